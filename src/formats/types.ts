@@ -1,0 +1,81 @@
+/**
+ * Problems and samples as every front end sees them, after a dataset adapter has read them.
+ * Plain readonly data; adapters live beside this file, one per source format.
+ */
+import type { PyValue } from '../judge/pyvalue.js';
+
+/** Comparator for stdin/stdout judging. Default for contest problems: `tokens`. */
+export type Comparator =
+  | { readonly kind: 'exact' }
+  | { readonly kind: 'tokens'; readonly caseInsensitive?: boolean }
+  | { readonly kind: 'float_tokens'; readonly absTol: number; readonly relTol: number; readonly caseInsensitive?: boolean };
+
+/** One stdin/stdout test case. */
+export interface IoTestCase {
+  readonly input: string;
+  readonly output: string;
+}
+
+/**
+ * HumanEval / MBPP style: the program is `prompt + completion + "\n" + test + "\n" + "check(entryPoint)"`
+ * (openai/human-eval `execution.py`), judged by the checker `check` in `test`.
+ */
+export interface UnitTestProblem {
+  readonly kind: 'unit_test';
+  readonly taskId: string;
+  readonly language: 'python';
+  readonly prompt: string;
+  readonly entryPoint: string;
+  readonly test: string;
+  readonly canonicalSolution?: string;
+}
+
+/**
+ * EvalPlus style: call `entryPoint` on each argument list, compare the return value outside the box with the
+ * canonical solution's. `atol` 0 means exact except floats (EvalPlus default tolerance applies).
+ */
+export interface CallProblem {
+  readonly kind: 'call';
+  readonly taskId: string;
+  readonly language: 'python';
+  readonly prompt: string;
+  readonly entryPoint: string;
+  readonly canonicalSolution: string;
+  readonly baseInputs: readonly (readonly PyValue[])[];
+  readonly plusInputs: readonly (readonly PyValue[])[];
+  readonly atol: number;
+  /** Original unit-test code (MBPP `assertion` / HumanEval `test`), when the dataset has it. */
+  readonly test?: string;
+}
+
+/** Stdin/stdout problem in any configured language (Crucible-native format, contest datasets). */
+export interface IoProblem {
+  readonly kind: 'io';
+  readonly taskId: string;
+  /** Language of the reference solution, if any; samples carry their own language. */
+  readonly language?: string;
+  readonly statement?: string;
+  readonly tests: readonly IoTestCase[];
+  readonly comparator: Comparator;
+  /** Per-problem CPU time limit per test, ms. */
+  readonly timeLimitMs?: number;
+  /** Per-problem memory limit, KiB. */
+  readonly memoryLimitKiB?: number;
+  readonly referenceSolution?: { readonly language: string; readonly code: string };
+}
+
+/** Any problem Crucible can judge. */
+export type Problem = UnitTestProblem | CallProblem | IoProblem;
+
+/**
+ * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole
+ * program (EvalPlus `solution`, contest code). `index` is the 0-based position of the sample among the
+ * samples of its task, in file order.
+ */
+export interface Sample {
+  readonly taskId: string;
+  readonly index: number;
+  readonly completion?: string;
+  readonly solution?: string;
+  readonly language?: string;
+}

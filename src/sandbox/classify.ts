@@ -1,0 +1,120 @@
+/**
+ * From what the launcher observed to a verdict. One pure function decides every status, so "the program
+ * misbehaved" and "Crucible or the host failed" can never be confused: `internal_error` only comes from
+ * the launcher, bubblewrap or box-init failing, never from anything the program did.
+ */
+import { constants } from 'node:os';
+import { z } from 'zod';
+import type { ExecutionResult, Limits, MemoryEnforcement } from './types.js';
+
+const initSchema = z.union([
+  z.object({ exitCode: z.number().int(), cpuUs: z.number(), maxRssKiB: z.number() }),
+  z.object({ signal: z.number().int(), cpuUs: z.number(), maxRssKiB: z.number() }),
+  z.object({ error: z.string() }),
+]);
+
+const reportSchema = z.union([
+  z.object({
+    wallUs: z.number(),
+    cpuNs: z.number(),
+    memoryPeakBytes: z.number(),
+    oomKills: z.number(),
+    memoryFailcnt: z.number(),
+    limit: z.enum(['cpu', 'wall', 'killed']).nullable(),
+    treeClean: z.boolean(),
+    launcherExit: z.number().nullable(),
+    setupError: z.string().nullable(),
+    init: initSchema.nullable(),
+  }),
+  z.object({ error: z.string() }),
+]);
+
+/** The launcher's report (`crucible-box` writes it on fd 3); see `src/sandbox/native/crucible-box.c`. */
+export type LauncherReport = z.infer<typeof reportSchema>;
+
+/** Parse the launcher's one-line JSON report. @throws Error when it is missing or malformed. */
+export function parseLauncherReport(text: string): LauncherReport {
+  const line = text.trim().split('\n')[0] ?? '';
+  if (line === '') throw new Error('empty report');
+  return reportSchema.parse(JSON.parse(line));
+}
+
+const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
+
+/** Name of a signal number ("SIGKILL"), or "SIG<n>" for unknown numbers. */
+export function signalName(signal: number): string {
+  return SIGNAL_NAMES.get(signal) ?? `SIG${signal}`;
+}
+
+const OUT_OF_MEMORY = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|Cannot allocate memory|memory allocation of \d+ bytes failed|fatal error: runtime: out of memory/;
+
+/** Everything `classify` needs; all inputs are facts gathered by `launch`. */
+export interface ClassifyInput {
+  readonly report: LauncherReport | null;
+  readonly launcherFailure: string | null;
+  readonly limits: Limits;
+  readonly outputExceeded: boolean;
+  readonly killReason: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly memoryEnforcement: MemoryEnforcement;
+}
+
+/** Decide the verdict of one execution. Pure. */
+export function classify(input: ClassifyInput): ExecutionResult {
+  const base = {
+    stdout: input.stdout,
+    stderr: input.stderr,
+    stdoutTruncated: input.stdoutTruncated,
+    stderrTruncated: input.stderrTruncated,
+    memoryEnforcement: input.memoryEnforcement,
+  };
+  const internal = (reason: string, wallMs = 0): ExecutionResult => ({
+    ...base, status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs, memoryKiB: 0, reason,
+  });
+  const report = input.report;
+  if (input.launcherFailure !== null || report === null) return internal(input.launcherFailure ?? 'no report');
+  if ('error' in report) return internal(`sandbox launcher: ${report.error}`);
+  const wallMs = Math.round(report.wallUs / 1000);
+  if (report.setupError !== null) return internal(`sandbox setup failed: ${report.setupError}`, wallMs);
+  if (!report.treeClean) return internal('a process of the run could not be killed', wallMs);
+  const init = report.init;
+  if (init !== null && 'error' in init) return internal(`box-init: ${init.error}`, wallMs);
+  const cpuMs = init !== null ? Math.round(init.cpuUs / 1000) : Math.max(0, Math.round(report.cpuNs / 1e6));
+  const memoryKiB = report.memoryPeakBytes > 0
+    ? Math.round(report.memoryPeakBytes / 1024)
+    : init !== null ? init.maxRssKiB : 0;
+  const exitCode = init !== null && 'exitCode' in init ? init.exitCode : null;
+  const signalNumber = init !== null && 'signal' in init ? init.signal : null;
+  const signal = signalNumber !== null ? signalName(signalNumber) : report.limit !== null ? 'SIGKILL' : null;
+  const verdict = { ...base, exitCode, signal, cpuMs, wallMs, memoryKiB };
+
+  if (input.outputExceeded) {
+    return { ...verdict, status: 'output_limit_exceeded', reason: `output exceeded ${input.limits.outputBytes} bytes` };
+  }
+  if (report.limit === 'killed') return internal(`run cancelled: ${input.killReason ?? 'killed'}`, wallMs);
+  if (report.limit === 'cpu' || signalNumber === constants.signals.SIGXCPU || cpuMs > input.limits.cpuMs) {
+    return { ...verdict, cpuMs: Math.max(cpuMs, input.limits.cpuMs), status: 'time_limit_exceeded',
+      reason: `CPU time limit of ${input.limits.cpuMs} ms exceeded` };
+  }
+  if (report.limit === 'wall') {
+    return { ...verdict, status: 'time_limit_exceeded', reason: `wall time limit of ${input.limits.wallMs} ms exceeded` };
+  }
+  if (report.oomKills > 0) {
+    return { ...verdict, status: 'memory_limit_exceeded', memoryKiB: Math.max(memoryKiB, input.limits.memoryKiB),
+      reason: `memory limit of ${input.limits.memoryKiB} KiB exceeded (cgroup OOM kill)` };
+  }
+  if (init === null) {
+    const detail = input.stderr.trim().split('\n').slice(-2).join(' | ');
+    return internal(`the box ended without a status (launcher exit ${report.launcherExit}): ${detail}`, wallMs);
+  }
+  const failed = exitCode !== 0;
+  if (failed && OUT_OF_MEMORY.test(input.stderr)) {
+    return { ...verdict, status: 'memory_limit_exceeded', reason: 'the program ran out of memory' };
+  }
+  if (signalNumber !== null) return { ...verdict, status: 'runtime_error', reason: `killed by ${signal}` };
+  if (failed) return { ...verdict, status: 'runtime_error', reason: `exit code ${exitCode}` };
+  return { ...verdict, status: 'ok' };
+}

@@ -1,0 +1,156 @@
+/**
+ * The sandbox: run ONE command in isolation and report what happened. Knows nothing of tests or languages.
+ *
+ * Layers, outside in: `Sandbox` (owns the slot pool: concurrency, per-slot uid/cgroups/namespaces) →
+ * `launch` (spawns the native launcher, drains outputs, classifies) → `crucible-box` (root, outside: limits,
+ * tree kill, report) → bubblewrap (namespaces, mounts) → `box-init` (pid 1: exact exit status) → program.
+ */
+import { chmodSync, chownSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { detectCapabilities, type Capabilities } from './capabilities.js';
+import { launch, type Launched } from './launch.js';
+import { SlotPool, type Slot } from './slots.js';
+import type { ExecutionResult, SandboxRequest } from './types.js';
+
+export * from './types.js';
+export { detectCapabilities, type Capabilities } from './capabilities.js';
+export { BOX_HARNESS, BOX_WORK } from './bwrap-args.js';
+
+/** Options of a sandbox. `slots` defaults to the number of cores. */
+export interface SandboxOptions {
+  readonly slots?: number;
+  /** Run without bubblewrap when isolation is unavailable. Never the default; the CLI flag is explicit. */
+  readonly unsafeNoSandbox?: boolean;
+}
+
+/** Raised when the host cannot isolate programs and the caller did not opt out explicitly. */
+export class IsolationUnavailableError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`refusing to run untrusted code without isolation (pass --unsafe-no-sandbox to override):\n  - ${problems.join('\n  - ')}`);
+    this.name = 'IsolationUnavailableError';
+  }
+}
+
+/** A long-lived box (e.g. a harness zygote) with its standard streams; holds one slot until it ends. */
+export interface OpenBox {
+  readonly launched: Launched;
+  /** Settles when every process of the box is gone; the slot is released then. */
+  readonly result: Promise<ExecutionResult>;
+}
+
+const PATH = '/usr/local/bin:/usr/bin:/bin';
+
+let runCounter = 0;
+
+/** A pool of isolated execution slots. Create once per process; `close()` releases everything. */
+export class Sandbox {
+  private constructor(readonly capabilities: Capabilities, private readonly pool: SlotPool,
+    readonly unsafeNoSandbox: boolean) {}
+
+  /**
+   * Detect capabilities and set up the slots.
+   * @throws IsolationUnavailableError when bubblewrap/user namespaces/the launcher are missing and
+   *   `unsafeNoSandbox` is not set.
+   */
+  static create(options: SandboxOptions = {}): Sandbox {
+    const caps = detectCapabilities();
+    const unsafe = options.unsafeNoSandbox === true;
+    if (!caps.isolation && !unsafe) throw new IsolationUnavailableError(caps.problems);
+    if (!caps.nativeBuilt) throw new IsolationUnavailableError(caps.problems);
+    const pool = SlotPool.create(caps, Math.max(1, options.slots ?? availableParallelism()));
+    return new Sandbox(caps, pool, unsafe && !caps.isolation);
+  }
+
+  /** Number of slots (maximum concurrent executions). */
+  get slotCount(): number {
+    return this.pool.slots.length;
+  }
+
+  /** Slots running something now. */
+  get busySlots(): number {
+    return this.pool.busy;
+  }
+
+  private prepare(slot: Slot, request: SandboxRequest): string {
+    const workDir = SlotPool.makeWorkDir(slot, `run${++runCounter}`);
+    for (const [name, contents] of Object.entries(request.files ?? {})) {
+      if (name.includes('/') || name.startsWith('.')) throw new Error(`file name not allowed in a box: ${name}`);
+      const path = join(workDir, name);
+      writeFileSync(path, contents);
+      chownSync(path, slot.uid, slot.gid);
+    }
+    return workDir;
+  }
+
+  private start(slot: Slot, workDir: string, request: SandboxRequest, capture: boolean, enforceCpu: boolean): Launched {
+    return launch({
+      slot,
+      workDir,
+      argv: request.argv,
+      env: { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env },
+      mounts: request.mounts ?? [],
+      limits: request.limits,
+      bwrapPath: this.capabilities.bwrapPath ?? '/usr/bin/bwrap',
+      unsafeNoSandbox: this.unsafeNoSandbox,
+      enforceCpu,
+    }, request.stdin, capture);
+  }
+
+  /**
+   * Run one command in a fresh box and return its verdict. With `keepWorkDir` the work directory survives
+   * (made world-readable, for use as a read-only artifact mount) and its path is returned; release it with
+   * `discard`. Never throws for anything the program does; throws only for invalid requests.
+   */
+  async run(request: SandboxRequest): Promise<{ readonly result: ExecutionResult; readonly workDir?: string }> {
+    const slot = await this.pool.acquire();
+    let workDir: string | null = null;
+    try {
+      workDir = this.prepare(slot, request);
+      const result = await this.start(slot, workDir, request, true, true).result;
+      if (request.keepWorkDir) {
+        chmodSync(workDir, 0o755);
+        const kept = workDir;
+        workDir = null;
+        return { result, workDir: kept };
+      }
+      return { result };
+    } finally {
+      if (workDir !== null) rmSync(workDir, { recursive: true, force: true });
+      this.pool.release(slot);
+    }
+  }
+
+  /** Remove a work directory kept by `run({keepWorkDir: true})`. */
+  discard(workDir: string): void {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  /**
+   * Open a long-lived box: the caller talks to the program over stdin/stdout. The launcher bounds wall time,
+   * memory and processes for the box's whole life; CPU per job is the harness's business.
+   */
+  async open(request: SandboxRequest): Promise<OpenBox> {
+    const slot = await this.pool.acquire();
+    let workDir: string | null = null;
+    try {
+      workDir = this.prepare(slot, request);
+      const launched = this.start(slot, workDir, request, false, false);
+      const dir = workDir;
+      const result = launched.result.finally(() => {
+        rmSync(dir, { recursive: true, force: true });
+        this.pool.release(slot);
+      });
+      return { launched, result };
+    } catch (error) {
+      if (workDir !== null) rmSync(workDir, { recursive: true, force: true });
+      this.pool.release(slot);
+      throw error;
+    }
+  }
+
+  /** Release slots, namespaces, cgroups and work directories. */
+  close(): void {
+    this.pool.close();
+  }
+}

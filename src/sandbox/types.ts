@@ -1,0 +1,95 @@
+/**
+ * Shared data types of the sandbox layer: what one isolated execution is asked to do and what happened.
+ * Plain, serialisable, readonly data with units in the field names (ms, KiB, bytes).
+ */
+
+/** Outcome class of one execution. `internal_error` is reserved for failures of Crucible or the host. */
+export type ExecutionStatus =
+  | 'ok'
+  | 'runtime_error'
+  | 'time_limit_exceeded'
+  | 'memory_limit_exceeded'
+  | 'output_limit_exceeded'
+  | 'compile_error'
+  | 'internal_error';
+
+/** All execution statuses, in a stable order (for counts and reports). */
+export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
+  'ok',
+  'runtime_error',
+  'time_limit_exceeded',
+  'memory_limit_exceeded',
+  'output_limit_exceeded',
+  'compile_error',
+  'internal_error',
+];
+
+/**
+ * Resource limits of one execution, all enforced from outside the program.
+ * - `cpuMs`: CPU time (user + system) of the whole process tree, milliseconds.
+ * - `wallMs`: wall-clock bound, milliseconds; must be larger than `cpuMs` (it only catches sleepers).
+ * - `memoryKiB`: memory of the whole tree (cgroup) or address space per process (RLIMIT_AS fallback), KiB.
+ * - `processes`: processes + threads the box may hold at once.
+ * - `fileSizeKiB`: largest file the program may write, KiB (RLIMIT_FSIZE).
+ * - `openFiles`: open file descriptors per process (RLIMIT_NOFILE).
+ * - `outputBytes`: bytes kept of stdout and of stderr each; more is `output_limit_exceeded`.
+ */
+export interface Limits {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly memoryKiB: number;
+  readonly processes: number;
+  readonly fileSizeKiB: number;
+  readonly openFiles: number;
+  readonly outputBytes: number;
+}
+
+/** How the memory limit was enforced: a cgroup v1/v2 memory controller for the tree, or RLIMIT_AS per process. */
+export type MemoryEnforcement = 'cgroup' | 'rlimit_as';
+
+/**
+ * What happened in one execution. Field names are the public JSON contract of `crucible run --json`.
+ * `cpuMs` and `wallMs` are milliseconds, `memoryKiB` the peak memory in KiB (cgroup peak when a cgroup
+ * was used, else the largest resident set of one process). `signal` is the name of the signal that ended
+ * the program (e.g. "SIGKILL") or null. `reason` is a human-readable explanation for every status but `ok`.
+ */
+export interface ExecutionResult {
+  readonly status: ExecutionStatus;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly memoryKiB: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly memoryEnforcement: MemoryEnforcement;
+  readonly reason?: string;
+}
+
+/** A read-only file or directory of the host made visible inside the box at `boxPath`. */
+export interface Mount {
+  readonly hostPath: string;
+  readonly boxPath: string;
+  readonly writable?: boolean;
+}
+
+/**
+ * One command to run in one fresh box.
+ * - `argv`: command and arguments as seen inside the box (absolute paths of real binaries).
+ * - `files`: files written into the fresh work directory (`/box`) before the run, name -> contents.
+ * - `mounts`: extra host paths to bind (read-only unless `writable`), e.g. a compiled artifact.
+ * - `env`: the complete environment of the program (nothing of the host's leaks in).
+ * - `stdin`: bytes fed to standard input (closed after), or none (empty stdin).
+ */
+export interface SandboxRequest {
+  readonly argv: readonly string[];
+  readonly limits: Limits;
+  readonly files?: Readonly<Record<string, string | Uint8Array>>;
+  readonly mounts?: readonly Mount[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly stdin?: string | Uint8Array;
+  /** Keep the work directory after the run and return its host path (used by compilation). */
+  readonly keepWorkDir?: boolean;
+}
