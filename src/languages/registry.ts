@@ -1,0 +1,138 @@
+/**
+ * Load and validate every `languages/*.yaml`, index them by id and alias, and detect toolchains.
+ * A malformed file is reported with its path, the line of the offending field and the field's name.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, parseDocument, type Node as YamlNode } from 'yaml';
+import { PROJECT_ROOT } from '../sandbox/paths.js';
+import { languageSchema, type Language } from './schema.js';
+
+/** Thrown for an unreadable or invalid language file; the message names file, line and field. */
+export class LanguageFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LanguageFileError';
+  }
+}
+
+/** Thrown when `--lang` names no configured language. */
+export class UnknownLanguageError extends Error {
+  constructor(readonly requested: string, readonly known: readonly string[]) {
+    super(`unknown language "${requested}"; configured: ${known.join(', ')}`);
+    this.name = 'UnknownLanguageError';
+  }
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function nodeAt(root: YamlNode | null, path: readonly (string | number)[]): YamlNode | null {
+  let node: YamlNode | null = root;
+  for (const key of path) {
+    if (node === null || !('get' in node) || typeof (node as { get: unknown }).get !== 'function') return node;
+    const next = (node as unknown as { get(k: unknown, keepScalar: boolean): unknown }).get(key, true);
+    if (next === undefined || next === null || typeof next !== 'object') return node;
+    node = next as YamlNode;
+  }
+  return node;
+}
+
+/** Parse and validate one language file. @throws LanguageFileError naming file:line and field. */
+export function parseLanguageFile(path: string, text: string): Language {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0]!;
+    throw new LanguageFileError(`${path}:${lineOf(text, first.pos[0])}: YAML syntax error: ${first.message}`);
+  }
+  if (!isMap(doc.contents)) throw new LanguageFileError(`${path}:1: expected a mapping of language fields`);
+  const parsed = languageSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const node = nodeAt(doc.contents, issue.path);
+    const offset = node && node.range ? node.range[0] : 0;
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    throw new LanguageFileError(`${path}:${lineOf(text, offset)}: field "${field}": ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Availability of one toolchain on this host. */
+export interface ToolchainStatus {
+  readonly id: string;
+  readonly available: boolean;
+  /** First line of the version command's output, or null. */
+  readonly version: string | null;
+  /** Why it is unavailable (missing binary, failing version command), with the Debian packages to install. */
+  readonly problem: string | null;
+}
+
+/** The configured languages, by id and alias. */
+export class LanguageRegistry {
+  private readonly byName = new Map<string, Language>();
+  private versionCache: Promise<readonly ToolchainStatus[]> | null = null;
+
+  constructor(readonly languages: readonly Language[]) {
+    for (const language of languages) {
+      for (const name of [language.id, ...language.aliases]) {
+        const key = name.toLowerCase();
+        const taken = this.byName.get(key);
+        if (taken && taken.id !== language.id) {
+          throw new LanguageFileError(`language name "${name}" is used by both ${taken.id} and ${language.id}`);
+        }
+        this.byName.set(key, language);
+      }
+    }
+  }
+
+  /** Load every `*.yaml` of a directory (default: the project's `languages/`). */
+  static load(dir: string = join(PROJECT_ROOT, 'languages')): LanguageRegistry {
+    if (!existsSync(dir)) throw new LanguageFileError(`${dir}: language directory not found`);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
+    return new LanguageRegistry(files.map((f) => parseLanguageFile(join(dir, f), readFileSync(join(dir, f), 'utf8'))));
+  }
+
+  /** Find a language by id or alias (case-insensitive). @throws UnknownLanguageError */
+  get(name: string): Language {
+    const language = this.byName.get(name.toLowerCase());
+    if (!language) throw new UnknownLanguageError(name, this.languages.map((l) => l.id));
+    return language;
+  }
+
+  /** Whether a name is configured. */
+  has(name: string): boolean {
+    return this.byName.has(name.toLowerCase());
+  }
+
+  /** Detect each toolchain's version by running its version command on the host (cached). */
+  toolchains(): Promise<readonly ToolchainStatus[]> {
+    this.versionCache ??= Promise.all(this.languages.map((l) => detectToolchain(l)));
+    return this.versionCache;
+  }
+}
+
+/** Run a language's version command (a trusted toolchain binary) and report availability. */
+export function detectToolchain(language: Language): Promise<ToolchainStatus> {
+  const needed = [language.version[0]!, language.run[0]!, ...(language.compile ? [language.compile.argv[0]!] : [])]
+    .filter((p) => p.startsWith('/usr/'));
+  const missing = needed.filter((p) => !existsSync(p));
+  if (missing.length > 0) {
+    return Promise.resolve({ id: language.id, available: false, version: null,
+      problem: `missing ${missing.join(', ')} (apt-get install ${language.packages.join(' ')})` });
+  }
+  return new Promise((resolve) => {
+    execFile(language.version[0]!, language.version.slice(1), { timeout: 15_000 }, (error, stdout, stderr) => {
+      const text = `${stdout}\n${stderr}`.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? null;
+      if (error) {
+        resolve({ id: language.id, available: false, version: text,
+          problem: `version command failed: ${error.message.split('\n')[0]} (apt-get install ${language.packages.join(' ')})` });
+      } else {
+        resolve({ id: language.id, available: true, version: text, problem: null });
+      }
+    });
+  });
+}

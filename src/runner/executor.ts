@@ -1,0 +1,135 @@
+/**
+ * Compile once, run many. The executor turns (language, source, input) into sandboxed executions:
+ * a compiled language is compiled in its own box with its own limits, at most once per distinct
+ * (language, source) — concurrent requests for the same source share one compilation — and the artifact
+ * directory is mounted read-only at `/artifact` in every run.
+ */
+import { createHash } from 'node:crypto';
+import type { Language } from '../languages/schema.js';
+import type { LanguageRegistry } from '../languages/registry.js';
+import type { Sandbox } from '../sandbox/index.js';
+import type { ExecutionResult, Limits } from '../sandbox/types.js';
+import { DEFAULT_COMPILE_LIMITS, forLanguage } from './limits.js';
+
+/** Result of a compile step: an artifact to run, or the verdict that stops the program here. */
+export type CompileOutcome =
+  | { readonly ok: true; readonly artifactDir: string | null; readonly result: ExecutionResult | null }
+  | { readonly ok: false; readonly result: ExecutionResult };
+
+/** sha256 of (language id, source): the identity of a program for compilation and deduplication. */
+export function programHash(languageId: string, source: string): string {
+  return createHash('sha256').update(languageId).update('\0').update(source).digest('hex');
+}
+
+const ARTIFACT = '/artifact';
+
+/** Orchestrates compile + run on a sandbox. Owns the compile cache; `close()` discards artifacts. */
+export class Executor {
+  private readonly compiled = new Map<string, Promise<CompileOutcome>>();
+  private readonly order: string[] = [];
+
+  constructor(readonly sandbox: Sandbox, readonly languages: LanguageRegistry,
+    private readonly maxCachedArtifacts = 512) {}
+
+  /** Statistics for benchmarks and metrics. */
+  readonly stats = { compilations: 0, compileCacheHits: 0, runs: 0 };
+
+  /**
+   * Compile `source` (no-op for interpreted languages). A failing compiler exit is `compile_error`; a
+   * compiler that exceeds its own limits on this source is `compile_error` too (the program caused it);
+   * `internal_error` stays `internal_error`.
+   */
+  compile(language: Language, source: string, compileLimits: Limits = DEFAULT_COMPILE_LIMITS): Promise<CompileOutcome> {
+    if (!language.compile) return Promise.resolve({ ok: true, artifactDir: null, result: null });
+    const key = programHash(language.id, source);
+    const cached = this.compiled.get(key);
+    if (cached) {
+      this.stats.compileCacheHits++;
+      return cached;
+    }
+    this.stats.compilations++;
+    const compile = language.compile;
+    const pending = this.sandbox.run({
+      argv: compile.argv,
+      env: { ...language.env, ...compile.env },
+      files: { [language.sourceFile]: source },
+      limits: compileLimits,
+      keepWorkDir: true,
+    }).then(({ result, workDir }): CompileOutcome => {
+      if (result.status === 'ok') return { ok: true, artifactDir: workDir ?? null, result };
+      if (workDir) this.sandbox.discard(workDir);
+      if (result.status === 'internal_error') return { ok: false, result };
+      const why = result.status === 'runtime_error' ? 'compilation failed' : `compiler stopped: ${result.reason ?? result.status}`;
+      return { ok: false, result: { ...result, status: 'compile_error', reason: why } };
+    });
+    this.compiled.set(key, pending);
+    this.order.push(key);
+    this.evict();
+    // A failed compilation caused by the host must not be cached.
+    void pending.then((outcome) => {
+      if (!outcome.ok && outcome.result.status === 'internal_error') this.compiled.delete(key);
+    });
+    return pending;
+  }
+
+  private evict(): void {
+    while (this.order.length > this.maxCachedArtifacts) {
+      const key = this.order.shift()!;
+      const entry = this.compiled.get(key);
+      this.compiled.delete(key);
+      void entry?.then((outcome) => {
+        if (outcome.ok && outcome.artifactDir) this.sandbox.discard(outcome.artifactDir);
+      });
+    }
+  }
+
+  /** Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers). */
+  async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
+    limits: Limits): Promise<ExecutionResult> {
+    this.stats.runs++;
+    const { result } = await this.sandbox.run({
+      argv: language.run,
+      env: language.env,
+      files: outcome.artifactDir ? {} : { [language.sourceFile]: source },
+      mounts: outcome.artifactDir ? [{ hostPath: outcome.artifactDir, boxPath: ARTIFACT }] : [],
+      stdin,
+      limits: forLanguage(limits, language),
+    });
+    return result;
+  }
+
+  /**
+   * Compile if needed, then run on each input in order. With `failFast`, stops after the first input whose
+   * result `shouldStop` says so (the caller's comparison); results then cover only the inputs that ran.
+   * A compile failure returns `{compile}` with no runs.
+   */
+  async runMany(language: Language, source: string, inputs: readonly string[], limits: Limits,
+    options: { readonly failFast?: boolean; readonly shouldStop?: (index: number, result: ExecutionResult) => boolean } = {},
+  ): Promise<{ readonly compile: CompileOutcome; readonly runs: readonly ExecutionResult[] }> {
+    const compile = await this.compile(language, source);
+    if (!compile.ok) return { compile, runs: [] };
+    const runs: ExecutionResult[] = [];
+    for (let i = 0; i < inputs.length; i++) {
+      const result = await this.runCompiled(language, source, compile, inputs[i]!, limits);
+      runs.push(result);
+      if (options.failFast && (result.status !== 'ok' || options.shouldStop?.(i, result))) break;
+    }
+    return { compile, runs };
+  }
+
+  /** Compile and run once: the library call behind `crucible run`. */
+  async runProgram(language: Language, source: string, stdin: string, limits: Limits): Promise<ExecutionResult> {
+    const { compile, runs } = await this.runMany(language, source, [stdin], limits);
+    if (!compile.ok) return compile.result;
+    return runs[0]!;
+  }
+
+  /** Discard every cached artifact. */
+  async close(): Promise<void> {
+    const entries = [...this.compiled.values()];
+    this.compiled.clear();
+    for (const outcome of await Promise.all(entries)) {
+      if (outcome.ok && outcome.artifactDir) this.sandbox.discard(outcome.artifactDir);
+    }
+  }
+}
