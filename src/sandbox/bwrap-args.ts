@@ -56,7 +56,8 @@ export function bwrapArguments(options: {
   for (const mount of options.mounts) {
     args.push(mount.writable ? '--bind' : '--ro-bind', mount.hostPath, mount.boxPath);
   }
-  args.push('--chdir', BOX_WORK, '--clearenv');
+  // The box's root is bubblewrap's private tmpfs: make it read-only, so /box and /tmp are the only writable places.
+  args.push('--remount-ro', '/', '--chdir', BOX_WORK, '--clearenv');
   for (const [key, value] of Object.entries(options.env)) args.push('--setenv', key, value);
   args.push('--setenv', 'CRUCIBLE_STATUS_FD', '4', BOX_INIT, ...options.argv);
   return args;

@@ -67,6 +67,11 @@ export class Sandbox {
     return this.pool.slots.length;
   }
 
+  /** Host uids of the slots (every process of a run runs as one of them); for audits and tests. */
+  get slotUids(): readonly number[] {
+    return this.pool.slots.map((slot) => slot.uid);
+  }
+
   /** Slots running something now. */
   get busySlots(): number {
     return this.pool.busy;

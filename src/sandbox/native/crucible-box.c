@@ -266,6 +266,8 @@ int main(int argc, char **argv) {
     fprintf(report, "{\"error\":\"crucible-box: bad arguments\"}\n");
     return 2;
   }
+  /* Orphans of the run (bwrap's children once bwrap is killed) are re-parented to us, so we can reap them. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   if (ncpu < 1) ncpu = 1;
 
@@ -351,17 +353,25 @@ int main(int argc, char **argv) {
     kill(child, SIGKILL);
     kill(-child, SIGKILL);
   }
-  /* Kill and drain whatever is still in the slot's cgroups; the verdict waits until they are empty. */
-  int tree_clean = 1;
-  for (int round = 0; round < 2000; round++) {
+  /* Kill and drain whatever is still in the slot's cgroups, and reap every descendant (we are their
+   * subreaper); the verdict waits until no process of the run is left, zombies included. */
+  int tree_clean = 0;
+  for (int round = 0; round < 4000; round++) {
     int left = 0;
     for (int i = 0; i < o.cgroup_count; i++) left += kill_cgroup(o.cgroups[i]);
-    if (!exited) {
-      if (waitpid(child, &status, WNOHANG) == child) exited = 1;
+    int no_children = 0;
+    for (;;) {
+      int st = 0;
+      pid_t pid = waitpid(-1, &st, WNOHANG | __WALL);
+      if (pid > 0) {
+        if (pid == child && !exited) { status = st; exited = 1; }
+        continue;
+      }
+      if (pid < 0 && errno == ECHILD) no_children = 1;
+      break;
     }
-    if (left == 0 && exited) break;
-    if (round == 1999) tree_clean = 0;
-    struct timespec ts = {0, 500000};
+    if (left == 0 && no_children) { tree_clean = 1; break; }
+    struct timespec ts = {0, 250000};
     nanosleep(&ts, NULL);
   }
 

@@ -1,0 +1,35 @@
+/** Small shared parsers for CLI options; each failure is a `UsageError` naming the option. */
+import { existsSync, readFileSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { UsageError } from './errors.js';
+
+/** Parse a positive finite number (commander option parser). */
+export function parsePositiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  return n;
+}
+
+/** Parse a positive integer (commander option parser). */
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+/** Parse a comma-separated list of positive integers, e.g. "1,10,100". */
+export function parseIntList(value: string): number[] {
+  const parts = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (parts.length === 0) throw new InvalidArgumentError('expected a comma-separated list of integers');
+  return parts.map((p) => parsePositiveInt(p));
+}
+
+/** Read a text file given on the command line. @throws UsageError naming the option when unreadable. */
+export function readInputFile(path: string, what: string): string {
+  if (!existsSync(path)) throw new UsageError(`${what}: file not found: ${path}`);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${what}: cannot read ${path}: ${(error as Error).message}`);
+  }
+}

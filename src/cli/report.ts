@@ -1,0 +1,39 @@
+/** `crucible report RUN`: markdown or self-contained HTML report of one run directory (see src/report/). */
+import { writeFile } from 'node:fs/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { renderRunReport, type ReportFormat } from '../report/render.js';
+
+function parseNonNegativeInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+    return n;
+  };
+}
+
+interface ReportFlags {
+  readonly format: ReportFormat;
+  readonly output?: string;
+  readonly reps?: number;
+  readonly seed?: number;
+}
+
+/** Adds `report` to the program. */
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('Report of one run: pass@k with bootstrap CIs, pass@k curve, verdict counts, per-problem table')
+    .argument('<run>', 'run directory (written by crucible eval --out)')
+    .addOption(new Option('--format <format>', 'output format').choices(['md', 'html']).default('md'))
+    .option('--output <file>', 'write the report to FILE instead of standard output')
+    .option('--reps <n>', 'bootstrap replicates (default 2000)', parseNonNegativeInt('--reps'))
+    .option('--seed <s>', 'bootstrap seed (default: a fixed seed, so results repeat)', parseNonNegativeInt('--seed'))
+    .action(async (run: string, flags: ReportFlags) => {
+      const text = await renderRunReport(run, flags.format, {
+        ...(flags.reps === undefined ? {} : { reps: flags.reps }),
+        ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+      });
+      if (flags.output === undefined) process.stdout.write(text);
+      else await writeFile(flags.output, text, 'utf8');
+    });
+}

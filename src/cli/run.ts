@@ -1,0 +1,59 @@
+/** `crucible run FILE --lang ID`: run one program in the sandbox and print its verdict. */
+import type { Command } from 'commander';
+import { LanguageRegistry } from '../languages/registry.js';
+import { Executor } from '../runner/executor.js';
+import { runLimits } from '../runner/limits.js';
+import { Sandbox, type ExecutionResult } from '../sandbox/index.js';
+import { UsageError } from './errors.js';
+import { parsePositiveNumber, readInputFile } from './options.js';
+
+/** The JSON shape of `crucible run --json`: exactly the verdict's public fields. */
+export function verdictJson(r: ExecutionResult): Record<string, unknown> {
+  return {
+    status: r.status, exitCode: r.exitCode, signal: r.signal, cpuMs: r.cpuMs, wallMs: r.wallMs, memoryKiB: r.memoryKiB,
+    stdout: r.stdout, stderr: r.stderr, stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated,
+    memoryEnforcement: r.memoryEnforcement, ...(r.reason !== undefined ? { reason: r.reason } : {}),
+  };
+}
+
+function human(r: ExecutionResult): string {
+  const lines = [
+    `status:  ${r.status}${r.reason ? ` (${r.reason})` : ''}`,
+    `exit:    ${r.exitCode ?? '-'}${r.signal ? `  signal: ${r.signal}` : ''}`,
+    `cpu:     ${r.cpuMs} ms   wall: ${r.wallMs} ms   memory: ${r.memoryKiB} KiB (${r.memoryEnforcement})`,
+  ];
+  if (r.stdout) lines.push(`--- stdout${r.stdoutTruncated ? ' (truncated)' : ''}\n${r.stdout.replace(/\n$/, '')}`);
+  if (r.stderr) lines.push(`--- stderr${r.stderrTruncated ? ' (truncated)' : ''}\n${r.stderr.replace(/\n$/, '')}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Add `run` to the program. */
+export function register(program: Command): void {
+  program.command('run')
+    .description('run one program in the sandbox and print its verdict')
+    .argument('<file>', 'source file')
+    .requiredOption('--lang <id>', 'language id or alias (see `crucible languages`)')
+    .option('--stdin <file>', 'file fed to standard input')
+    .option('--time-limit <seconds>', 'CPU time limit in seconds', parsePositiveNumber)
+    .option('--memory-limit <MiB>', 'memory limit in MiB', parsePositiveNumber)
+    .option('--json', 'print the verdict as one JSON object')
+    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .action(async (file: string, opts: { lang: string; stdin?: string; timeLimit?: number; memoryLimit?: number;
+      json?: boolean; unsafeNoSandbox?: boolean }) => {
+      const languages = LanguageRegistry.load();
+      const language = languages.get(opts.lang);
+      const source = readInputFile(file, 'program');
+      const stdin = opts.stdin !== undefined ? readInputFile(opts.stdin, '--stdin') : '';
+      const sandbox = Sandbox.create({ slots: 1, unsafeNoSandbox: opts.unsafeNoSandbox === true });
+      const executor = new Executor(sandbox, languages);
+      try {
+        const result = await executor.runProgram(language, source, stdin,
+          runLimits({ timeLimitSeconds: opts.timeLimit, memoryLimitMiB: opts.memoryLimit }));
+        process.stdout.write(opts.json ? JSON.stringify(verdictJson(result)) + '\n' : human(result));
+        if (result.status === 'internal_error') process.exitCode = 1;
+      } finally {
+        await executor.close();
+        sandbox.close();
+      }
+    });
+}

@@ -1,0 +1,91 @@
+/**
+ * Pull the program out of a raw model response.
+ *
+ * Steps: (1) remove `<think>` sections (`think.ts`); (2) find fenced blocks (`fences.ts`) and choose one;
+ * (3) with no fenced block, take the whole remaining text when it looks like code (`looks_like_code.ts`);
+ * (4) otherwise report `no_code`.
+ *
+ * Choosing a block: blocks with only whitespace are ignored. When `language` is given, the candidates are, in
+ * order of preference, blocks whose tag names that language (aliases: py/python3 -> python, c++ -> cpp,
+ * js -> javascript, see `languages.ts`), then untagged blocks, then blocks with another code tag, then blocks
+ * tagged as non-code (`text`, `output`, `console`, `markdown`, ...). Without `language`, every block is a
+ * candidate, non-code tags last. Within the preferred group, `pick` chooses the first or the last block
+ * (default `last`: a model that revises its answer ends with the final version).
+ */
+import { findFencedBlocks, type FencedBlock } from './fences.js';
+import { canonicalLanguage } from './languages.js';
+import { looksLikeCode } from './looks_like_code.js';
+import { stripThink } from './think.js';
+
+export interface ExtractOptions {
+  /** Language wanted (any alias); blocks tagged with it are preferred. */
+  readonly language?: string;
+  /** Which block of the preferred group: `last` (default) or `first`. */
+  readonly pick?: 'first' | 'last';
+  /** Remove `<think>` sections first; default true. */
+  readonly stripThink?: boolean;
+}
+
+export type ExtractResult =
+  | {
+      readonly kind: 'fenced';
+      readonly code: string;
+      /** Tag as written, `''` when the block had none. */
+      readonly tag: string;
+      /** Position of the chosen block among all fenced blocks (0-based), and how many there were. */
+      readonly blockIndex: number;
+      readonly blockCount: number;
+      /** False when the block was still open at the end of the response (truncated output). */
+      readonly terminated: boolean;
+      readonly thinkSectionsRemoved: number;
+    }
+  | { readonly kind: 'unfenced'; readonly code: string; readonly thinkSectionsRemoved: number }
+  | {
+      readonly kind: 'no_code';
+      /** `empty`: nothing left (after removing thinking); `prose`: text that does not look like code. */
+      readonly reason: 'empty' | 'prose';
+      readonly thinkSectionsRemoved: number;
+    };
+
+const NON_CODE_TAGS = new Set(['text', 'txt', 'plaintext', 'plain', 'output', 'console', 'markdown', 'md', 'log', 'csv']);
+
+function groups(blocks: readonly FencedBlock[], language: string | undefined): number[][] {
+  const byRank: number[][] = [[], [], [], []];
+  blocks.forEach((b, k) => {
+    if (b.code.trim() === '') return;
+    const nonCode = b.language !== undefined && NON_CODE_TAGS.has(b.language);
+    let rank: number;
+    if (nonCode) rank = 3;
+    else if (language === undefined) rank = 0;
+    else if (b.language === language) rank = 0;
+    else if (b.language === undefined) rank = 1;
+    else rank = 2;
+    byRank[rank]!.push(k);
+  });
+  return byRank;
+}
+
+/** Extract the program from `response`. Pure; never throws. */
+export function extractCode(response: string, options: ExtractOptions = {}): ExtractResult {
+  const pick = options.pick ?? 'last';
+  const { text, removed } = options.stripThink === false ? { text: response, removed: 0 } : stripThink(response);
+  const blocks = findFencedBlocks(text);
+  const language = options.language === undefined ? undefined : canonicalLanguage(options.language);
+  for (const group of groups(blocks, language)) {
+    if (group.length === 0) continue;
+    const k = pick === 'first' ? group[0]! : group[group.length - 1]!;
+    const b = blocks[k]!;
+    return {
+      kind: 'fenced',
+      code: b.code,
+      tag: b.tag,
+      blockIndex: k,
+      blockCount: blocks.length,
+      terminated: b.terminated,
+      thinkSectionsRemoved: removed,
+    };
+  }
+  if (text.trim() === '') return { kind: 'no_code', reason: 'empty', thinkSectionsRemoved: removed };
+  if (looksLikeCode(text)) return { kind: 'unfenced', code: text, thinkSectionsRemoved: removed };
+  return { kind: 'no_code', reason: 'prose', thinkSectionsRemoved: removed };
+}

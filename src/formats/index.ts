@@ -1,0 +1,21 @@
+/** Dataset and sample adapters: the public surface of `src/formats/`. */
+export { DatasetError } from './errors.js';
+export { isGzipFile, openDecompressed, readJsonl, readLines } from './jsonl.js';
+export { datasetHash } from './hash.js';
+export { readHumanEval } from './humaneval.js';
+export { readEvalPlus } from './evalplus.js';
+export { mbppDeserializeArgs } from './mbpp_inputs.js';
+export { readCrucibleProblems, CrucibleProblemSchema, ComparatorSchema } from './crucible.js';
+export { detectProblemFormat, readProblems, PROBLEM_FORMATS, type ProblemFormat } from './detect.js';
+export { readSamples, readSampleJsonl, detectSampleFormat, type SampleFormat } from './samples.js';
+export {
+  CODET_STOP_SEQUENCES,
+  CODET_TEST_CASE_LIMIT,
+  cutAtStopSequences,
+  extractCodetTestCases,
+  readCodetSamples,
+  readCodetTests,
+  type CodetTaskTests,
+} from './codet.js';
+export { looksLikeCompilablePython } from './python_syntax.js';
+export { parsePyJson, toPyValue } from './pyjson.js';

@@ -1,0 +1,86 @@
+/**
+ * Model samples -> `Sample[]`.
+ *
+ * Accepted files (JSONL, optionally gzipped; the kind is decided by the first record):
+ * - `{task_id, completion}` (openai/human-eval `evaluate_functional_correctness` input) or
+ *   `{task_id, solution}` (EvalPlus `evalplus.evaluate --samples`, a whole program), with an optional
+ *   `language`. When both are present both are kept; EvalPlus judges `solution` then (`evalplus/evaluate.py`:
+ *   `solution = sample["solution"] if "solution" in sample else prompt + sample["completion"]`). Extra fields
+ *   are ignored.
+ * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
+ * `index` is the 0-based position of a sample among its task's samples in file order.
+ * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
+ */
+import { z } from 'zod';
+import { readCodetSamples } from './codet.js';
+import { DatasetError } from './errors.js';
+import { readJsonl, readLines } from './jsonl.js';
+import type { Problem, Sample } from './types.js';
+
+export const SampleRecordSchema = z
+  .object({
+    task_id: z.string().min(1),
+    completion: z.string().optional(),
+    solution: z.string().optional(),
+    language: z.string().min(1).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.completion === undefined && r.solution === undefined) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['completion'],
+        message: 'expected string in "completion" or "solution", both are missing',
+      });
+    }
+  });
+
+/** Sample file kinds. */
+export type SampleFormat = 'jsonl' | 'codet';
+
+/** Decide a sample file's kind from its first record. */
+export async function detectSampleFormat(path: string): Promise<SampleFormat> {
+  for await (const { line, text } of readLines(path)) {
+    let first: unknown;
+    try {
+      first = JSON.parse(text);
+    } catch (err) {
+      throw new DatasetError(path, line, undefined, `invalid JSON: ${(err as Error).message}`);
+    }
+    if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
+    return 'jsonl';
+  }
+  throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
+}
+
+/** Read a `{task_id, completion | solution}` JSONL(.gz) file. */
+export async function readSampleJsonl(path: string): Promise<Sample[]> {
+  const next = new Map<string, number>();
+  const out: Sample[] = [];
+  for await (const { value: r } of readJsonl(path, SampleRecordSchema)) {
+    const index = next.get(r.task_id) ?? 0;
+    next.set(r.task_id, index + 1);
+    out.push({
+      taskId: r.task_id,
+      index,
+      ...(r.completion === undefined ? {} : { completion: r.completion }),
+      ...(r.solution === undefined ? {} : { solution: r.solution }),
+      ...(r.language === undefined ? {} : { language: r.language }),
+    });
+  }
+  return out;
+}
+
+export interface ReadSamplesOptions {
+  /** Problems whose prompts CodeT rows are matched against (required for CodeT files). */
+  readonly problems?: readonly Problem[];
+}
+
+/** Read any supported sample file (kind detected from the first record). */
+export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
+  const format = await detectSampleFormat(path);
+  if (format === 'jsonl') return readSampleJsonl(path);
+  if (options.problems === undefined) {
+    throw new DatasetError(path, undefined, undefined, 'CodeT {prompt, samples} file: problems are needed to match prompts');
+  }
+  return readCodetSamples(path, options.problems);
+}

@@ -1,0 +1,12 @@
+/** Reward specs and GRPO group statistics: the public surface of `src/reward/`. */
+export {
+  RewardSpecSchema,
+  RewardError,
+  computeReward,
+  parseRewardSpec,
+  passFraction,
+  type RewardInput,
+  type RewardSpec,
+  type RewardSpecInput,
+} from './spec.js';
+export { groupStats, advantages, type GroupStats, type AdvantageOptions } from './group.js';

@@ -1,0 +1,125 @@
+/**
+ * Reward specs: how one sample's verdict becomes one number for an RL trainer.
+ *
+ * Spec (zod schema `RewardSpecSchema`, parsed once from config):
+ * - `kind: "binary"`: 1 when the sample passed (status `passed`, every test passed), else 0;
+ *   `failFast` (default false) tells the runner it may stop at the first failing test, since the reward
+ *   cannot change after it. Only binary specs may set it.
+ * - `kind: "fraction"`: weighted pass fraction `sum(w_i * pass_i) / sum(w_i)` over all tests.
+ * - `kind: "threshold"`: 1 when that weighted fraction is >= `threshold` (in [0, 1]), else 0.
+ * - `weights` (fraction/threshold only): one non-negative weight per test, in test order, not all zero;
+ *   default all 1.
+ * - `penalties`: reward given instead when nothing could be run: `noCode` (no code found in the response),
+ *   `compileError`; default 0 each, any finite number (e.g. -1 to punish format failures).
+ *
+ * Input: `{status, testsPassed, testCount?}`. `testsPassed[i]` is whether test i passed; tests not run (fail
+ * fast, or the sample died) are missing or false. `testCount` (default `testsPassed.length`) is the number of
+ * tests the problem has. Status `no_tests` gives 0 (never a pass).
+ * Errors: `RewardError` for `internal_error` (Crucible failed, so there is no reward to give: the trainer must
+ * retry or drop the sample, not learn from a made-up 0), for `passed` with a failing test, and for weights whose
+ * length is not `testCount`.
+ */
+import { z } from 'zod';
+import type { SampleStatus } from '../store/records.js';
+
+const PenaltiesSchema = z
+  .object({
+    noCode: z.number().finite().default(0).describe('Reward when no code was found in the response.'),
+    compileError: z.number().finite().default(0).describe('Reward when the program did not compile.'),
+  })
+  .strict()
+  .default({});
+
+const WeightsSchema = z
+  .array(z.number().finite().nonnegative())
+  .min(1)
+  .refine((w) => w.some((x) => x > 0), { message: 'weights must not all be zero' })
+  .optional()
+  .describe('Per-test weights in test order; default 1 each.');
+
+export const RewardSpecSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('binary'),
+      penalties: PenaltiesSchema,
+      failFast: z.boolean().default(false).describe('The runner may stop at the first failing test.'),
+    })
+    .strict(),
+  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema }).strict(),
+  z
+    .object({
+      kind: z.literal('threshold'),
+      threshold: z.number().min(0).max(1).describe('Minimum weighted pass fraction for reward 1.'),
+      weights: WeightsSchema,
+      penalties: PenaltiesSchema,
+    })
+    .strict(),
+]);
+
+export type RewardSpec = z.output<typeof RewardSpecSchema>;
+export type RewardSpecInput = z.input<typeof RewardSpecSchema>;
+
+export class RewardError extends Error {
+  override readonly name = 'RewardError';
+}
+
+export interface RewardInput {
+  readonly status: SampleStatus;
+  /** Per test, in test order: passed or not. Missing entries (tests not run) count as failed. */
+  readonly testsPassed: readonly boolean[];
+  /** Number of tests of the problem; default `testsPassed.length`. */
+  readonly testCount?: number;
+}
+
+/** Parse a reward spec from config (throws zod's error with the field path). */
+export function parseRewardSpec(raw: unknown): RewardSpec {
+  return RewardSpecSchema.parse(raw);
+}
+
+/** Weighted fraction of tests passed, in [0, 1]; 0 when there are no tests. */
+export function passFraction(testsPassed: readonly boolean[], testCount: number, weights?: readonly number[]): number {
+  if (testCount === 0) return 0;
+  if (weights !== undefined && weights.length !== testCount) {
+    throw new RewardError(`spec has ${weights.length} weights, problem has ${testCount} tests`);
+  }
+  let passed = 0;
+  let total = 0;
+  for (let i = 0; i < testCount; i++) {
+    const w = weights?.[i] ?? 1;
+    total += w;
+    if (testsPassed[i] === true) passed += w;
+  }
+  return total === 0 ? 0 : passed / total;
+}
+
+/** The reward of one sample under `spec`. Pure. */
+export function computeReward(spec: RewardSpec, input: RewardInput): number {
+  const testCount = input.testCount ?? input.testsPassed.length;
+  if (!Number.isInteger(testCount) || testCount < 0 || input.testsPassed.length > testCount) {
+    throw new RewardError(`testCount ${testCount} does not fit ${input.testsPassed.length} test results`);
+  }
+  switch (input.status) {
+    case 'internal_error':
+      throw new RewardError('internal_error: Crucible could not judge this sample, so it has no reward');
+    case 'no_code':
+      return spec.penalties.noCode;
+    case 'compile_error':
+      return spec.penalties.compileError;
+    case 'no_tests':
+      return 0;
+    default:
+      break;
+  }
+  const allPassed = testCount > 0 && input.testsPassed.length === testCount && input.testsPassed.every((p) => p);
+  if (input.status === 'passed' && !allPassed) {
+    throw new RewardError('status passed but not every test passed');
+  }
+  switch (spec.kind) {
+    case 'binary':
+      return input.status === 'passed' ? 1 : 0;
+    case 'fraction':
+      return passFraction(input.testsPassed, testCount, spec.weights);
+    case 'threshold':
+      return passFraction(input.testsPassed, testCount, spec.weights) >= spec.threshold ? 1 : 0;
+  }
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { canonicalLanguage, extractCode, looksLikeCode, stripThink } from '../../src/extract/index.js';
+
+const fence = (tag: string, code: string): string => '```' + tag + '\n' + code + '\n```';
+
+test('think sections: closed, several, unterminated at start, unopened', () => {
+  assert.deepEqual(stripThink('<think>a</think>B<THINK>c</THINK>D'), { text: 'BD', removed: 2 });
+  assert.deepEqual(stripThink('  <think>still thinking about ```python x```'), { text: '', removed: 1 });
+  assert.deepEqual(stripThink('reasoning...</think>\nanswer'), { text: '\nanswer', removed: 1 });
+  assert.deepEqual(stripThink('prose mentions <think> tag'), { text: 'prose mentions <think> tag', removed: 0 });
+  const r = extractCode(`<think>\n${fence('python', 'wrong = 1')}\n</think>\nFinal:\n${fence('python', 'right = 2')}`, { pick: 'first' });
+  assert.equal(r.kind, 'fenced');
+  assert.equal(r.kind === 'fenced' && r.code, 'right = 2');
+  assert.equal(r.thinkSectionsRemoved, 1);
+  assert.deepEqual(extractCode('<think>out of tokens'), { kind: 'no_code', reason: 'empty', thinkSectionsRemoved: 1 });
+});
+
+test('several fences: last by default, first on request', () => {
+  const text = `First try:\n${fence('python', 'a = 1')}\nBetter:\n${fence('python', 'a = 2')}\n`;
+  const last = extractCode(text);
+  assert.ok(last.kind === 'fenced');
+  assert.deepEqual([last.code, last.blockIndex, last.blockCount, last.tag], ['a = 2', 1, 2, 'python']);
+  const first = extractCode(text, { pick: 'first' });
+  assert.ok(first.kind === 'fenced' && first.code === 'a = 1');
+});
+
+test('language preference with aliases: matching tag, then untagged, then other code, text last', () => {
+  const text = [fence('bash', 'pip install x'), fence('py3', 'print(1)'), fence('text', '1'), fence('cpp', 'int main(){}')].join('\n');
+  const py = extractCode(text, { language: 'python' });
+  assert.ok(py.kind === 'fenced' && py.code === 'print(1)' && py.tag === 'py3');
+  const cpp = extractCode(text, { language: 'c++' });
+  assert.ok(cpp.kind === 'fenced' && cpp.code === 'int main(){}');
+  const js = extractCode(text, { language: 'js' });
+  assert.ok(js.kind === 'fenced' && js.code === 'int main(){}', 'no js block: last other-code block, not the text one');
+  const untagged = extractCode(`${fence('', 'x = 1')}\n${fence('java', 'class A {}')}`, { language: 'python' });
+  assert.ok(untagged.kind === 'fenced' && untagged.code === 'x = 1');
+  assert.equal(canonicalLanguage('Python3'), 'python');
+  assert.equal(canonicalLanguage('JavaScript'), 'javascript');
+});
+
+test('fence details: tildes, longer fences containing ```, truncated block, empty blocks skipped', () => {
+  const nested = '````markdown\n```python\nx\n```\n````\n~~~python\nreal = 1\n~~~';
+  const r = extractCode(nested, { language: 'python' });
+  assert.ok(r.kind === 'fenced' && r.code === 'real = 1');
+  const truncated = extractCode('Here:\n```python\ndef f():\n    return 1');
+  assert.ok(truncated.kind === 'fenced' && !truncated.terminated && truncated.code === 'def f():\n    return 1');
+  const empty = extractCode(`${fence('python', 'x = 1')}\n${fence('python', '   ')}`);
+  assert.ok(empty.kind === 'fenced' && empty.code === 'x = 1');
+});
+
+test('no fences: code-looking text is taken whole, prose is no_code', () => {
+  const code = 'import sys\n\ndef main():\n    n = int(sys.stdin.readline())\n    print(n * 2)\n\nmain()\n';
+  assert.deepEqual(extractCode(code), { kind: 'unfenced', code, thinkSectionsRemoved: 0 });
+  assert.ok(looksLikeCode('#include <cstdio>\nint main() {\n  puts("hi");\n}\n'));
+  const prose = 'I am sorry, but I cannot help with that request.\nPlease ask something else.';
+  assert.deepEqual(extractCode(prose), { kind: 'no_code', reason: 'prose', thinkSectionsRemoved: 0 });
+  assert.deepEqual(extractCode('   \n'), { kind: 'no_code', reason: 'empty', thinkSectionsRemoved: 0 });
+  const mostlyProse = 'The solution uses a loop.\nWe iterate over the list and sum the values.\nThis runs in linear time.\nx = 1\n';
+  assert.equal(extractCode(mostlyProse).kind, 'no_code');
+});
