@@ -1,17 +1,14 @@
 /** The `crucible` command line: parse, dispatch to one file per command, report errors. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { PROJECT_ROOT } from '../sandbox/paths.js';
 import { reportError } from './errors.js';
+import { register as registerEval } from './eval.js';
+import { CRUCIBLE_VERSION } from './version.js';
 import { register as registerCompare } from './compare.js';
 import { register as registerDoctor } from './doctor.js';
 import { register as registerLanguages } from './languages.js';
 import { register as registerReport } from './report.js';
 import { register as registerRun } from './run.js';
 
-/** Crucible's version, from package.json. */
-export const CRUCIBLE_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
 export async function runCli(argv: readonly string[]): Promise<number> {
@@ -19,7 +16,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   program.name('crucible').version(CRUCIBLE_VERSION)
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
-  for (const register of [registerRun, registerLanguages, registerDoctor, registerCompare, registerReport]) register(program);
+  for (const register of [registerEval, registerRun, registerLanguages, registerDoctor, registerCompare, registerReport]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

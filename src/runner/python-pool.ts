@@ -1,0 +1,225 @@
+/**
+ * A pool of warm Python judge harnesses ("zygotes"), one per sandbox slot, each in its own bubblewrap box.
+ *
+ * Why: HumanEval-style judging is dominated by start-up cost (a fresh box ~6 ms, a fresh interpreter ~10 ms;
+ * see docs/PERFORMANCE.md), while a fork of a warm interpreter costs ~1–2 ms. Each zygote serves one job at
+ * a time and forks fresh processes per job inside its box (candidate and tester apart, see
+ * harness/python/crucible_harness/zygote.py); the host isolation is the same bubblewrap box as every run.
+ *
+ * Failure policy: a zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
+ * replaced. The job it was running is retried once in a fresh one-shot box (`--once`); if that box dies as
+ * well, the program is the cause and the job is a `runtime_error`; if the one-shot box cannot even start,
+ * it is an `internal_error` (Crucible's failure).
+ */
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { BOX_HARNESS, type OpenBox, type Sandbox } from '../sandbox/index.js';
+import type { Limits } from '../sandbox/types.js';
+
+const PYTHON = '/usr/bin/python3.11';
+const HARNESS = `${BOX_HARNESS}/python/harness.py`;
+
+/** One job for the harness (see harness/python/harness.py for the protocol). */
+export type HarnessJob =
+  | { readonly mode: 'unit_test'; readonly program: string; readonly prelude: string; readonly test: string;
+      readonly entryPoint: string; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
+      readonly outputBytes: number }
+  | { readonly mode: 'call'; readonly program: string; readonly entryPoint: string; readonly inputs: readonly unknown[];
+      readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number;
+      readonly failFast?: boolean };
+
+const statusSchema = z.enum(['passed', 'wrong_answer', 'no_tests', 'runtime_error', 'time_limit_exceeded',
+  'memory_limit_exceeded', 'output_limit_exceeded', 'internal_error', 'ok']);
+
+/** The harness's answer, validated (the zygote relays values produced by untrusted code). */
+export const harnessResponseSchema = z.object({
+  id: z.string(),
+  status: statusSchema,
+  assertions: z.number().optional(),
+  calls: z.number().optional(),
+  cpuMs: z.number().default(0),
+  wallMs: z.number().default(0),
+  memoryKiB: z.number().default(0),
+  reason: z.string().optional(),
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
+  results: z.array(z.object({
+    status: statusSchema,
+    value: z.unknown().optional(),
+    reason: z.string().optional(),
+    cpuMs: z.number().optional(),
+  }).passthrough()).optional(),
+}).passthrough();
+
+/** A validated harness response. */
+export type HarnessResponse = z.infer<typeof harnessResponseSchema>;
+
+/** Limits of a zygote box for its whole life (per-job CPU/memory are set by the harness per job). */
+const BOX_LIMITS: Limits = {
+  cpuMs: 24 * 3600 * 1000,
+  wallMs: 24 * 3600 * 1000,
+  memoryKiB: 4 * 1024 * 1024,
+  processes: 128,
+  fileSizeKiB: 64 * 1024,
+  openFiles: 256,
+  outputBytes: 1 << 20,
+};
+
+interface Pending {
+  readonly resolve: (r: HarnessResponse) => void;
+  readonly reject: (e: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+class Zygote {
+  private pending: { id: string; p: Pending } | null = null;
+  dead = false;
+  private stderrTail = '';
+
+  private constructor(private readonly box: OpenBox) {
+    const lines = createInterface({ input: box.launched.stdout });
+    lines.on('line', (line) => this.onLine(line));
+    box.launched.stderr.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+    });
+    void box.result.then((result) => {
+      this.dead = true;
+      this.fail(new Error(`harness box ended: ${result.status} ${result.reason ?? ''} ${this.stderrTail.slice(-300)}`));
+    });
+  }
+
+  static async start(sandbox: Sandbox): Promise<Zygote> {
+    const box = await sandbox.open({ argv: [PYTHON, '-I', '-S', '-B', HARNESS], limits: BOX_LIMITS });
+    return new Zygote(box);
+  }
+
+  private onLine(line: string): void {
+    const current = this.pending;
+    if (!current) return;
+    let parsed: HarnessResponse;
+    try {
+      parsed = harnessResponseSchema.parse(JSON.parse(line));
+    } catch (error) {
+      this.fail(new Error(`malformed harness response: ${(error as Error).message.slice(0, 200)}`));
+      this.kill('malformed response');
+      return;
+    }
+    if (parsed.id !== current.id) return;
+    clearTimeout(current.p.timer);
+    this.pending = null;
+    current.p.resolve(parsed);
+  }
+
+  private fail(error: Error): void {
+    const current = this.pending;
+    if (!current) return;
+    clearTimeout(current.p.timer);
+    this.pending = null;
+    current.p.reject(error);
+  }
+
+  kill(reason: string): void {
+    this.dead = true;
+    this.box.launched.kill(reason);
+  }
+
+  run(id: string, job: HarnessJob): Promise<HarnessResponse> {
+    return new Promise((resolve, reject) => {
+      const budget = job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs;
+      const timer = setTimeout(() => {
+        this.fail(new Error('harness did not answer within the job wall bound'));
+        this.kill('job overran');
+      }, budget + 10_000);
+      this.pending = { id, p: { resolve, reject, timer } };
+      this.box.launched.stdin.write(JSON.stringify({ op: 'run', id, ...job }) + '\n');
+    });
+  }
+}
+
+/** Pool of zygotes over a sandbox; `size` defaults to the sandbox's slot count. */
+export class PythonHarnessPool {
+  private readonly idle: Zygote[] = [];
+  private readonly waiting: ((z: Zygote) => void)[] = [];
+  private starting = 0;
+  private live = 0;
+  private closed = false;
+  private counter = 0;
+  /** Counters for metrics and benchmarks. */
+  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0 };
+
+  constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.slotCount) {}
+
+  private async acquire(): Promise<Zygote> {
+    const ready = this.idle.pop();
+    if (ready) return ready;
+    if (this.live + this.starting < this.size) {
+      this.starting++;
+      try {
+        const zygote = await Zygote.start(this.sandbox);
+        this.live++;
+        return zygote;
+      } finally {
+        this.starting--;
+      }
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(zygote: Zygote): void {
+    if (zygote.dead || this.closed) {
+      this.live--;
+      if (!this.closed) {
+        this.stats.zygoteRestarts++;
+        // Hand a waiter a fresh zygote rather than letting it wait forever.
+        const waiter = this.waiting.shift();
+        if (waiter) void this.acquire().then(waiter);
+      }
+      return;
+    }
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(zygote);
+    else this.idle.push(zygote);
+  }
+
+  /** Run one job; never rejects for anything the program does (see the failure policy above). */
+  async run(job: HarnessJob): Promise<HarnessResponse> {
+    this.stats.jobs++;
+    const id = `j${++this.counter}`;
+    const zygote = await this.acquire();
+    try {
+      return await zygote.run(id, job);
+    } catch {
+      zygote.kill('failed job');
+      this.stats.oneShotRetries++;
+      return this.runOnce(id, job);
+    } finally {
+      this.release(zygote);
+    }
+  }
+
+  /** Run one job in a fresh one-shot box (`harness.py --once`). */
+  async runOnce(id: string, job: HarnessJob): Promise<HarnessResponse> {
+    const budget = job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs;
+    const { result } = await this.sandbox.run({
+      argv: [PYTHON, '-I', '-S', '-B', HARNESS, '--once'],
+      stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
+      limits: { ...BOX_LIMITS, wallMs: budget + 10_000, outputBytes: 64 << 20 },
+    });
+    if (result.status === 'internal_error') {
+      return { id, status: 'internal_error', cpuMs: 0, wallMs: result.wallMs, memoryKiB: 0, reason: result.reason };
+    }
+    const line = result.stdout.trim().split('\n').pop() ?? '';
+    try {
+      return harnessResponseSchema.parse(JSON.parse(line));
+    } catch {
+      return { id, status: 'runtime_error', cpuMs: result.cpuMs, wallMs: result.wallMs, memoryKiB: result.memoryKiB,
+        reason: `the program broke the judge harness (${result.status}${result.reason ? `: ${result.reason}` : ''})` };
+    }
+  }
+
+  /** Kill every zygote. */
+  close(): void {
+    this.closed = true;
+    for (const zygote of this.idle.splice(0)) zygote.kill('pool closed');
+  }
+}
