@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { CallProblem, IoProblem, Problem, UnitTestProblem } from '../formats/types.js';
 import { compareOutput } from '../judge/comparators.js';
-import { equalPyValues } from '../judge/compare-pyvalue.js';
+import { judgeEvalPlusOutput } from '../judge/special-oracles.js';
 import type { PyValue } from '../judge/pyvalue.js';
 import { pyValueSchema } from '../judge/compare-pyvalue.js';
 import { aggregateTests, type JudgeVerdict, runStatus, shortReason } from '../judge/verdict.js';
@@ -181,11 +181,21 @@ export class Pipeline {
     const key = `${problem.taskId}\0${createHash('sha256').update(problem.canonicalSolution).digest('hex')}`;
     let pending = this.expected.get(key);
     if (!pending) {
-      pending = this.runCalls(problem, problem.prompt + problem.canonicalSolution, [...problem.baseInputs, ...problem.plusInputs], false)
-        .then((r) => r.results.map((x, i) => {
-          if (x.status !== 'ok') throw new Error(`canonical solution of ${problem.taskId} failed on input ${i}: ${x.status} ${x.reason ?? ''}`);
-          return { value: x.value as PyValue };
-        }));
+      // The reference gets generous limits (EvalPlus computes ground truth without any): 20x CPU, 4x memory.
+      pending = this.runCalls(problem, problem.prompt + problem.canonicalSolution, [...problem.baseInputs, ...problem.plusInputs], false,
+        { timeLimitMs: this.options.timeLimitMs * 20, memoryLimitKiB: this.options.memoryLimitKiB * 4 })
+        .then((r) => {
+          const total = problem.baseInputs.length + problem.plusInputs.length;
+          if (r.results.length !== total) {
+            throw new Error(`canonical solution of ${problem.taskId} answered ${r.results.length} of ${total} inputs: ${r.response.status} ${r.response.reason ?? ''}`);
+          }
+          return r.results.map((x, i) => {
+            if (x.status !== 'ok') throw new Error(`canonical solution of ${problem.taskId} failed on input ${i}: ${x.status} ${x.reason ?? ''}`);
+            const value = pyValueSchema.safeParse(x.value);
+            if (!value.success) throw new Error(`canonical solution of ${problem.taskId} returned an invalid value on input ${i}`);
+            return { value: value.data };
+          });
+        });
       this.expected.set(key, pending);
     }
     return pending;
@@ -197,16 +207,17 @@ export class Pipeline {
     this.expected.set(key, Promise.resolve(outputs));
   }
 
-  private async runCalls(problem: CallProblem, program: string, inputs: readonly (readonly PyValue[])[], failFast: boolean):
+  private async runCalls(problem: CallProblem, program: string, inputs: readonly (readonly PyValue[])[], failFast: boolean,
+    limits: { readonly timeLimitMs: number; readonly memoryLimitKiB: number } = this.options):
     Promise<{ response: HarnessResponse; results: { status: SampleStatus | 'ok'; value?: unknown; reason?: string; cpuMs?: number }[] }> {
     const response = await this.python.run({
       mode: 'call',
       program,
       entryPoint: problem.entryPoint,
       inputs,
-      cpuMs: this.options.timeLimitMs,
-      wallMs: wallMsFor(this.options.timeLimitMs),
-      memoryKiB: this.options.memoryLimitKiB,
+      cpuMs: limits.timeLimitMs,
+      wallMs: wallMsFor(limits.timeLimitMs),
+      memoryKiB: limits.memoryLimitKiB,
       outputBytes: this.options.outputBytes,
       failFast,
     });
@@ -228,11 +239,18 @@ export class Pipeline {
       return { status: 'internal_error', passed: false, tests: [], cpuMs: response.cpuMs, wallMs: response.wallMs,
         testCount: inputs.length, reason: shortReason(response.reason) };
     }
-    const tests: TestResult[] = results.map((r, i) => {
+    const tests: TestResult[] = results.slice(0, inputs.length).map((r, i) => {
       if (r.status !== 'ok') return { index: i, status: r.status, cpuMs: r.cpuMs, reason: shortReason(r.reason) };
       const value = pyValueSchema.safeParse(r.value);
       if (!value.success) return { index: i, status: 'wrong_answer', cpuMs: r.cpuMs, reason: 'the program returned an invalid value' };
-      const comparison = equalPyValues(value.data, expected[i]!.value, { atol: problem.atol });
+      const comparison = judgeEvalPlusOutput({
+        dataset: problem.taskId.startsWith('Mbpp/') ? 'mbpp' : 'humaneval',
+        entryPoint: problem.entryPoint,
+        input: inputs[i]!,
+        actual: value.data,
+        expected: expected[i]!.value,
+        atol: problem.atol,
+      });
       return { index: i, status: comparison.ok ? 'passed' : 'wrong_answer', cpuMs: r.cpuMs,
         reason: comparison.ok ? undefined : shortReason(comparison.reason) };
     });

@@ -89,7 +89,8 @@ class Zygote {
   }
 
   static async start(sandbox: Sandbox): Promise<Zygote> {
-    const box = await sandbox.open({ argv: [PYTHON, '-I', '-S', '-B', HARNESS], limits: BOX_LIMITS });
+    // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
+    const box = await sandbox.open({ argv: [PYTHON, '-I', '-S', '-B', HARNESS], limits: BOX_LIMITS, asPid1: true });
     return new Zygote(box);
   }
 
@@ -202,6 +203,7 @@ export class PythonHarnessPool {
     const budget = job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs;
     const { result } = await this.sandbox.run({
       argv: [PYTHON, '-I', '-S', '-B', HARNESS, '--once'],
+      asPid1: true,
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
       limits: { ...BOX_LIMITS, wallMs: budget + 10_000, outputBytes: 64 << 20 },
     });

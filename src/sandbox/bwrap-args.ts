@@ -33,6 +33,8 @@ export function bwrapArguments(options: {
   readonly mounts: readonly Mount[];
   readonly unshareNet: boolean;
   readonly unshareIpc: boolean;
+  /** Run argv as pid 1 itself (no box-init). */
+  readonly asPid1?: boolean;
 }): string[] {
   const args: string[] = [
     '--unshare-user', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try',
@@ -59,6 +61,7 @@ export function bwrapArguments(options: {
   // The box's root is bubblewrap's private tmpfs: make it read-only, so /box and /tmp are the only writable places.
   args.push('--remount-ro', '/', '--chdir', BOX_WORK, '--clearenv');
   for (const [key, value] of Object.entries(options.env)) args.push('--setenv', key, value);
-  args.push('--setenv', 'CRUCIBLE_STATUS_FD', '4', BOX_INIT, ...options.argv);
+  if (options.asPid1) args.push(...options.argv);
+  else args.push('--setenv', 'CRUCIBLE_STATUS_FD', '4', BOX_INIT, ...options.argv);
   return args;
 }

@@ -60,6 +60,8 @@ export interface ClassifyInput {
   readonly stdoutTruncated: boolean;
   readonly stderrTruncated: boolean;
   readonly memoryEnforcement: MemoryEnforcement;
+  /** False when the program ran as pid 1 without box-init: the status is bubblewrap's exit code. */
+  readonly initExpected: boolean;
 }
 
 /** Decide the verdict of one execution. Pure. */
@@ -105,6 +107,11 @@ export function classify(input: ClassifyInput): ExecutionResult {
   if (report.oomKills > 0) {
     return { ...verdict, status: 'memory_limit_exceeded', memoryKiB: Math.max(memoryKiB, input.limits.memoryKiB),
       reason: `memory limit of ${input.limits.memoryKiB} KiB exceeded (cgroup OOM kill)` };
+  }
+  if (init === null && !input.initExpected && report.launcherExit !== null) {
+    const code = report.launcherExit;
+    return code === 0 ? { ...verdict, exitCode: 0, status: 'ok' }
+      : { ...verdict, exitCode: code, status: 'runtime_error', reason: `exit code ${code} (bubblewrap folds signal N into 128+N)` };
   }
   if (init === null) {
     const detail = input.stderr.trim().split('\n').slice(-2).join(' | ');

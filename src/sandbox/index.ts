@@ -99,6 +99,7 @@ export class Sandbox {
       bwrapPath: this.capabilities.bwrapPath ?? '/usr/bin/bwrap',
       unsafeNoSandbox: this.unsafeNoSandbox,
       enforceCpu,
+      asPid1: request.asPid1 === true,
     }, request.stdin, capture);
   }
 

@@ -24,6 +24,8 @@ export interface LaunchOptions {
   readonly unsafeNoSandbox: boolean;
   /** Long-lived boxes (zygotes) get no CPU bound from the launcher: the harness bounds each job. */
   readonly enforceCpu: boolean;
+  /** The program is pid 1 of the box (no box-init, no status descriptor). */
+  readonly asPid1: boolean;
 }
 
 function launcherArguments(o: LaunchOptions): string[] {
@@ -50,6 +52,7 @@ function launcherArguments(o: LaunchOptions): string[] {
   args.push('--rlimit-nproc', String(limits.processes));
   args.push('--rlimit-fsize', String(limits.fileSizeKiB * 1024));
   args.push('--rlimit-nofile', String(limits.openFiles));
+  if (o.asPid1) args.push('--no-status', '1');
   args.push('--');
   if (o.unsafeNoSandbox) {
     const rewrite = (arg: string): string => {
@@ -62,7 +65,7 @@ function launcherArguments(o: LaunchOptions): string[] {
     args.push(`${NATIVE_DIR}/box-init`, ...o.argv.map(rewrite));
   } else {
     args.push(o.bwrapPath, ...bwrapArguments({ workDir: o.workDir, argv: o.argv, env: o.env, mounts: o.mounts,
-      unshareNet: o.slot.netns === null, unshareIpc: o.slot.ipcns === null }));
+      unshareNet: o.slot.netns === null, unshareIpc: o.slot.ipcns === null, asPid1: o.asPid1 }));
   }
   return args;
 }
@@ -181,6 +184,7 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
           stdoutTruncated: stdout.truncated,
           stderrTruncated: stderr.truncated,
           memoryEnforcement: o.slot.cgroups ? 'cgroup' : 'rlimit_as',
+          initExpected: !o.asPid1,
         }));
       });
     });

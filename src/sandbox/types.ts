@@ -90,6 +90,11 @@ export interface SandboxRequest {
   readonly mounts?: readonly Mount[];
   readonly env?: Readonly<Record<string, string>>;
   readonly stdin?: string | Uint8Array;
+  /**
+   * Run the program as pid 1 of the box instead of under box-init (default false). For trusted harnesses that
+   * must be pid 1 themselves; exit status then comes from bubblewrap (signals folded into 128+N).
+   */
+  readonly asPid1?: boolean;
   /** Keep the work directory after the run and return its host path (used by compilation). */
   readonly keepWorkDir?: boolean;
 }

@@ -68,6 +68,7 @@ struct options {
   long long rlimit_nofile;
   long long rlimit_stack;
   long long memory_limit;
+  int no_status;
   long long pids_max;
   const char *pids_dir;
   char **argv;
@@ -202,7 +203,7 @@ static void run_child(const struct options *o, int err_fd, int status_fd) {
   set_limit(err_fd, RLIMIT_STACK, o->rlimit_stack, "setrlimit(STACK)");
   set_limit(err_fd, RLIMIT_CORE, 0, "setrlimit(CORE)");
   /* The box-init status pipe must survive exec; everything else of ours is close-on-exec. */
-  if (dup2(status_fd, 4) < 0) fail_child(err_fd, "dup2(status)");
+  if (!o->no_status && dup2(status_fd, 4) < 0) fail_child(err_fd, "dup2(status)");
   close(REPORT_FD);
   sigset_t none;
   sigemptyset(&none);
@@ -249,6 +250,7 @@ static int parse_options(int argc, char **argv, struct options *o) {
     else if (strcmp(a, "--rlimit-nofile") == 0) o->rlimit_nofile = atoll(v);
     else if (strcmp(a, "--rlimit-stack") == 0) o->rlimit_stack = atoll(v);
     else if (strcmp(a, "--memory-limit") == 0) o->memory_limit = atoll(v);
+    else if (strcmp(a, "--no-status") == 0) o->no_status = atoi(v);
     else if (strcmp(a, "--pids") == 0) o->pids_dir = v;
     else if (strcmp(a, "--pids-max") == 0) o->pids_max = atoll(v);
     else return -1;

@@ -1,0 +1,1 @@
+"""Crucible's trusted in-box Python judge harness (see harness.py for the theory of operation)."""

@@ -1,0 +1,106 @@
+"""The candidate process C: untrusted from the moment it runs `program`.
+
+Forked from the spawner (whose memory never held a test, an expected output or another job's program), it
+confines itself, receives the program over its private call channel (fd 3), executes it in a fresh `{}`
+globals dict, exactly as openai/human-eval does (so `__name__` resolves to "builtins" and `__main__` blocks
+do not run), then serves calls until the channel closes. Nothing it sends is trusted by anyone.
+
+Channel frames (see frames.py), requests -> answers:
+  {"load": program, "entry": name}          -> {"ready": true} | {"error": [type, message]}
+  {"call": [PyValue...], "kw": [[k, PyValue]...]} -> {"v": PyValue} | {"error": [type, message]}
+"""
+import io
+import os
+import random
+import sys
+
+from . import confine, frames, pyvalue
+
+CHANNEL_FD = 3
+MESSAGE_CHARS = 300
+
+
+def _describe(exc):
+    try:
+        name = type(exc).__name__
+        if type(name) is not str:
+            name = "Exception"
+    except BaseException:
+        name = "Exception"
+    try:
+        msg = str(exc)
+        if type(msg) is not str:
+            msg = ""
+    except BaseException:
+        msg = "<str() failed>"
+    return [name[:100], msg[:MESSAGE_CHARS]]
+
+
+def run(fds, params):
+    """Entry point in the freshly forked child of the spawner. Never returns."""
+    _exit = os._exit
+    try:
+        os.setsid()
+        confine.arrange_fds({1: fds[1], 2: fds[2], CHANNEL_FD: fds[0]})
+        confine.drop_capabilities()
+        confine.set_limits(params["memoryKiB"], params["cpuSec"])
+        confine.pin_to_cpu(params.get("cpu"))
+        os.chdir(params["dir"])
+        random.seed(os.urandom(16))
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", line_buffering=True)
+        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", line_buffering=True)
+        _serve()
+    except BaseException:
+        pass
+    finally:
+        _exit(0)
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+
+
+def _serve():
+    write, read = frames.write_frame, frames.read_frame
+    first = read(CHANNEL_FD)
+    if type(first) is not dict or type(first.get("load")) is not str or type(first.get("entry")) is not str:
+        write(CHANNEL_FD, {"error": ["HarnessError", "bad load request"]})
+        return
+    entry = first["entry"]
+    globals_ = {}
+    try:
+        exec(compile(first["load"], "<candidate>", "exec"), globals_)
+        if entry not in globals_:
+            raise NameError(f"name '{entry}' is not defined")
+        fn = globals_[entry]
+        reply = {"ready": True}
+    except BaseException as e:
+        reply = {"error": _describe(e)}
+    _flush()
+    write(CHANNEL_FD, reply)
+    if "error" in reply:
+        return
+    while True:
+        try:
+            req = read(CHANNEL_FD)
+        except frames.ChannelClosed:
+            return
+        try:
+            args = [pyvalue.decode(a, allow_opaque=False) for a in req["call"]]
+            kwargs = {k: pyvalue.decode(v, allow_opaque=False) for k, v in req.get("kw", [])}
+        except BaseException as e:
+            write(CHANNEL_FD, {"error": ["HarnessError", f"bad call request: {_describe(e)[1]}"]})
+            return
+        try:
+            reply = {"v": pyvalue.encode(fn(*args, **kwargs))}
+        except BaseException as e:
+            reply = {"error": _describe(e)}
+        _flush()
+        write(CHANNEL_FD, reply)

@@ -1,0 +1,247 @@
+"""The tester T: trusted; runs the problem's test code against a proxy of the candidate.
+
+Forked from the zygote (never from C) and non-dumpable, so C can neither read nor patch its memory. It
+executes the trusted `prelude` (the dataset prompt: tests call helpers defined there, e.g. `poly` in
+HumanEval/32), then the test code after an AST pass that counts every executed `assert`, with the entry
+point name and `candidate` bound to a proxy. The proxy sends PyValue-encoded arguments to C and gets back
+PyValue data, decoded here into fresh builtin objects: no object of the candidate, hence no rigged `__eq__`,
+ever reaches the test. T's only output is one JSON report on a pipe only the zygote holds:
+
+  {"ok": bool, "assertions": n, "calls": n, "error": null | {"kind", "type", "message", "line"}}
+
+kinds: assertion, test_exception, candidate_exception, candidate_load, candidate_crash, candidate_memory,
+opaque, protocol (C broke the channel rules), unsupported (an argument cannot cross), test_invalid, internal.
+"""
+import ast
+import builtins
+import os
+
+from . import confine, frames, pyvalue
+
+CHANNEL_FD = 3
+REPORT_FD = 4
+ASSERT_HOOK = "__crucible_assert_executed__"
+_PRISTINE_BUILTINS = dict(vars(builtins))
+MESSAGE_CHARS = 200
+
+
+class CandidateFailure(BaseException):
+    """Base of failures that end the judgement whatever the test code does (BaseException: `except
+    Exception` in a test cannot swallow them; a bare `except:` is caught by the sticky `fatal` flag)."""
+    kind = "candidate_crash"
+
+
+class CandidateCrashed(CandidateFailure):
+    kind = "candidate_crash"
+
+
+class CandidateOutOfMemory(CandidateFailure):
+    kind = "candidate_memory"
+
+
+class CandidateLoadFailed(CandidateFailure):
+    kind = "candidate_load"
+
+
+class ProtocolViolation(CandidateFailure):
+    kind = "protocol"
+
+
+class UnsupportedArgument(CandidateFailure):
+    kind = "unsupported"
+
+
+class _CountAsserts(ast.NodeTransformer):
+    def visit_Assert(self, node):
+        hit = ast.Expr(value=ast.Call(func=ast.Name(id=ASSERT_HOOK, ctx=ast.Load()), args=[], keywords=[]))
+        return [ast.copy_location(hit, node), node]
+
+
+def run(chan_fd, report_fd, req, cpu=None):
+    """Entry point in the freshly forked child of the zygote. Never returns."""
+    _exit = os._exit
+    report = None
+    try:
+        confine.set_nondumpable()
+        confine.ignore_signals()
+        confine.arrange_fds({CHANNEL_FD: chan_fd, REPORT_FD: report_fd})
+        confine.drop_capabilities()
+        confine.set_limits(max(req["memoryKiB"], 512 * 1024), -(-req["cpuMs"] // 1000) + 2)
+        confine.pin_to_cpu(cpu)
+        os.chdir("/")
+        report = Judgement(req).run()
+    except BaseException as e:
+        report = {"ok": False, "assertions": 0, "calls": 0,
+                  "error": {"kind": "internal", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}}
+    try:
+        data = pyvalue.dumps(report).encode()
+        while data:
+            data = data[os.write(REPORT_FD, data):]
+    finally:
+        _exit(0)
+
+
+def _contains_opaque(enc):
+    stack = [enc]
+    while stack:
+        v = stack.pop()
+        if type(v) is dict:
+            if "o" in v:
+                return True
+            stack.extend(v.values())
+        elif type(v) is list:
+            stack.extend(v)
+    return False
+
+
+def _rebuild_exception(name, message):
+    cls = _PRISTINE_BUILTINS.get(name)
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        try:
+            return cls(message)
+        except BaseException:
+            pass
+    return RuntimeError(f"{name}: {message}")
+
+
+def _test_line(exc):
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<test>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+class Judgement:
+    def __init__(self, req):
+        self.req = req
+        self.assertions = 0
+        self.calls = 0
+        self.fatal = None
+        self.raised_for_candidate = []
+
+    def _count_assert(self):
+        self.assertions += 1
+
+    def _receive(self):
+        try:
+            reply = frames.read_frame(CHANNEL_FD)
+        except frames.ChannelClosed:
+            raise self._fail(CandidateCrashed("the candidate process died"))
+        except frames.FrameTooLarge:
+            raise self._fail(ProtocolViolation("the candidate sent a frame over the size limit"))
+        except (pyvalue.DecodeError, UnicodeDecodeError):
+            raise self._fail(ProtocolViolation("the candidate sent malformed JSON"))
+        if type(reply) is not dict or len(reply) != 1:
+            raise self._fail(ProtocolViolation("the candidate sent an unexpected message"))
+        return reply
+
+    def _fail(self, exc):
+        if self.fatal is None:
+            self.fatal = exc
+        return exc
+
+    def _error_reply(self, reply):
+        err = reply.get("error")
+        if type(err) is not list or len(err) != 2 or type(err[0]) is not str or type(err[1]) is not str:
+            raise self._fail(ProtocolViolation("the candidate sent an unexpected message"))
+        return err[0][:100], err[1][:MESSAGE_CHARS]
+
+    def _make_proxy(self, name):
+        def proxy(*args, **kwargs):
+            if self.fatal is not None:
+                raise self.fatal
+            self.calls += 1
+            enc_args = [pyvalue.encode(a) for a in args]
+            enc_kw = [[k, pyvalue.encode(v)] for k, v in kwargs.items()]
+            if _contains_opaque(enc_args) or _contains_opaque(enc_kw):
+                raise self._fail(UnsupportedArgument("a test argument is not plain data and cannot cross"))
+            try:
+                frames.write_frame(CHANNEL_FD, {"call": enc_args, "kw": enc_kw})
+            except OSError:
+                raise self._fail(CandidateCrashed("the candidate process died"))
+            reply = self._receive()
+            if "v" in reply:
+                try:
+                    return pyvalue.decode(reply["v"])
+                except pyvalue.DecodeError as e:
+                    raise self._fail(ProtocolViolation(f"malformed value: {e}"))
+            ename, message = self._error_reply(reply)
+            if ename == "MemoryError":
+                raise self._fail(CandidateOutOfMemory(f"MemoryError: {message}"))
+            exc = _rebuild_exception(ename, message)
+            exc.__crucible_candidate_type__ = ename
+            self.raised_for_candidate.append(exc)
+            raise exc
+        proxy.__name__ = proxy.__qualname__ = name
+        return proxy
+
+    def run(self):
+        req = self.req
+        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"]})
+        g = {}
+        try:
+            prelude = compile(req.get("prelude") or "", "<prelude>", "exec", dont_inherit=True)
+        except BaseException:
+            prelude = None
+        if prelude is not None:
+            try:
+                exec(prelude, g)
+            except BaseException:
+                pass
+        try:
+            tree = _CountAsserts().visit(ast.parse(req["test"], "<test>"))
+            ast.fix_missing_locations(tree)
+            test = compile(tree, "<test>", "exec", dont_inherit=True, optimize=0)
+        except BaseException as e:
+            return self._report({"kind": "test_invalid", "type": type(e).__name__, "message": str(e)})
+        try:
+            ready = self._receive()
+            if ready.get("ready") is not True:
+                ename, message = self._error_reply(ready)
+                if ename == "MemoryError":
+                    raise self._fail(CandidateOutOfMemory(f"MemoryError while loading: {message}"))
+                self._fail(CandidateLoadFailed(f"{ename}: {message}"))
+                self.load_error_type = ename
+                raise self.fatal
+        except CandidateFailure as e:
+            return self._report(self._describe(e))
+        proxy = self._make_proxy(req["entryPoint"])
+        g[req["entryPoint"]] = proxy
+        g["candidate"] = proxy
+        g[ASSERT_HOOK] = self._count_assert
+        error = None
+        try:
+            exec(test, g)
+            check = g.get("check")
+            if callable(check):
+                check(proxy)
+        except BaseException as e:
+            error = self._describe(e)
+        if self.fatal is not None:
+            error = self._describe(self.fatal)
+        return self._report(error)
+
+    def _describe(self, e):
+        if isinstance(e, CandidateFailure):
+            d = {"kind": e.kind, "type": getattr(self, "load_error_type", type(e).__name__)
+                 if e.kind == "candidate_load" else type(e).__name__}
+        elif any(e is x for x in self.raised_for_candidate):
+            d = {"kind": "candidate_exception", "type": e.__crucible_candidate_type__}
+        elif isinstance(e, pyvalue.OpaqueValueUsed):
+            d = {"kind": "opaque", "type": "OpaqueValueUsed"}
+        elif isinstance(e, AssertionError):
+            d = {"kind": "assertion", "type": "AssertionError"}
+        else:
+            d = {"kind": "test_exception", "type": type(e).__name__}
+        try:
+            d["message"] = str(e)[:MESSAGE_CHARS]
+        except BaseException:
+            d["message"] = ""
+        d["line"] = _test_line(e)
+        return d
+
+    def _report(self, error):
+        return {"ok": error is None, "assertions": self.assertions, "calls": self.calls, "error": error}

@@ -1,0 +1,627 @@
+"""The zygote Z: a warm, trusted interpreter serving judge requests, one at a time.
+
+Theory of operation (one unit_test job):
+
+    host ==NDJSON==> Z (pid 1 of the box, non-dumpable, no capabilities)
+                     |-- control socket --> S (spawner; exec'd clean at start-up, never sees a test)
+                     |                        `-- fork --> C (candidate: setsid, rlimits, fresh /tmp dir)
+                     |-- fork --> T (tester)  <==== call channel (socketpair) ====>  C
+                     |<-- report pipe (only T holds the write end) -- T
+                     |<-- stdout/stderr pipes (drained concurrently, capped) -- C
+
+The verdict is built by Z from T's report, C's CPU time (Z reads /proc/<C>/stat every tick; S reports C's
+rusage), the output caps and the wall clock. C can reach nothing of Z or T: both are non-dumpable and C has
+no capabilities, so /proc/<pid>/{mem,fd,environ} and ptrace are closed to it; Z is pid 1 of its pid
+namespace, so C cannot signal it either, and no other process of the box holds the host's pipes.
+After every job Z SIGKILLs every process but itself and S, reaps them, and empties /tmp and /dev/shm.
+
+call mode: Z plays T's role itself and passes C's PyValue answers through (checked for shape, not trusted).
+"""
+import json
+import math
+import os
+import select
+import signal
+import socket
+import sys
+import time
+
+from . import confine, frames, pyvalue, tester
+
+PRELOAD = ("math", "re", "typing", "collections", "itertools", "functools", "heapq", "string", "bisect",
+           "statistics", "fractions", "decimal", "copy", "operator", "json", "hashlib", "random")
+TICK_S = 0.01
+REASON_CHARS = 300
+REPORT_MAX_BYTES = 1 << 20
+JOB_DIR = "/tmp/crucible-job"
+SCRATCH_DIRS = ("/tmp", "/dev/shm")
+
+
+def preload():
+    for name in PRELOAD:
+        __import__(name)
+
+
+def _cut(s, n=REASON_CHARS):
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+class Spawner:
+    """Handle on S. Restarted (by exec, so still clean) whenever it dies or stops answering."""
+
+    def __init__(self, harness_path):
+        self.harness_path = harness_path
+        self.proc_pid = None
+        self.sock = None
+        self.start()
+
+    def start(self):
+        if self.sock is not None:
+            self.stop()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        null = os.open(os.devnull, os.O_RDWR)
+        actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
+                   (os.POSIX_SPAWN_DUP2, theirs.fileno(), 3)]
+        argv = [sys.executable, "-I", "-S", "-B", self.harness_path, "--spawner"]
+        self.proc_pid = os.posix_spawn(sys.executable, argv, {}, file_actions=actions)
+        os.close(null)
+        theirs.close()
+        self.sock = ours
+
+    def stop(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        self.sock = None
+        if self.proc_pid:
+            try:
+                os.kill(self.proc_pid, signal.SIGKILL)
+                os.waitpid(self.proc_pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        self.proc_pid = None
+
+    def request(self, fds, params):
+        """Ask S for a new C. Restarts S once if it is gone."""
+        msg = json.dumps(params).encode()
+        for attempt in (0, 1):
+            try:
+                socket.send_fds(self.sock, [msg], fds)
+                return
+            except OSError:
+                if attempt:
+                    raise
+                self.start()
+
+    def receive(self, timeout_s):
+        self.sock.settimeout(timeout_s)
+        try:
+            data = self.sock.recv(65536)
+        except (OSError, socket.timeout):
+            return None
+        if not data:
+            return None
+        return json.loads(data)
+
+
+class Sink:
+    """Drains one output pipe of C, keeping at most `cap` bytes."""
+
+    def __init__(self, fd, cap):
+        self.fd = fd
+        self.cap = cap
+        self.kept = bytearray()
+        self.total = 0
+        self.open = True
+        os.set_blocking(fd, False)
+
+    def feed(self):
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.open = False
+                return
+            self.total += len(chunk)
+            room = self.cap - len(self.kept)
+            if room > 0:
+                self.kept += chunk[:room]
+            if self.exceeded:
+                return
+
+    @property
+    def exceeded(self):
+        return self.total > self.cap
+
+    def text(self):
+        return self.kept.decode("utf-8", errors="replace")
+
+
+class Job:
+    """Resources of one request: output pipes, the C processes, timing. `close()` always runs."""
+
+    def __init__(self, zygote, req):
+        self.z = zygote
+        self.req = req
+        self.t0 = time.monotonic()
+        self.out_r, self.out_w = os.pipe()
+        self.err_r, self.err_w = os.pipe()
+        self.stdout = Sink(self.out_r, req["outputBytes"])
+        self.stderr = Sink(self.err_r, req["outputBytes"])
+        self.cpu_ms = 0          # C's CPU over all C processes of the job
+        self.memory_kib = 0
+        self.c_pid = None
+        self.c_cpu_seen = 0      # latest /proc reading of the current C
+        self.c_exit = None
+        # T and C (call mode: Z and C) share one CPU for fast call round trips
+        self.cpu = confine.current_cpu()
+        os.makedirs(JOB_DIR, mode=0o700, exist_ok=True)
+
+    # --- C lifecycle ---
+    def spawn_candidate(self, chan_fd, cpu_budget_ms):
+        params = {"memoryKiB": self.req["memoryKiB"], "cpuSec": -(-cpu_budget_ms // 1000) + 1, "dir": JOB_DIR,
+                  "cpu": self.cpu}
+        self.z.spawner.request([chan_fd, self.out_w, self.err_w], params)
+
+    def receive_candidate_pid(self):
+        msg = self.z.spawner.receive(5.0)
+        if not msg or "pid" not in msg or "status" in msg:
+            self.z.spawner.start()
+            raise RuntimeError("the spawner did not start the candidate")
+        self.c_pid = msg["pid"]
+        self.c_cpu_seen = 0
+        self.c_exit = None
+
+    def poll_candidate_cpu(self):
+        if self.c_pid is not None:
+            c = confine.cpu_ms(self.c_pid)
+            if c is not None:
+                self.c_cpu_seen = max(self.c_cpu_seen, c)
+        return self.c_cpu_seen
+
+    def end_candidate(self):
+        """Kill C and everything it started; collect its exit status and rusage from S."""
+        reaped = self.z.sweep()
+        if self.c_pid is not None:
+            msg = self.z.spawner.receive(2.0)
+            if msg and msg.get("pid") == self.c_pid and "status" in msg:
+                self.c_exit = msg
+                self.cpu_ms += max(self.c_cpu_seen, msg["cpuMs"])
+                self.memory_kib = max(self.memory_kib, msg["maxrssKiB"])
+            else:
+                self.cpu_ms += self.c_cpu_seen
+                self.z.spawner.start()
+            self.c_pid = None
+        return reaped
+
+    def pump_output(self, fds):
+        for s in (self.stdout, self.stderr):
+            if s.fd in fds:
+                s.feed()
+        return self.stdout.exceeded or self.stderr.exceeded
+
+    def output_exceeded(self):
+        return self.stdout.exceeded or self.stderr.exceeded
+
+    def output_fds(self):
+        return [s.fd for s in (self.stdout, self.stderr) if s.open]
+
+    def close(self):
+        try:
+            if self.c_pid is not None:
+                self.end_candidate()
+            else:
+                self.z.sweep()
+        finally:
+            for fd in (self.out_w, self.err_w):
+                os.close(fd)
+            self.stdout.feed()
+            self.stderr.feed()
+            for fd in (self.out_r, self.err_r):
+                os.close(fd)
+            for d in SCRATCH_DIRS:
+                confine.empty_dir(d)
+
+    def base_response(self, status, reason):
+        return {
+            "id": self.req["id"],
+            "status": status,
+            "cpuMs": int(self.cpu_ms),
+            "wallMs": int((time.monotonic() - self.t0) * 1000),
+            "memoryKiB": int(self.memory_kib),
+            "reason": _cut(reason or ""),
+            "stdout": self.stdout.text(),
+            "stderr": self.stderr.text(),
+            "stdoutTruncated": self.stdout.exceeded,
+            "stderrTruncated": self.stderr.exceeded,
+        }
+
+
+def _signal_name(status):
+    if status is None:
+        return None
+    if os.WIFSIGNALED(status):
+        try:
+            return signal.Signals(os.WTERMSIG(status)).name
+        except ValueError:
+            return f"signal {os.WTERMSIG(status)}"
+    return None
+
+
+def _exit_text(status):
+    if status is None:
+        return "unknown status"
+    name = _signal_name(status)
+    if name:
+        return f"killed by {name}"
+    return f"exit code {os.WEXITSTATUS(status)}"
+
+
+# ---------------------------------------------------------------------------------------------- unit_test
+
+def run_unit_test(z, req):
+    job = Job(z, req)
+    try:
+        return _unit_test(job, req)
+    finally:
+        job.close()
+
+
+def _unit_test(job, req):
+    cpu_limit, wall_limit_s = req["cpuMs"], req["wallMs"] / 1000
+    chan_t, chan_c = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        job.spawn_candidate(chan_c.fileno(), cpu_limit)
+    finally:
+        chan_c.close()
+    rep_r, rep_w = os.pipe()
+    t_pid = os.fork()
+    if t_pid == 0:
+        tester.run(chan_t.fileno(), rep_w, req, job.cpu)   # never returns
+    os.close(rep_w)
+    chan_t.close()
+    try:
+        job.receive_candidate_pid()
+        report = bytearray()
+        limit = None
+        deadline = job.t0 + wall_limit_s
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                limit = ("time_limit_exceeded", f"wall-clock limit of {req['wallMs']} ms exceeded")
+                break
+            fds = job.output_fds() + [rep_r]
+            ready, _, _ = select.select(fds, [], [], min(TICK_S, deadline - now))
+            if job.pump_output(ready):
+                limit = ("output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes")
+                break
+            if rep_r in ready:
+                chunk = os.read(rep_r, 1 << 16)
+                if not chunk:
+                    break
+                report += chunk
+                if len(report) > REPORT_MAX_BYTES:
+                    break
+            if job.poll_candidate_cpu() > cpu_limit:
+                limit = ("time_limit_exceeded", f"CPU limit of {cpu_limit} ms exceeded")
+                break
+        reaped = job.end_candidate()
+        t_status = reaped.get(t_pid)
+    finally:
+        os.close(rep_r)
+    return _unit_test_verdict(job, req, limit, bytes(report), t_status)
+
+
+def _unit_test_verdict(job, req, limit, report_bytes, t_status):
+    def respond(status, reason, rep=None):
+        out = job.base_response(status, reason)
+        out["assertions"] = rep["assertions"] if rep else 0
+        out["calls"] = rep["calls"] if rep else 0
+        return out
+
+    c_exit = job.c_exit["status"] if job.c_exit else None
+    if job.output_exceeded():
+        return respond("output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes")
+    if limit is not None:
+        return respond(*limit)
+    if job.cpu_ms > req["cpuMs"] or _signal_name(c_exit) == "SIGXCPU":
+        return respond("time_limit_exceeded", f"CPU limit of {req['cpuMs']} ms exceeded")
+    try:
+        rep = json.loads(report_bytes)
+        if type(rep) is not dict or type(rep.get("ok")) is not bool:
+            raise ValueError
+    except ValueError:
+        return respond("runtime_error", f"the tester ended without a report ({_exit_text(t_status)}); "
+                                        "the candidate may have killed it")
+    err = rep.get("error")
+    if rep["ok"] and err is None:
+        if rep["assertions"] >= 1:
+            return respond("passed", "", rep)
+        return respond("no_tests", "the test code executed no assertion", rep)
+    kind, etype, msg = err.get("kind"), err.get("type") or "", err.get("message") or ""
+    where = f" (test line {err['line']})" if err.get("line") else ""
+    detail = f"{etype}: {msg}" if msg else etype
+    if kind == "assertion":
+        return respond("wrong_answer", f"assertion failed{where}" + (f": {msg}" if msg else ""), rep)
+    if kind == "opaque":
+        return respond("wrong_answer", f"{msg}{where}", rep)
+    if kind == "test_exception":
+        return respond("wrong_answer", f"the test raised {detail}{where} on the candidate's result", rep)
+    if kind == "candidate_memory" or (kind in ("candidate_exception", "candidate_load")
+                                      and etype == "MemoryError"):
+        return respond("memory_limit_exceeded", detail, rep)
+    if kind == "candidate_exception":
+        return respond("runtime_error", f"the candidate raised {detail}", rep)
+    if kind == "candidate_load":
+        return respond("runtime_error", f"loading the program failed: {msg}", rep)
+    if kind == "candidate_crash":
+        return respond("runtime_error", f"the candidate process died ({_exit_text(c_exit)})", rep)
+    if kind == "protocol":
+        return respond("runtime_error", f"the candidate broke the call protocol: {msg}", rep)
+    return respond("internal_error", f"harness: {kind} {detail}", rep)
+
+
+# --------------------------------------------------------------------------------------------------- call
+
+class _Candidate:
+    """Z's end of the call channel to one C."""
+
+    def __init__(self, job, cpu_budget_ms):
+        self.job = job
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            job.spawn_candidate(theirs.fileno(), cpu_budget_ms)
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.fd = ours.fileno()
+        os.set_blocking(self.fd, False)
+        self.reader = frames.FrameReader(self.fd)
+        job.receive_candidate_pid()
+        self.alive = True
+
+    def close(self):
+        self.sock.close()
+
+    def exchange(self, obj, cpu_ms, wall_ms):
+        """Send one frame, wait for one answer under per-exchange CPU and wall limits.
+        Returns (outcome, payload, cpu_used_ms): outcome is "reply" | "tle" | "wall" | "ole" | "dead" | "bad"."""
+        job = self.job
+        data = pyvalue.dumps(obj).encode()
+        out = bytearray(frames._HEADER.pack(len(data))) + data
+        start_cpu = job.poll_candidate_cpu()
+        deadline = time.monotonic() + wall_ms / 1000
+        while True:
+            now = time.monotonic()
+            used = job.poll_candidate_cpu() - start_cpu
+            if used > cpu_ms:
+                return "tle", None, used
+            if now >= deadline:
+                return "wall", None, used
+            rfds = job.output_fds() + [self.fd]
+            wfds = [self.fd] if out else []
+            ready, writable, _ = select.select(rfds, wfds, [], min(TICK_S, deadline - now))
+            if job.pump_output(ready):
+                return "ole", None, used
+            if writable:
+                try:
+                    n = os.write(self.fd, out)
+                    del out[:n]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    return "dead", None, used
+            if self.fd in ready:
+                alive = self.reader.feed()
+                try:
+                    raw = self.reader.next_raw()
+                except frames.FrameTooLarge:
+                    return "bad", "the answer exceeds the transfer limit", used
+                if raw is not None:
+                    used = job.poll_candidate_cpu() - start_cpu
+                    try:
+                        return "reply", pyvalue.loads(raw.decode("utf-8")), used
+                    except (pyvalue.DecodeError, UnicodeDecodeError):
+                        return "bad", "malformed JSON", used
+                if not alive:
+                    return "dead", None, used
+
+
+def _failure(job, outcome, payload, req, cpu_ms):
+    """Map a non-reply outcome (or an error reply) to (status, reason)."""
+    if outcome == "tle":
+        return "time_limit_exceeded", f"CPU limit of {cpu_ms} ms exceeded"
+    if outcome == "wall":
+        return "time_limit_exceeded", f"wall-clock limit of {req['wallMs']} ms exceeded"
+    if outcome == "ole":
+        return "output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes"
+    if outcome == "bad":
+        return "runtime_error", f"the candidate broke the call protocol: {payload}"
+    if outcome == "dead":
+        return "runtime_error", "the candidate process died"
+    if type(payload) is dict and type(payload.get("error")) is list and len(payload["error"]) == 2 \
+            and all(type(x) is str for x in payload["error"]):
+        ename, msg = payload["error"]
+        status = "memory_limit_exceeded" if ename == "MemoryError" else "runtime_error"
+        return status, f"{ename[:100]}: {msg}" if msg else ename[:100]
+    return "runtime_error", "the candidate sent an unexpected message"
+
+
+def run_call(z, req):
+    job = Job(z, req)
+    allowed = os.sched_getaffinity(0)
+    try:
+        confine.pin_to_cpu(job.cpu)
+        return _call(job, req)
+    finally:
+        try:
+            os.sched_setaffinity(0, allowed)
+        finally:
+            job.close()
+
+
+def _call(job, req):
+    inputs, cpu_ms, wall_ms = req["inputs"], req["cpuMs"], req["wallMs"]
+    fail_fast = req.get("failFast", True) is not False
+    results = []
+    cand = None
+    load_failure = None
+
+    def finish_dead_candidate(outcome):
+        nonlocal cand
+        job.end_candidate()
+        cand.close()
+        cand = None
+        sig = _signal_name(job.c_exit["status"]) if job.c_exit else None
+        return "tle" if sig == "SIGXCPU" and outcome == "dead" else outcome
+
+    i = 0
+    while i < len(inputs):
+        if cand is None:
+            cand = _Candidate(job, cpu_ms * (len(inputs) - i + 1))
+            outcome, payload, used = cand.exchange({"load": req["program"], "entry": req["entryPoint"]},
+                                                   cpu_ms, wall_ms)
+            if outcome != "reply" or payload.get("ready") is not True:
+                if outcome != "reply":
+                    outcome = finish_dead_candidate(outcome)
+                status, reason = _failure(job, outcome, payload, req, cpu_ms)
+                load_failure = (status, f"loading the program failed: {reason}")
+                break
+        outcome, payload, used = cand.exchange({"call": inputs[i], "kw": []}, cpu_ms, wall_ms)
+        if outcome == "reply" and "v" in payload and len(payload) == 1:
+            try:
+                pyvalue.decode(payload["v"])
+                results.append({"status": "ok", "value": payload["v"], "cpuMs": int(used)})
+                i += 1
+                continue
+            except pyvalue.DecodeError as e:
+                outcome, payload = "bad", f"malformed value: {e}"
+        if outcome != "reply":
+            outcome = finish_dead_candidate(outcome)
+        status, reason = _failure(job, outcome, payload, req, cpu_ms)
+        results.append({"status": status, "reason": _cut(reason), "cpuMs": int(used)})
+        i += 1
+        if fail_fast or status == "output_limit_exceeded":
+            break
+        if cand is not None and outcome == "bad":
+            finish_dead_candidate(outcome)
+    if cand is not None:
+        job.end_candidate()
+        cand.close()
+    if load_failure is not None:
+        status, reason = load_failure
+    else:
+        first_bad = next((r for r in results if r["status"] != "ok"), None)
+        status = first_bad["status"] if first_bad else "ok"
+        reason = first_bad["reason"] if first_bad else ""
+        if not first_bad and len(results) != len(inputs):
+            status, reason = "internal_error", "not every input was run"
+    out = job.base_response(status, reason)
+    out["results"] = results
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- serve
+
+_RUN_FIELDS = {"id": str, "mode": str, "program": str, "entryPoint": str, "cpuMs": int, "wallMs": int,
+               "memoryKiB": int, "outputBytes": int}
+
+
+def validate(req):
+    for name, typ in _RUN_FIELDS.items():
+        if type(req.get(name)) is not typ:
+            raise ValueError(f"field {name!r} must be a {typ.__name__}")
+    for name in ("cpuMs", "wallMs", "memoryKiB", "outputBytes"):
+        if req[name] <= 0:
+            raise ValueError(f"field {name!r} must be positive")
+    if req["mode"] == "unit_test":
+        if type(req.get("test")) is not str:
+            raise ValueError("field 'test' must be a str")
+        if type(req.get("prelude", "")) is not str:
+            raise ValueError("field 'prelude' must be a str")
+    elif req["mode"] == "call":
+        if type(req.get("inputs")) is not list or not all(type(a) is list for a in req["inputs"]):
+            raise ValueError("field 'inputs' must be a list of argument lists")
+        for args in req["inputs"]:
+            for a in args:
+                pyvalue.decode(a, allow_opaque=False)
+    else:
+        raise ValueError("mode must be 'unit_test' or 'call'")
+
+
+class Zygote:
+    def __init__(self, harness_path):
+        self.spawner = Spawner(harness_path)
+
+    def sweep(self):
+        keep = {os.getpid(), self.spawner.proc_pid}
+        reaped = confine.sweep_processes(keep)
+        if self.spawner.proc_pid in reaped:
+            self.spawner.proc_pid = None
+            self.spawner.start()
+        else:
+            try:
+                os.kill(self.spawner.proc_pid, signal.SIGCONT)
+            except ProcessLookupError:
+                self.spawner.start()
+        return reaped
+
+    def handle(self, line):
+        req_id = None
+        try:
+            req = pyvalue.loads(line)
+            if type(req) is not dict:
+                raise ValueError("a request is a JSON object")
+            req_id = req.get("id") if type(req.get("id")) is str else None
+            if req.get("op") == "ping":
+                return {"op": "pong"}
+            if req.get("op") != "run":
+                raise ValueError("unknown op")
+            validate(req)
+        except (ValueError, pyvalue.DecodeError) as e:
+            return {"id": req_id, "status": "internal_error", "reason": _cut(f"bad request: {e}")}
+        try:
+            if req["mode"] == "unit_test":
+                return run_unit_test(self, req)
+            return run_call(self, req)
+        except BaseException as e:
+            try:
+                self.sweep()
+            except BaseException:
+                pass
+            return {"id": req_id, "status": "internal_error",
+                    "reason": _cut(f"harness failure: {type(e).__name__}: {e}")}
+
+
+def _write_line(obj):
+    data = (pyvalue.dumps(obj) + "\n").encode()
+    while data:
+        data = data[os.write(1, data):]
+
+
+def main(harness_path, once):
+    if os.getpid() != 1:
+        _write_line({"status": "internal_error",
+                     "reason": "the harness must run as pid 1 of its own pid namespace (bwrap --as-pid-1): "
+                               "otherwise another process of the box holds the host's pipes"})
+        return 2
+    confine.set_nondumpable()
+    confine.drop_capabilities()
+    preload()
+    sys.set_int_max_str_digits(0)
+    z = Zygote(harness_path)
+    stdin = sys.stdin.buffer
+    while True:
+        line = stdin.readline()
+        if not line:
+            return 0
+        if not line.strip():
+            continue
+        _write_line(z.handle(line))
+        if once:
+            return 0
