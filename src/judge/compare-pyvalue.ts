@@ -54,7 +54,7 @@ function floatOf(p: number | string): number {
 function realNumber(v: PyValue): Num | undefined {
   if (typeof v === 'boolean') return { kind: 'int', v: v ? 1n : 0n };
   if (v === null || typeof v !== 'object') return undefined;
-  if ('i' in v) return { kind: 'int', v: BigInt(v.i) };
+  if ('i' in v) return { kind: 'int', v: parseIntPayload(v.i) };
   if ('f' in v) return { kind: 'float', v: floatOf(v.f) };
   return undefined;
 }
@@ -270,7 +270,12 @@ export interface PyValueLimits {
 /** Same caps as the in-box encoder (harness/python/crucible_harness/pyvalue.py). */
 export const DEFAULT_PYVALUE_LIMITS: PyValueLimits = { maxDepth: 100, maxNodes: 5_000_000, maxIntDigits: 50_000 };
 
-const INT_RE = /^-?[0-9]+$/;
+const INT_RE = /^-?(?:[0-9]+|0x[0-9a-f]+)$/;
+
+/** The value of an `i` payload: decimal, or hexadecimal with `0x` (sign before the prefix). */
+export function parseIntPayload(p: string): bigint {
+  return p.startsWith('-') ? -BigInt(p.slice(1)) : BigInt(p);
+}
 const B64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function validFloatPayload(p: unknown): boolean {
@@ -298,7 +303,7 @@ export function checkPyValue(value: unknown, limits: PyValueLimits = DEFAULT_PYV
     const p = o[tag];
     switch (tag) {
       case 'i':
-        if (typeof p !== 'string' || !INT_RE.test(p) || p.replace('-', '').length > limits.maxIntDigits) return `bad int at ${path}`;
+        if (typeof p !== 'string' || !INT_RE.test(p) || p.replace('-', '').length > (p.includes('x') ? 2_000_002 : limits.maxIntDigits)) return `bad int at ${path}`;
         break;
       case 'f':
         if (!validFloatPayload(p)) return `bad float at ${path}`;

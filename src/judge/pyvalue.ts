@@ -5,7 +5,7 @@
  *
  * Encoding (one JSON value per Python value):
  * - `null`, `true`, `false`, JSON strings: None, bool, str
- * - `{"i": "123"}`: int (decimal digits, arbitrary size)
+ * - `{"i": "123"}`: int (decimal digits; ints over 4096 bits as hexadecimal `"0x…"`/`"-0x…"`, linear to convert)
  * - `{"f": 1.5}` or `{"f": "nan" | "inf" | "-inf"}`: float
  * - `{"c": [re, im]}`: complex (each part as the `f` payload)
  * - `{"l": [...]}`, `{"t": [...]}`, `{"s": [...]}`, `{"fs": [...]}`: list, tuple, set, frozenset

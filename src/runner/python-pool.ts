@@ -6,10 +6,11 @@
  * a time and forks fresh processes per job inside its box (candidate and tester apart, see
  * harness/python/crucible_harness/zygote.py); the host isolation is the same bubblewrap box as every run.
  *
- * Failure policy: a zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
- * replaced. The job it was running is retried once in a fresh one-shot box (`--once`); if that box dies as
- * well, the program is the cause and the job is a `runtime_error`; if the one-shot box cannot even start,
- * it is an `internal_error` (Crucible's failure).
+ * Failure policy: a zygote must answer a ping before it gets a job; one that cannot is Crucible's failure
+ * (`internal_error`). A zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
+ * replaced, and the job is retried once in a fresh one-shot box (`--once`). The harness is pid 1 of that
+ * box, which no process of the box can signal, and it bounds the job itself, so if the one-shot box still
+ * gives no answer the harness failed: `internal_error` with the reason, never a verdict on the program.
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -73,6 +74,7 @@ interface Pending {
 
 class Zygote {
   private pending: { id: string; p: Pending } | null = null;
+  private pendingPing: (() => void) | null = null;
   dead = false;
   private stderrTail = '';
 
@@ -91,10 +93,39 @@ class Zygote {
   static async start(sandbox: Sandbox): Promise<Zygote> {
     // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
     const box = await sandbox.open({ argv: [PYTHON, '-I', '-S', '-B', HARNESS], limits: BOX_LIMITS, asPid1: true });
-    return new Zygote(box);
+    const zygote = new Zygote(box);
+    await zygote.ping();
+    return zygote;
+  }
+
+  /** Resolve when the harness answers a ping; reject (and kill the box) otherwise. */
+  private ping(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingPing = null;
+        this.kill('no pong');
+        reject(new Error(`the harness did not answer a ping: ${this.stderrTail.slice(-300)}`));
+      }, 15_000);
+      this.pendingPing = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      void this.box.result.then(() => {
+        clearTimeout(timer);
+        if (this.pendingPing) reject(new Error(`the harness box ended before answering a ping: ${this.stderrTail.slice(-300)}`));
+        this.pendingPing = null;
+      });
+      this.box.launched.stdin.write('{"op":"ping"}\n');
+    });
   }
 
   private onLine(line: string): void {
+    if (this.pendingPing && line.includes('"pong"')) {
+      const done = this.pendingPing;
+      this.pendingPing = null;
+      done();
+      return;
+    }
     const current = this.pending;
     if (!current) return;
     let parsed: HarnessResponse;
@@ -186,7 +217,13 @@ export class PythonHarnessPool {
   async run(job: HarnessJob): Promise<HarnessResponse> {
     this.stats.jobs++;
     const id = `j${++this.counter}`;
-    const zygote = await this.acquire();
+    let zygote: Zygote;
+    try {
+      zygote = await this.acquire();
+    } catch (error) {
+      return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0,
+        reason: `cannot start the Python judge harness: ${(error as Error).message}` };
+    }
     try {
       return await zygote.run(id, job);
     } catch {
@@ -207,15 +244,12 @@ export class PythonHarnessPool {
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
       limits: { ...BOX_LIMITS, wallMs: budget + 10_000, outputBytes: 64 << 20 },
     });
-    if (result.status === 'internal_error') {
-      return { id, status: 'internal_error', cpuMs: 0, wallMs: result.wallMs, memoryKiB: 0, reason: result.reason };
-    }
     const line = result.stdout.trim().split('\n').pop() ?? '';
     try {
       return harnessResponseSchema.parse(JSON.parse(line));
     } catch {
-      return { id, status: 'runtime_error', cpuMs: result.cpuMs, wallMs: result.wallMs, memoryKiB: result.memoryKiB,
-        reason: `the program broke the judge harness (${result.status}${result.reason ? `: ${result.reason}` : ''})` };
+      return { id, status: 'internal_error', cpuMs: result.cpuMs, wallMs: result.wallMs, memoryKiB: result.memoryKiB,
+        reason: `the judge harness gave no answer (${result.status}${result.reason ? `: ${result.reason}` : ''}): ${result.stderr.slice(-300)}` };
     }
   }
 

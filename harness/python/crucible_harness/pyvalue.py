@@ -25,6 +25,17 @@ _dict_items = dict.items
 _list_iter, _tuple_iter = list.__iter__, tuple.__iter__
 _set_iter, _fset_iter = set.__iter__, frozenset.__iter__
 _int_repr, _float_repr = int.__repr__, float.__repr__
+_int_hex, _int_bits = int.__index__, int.bit_length
+# Ints beyond this many bits travel in hexadecimal ("0x..."/"-0x..."): converting to and from hex is linear
+# time, decimal is quadratic (a 10**6-digit int takes seconds), see CPython's int_max_str_digits notes.
+HEX_ABOVE_BITS = 4096
+MAX_HEX_CHARS = 2_000_000
+
+
+def _int_payload(x):
+    if _int_bits(x) > HEX_ABOVE_BITS:
+        return hex(_int_hex(x))
+    return _int_repr(x)
 # dict subclasses from the standard library whose equality with a plain dict is the plain dict's (their
 # contents are read through dict.items, not through any method the candidate could rebind).
 _DICT_LIKE = (collections.OrderedDict, collections.defaultdict, collections.Counter)
@@ -79,7 +90,7 @@ def encode(value):
         if x is None or t is _bool or t is _str:
             return x
         if t is _int:
-            return {"i": _int_repr(x)}
+            return {"i": _int_payload(x)}
         if t is _float:
             return {"f": _float_payload(x)}
         if t is _complex:
@@ -196,6 +207,12 @@ def decode(obj, allow_opaque=True):
             raise DecodeError("a tagged value has exactly one key")
         (tag, p), = v.items()
         if tag == "i":
+            if _type(p) is _str and ("0x" in p[:3]):
+                body = p[3:] if p[0] == "-" else p[2:]
+                if not (0 < _len(body) <= MAX_HEX_CHARS) or not body.isascii() or \
+                        _len(body.strip("0123456789abcdef")) != 0:
+                    raise DecodeError("bad int payload")
+                return _int(p, 16)
             if _type(p) is not _str or not (0 < _len(p) <= MAX_INT_DIGITS + 1):
                 raise DecodeError("bad int payload")
             digits = p[1:] if p[0] == "-" else p

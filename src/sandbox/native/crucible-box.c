@@ -270,6 +270,8 @@ int main(int argc, char **argv) {
   }
   /* Orphans of the run (bwrap's children once bwrap is killed) are re-parented to us, so we can reap them. */
   prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  /* If Crucible dies, we get SIGTERM (taken by the signalfd below) and kill the run like any cancellation. */
+  prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   if (ncpu < 1) ncpu = 1;
 

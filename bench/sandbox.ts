@@ -1,0 +1,82 @@
+/**
+ * bench:sandbox — what the sandbox costs per execution.
+ * Median wall time of (a) a bare spawn from Node and (b) a full sandboxed execution (launcher, cgroups,
+ * namespaces, bubblewrap, box-init, tree drain, report) of the same command: a C hello-world binary and
+ * `python3 -c pass`, N runs each (default 200), plus sustained sandboxed executions per second with every slot busy.
+ * Usage: npm run bench:sandbox [-- --runs 200]
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLimits } from '../src/runner/limits.js';
+import { Sandbox } from '../src/sandbox/index.js';
+
+const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 200) || 200;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function bare(argv: readonly string[]): Promise<number> {
+  const t = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(Number(process.hrtime.bigint() - t) / 1e6));
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-bench-'));
+chmodSync(dir, 0o755);
+writeFileSync(join(dir, 'hello.c'), '#include <stdio.h>\nint main(void){puts("hello");return 0;}\n');
+execFileSync('gcc', ['-O2', '-o', join(dir, 'hello'), join(dir, 'hello.c')]);
+
+const sandbox = Sandbox.create({ slots: availableParallelism() });
+const limits = runLimits({ timeLimitSeconds: 2 });
+const cases = [
+  { name: 'C hello-world binary', host: [join(dir, 'hello')], box: ['/artifact/hello'] },
+  { name: 'python3 -c pass', host: ['/usr/bin/python3.11', '-c', 'pass'], box: ['/usr/bin/python3.11', '-c', 'pass'] },
+];
+const mounts = [{ hostPath: dir, boxPath: '/artifact' }];
+
+async function boxed(argv: readonly string[]): Promise<number> {
+  const t = process.hrtime.bigint();
+  const { result } = await sandbox.run({ argv, limits, mounts });
+  if (result.status !== 'ok') throw new Error(`sandboxed run failed: ${result.status} ${result.reason}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+const lines: string[] = [];
+for (const c of cases) {
+  for (let i = 0; i < 10; i++) { await bare(c.host); await boxed(c.box); }
+  const bareMs: number[] = [];
+  const boxMs: number[] = [];
+  // Interleave so that both see the same machine state.
+  for (let i = 0; i < runs; i++) {
+    bareMs.push(await bare(c.host));
+    boxMs.push(await boxed(c.box));
+  }
+  const b = median(bareMs);
+  const s = median(boxMs);
+  lines.push(`${c.name}: bare spawn median ${b.toFixed(2)} ms, sandboxed median ${s.toFixed(2)} ms, ` +
+    `sandbox adds ${(s - b).toFixed(2)} ms (ratio ${(s / b).toFixed(2)}), ${runs} runs each`);
+}
+
+const seconds = 10;
+let count = 0;
+const deadline = Date.now() + seconds * 1000;
+await Promise.all(Array.from({ length: sandbox.slotCount }, async () => {
+  while (Date.now() < deadline) {
+    await boxed(cases[0]!.box);
+    count++;
+  }
+}));
+lines.push(`sustained: ${(count / seconds).toFixed(0)} sandboxed executions/s of the C binary with ${sandbox.slotCount} slots busy for ${seconds} s`);
+sandbox.close();
+rmSync(dir, { recursive: true, force: true });
+console.log(lines.join('\n'));

@@ -1,0 +1,87 @@
+/** `crucible serve`: run the reward service until SIGTERM/SIGINT, then drain and exit. */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
+import { parsePositiveInt, parsePositiveNumber } from './options.js';
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`expected a port 0-65535, got "${value}"`);
+  return n;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  return n;
+}
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  problems?: string[];
+  token?: string;
+  slots?: number;
+  inFlightPerSlot?: number;
+  queueCapacity?: number;
+  bodyLimitMib?: number;
+  timeLimit?: number;
+  memoryLimit?: number;
+  shutdownDeadline?: number;
+  logLevel?: string;
+  unsafeNoSandbox?: boolean;
+}
+
+/** Add `serve` to the program. */
+export function register(program: Command): void {
+  program.command('serve')
+    .description('serve judging and rewards over HTTP (native API + SandboxFusion, OpenRLHF and Piston compatible)')
+    .option('--host <address>', 'address to bind', '127.0.0.1')
+    .option('--port <n>', 'TCP port (0: any free port)', parsePort, 8080)
+    .option('--problems <file...>', 'problem files to load (HumanEval, EvalPlus, Crucible format)')
+    .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $CRUCIBLE_SERVE_TOKEN, else none)')
+    .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
+    .option('--in-flight-per-slot <n>', 'items judged at once per slot (default 2)', parsePositiveInt)
+    .option('--queue-capacity <n>', 'items admitted beyond those in flight before answering 429 (default 4096)', parseCount)
+    .option('--body-limit-mib <MiB>', 'largest request body in MiB (default 16)', parsePositiveNumber)
+    .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parsePositiveNumber)
+    .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parsePositiveNumber)
+    .option('--shutdown-deadline <seconds>', 'on SIGTERM, time in-flight work gets to finish (default 30)', parsePositiveNumber)
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
+    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .action(async (flags: ServeFlags) => {
+      const input: ServeConfigInput = {
+        host: flags.host,
+        port: flags.port,
+        problems: flags.problems ?? [],
+        token: flags.token ?? (process.env.CRUCIBLE_SERVE_TOKEN || undefined),
+        slots: flags.slots,
+        inFlightPerSlot: flags.inFlightPerSlot,
+        queueCapacity: flags.queueCapacity,
+        bodyLimitBytes: flags.bodyLimitMib === undefined ? undefined : Math.round(flags.bodyLimitMib * 1024 * 1024),
+        timeLimitMs: flags.timeLimit === undefined ? undefined : Math.round(flags.timeLimit * 1000),
+        memoryLimitKiB: flags.memoryLimit === undefined ? undefined : Math.round(flags.memoryLimit * 1024),
+        shutdownDeadlineMs: flags.shutdownDeadline === undefined ? undefined : Math.round(flags.shutdownDeadline * 1000),
+        logLevel: flags.logLevel as ServeConfigInput['logLevel'],
+        unsafeNoSandbox: flags.unsafeNoSandbox === true,
+      };
+      const parsed = ServeConfigSchema.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new InvalidArgumentError(`${issue.path.join('.')}: ${issue.message}`);
+      }
+      const server = await startServer(parsed.data);
+      process.stderr.write(`crucible serve: listening on ${server.url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string): void => {
+          process.stderr.write(`crucible serve: ${signal}, draining\n`);
+          void server.shutdown().then((report) => {
+            if (report.failedItems > 0) process.exitCode = 1;
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+    });
+}

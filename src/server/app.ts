@@ -1,0 +1,224 @@
+/**
+ * `crucible serve`: assembly of the HTTP service and its lifecycle.
+ *
+ * Request lifecycle (fastify phases): onRequest (refuse while draining -> 503 `shutting_down`; bearer token
+ * -> 401 `unauthorized`) -> JSON body parsing with `bodyLimit` (413 `payload_too_large`, 400 `invalid_json`)
+ * -> handler (zod validation -> 400 `invalid_body` naming the field; admission -> 429 `overloaded` +
+ * `Retry-After`, or the family's own overload status; judging) -> onResponse (metrics). Every error leaves
+ * through one handler as a catalog body (`errors.ts`).
+ *
+ * Shutdown (`ServerHandle.shutdown`, SIGTERM in the CLI): stop accepting connections and answer 503 to new
+ * requests; in-flight requests get `shutdownDeadlineMs` to finish; then every admitted item that has not
+ * started is failed as `internal_error` ("the server is shutting down"), items already in the sandbox finish
+ * within their own limits, and remaining connections are closed. Nothing is silently dropped.
+ */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { readProblems } from '../formats/index.js';
+import type { Problem } from '../formats/types.js';
+import { LanguageRegistry } from '../languages/registry.js';
+import { DEFAULT_PIPELINE_OPTIONS, Pipeline } from '../runner/pipeline.js';
+import { Sandbox } from '../sandbox/index.js';
+import { AdmissionQueue } from './admission.js';
+import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
+import type { ServerContext, ServerMetrics } from './context.js';
+import { ServiceError } from './errors.js';
+import { createLogger } from './logging.js';
+import { Counter, Histogram, LATENCY_BUCKETS_SECONDS, RateWindow, Registry, Sampled } from './metrics.js';
+import { registerNative } from './native.js';
+import { registerOpenRlhf } from './openrlhf.js';
+import { registerOps } from './ops.js';
+import { registerPiston } from './piston.js';
+import { registerSandboxFusion } from './sandbox-fusion.js';
+import { JudgeService } from './service.js';
+
+export interface StartOptions {
+  /** Use this sandbox (the caller closes it); default: create one from the config and close it on shutdown. */
+  readonly sandbox?: Sandbox;
+  readonly logger?: Logger;
+  /** Problems in addition to those read from `config.problems`. */
+  readonly problems?: readonly Problem[];
+}
+
+export interface ShutdownReport {
+  /** Admitted items that never started and were failed as internal_error. */
+  readonly failedItems: number;
+  /** Whether every request finished within the deadline. */
+  readonly drainedInTime: boolean;
+}
+
+export interface ServerHandle {
+  readonly app: FastifyInstance;
+  readonly url: string;
+  readonly port: number;
+  readonly context: ServerContext;
+  readonly logger: Logger;
+  shutdown(deadlineMs?: number): Promise<ShutdownReport>;
+}
+
+/** Load problem files into one map; a task id seen twice is an error (which one would a request mean?). */
+export async function loadProblems(paths: readonly string[], extra: readonly Problem[] = []): Promise<Map<string, Problem>> {
+  const byId = new Map<string, Problem>();
+  const add = (p: Problem, where: string): void => {
+    if (byId.has(p.taskId)) throw new Error(`problem id "${p.taskId}" appears twice (${where})`);
+    byId.set(p.taskId, p);
+  };
+  for (const path of paths) for (const p of await readProblems(path)) add(p, path);
+  for (const p of extra) add(p, 'start options');
+  return byId;
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!m) return false;
+  // Compare digests so the comparison takes the same time whatever the length.
+  const a = createHash('sha256').update(m[1]!.trim()).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
+}
+
+function buildMetrics(registry: Registry): ServerMetrics {
+  return {
+    httpRequests: registry.add(new Counter('crucible_http_requests_total', 'HTTP requests answered, by route and status code.')),
+    httpSeconds: registry.add(new Histogram('crucible_http_request_duration_seconds', 'HTTP request latency, seconds, by route.', LATENCY_BUCKETS_SECONDS)),
+    verdicts: registry.add(new Counter('crucible_verdicts_total', 'Verdicts and plain runs finished, by status.')),
+    verdictSeconds: registry.add(new Histogram('crucible_verdict_duration_seconds', 'Time from admission to verdict of one item (queue wait + judging), seconds.', LATENCY_BUCKETS_SECONDS)),
+    rejected: registry.add(new Counter('crucible_overload_rejections_total', 'Requests refused because the admission queue was full, by route.')),
+  };
+}
+
+/** Start the service and listen. */
+export async function startServer(input: ServeConfigInput, options: StartOptions = {}): Promise<ServerHandle> {
+  const config: ServeConfig = ServeConfigSchema.parse(input);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const problems = await loadProblems(config.problems, options.problems ?? []);
+  const ownSandbox = options.sandbox === undefined;
+  const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
+  const languages = LanguageRegistry.load();
+  const pipeline = new Pipeline(sandbox, languages, {
+    ...DEFAULT_PIPELINE_OPTIONS, timeLimitMs: config.timeLimitMs ?? DEFAULT_PIPELINE_OPTIONS.timeLimitMs, memoryLimitKiB: config.memoryLimitKiB,
+  });
+  const admission = new AdmissionQueue({ maxInFlight: sandbox.slotCount * config.inFlightPerSlot, capacity: config.queueCapacity });
+  const service = new JudgeService(pipeline, languages, problems, admission,
+    { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB });
+
+  const registry = new Registry();
+  const metrics = buildMetrics(registry);
+  const executions = new RateWindow(() => service.executions);
+  registry.add(new Sampled('crucible_executions_total', 'Sandboxed executions started (runs, compilations, Python harness jobs).', 'counter', () => service.executions));
+  registry.add(new Sampled('crucible_executions_per_second', 'Executions per second over the last 10 s.', 'gauge', () => executions.rate()));
+  registry.add(new Sampled('crucible_queue_depth', 'Admitted items waiting for a turn.', 'gauge', () => admission.depth));
+  registry.add(new Sampled('crucible_items_in_flight', 'Items being judged now.', 'gauge', () => admission.running));
+  registry.add(new Sampled('crucible_queue_limit', 'Most items held at once (in flight + queue capacity).', 'gauge', () => admission.limit));
+  registry.add(new Sampled('crucible_rejected_items_total', 'Items refused by admission control.', 'counter', () => admission.stats.rejectedItems));
+  registry.add(new Sampled('crucible_deduplicated_total', 'Submissions answered from an identical program already judged.', 'counter', () => pipeline.stats.deduplicated));
+  registry.add(new Sampled('crucible_sandbox_slots', 'Sandbox slots.', 'gauge', () => sandbox.slotCount));
+  registry.add(new Sampled('crucible_sandbox_busy_slots', 'Sandbox slots running something now.', 'gauge', () => sandbox.busySlots));
+  registry.add(new Sampled('process_resident_memory_bytes', 'Resident memory of the server process, bytes.', 'gauge', () => process.memoryUsage.rss()));
+  service.onVerdict((status, seconds) => {
+    metrics.verdicts.inc({ status });
+    if (seconds > 0) metrics.verdictSeconds.observe({}, seconds);
+  });
+
+  let draining = false;
+  const context: ServerContext = {
+    config, service, executor: pipeline.executor, languages, sandbox, metrics, draining: () => draining, startedMs: Date.now(),
+  };
+
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (draining && request.url !== '/health') {
+      reply.header('connection', 'close');
+      throw new ServiceError('shutting_down', 'the server is shutting down');
+    }
+    if (config.token !== undefined && request.url !== '/health' && !tokenMatches(request.headers.authorization, config.token)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw new ServiceError('unauthorized', 'missing or wrong bearer token');
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ route, status: String(reply.statusCode) });
+    metrics.httpSeconds.observe({ route }, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    let serviceError: ServiceError;
+    if (error instanceof ServiceError) serviceError = error;
+    else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      serviceError = new ServiceError('payload_too_large', `the body is larger than ${config.bodyLimitBytes} bytes`);
+    } else if (error.code?.startsWith('FST_ERR_CTP_') || (error.statusCode === 400 && error instanceof SyntaxError)) {
+      serviceError = new ServiceError('invalid_json', `the body is not valid JSON (${error.message})`);
+    } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      serviceError = new ServiceError('invalid_json', error.message);
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      serviceError = new ServiceError('internal_error', `crucible failed: ${error.message}`);
+    }
+    if (serviceError.code === 'overloaded') {
+      metrics.rejected.inc({ route: request.routeOptions.url ?? 'unmatched' });
+      reply.header('retry-after', String(serviceError.retryAfterSeconds ?? 1));
+    }
+    return reply.code(serviceError.status).send(serviceError.body());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const error = new ServiceError('not_found', `no route ${request.method} ${request.url}`);
+    return reply.code(error.status).send(error.body());
+  });
+
+  registerOps(app, context, registry);
+  registerNative(app, context);
+  registerSandboxFusion(app, context);
+  registerOpenRlhf(app, context);
+  registerPiston(app, context);
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await pipeline.close();
+    if (ownSandbox) sandbox.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  logger.info({ host: config.host, port, slots: sandbox.slotCount, maxInFlight: admission.maxInFlight,
+    queueCapacity: admission.capacity, problems: problems.size, auth: config.token !== undefined }, 'crucible serve listening');
+
+  let shutdownPromise: Promise<ShutdownReport> | null = null;
+  const shutdown = (deadlineMs = config.shutdownDeadlineMs): Promise<ShutdownReport> => {
+    shutdownPromise ??= (async () => {
+      draining = true;
+      logger.info({ deadlineMs, outstanding: admission.outstanding }, 'shutting down: no new work accepted');
+      const closing = app.close();
+      const closed = await Promise.race([closing.then(() => true), sleep(deadlineMs).then(() => false)]);
+      let failedItems = 0;
+      if (!closed) {
+        failedItems = admission.failWaiting('the server is shutting down');
+        logger.warn({ failedItems, running: admission.running }, 'shutdown deadline passed: failed queued items, waiting for running ones');
+        // Running items end within their own limits (wall bound of the largest allowed time limit).
+        const last = await Promise.race([closing.then(() => true), sleep(3 * config.maxTimeLimitMs + 2000).then(() => false)]);
+        if (!last) app.server.closeAllConnections();
+        await closing;
+      }
+      await pipeline.close();
+      if (ownSandbox) sandbox.close();
+      logger.info({ failedItems, drainedInTime: closed }, 'shut down');
+      return { failedItems, drainedInTime: closed };
+    })();
+    return shutdownPromise;
+  };
+
+  return { app, url: `http://${host}:${port}`, port, context, logger, shutdown };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

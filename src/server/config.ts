@@ -1,0 +1,27 @@
+/**
+ * The configuration surface of `crucible serve`: one schema, with description, default and unit per field.
+ * Flags and environment (`src/cli/serve.ts`) parse into it once; the server never reads either itself.
+ */
+import { z } from 'zod';
+
+export const ServeConfigSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1').describe('Address to bind; loopback unless you mean to expose it.'),
+  port: z.number().int().min(0).max(65535).default(8080).describe('TCP port; 0 picks a free one.'),
+  token: z.string().min(1).optional().describe('Bearer token every route but /health requires; none = no auth.'),
+  bodyLimitBytes: z.number().int().positive().default(16 * 1024 * 1024).describe('Largest request body, bytes.'),
+  maxBatchItems: z.number().int().positive().default(8192).describe('Most items in one /v1/rewards request.'),
+  slots: z.number().int().positive().optional().describe('Sandbox slots (concurrent executions); default: cores.'),
+  inFlightPerSlot: z.number().int().positive().default(2).describe('Items judged at once per slot.'),
+  queueCapacity: z.number().int().nonnegative().default(4096).describe('Items admitted beyond those in flight.'),
+  timeLimitMs: z.number().int().positive().optional().describe('Default CPU time per test (io) or program, ms; default the pipeline\'s (`crucible eval`\'s).'),
+  maxTimeLimitMs: z.number().int().positive().default(60_000).describe('Largest time limit a request may ask for, ms.'),
+  memoryLimitKiB: z.number().int().positive().default(1024 * 1024).describe('Default memory limit, KiB.'),
+  maxMemoryLimitKiB: z.number().int().positive().default(4 * 1024 * 1024).describe('Largest memory limit a request may ask for, KiB.'),
+  shutdownDeadlineMs: z.number().int().nonnegative().default(30_000).describe('On SIGTERM: time in-flight work gets to finish, ms.'),
+  problems: z.array(z.string()).default([]).describe('Problem files loaded at start (any format `readProblems` reads).'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
+  unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
+}).strict();
+
+export type ServeConfig = z.output<typeof ServeConfigSchema>;
+export type ServeConfigInput = z.input<typeof ServeConfigSchema>;

@@ -1,0 +1,216 @@
+/**
+ * Native API: `POST /v1/judge` (one submission, full verdict) and `POST /v1/rewards` (a batch of rollouts,
+ * one reward each, per-group statistics; NDJSON streaming with `Accept: application/x-ndjson`).
+ * Shapes are documented in docs/API.md; the schemas below are the source of truth.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ComparatorSchema } from '../formats/index.js';
+import type { JudgeVerdict } from '../runner/pipeline.js';
+import { groupStats, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import type { ServerContext } from './context.js';
+import { ServiceError } from './errors.js';
+import { rewardOf, type Extraction, type Judged, type Prepared, type Submission } from './service.js';
+import { parseBody } from './validate.js';
+
+const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
+
+/** Fields shared by a judge request and a rewards item. */
+const submissionFields = {
+  response: z.string().optional().describe('Raw model text; code is extracted from it.'),
+  code: z.string().optional().describe('The program, judged as given.'),
+  language: z.string().min(1).optional().describe('Language id or alias; default the problem\'s, else python.'),
+  problem: z.string().min(1).optional().describe('Id of a problem loaded with --problems.'),
+  tests: z.array(TestSchema).min(1).max(1000).optional().describe('Inline stdin/stdout tests.'),
+  comparator: ComparatorSchema.optional().describe('How stdout is compared (inline tests); default tokens.'),
+  timeLimitMs: z.number().int().positive().optional().describe('CPU time per test, ms (inline tests).'),
+  memoryLimitKiB: z.number().int().positive().optional().describe('Memory limit, KiB (inline tests).'),
+  pick: z.enum(['first', 'last']).optional().describe('Which fenced block to take; default last.'),
+  stripThink: z.boolean().optional().describe('Remove <think> sections first; default true.'),
+};
+
+type SubmissionShape = { response?: string; code?: string; problem?: string; tests?: unknown };
+
+/** Exactly one of response/code and one of problem/tests, reported on the field that is wrong. */
+function exactlyOne(value: SubmissionShape, ctx: z.RefinementCtx): void {
+  if ((value.response === undefined) === (value.code === undefined)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['response'], message: 'give exactly one of "response" and "code"' });
+  }
+  if ((value.problem === undefined) === (value.tests === undefined)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['problem'], message: 'give exactly one of "problem" and "tests"' });
+  }
+}
+
+export const JudgeBodySchema = z.object({
+  ...submissionFields,
+  failFast: z.boolean().optional().describe('Stop at the first failing test.'),
+}).strict().superRefine(exactlyOne);
+
+const ItemSchema = z.object({
+  id: z.union([z.string(), z.number()]).describe('Caller\'s id, echoed back.'),
+  group: z.union([z.string(), z.number()]).optional().describe('GRPO group key; default the problem.'),
+  ...submissionFields,
+  reward: RewardSpecSchema.optional().describe('Reward spec of this item; default the batch\'s.'),
+}).strict().superRefine(exactlyOne);
+
+export function rewardsBodySchema(maxItems: number) {
+  return z.object({
+    reward: RewardSpecSchema.default({ kind: 'binary' }).describe('Reward spec for every item without its own.'),
+    items: z.array(ItemSchema).max(maxItems).describe('The rollouts to reward.'),
+  }).strict();
+}
+
+type RewardItem = z.output<typeof ItemSchema>;
+
+/** The wire form of a verdict (`/v1/judge`). */
+export function verdictJson(verdict: JudgeVerdict, extraction: Extraction): Record<string, unknown> {
+  return {
+    status: verdict.status,
+    passed: verdict.passed,
+    ...(verdict.plusStatus === undefined ? {} : { plusStatus: verdict.plusStatus, plusPassed: verdict.plusPassed }),
+    testCount: verdict.testCount,
+    tests: verdict.tests,
+    cpuMs: verdict.cpuMs,
+    wallMs: verdict.wallMs,
+    ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+    extraction,
+  };
+}
+
+function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean): Submission {
+  return { ...body, failFast } as Submission;
+}
+
+/** One answered rollout. `passed` counts passing tests; `total` is the problem's test count. */
+interface ItemResult {
+  readonly id: string | number;
+  readonly group: string;
+  readonly reward: number | null;
+  readonly status: string;
+  readonly passed: number;
+  readonly total: number;
+  readonly details: Record<string, unknown>;
+}
+
+function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: Judged): ItemResult {
+  const v = judged.verdict;
+  return {
+    id: item.id,
+    group,
+    reward: rewardOf(spec, v),
+    status: v.status,
+    passed: v.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0),
+    total: v.testCount,
+    details: {
+      ...(v.reason === undefined ? {} : { reason: v.reason }),
+      ...(v.plusStatus === undefined ? {} : { plusStatus: v.plusStatus }),
+      tests: v.tests,
+      cpuMs: v.cpuMs,
+      wallMs: v.wallMs,
+      extraction: judged.extraction,
+    },
+  };
+}
+
+/** Statistics of one group over the rewards it has; `complete` is false when some item has no reward. */
+export function groupLine(group: string, results: readonly ItemResult[]): Record<string, unknown> {
+  const rewards = results.map((r) => r.reward).filter((r): r is number => r !== null);
+  const complete = rewards.length === results.length;
+  if (rewards.length === 0) return { group, size: results.length, rewarded: 0, complete, mean: null, std: null, populationStd: null, allEqual: null };
+  const s = groupStats(rewards);
+  return { group, size: results.length, rewarded: rewards.length, complete, mean: s.mean, std: s.sampleStd,
+    populationStd: s.populationStd, allEqual: s.allEqual };
+}
+
+function wantsNdjson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.split(',').some((part) => part.trim().split(';')[0] === 'application/x-ndjson');
+}
+
+export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
+  const rewardsSchema = rewardsBodySchema(ctx.config.maxBatchItems);
+
+  app.post('/v1/judge', async (request, reply) => {
+    const body = parseBody(JudgeBodySchema, request.body);
+    const prepared = ctx.service.prepare(toSubmission(body, body.failFast === true));
+    ctx.service.reserve([prepared]);
+    const judged = await ctx.service.judgeReserved(prepared);
+    const payload = verdictJson(judged.verdict, judged.extraction);
+    if (judged.verdict.status === 'internal_error') {
+      // A status-only client must not mistake Crucible's failure for a failing program.
+      const error = new ServiceError('internal_error', judged.verdict.reason ?? 'crucible failed');
+      return reply.code(500).send({ ...error.body(), verdict: payload });
+    }
+    return payload;
+  });
+
+  app.post('/v1/rewards', async (request, reply) => {
+    const body = parseBody(rewardsSchema, request.body);
+    const specs: RewardSpec[] = [];
+    const prepared: Prepared[] = [];
+    const groups: string[] = [];
+    body.items.forEach((item, i) => {
+      const spec = item.reward ?? body.reward;
+      const failFast = spec.kind === 'binary' && spec.failFast;
+      const p = ctx.service.prepare(toSubmission(item, failFast), `items[${i}].`);
+      if (spec.kind !== 'binary' && spec.weights !== undefined && spec.weights.length !== p.testCount) {
+        const field = item.reward ? `items[${i}].reward.weights` : 'reward.weights';
+        throw new ServiceError('invalid_body', `${field}: ${spec.weights.length} weights for ${p.testCount} tests`, field);
+      }
+      specs.push(spec);
+      prepared.push(p);
+      groups.push(item.group !== undefined ? String(item.group) : p.problemId);
+    });
+    ctx.service.reserve(prepared);
+    if (wantsNdjson(request)) return streamRewards(reply, ctx, body.items, specs, prepared, groups);
+
+    const results = await Promise.all(prepared.map(async (p, i) =>
+      itemResult(body.items[i]!, groups[i]!, specs[i]!, await ctx.service.judgeReserved(p))));
+    const byGroup = new Map<string, ItemResult[]>();
+    for (const r of results) {
+      const list = byGroup.get(r.group) ?? [];
+      list.push(r);
+      byGroup.set(r.group, list);
+    }
+    return {
+      items: results,
+      groups: [...byGroup].map(([g, rs]) => groupLine(g, rs)),
+      summary: summaryOf(results),
+    };
+  });
+}
+
+function summaryOf(results: readonly ItemResult[]): Record<string, unknown> {
+  const statuses: Record<string, number> = {};
+  for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+  return { count: results.length, internalErrors: statuses.internal_error ?? 0, statuses };
+}
+
+/**
+ * NDJSON: one line per item as it finishes (`{"kind":"item",...}`), one per group once its last item is in
+ * (`{"kind":"group",...}`), then `{"kind":"summary",...}`. Admission was reserved before the first byte, so an
+ * overloaded server still answers 429 with no body streamed.
+ */
+async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: readonly RewardItem[],
+  specs: readonly RewardSpec[], prepared: readonly Prepared[], groups: readonly string[]): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+  const remaining = new Map<string, number>();
+  for (const g of groups) remaining.set(g, (remaining.get(g) ?? 0) + 1);
+  const byGroup = new Map<string, ItemResult[]>();
+  const results: ItemResult[] = [];
+  await Promise.all(prepared.map(async (p, i) => {
+    const judged = await ctx.service.judgeReserved(p);
+    const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
+    results.push(result);
+    raw.write(JSON.stringify({ kind: 'item', ...result }) + '\n');
+    const list = byGroup.get(result.group) ?? [];
+    list.push(result);
+    byGroup.set(result.group, list);
+    const left = remaining.get(result.group)! - 1;
+    remaining.set(result.group, left);
+    if (left === 0) raw.write(JSON.stringify({ kind: 'group', ...groupLine(result.group, list) }) + '\n');
+  }));
+  raw.end(JSON.stringify({ kind: 'summary', ...summaryOf(results) }) + '\n');
+}

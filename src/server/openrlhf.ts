@@ -1,0 +1,109 @@
+/**
+ * OpenRLHF remote reward compatibility: `POST /get_reward`.
+ *
+ * OpenRLHF's `--remote_rm_url` client (`openrlhf/utils/remote_rm_utils.py`, `request_api_wrapper`) posts JSON
+ * and reads `response[score_key]` (default `rewards`); its reward-server examples send
+ * `{"query": [...], "prompts": [...], "labels": [...]}` and read `{"rewards", "scores", "extra_logs"}`.
+ * - `query[i]`: prompt + response as the trainer rendered it. The response is `query[i]` minus the leading
+ *   `prompts[i]` when it starts with it, else the whole query.
+ * - `labels[i]`: how to judge sample i (docs/API.md, "Label format"): a JSON string (or object) with
+ *   `problem` (a loaded problem id) or `tests` (`[{input, output}]`), optional `language`, `comparator`,
+ *   `timeLimitMs`, `reward` (a reward spec, default binary); a bare string that is not JSON is a problem id.
+ * - `rewards[i]` = `scores[i]` = the reward; `extra_logs` holds per-sample `status`, `tests_passed`,
+ *   `tests_total` (lists, which OpenRLHF logs).
+ * Empty lists give empty answers. When any sample is `internal_error` there is no honest float to return, so
+ * the whole request fails with 500 `internal_error` naming the samples: OpenRLHF's client retries (5 times)
+ * and then raises, instead of training on a made-up 0. Overloaded: 429 with `Retry-After` (the client retries
+ * any failure after 1 s).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ComparatorSchema } from '../formats/index.js';
+import { RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import type { ServerContext } from './context.js';
+import { ServiceError } from './errors.js';
+import { rewardOf, type Prepared } from './service.js';
+import { fieldPath, parseBody } from './validate.js';
+
+export const GetRewardSchema = z.object({
+  query: z.array(z.string()),
+  prompts: z.array(z.string()).optional(),
+  labels: z.array(z.union([z.string(), z.record(z.unknown())])).optional(),
+});
+
+/** The label of one sample. */
+export const LabelSchema = z.object({
+  problem: z.string().min(1).optional(),
+  tests: z.array(z.object({ input: z.string(), output: z.string() }).strict()).min(1).optional(),
+  language: z.string().min(1).optional(),
+  comparator: ComparatorSchema.optional(),
+  timeLimitMs: z.number().int().positive().optional(),
+  reward: RewardSpecSchema.default({ kind: 'binary' }),
+}).strict().refine((l) => (l.problem === undefined) !== (l.tests === undefined), {
+  message: 'a label needs exactly one of "problem" and "tests"', path: ['problem'],
+});
+
+function parseLabel(raw: string | Record<string, unknown>, i: number): z.output<typeof LabelSchema> {
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    const text = raw.trim();
+    if (!text.startsWith('{')) value = { problem: text };
+    else {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new ServiceError('invalid_body', `labels[${i}]: not JSON: ${(error as Error).message}`, `labels[${i}]`);
+      }
+    }
+  }
+  const parsed = LabelSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = fieldPath(['labels', i, ...issue.path]);
+  throw new ServiceError('invalid_body', `${field}: ${issue.message}`, field);
+}
+
+export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void {
+  app.post('/get_reward', async (request, reply) => {
+    const body = parseBody(GetRewardSchema, request.body);
+    const n = body.query.length;
+    for (const key of ['prompts', 'labels'] as const) {
+      const list = body[key];
+      if (list !== undefined && list.length !== n) {
+        throw new ServiceError('invalid_body', `${key}: ${list.length} entries for ${n} queries`, key);
+      }
+    }
+    if (n > 0 && body.labels === undefined) throw new ServiceError('invalid_body', 'labels: required (tests travel in labels)', 'labels');
+    const specs: RewardSpec[] = [];
+    const prepared: Prepared[] = [];
+    for (let i = 0; i < n; i++) {
+      const label = parseLabel(body.labels![i]!, i);
+      const query = body.query[i]!;
+      const prompt = body.prompts?.[i];
+      const response = prompt !== undefined && query.startsWith(prompt) ? query.slice(prompt.length) : query;
+      const failFast = label.reward.kind === 'binary' && label.reward.failFast;
+      prepared.push(ctx.service.prepare({ response, language: label.language, problem: label.problem, tests: label.tests,
+        comparator: label.comparator, timeLimitMs: label.timeLimitMs, failFast }, `labels[${i}].`));
+      specs.push(label.reward);
+    }
+    ctx.service.reserve(prepared);
+    const judged = await Promise.all(prepared.map((p) => ctx.service.judgeReserved(p)));
+    const rewards = judged.map((j, i) => rewardOf(specs[i]!, j.verdict));
+    const failed = rewards.flatMap((r, i) => (r === null ? [i] : []));
+    if (failed.length > 0) {
+      const first = judged[failed[0]!]!.verdict.reason ?? 'crucible failed';
+      const error = new ServiceError('internal_error',
+        `no reward for samples [${failed.join(', ')}]: Crucible could not judge them (${first}); retry the request`);
+      return reply.code(500).send(error.body());
+    }
+    return {
+      rewards,
+      scores: rewards,
+      extra_logs: n === 0 ? {} : {
+        status: judged.map((j) => j.verdict.status),
+        tests_passed: judged.map((j) => j.verdict.tests.filter((t) => t.status === 'passed').length),
+        tests_total: judged.map((j) => j.verdict.testCount),
+      },
+    };
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Plain code runs (no tests) for the compatibility families that execute rather than judge: SandboxFusion
+ * `/run_code` and Piston `/execute`. Compile with the caller's compile limits, run once on stdin, report both
+ * steps. Goes through the same admission queue as judging.
+ */
+import type { Language } from '../languages/schema.js';
+import { DEFAULT_COMPILE_LIMITS, runLimits, wallMsFor } from '../runner/limits.js';
+import type { ExecutionResult } from '../sandbox/types.js';
+import { ShutdownError } from './admission.js';
+import type { ServerContext } from './context.js';
+import { ServiceError } from './errors.js';
+
+export interface PlainRun {
+  readonly language: Language;
+  readonly source: string;
+  readonly stdin: string;
+  /** CPU limit of the run, ms. */
+  readonly runCpuMs: number;
+  /** Wall limit of the run, ms (default derived from the CPU limit). */
+  readonly runWallMs?: number;
+  readonly compileCpuMs: number;
+  readonly memoryKiB: number;
+}
+
+/** `compile` is null for interpreted languages; `run` is null when compilation failed. */
+export interface PlainOutcome {
+  readonly compile: ExecutionResult | null;
+  readonly run: ExecutionResult | null;
+}
+
+function failed(reason: string): ExecutionResult {
+  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
+}
+
+/** Resolve a language name or throw `unknown_language` naming `field`. */
+export function languageOf(ctx: ServerContext, name: string, field: string): Language {
+  if (!ctx.languages.has(name)) throw new ServiceError('unknown_language', `${field}: unknown language "${name}"`, field);
+  return ctx.languages.get(name);
+}
+
+/** Reserve one item or throw `overloaded`; then run. Never rejects for what the program does. */
+export async function runPlain(ctx: ServerContext, job: PlainRun): Promise<PlainOutcome> {
+  ctx.service.reserveItems(1);
+  const startedMs = performance.now();
+  let outcome: PlainOutcome;
+  try {
+    outcome = await ctx.service.admission.run(async () => {
+      const executor = ctx.executor;
+      const compileLimits = { ...DEFAULT_COMPILE_LIMITS, cpuMs: job.compileCpuMs, wallMs: wallMsFor(job.compileCpuMs) };
+      const compiled = await executor.compile(job.language, job.source, compileLimits);
+      if (!compiled.ok) return { compile: compiled.result, run: null };
+      const limits = { ...runLimits({ timeLimitSeconds: job.runCpuMs / 1000, memoryLimitMiB: job.memoryKiB / 1024 }),
+        ...(job.runWallMs === undefined ? {} : { wallMs: Math.max(job.runWallMs, job.runCpuMs) }) };
+      const run = await executor.runCompiled(job.language, job.source, compiled, job.stdin, limits);
+      return { compile: compiled.result, run };
+    });
+  } catch (error) {
+    const why = error instanceof ShutdownError ? `not run: ${error.message}` : `crucible failed: ${(error as Error).message}`;
+    outcome = { compile: null, run: failed(why) };
+  }
+  const status = outcome.run?.status ?? outcome.compile?.status ?? 'internal_error';
+  ctx.metrics.verdicts.inc({ status: status === 'ok' ? 'ok' : status });
+  ctx.metrics.verdictSeconds.observe({}, (performance.now() - startedMs) / 1000);
+  return outcome;
+}
