@@ -1,0 +1,58 @@
+/**
+ * Real-data acceptance: every canonical solution of HumanEval passes; every canonical solution of HumanEval+
+ * and MBPP+ passes base and plus (expected outputs come from running the canonical solution in the box,
+ * compared outside it with EvalPlus' rules), with one documented exception: HumanEval+ HumanEval/32 input 750
+ * (counting base then plus inputs), where EvalPlus' own `find_zero` oracle `|poly(xs, x)| <= 1e-4` cannot hold in floating point
+ * for the reference's answer (terms near 1e44 cancel; see docs/PERFORMANCE.md, "Known differences").
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { readProblems } from '../../src/formats/index.js';
+import type { Problem } from '../../src/formats/types.js';
+import { Pipeline } from '../../src/runner/pipeline.js';
+import { Sandbox } from '../../src/sandbox/index.js';
+import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS } from '../support/codet-data.js';
+
+const sandbox = Sandbox.create();
+const pipeline = new Pipeline(sandbox);
+after(async () => {
+  await pipeline.close();
+  sandbox.close();
+});
+
+function canonical(problem: Problem): string {
+  if (problem.kind === 'io') throw new Error('not a Python problem');
+  return problem.prompt + (problem.canonicalSolution ?? '');
+}
+
+describe('canonical solutions on real benchmark data', () => {
+  it('all 164 HumanEval canonical solutions pass', async () => {
+    const problems = await readProblems(HUMANEVAL);
+    assert.equal(problems.length, 164);
+    const verdicts = await Promise.all(problems.map((p) => pipeline.judge({ problem: p, source: canonical(p) })));
+    const failing = verdicts.map((v, i) => [problems[i]!.taskId, v.status, v.reason]).filter(([, s]) => s !== 'passed');
+    assert.deepEqual(failing, []);
+  });
+
+  for (const [name, path, count] of [['HumanEval+', HUMANEVAL_PLUS, 164], ['MBPP+', MBPP_PLUS, 378]] as const) {
+    it(`all ${count} ${name} canonical solutions pass base and plus`, async () => {
+      const problems = await readProblems(path);
+      assert.equal(problems.length, count);
+      const verdicts = await Promise.all(problems.map((p) => pipeline.judge({ problem: p, source: canonical(p), failFast: false })));
+      const failing: string[] = [];
+      verdicts.forEach((v, i) => {
+        const id = problems[i]!.taskId;
+        if (v.status !== 'passed') failing.push(`${id} base ${v.status}: ${v.reason}`);
+        const plusFailures = v.tests.filter((t) => t.status !== 'passed');
+        if (id === 'HumanEval/32') {
+          // The one documented exception: exactly input 750 (index over base then plus inputs), by the oracle.
+          assert.deepEqual(plusFailures.map((t) => t.index), [750]);
+          assert.match(plusFailures[0]!.reason ?? '', /poly/);
+          return;
+        }
+        if (v.plusPassed !== true) failing.push(`${id} plus ${v.plusStatus}: ${v.reason}`);
+      });
+      assert.deepEqual(failing, []);
+    });
+  }
+});
