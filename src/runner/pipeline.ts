@@ -52,6 +52,9 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = {
   outputBytes: 1 << 20,
 };
 
+/** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
+const MEMO_CAPACITY = 200_000;
+
 /** Thrown for requests that cannot be judged as asked (unknown language for an io problem, etc.). */
 export class JudgeRequestError extends Error {
   constructor(message: string) {
@@ -96,6 +99,8 @@ export class Pipeline {
     }
     const pending = this.judgeUncached(request);
     this.memo.set(key, pending);
+    // Bounded memo: the oldest verdicts go first (a long-running server judges unboundedly many programs).
+    if (this.memo.size > MEMO_CAPACITY) this.memo.delete(this.memo.keys().next().value as string);
     void pending.then((v) => {
       // Crucible's own failures are never memoised: a retry may succeed.
       if (v.status === 'internal_error') this.memo.delete(key);
@@ -187,9 +192,9 @@ export class Pipeline {
     const key = `${problem.taskId}\0${createHash('sha256').update(problem.canonicalSolution).digest('hex')}`;
     let pending = this.expected.get(key);
     if (!pending) {
-      // The reference gets generous limits (EvalPlus computes ground truth without any): 20x CPU, 4x memory.
+      // The reference gets a generous CPU limit (EvalPlus computes ground truth without one): 20x.
       pending = this.runCalls(problem, problem.prompt + problem.canonicalSolution, [...problem.baseInputs, ...problem.plusInputs], false,
-        { timeLimitMs: this.options.timeLimitMs * 20, memoryLimitKiB: this.options.memoryLimitKiB * 4 })
+        { timeLimitMs: this.options.timeLimitMs * 20, memoryLimitKiB: this.options.memoryLimitKiB })
         .then((r) => {
           const total = problem.baseInputs.length + problem.plusInputs.length;
           if (r.results.length !== total) {
@@ -199,7 +204,7 @@ export class Pipeline {
             if (x.status !== 'ok') throw new Error(`canonical solution of ${problem.taskId} failed on input ${i}: ${x.status} ${x.reason ?? ''}`);
             const value = pyValueSchema.safeParse(x.value);
             if (!value.success) throw new Error(`canonical solution of ${problem.taskId} returned an invalid value on input ${i}`);
-            return { value: value.data };
+            return { value: value.data, referenceCpuMs: x.cpuMs ?? 0 };
           });
         });
       this.expected.set(key, pending);
@@ -240,7 +245,12 @@ export class Pipeline {
         testCount: problem.baseInputs.length + problem.plusInputs.length, reason: shortReason((error as Error).message) };
     }
     const inputs = [...problem.baseInputs, ...problem.plusInputs];
-    const { response, results } = await this.runCalls(problem, source, inputs, failFast);
+    // EvalPlus scales the per-input limit from the reference's time (evalplus/evaluate.py: max(min limit,
+    // gt_time_limit_factor=4 x reference time)); here the slowest input sets it for the whole job.
+    const slowestReferenceMs = expected.reduce((m, e) => Math.max(m, e.referenceCpuMs), 0);
+    const perInputMs = Math.max(this.options.timeLimitMs, 4 * slowestReferenceMs);
+    const { response, results } = await this.runCalls(problem, source, inputs, failFast,
+      { timeLimitMs: perInputMs, memoryLimitKiB: this.options.memoryLimitKiB });
     if (response.status === 'internal_error') {
       return { status: 'internal_error', passed: false, tests: [], cpuMs: response.cpuMs, wallMs: response.wallMs,
         testCount: inputs.length, reason: shortReason(response.reason) };
@@ -294,7 +304,8 @@ export class Pipeline {
   }
 }
 
-/** One expected return value of a call problem. */
+/** One expected return value of a call problem, and the CPU time the reference took on that input (ms). */
 export interface ExpectedOutput {
   readonly value: PyValue;
+  readonly referenceCpuMs: number;
 }

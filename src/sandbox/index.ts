@@ -45,8 +45,12 @@ let runCounter = 0;
 
 /** A pool of isolated execution slots. Create once per process; `close()` releases everything. */
 export class Sandbox {
+  /**
+   * `pool` serves one-shot runs; `boxPool` serves long-lived boxes (harness zygotes), so warm harnesses never
+   * starve one-shot runs of slots (and vice versa) when both kinds of work share a sandbox.
+   */
   private constructor(readonly capabilities: Capabilities, private readonly pool: SlotPool,
-    readonly unsafeNoSandbox: boolean) {}
+    private readonly boxPool: SlotPool, readonly unsafeNoSandbox: boolean) {}
 
   /**
    * Detect capabilities and set up the slots.
@@ -58,8 +62,10 @@ export class Sandbox {
     const unsafe = options.unsafeNoSandbox === true;
     if (!caps.isolation && !unsafe) throw new IsolationUnavailableError(caps.problems);
     if (!caps.nativeBuilt) throw new IsolationUnavailableError(caps.problems);
-    const pool = SlotPool.create(caps, Math.max(1, options.slots ?? availableParallelism()));
-    return new Sandbox(caps, pool, unsafe && !caps.isolation);
+    const count = Math.min(16, Math.max(1, options.slots ?? availableParallelism()));
+    const pool = SlotPool.create(caps, count);
+    const boxPool = SlotPool.create(caps, count);
+    return new Sandbox(caps, pool, boxPool, unsafe && !caps.isolation);
   }
 
   /** Number of slots (maximum concurrent executions). */
@@ -69,7 +75,7 @@ export class Sandbox {
 
   /** Host uids of the slots (every process of a run runs as one of them); for audits and tests. */
   get slotUids(): readonly number[] {
-    return this.pool.slots.map((slot) => slot.uid);
+    return [...this.pool.slots, ...this.boxPool.slots].map((slot) => slot.uid);
   }
 
   /** Slots running something now. */
@@ -137,7 +143,7 @@ export class Sandbox {
    * memory and processes for the box's whole life; CPU per job is the harness's business.
    */
   async open(request: SandboxRequest): Promise<OpenBox> {
-    const slot = await this.pool.acquire();
+    const slot = await this.boxPool.acquire();
     let workDir: string | null = null;
     try {
       workDir = this.prepare(slot, request);
@@ -145,12 +151,12 @@ export class Sandbox {
       const dir = workDir;
       const result = launched.result.finally(() => {
         rmSync(dir, { recursive: true, force: true });
-        this.pool.release(slot);
+        this.boxPool.release(slot);
       });
       return { launched, result };
     } catch (error) {
       if (workDir !== null) rmSync(workDir, { recursive: true, force: true });
-      this.pool.release(slot);
+      this.boxPool.release(slot);
       throw error;
     }
   }
@@ -158,5 +164,6 @@ export class Sandbox {
   /** Release slots, namespaces, cgroups and work directories. */
   close(): void {
     this.pool.close();
+    this.boxPool.close();
   }
 }

@@ -30,6 +30,7 @@ export interface Slot {
 }
 
 const NS_DIR = '/run/crucible/ns';
+let poolInstances = 0;
 
 function ensureNamespaceDir(): void {
   mkdirSync(NS_DIR, { recursive: true });
@@ -98,17 +99,18 @@ export class SlotPool {
    * @throws Error when a namespace or cgroup cannot be created although the capabilities said it could.
    */
   static create(caps: Capabilities, count: number): SlotPool {
-    const root = join(tmpdir(), `crucible-${process.pid}`);
+    const instance = ++poolInstances;
+    const root = join(tmpdir(), `crucible-${process.pid}-${instance}`);
     mkdirSync(root, { recursive: true, mode: 0o711 });
     if (caps.isRoot) {
       ensureNamespaceDir();
       sweepStale(caps);
     }
     // Spread uids by pid so two Crucible processes on one host do not share RLIMIT_NPROC accounting.
-    const uidBase = 200_000 + (process.pid % 100_000) * 64;
+    const uidBase = 200_000 + (process.pid % 50_000) * 128;
     const slots: Slot[] = [];
     for (let index = 0; index < count; index++) {
-      const tag = `${process.pid}-${index}`;
+      const tag = `${process.pid}-${instance}-${index}`;
       let cgroups: Slot['cgroups'] = null;
       if (caps.cgroupWritable && caps.cgroupDirs.memory && caps.cgroupDirs.pids && caps.cgroupDirs.cpuacct) {
         const make = (dir: string): string => {
@@ -129,8 +131,9 @@ export class SlotPool {
       }
       const workRoot = join(root, `slot${index}`);
       mkdirSync(workRoot, { recursive: true, mode: 0o711 });
-      const uid = caps.isRoot ? uidBase + index : (process.getuid?.() ?? 0);
-      const gid = caps.isRoot ? uidBase + index : (process.getgid?.() ?? 0);
+      const offset = (instance * 16 + index) % 128;
+      const uid = caps.isRoot ? uidBase + offset : (process.getuid?.() ?? 0);
+      const gid = caps.isRoot ? uidBase + offset : (process.getgid?.() ?? 0);
       slots.push({ index, uid, gid, cgroups, netns, ipcns, workRoot });
     }
     return new SlotPool(slots, root);

@@ -143,6 +143,11 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
       throw new ServiceError('unauthorized', 'missing or wrong bearer token');
     }
   });
+  // While draining, every answer closes its connection so keep-alive sockets do not hold the shutdown open.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpRequests.inc({ route, status: String(reply.statusCode) });
@@ -198,6 +203,9 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
       draining = true;
       logger.info({ deadlineMs, outstanding: admission.outstanding }, 'shutting down: no new work accepted');
       const closing = app.close();
+      // Sockets that turn idle after close() began (a response just sent on keep-alive) are closed too.
+      const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+      void closing.finally(() => clearInterval(sweeper));
       const closed = await Promise.race([closing.then(() => true), sleep(deadlineMs).then(() => false)]);
       let failedItems = 0;
       if (!closed) {

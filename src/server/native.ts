@@ -195,7 +195,8 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: rea
   specs: readonly RewardSpec[], prepared: readonly Prepared[], groups: readonly string[]): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+  raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
+    ...(ctx.draining() ? { connection: 'close' } : {}) });
   const remaining = new Map<string, number>();
   for (const g of groups) remaining.set(g, (remaining.get(g) ?? 0) + 1);
   const byGroup = new Map<string, ItemResult[]>();

@@ -1,0 +1,83 @@
+/** Admission queue, metrics exposition and error catalog: pure pieces, checked by hand. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
+import { AdmissionQueue, ShutdownError } from '../../src/server/admission.js';
+import { ERROR_CATALOG } from '../../src/server/errors.js';
+import { Counter, Histogram, Registry } from '../../src/server/metrics.js';
+import { fieldPath } from '../../src/server/validate.js';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+test('admission reserves all or nothing and bounds in-flight work', async () => {
+  const q = new AdmissionQueue({ maxInFlight: 2, capacity: 3 });
+  assert.equal(q.limit, 5);
+  assert.equal(q.tryReserve(4), true);
+  assert.equal(q.tryReserve(2), false, 'a batch that does not fit is refused whole');
+  assert.equal(q.tryReserve(1), true);
+  assert.equal(q.stats.rejectedRequests, 1);
+  const gates = Array.from({ length: 5 }, deferred);
+  let maxRunning = 0;
+  const runs = gates.map((g, i) => q.run(async () => {
+    maxRunning = Math.max(maxRunning, q.running);
+    await g.promise;
+    return i;
+  }));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.running, 2);
+  assert.equal(q.depth, 3);
+  for (const g of gates) g.resolve();
+  assert.deepEqual(await Promise.all(runs), [0, 1, 2, 3, 4]);
+  assert.equal(maxRunning, 2);
+  assert.equal(q.outstanding, 0);
+  assert.equal(q.running, 0);
+  assert.ok(q.retryAfterSeconds() >= 1);
+});
+
+test('admission fails waiting items on shutdown, running ones finish', async () => {
+  const q = new AdmissionQueue({ maxInFlight: 1, capacity: 2 });
+  assert.ok(q.tryReserve(3));
+  const gate = deferred();
+  const first = q.run(async () => { await gate.promise; return 'done'; });
+  const second = q.run(async () => 'never');
+  const third = q.run(async () => 'never');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.failWaiting('stopping'), 2);
+  await assert.rejects(second, ShutdownError);
+  await assert.rejects(third, ShutdownError);
+  gate.resolve();
+  assert.equal(await first, 'done');
+  assert.equal(q.outstanding, 0);
+});
+
+test('metrics render the Prometheus text format', () => {
+  const r = new Registry();
+  const c = r.add(new Counter('x_total', 'Things.'));
+  c.inc({ route: '/a"b' });
+  c.inc({ route: '/a"b' }, 2);
+  const h = r.add(new Histogram('lat_seconds', 'Latency.', [0.1, 1]));
+  h.observe({}, 0.05);
+  h.observe({}, 0.5);
+  h.observe({}, 5);
+  const text = r.render();
+  assert.match(text, /# TYPE x_total counter\nx_total\{route="\/a\\"b"\} 3/);
+  assert.match(text, /lat_seconds_bucket\{le="0.1"\} 1\nlat_seconds_bucket\{le="1"\} 2\nlat_seconds_bucket\{le="\+Inf"\} 3\nlat_seconds_sum 5.55\nlat_seconds_count 3/);
+});
+
+test('field paths read like JavaScript', () => {
+  assert.equal(fieldPath(['items', 3, 'tests', 0, 'output']), 'items[3].tests[0].output');
+  assert.equal(fieldPath([]), 'body');
+});
+
+test('every error code is documented in docs/API.md', () => {
+  const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'API.md'), 'utf8');
+  for (const [code, entry] of Object.entries(ERROR_CATALOG)) {
+    assert.match(doc, new RegExp(`\\| \`${code}\` \\| ${entry.status} \\|`), `docs/API.md lacks a row for ${code} (${entry.status})`);
+  }
+});
