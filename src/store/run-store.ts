@@ -9,27 +9,8 @@
  */
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { sampleRecordSchema } from './record-schema.js';
 import type { SampleRecord } from './records.js';
-
-const statusSchema = z.enum(['passed', 'wrong_answer', 'no_tests', 'no_code', 'runtime_error', 'time_limit_exceeded',
-  'memory_limit_exceeded', 'output_limit_exceeded', 'compile_error', 'internal_error']);
-
-/** Schema of one `verdicts.jsonl` line (`SampleRecord`). */
-export const sampleRecordSchema = z.object({
-  taskId: z.string(),
-  sampleIndex: z.number().int().nonnegative(),
-  programHash: z.string(),
-  status: statusSchema,
-  passed: z.boolean(),
-  plusStatus: statusSchema.optional(),
-  plusPassed: z.boolean().optional(),
-  tests: z.array(z.object({ index: z.number(), status: statusSchema, cpuMs: z.number().optional(),
-    wallMs: z.number().optional(), reason: z.string().optional() })),
-  cpuMs: z.number(),
-  wallMs: z.number(),
-  reason: z.string().optional(),
-});
 
 /** Identity of a run: a resume must match it exactly. */
 export interface RunIdentity {
