@@ -6,10 +6,11 @@ import type { Command } from 'commander';
 import { DatasetError, datasetHash, readProblems, readSamples, type ProblemFormat } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import { LanguageRegistry } from '../languages/registry.js';
-import { evaluate, STATUS_ORDER, type EvaluationResult } from '../runner/evaluate.js';
+import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import { Sandbox } from '../sandbox/index.js';
 import { PROJECT_ROOT } from '../sandbox/paths.js';
+import { SAMPLE_STATUSES } from '../store/record-schema.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { CRUCIBLE_VERSION } from './version.js';
@@ -57,7 +58,7 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   }
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
   lines.push('');
-  lines.push('verdicts: ' + STATUS_ORDER.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
+  lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
   lines.push(`results: ${summary.out}`);
   return lines.join('\n') + '\n';
 }

@@ -3,20 +3,14 @@
  * spawns a process; the runner hands it what happened.
  */
 import type { ExecutionResult } from '../sandbox/types.js';
-import type { SampleStatus, TestResult } from '../store/records.js';
+import type { SampleRecord, SampleStatus, TestResult } from '../store/records.js';
 
-/** A judged submission: the sample-level verdict plus per-test results. Times in ms. */
-export interface JudgeVerdict {
-  readonly status: SampleStatus;
-  readonly passed: boolean;
-  /** EvalPlus only: the verdict on plus inputs; `plusPassed` requires base to pass too. */
-  readonly plusStatus?: SampleStatus;
-  readonly plusPassed?: boolean;
-  readonly tests: readonly TestResult[];
-  readonly cpuMs: number;
-  readonly wallMs: number;
-  readonly reason?: string;
-  /** Number of tests the problem has (tests may hold fewer entries after a fail-fast stop). */
+/**
+ * A judged submission: the verdict fields of a `SampleRecord` (status, pass flags, per-test results, times
+ * in ms, reason) plus the number of tests the problem has (`tests` may hold fewer after a fail-fast stop).
+ */
+export interface JudgeVerdict extends Pick<SampleRecord,
+  'status' | 'passed' | 'plusStatus' | 'plusPassed' | 'tests' | 'cpuMs' | 'wallMs' | 'reason'> {
   readonly testCount: number;
 }
 

@@ -6,7 +6,7 @@
 import type { Problem, Sample } from '../formats/types.js';
 import { countsFromRecords } from '../metrics/counts.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
-import type { SampleRecord, SampleStatus } from '../store/records.js';
+import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
 import type { Pipeline, JudgeRequest } from './pipeline.js';
 
@@ -135,7 +135,3 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
     distinctPrograms: new Set(all.map((r) => `${r.taskId}\0${r.programHash}`)).size,
   };
 }
-
-/** Status counts in a stable order for display. */
-export const STATUS_ORDER: readonly SampleStatus[] = ['passed', 'wrong_answer', 'no_tests', 'no_code', 'runtime_error',
-  'time_limit_exceeded', 'memory_limit_exceeded', 'output_limit_exceeded', 'compile_error', 'internal_error'];

@@ -99,12 +99,12 @@ export class Executor {
   }
 
   /**
-   * Compile if needed, then run on each input in order. With `failFast`, stops after the first input whose
-   * result `shouldStop` says so (the caller's comparison); results then cover only the inputs that ran.
-   * A compile failure returns `{compile}` with no runs.
+   * Compile if needed, then run on each input in order, handing every result to `onResult` (the caller's
+   * comparison), which says whether that input failed. With `failFast`, stops after the first failed input;
+   * results then cover only the inputs that ran. A compile failure returns `{compile}` with no runs.
    */
   async runMany(language: Language, source: string, inputs: readonly string[], limits: Limits,
-    options: { readonly failFast?: boolean; readonly shouldStop?: (index: number, result: ExecutionResult) => boolean } = {},
+    options: { readonly failFast?: boolean; readonly onResult?: (index: number, result: ExecutionResult) => boolean } = {},
   ): Promise<{ readonly compile: CompileOutcome; readonly runs: readonly ExecutionResult[] }> {
     const compile = await this.compile(language, source);
     if (!compile.ok) return { compile, runs: [] };
@@ -112,7 +112,8 @@ export class Executor {
     for (let i = 0; i < inputs.length; i++) {
       const result = await this.runCompiled(language, source, compile, inputs[i]!, limits);
       runs.push(result);
-      if (options.failFast && (result.status !== 'ok' || options.shouldStop?.(i, result))) break;
+      const failed = options.onResult?.(i, result) ?? result.status !== 'ok';
+      if (options.failFast && failed) break;
     }
     return { compile, runs };
   }

@@ -129,7 +129,7 @@ export class Pipeline {
     const tests: TestResult[] = [];
     const { compile, runs } = await this.executor.runMany(language, request.source, problem.tests.map((t) => t.input), limits, {
       failFast: request.failFast === true,
-      shouldStop: (i, result) => {
+      onResult: (i, result) => {
         const comparison = compareOutput(result.stdout, problem.tests[i]!.output, problem.comparator);
         const status: SampleStatus = result.status !== 'ok' ? runStatus(result) : comparison.ok ? 'passed' : 'wrong_answer';
         tests.push({ index: i, status, cpuMs: result.cpuMs, wallMs: result.wallMs,
@@ -141,14 +141,6 @@ export class Pipeline {
       return { status: compile.result.status === 'internal_error' ? 'internal_error' : 'compile_error', passed: false,
         tests: [], cpuMs: compile.result.cpuMs, wallMs: compile.result.wallMs, testCount: problem.tests.length,
         reason: shortReason(`${compile.result.reason ?? ''}: ${compile.result.stderr.slice(0, 500)}`) };
-    }
-    // shouldStop is only consulted with failFast; judge the remaining runs here.
-    for (let i = tests.length; i < runs.length; i++) {
-      const result = runs[i]!;
-      const comparison = compareOutput(result.stdout, problem.tests[i]!.output, problem.comparator);
-      const status: SampleStatus = result.status !== 'ok' ? runStatus(result) : comparison.ok ? 'passed' : 'wrong_answer';
-      tests.push({ index: i, status, cpuMs: result.cpuMs, wallMs: result.wallMs,
-        reason: shortReason(result.status !== 'ok' ? result.reason : comparison.ok ? undefined : comparison.reason) });
     }
     const verdict = aggregateTests(tests, problem.tests.length);
     const stoppedEarly = request.failFast === true && verdict.status !== 'passed';
@@ -210,12 +202,6 @@ export class Pipeline {
       this.expected.set(key, pending);
     }
     return pending;
-  }
-
-  /** Seed expected outputs (from a cache on disk) so the canonical solution is not re-run. */
-  seedExpected(problem: CallProblem, outputs: readonly ExpectedOutput[]): void {
-    const key = `${problem.taskId}\0${createHash('sha256').update(problem.canonicalSolution).digest('hex')}`;
-    this.expected.set(key, Promise.resolve(outputs));
   }
 
   private async runCalls(problem: CallProblem, program: string, inputs: readonly (readonly PyValue[])[], failFast: boolean,

@@ -66,6 +66,11 @@ const BOX_LIMITS: Limits = {
   outputBytes: 1 << 20,
 };
 
+/** Wall time a job may take before the host gives up on its harness: per input for call mode, plus slack. */
+function jobBudgetMs(job: HarnessJob): number {
+  return (job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs) + 10_000;
+}
+
 interface Pending {
   readonly resolve: (r: HarnessResponse) => void;
   readonly reject: (e: Error) => void;
@@ -157,11 +162,10 @@ class Zygote {
 
   run(id: string, job: HarnessJob): Promise<HarnessResponse> {
     return new Promise((resolve, reject) => {
-      const budget = job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs;
       const timer = setTimeout(() => {
         this.fail(new Error('harness did not answer within the job wall bound'));
         this.kill('job overran');
-      }, budget + 10_000);
+      }, jobBudgetMs(job));
       this.pending = { id, p: { resolve, reject, timer } };
       this.box.launched.stdin.write(JSON.stringify({ op: 'run', id, ...job }) + '\n');
     });
@@ -237,12 +241,11 @@ export class PythonHarnessPool {
 
   /** Run one job in a fresh one-shot box (`harness.py --once`). */
   async runOnce(id: string, job: HarnessJob): Promise<HarnessResponse> {
-    const budget = job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs;
     const { result } = await this.sandbox.run({
       argv: [PYTHON, '-I', '-S', '-B', HARNESS, '--once'],
       asPid1: true,
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
-      limits: { ...BOX_LIMITS, wallMs: budget + 10_000, outputBytes: 64 << 20 },
+      limits: { ...BOX_LIMITS, wallMs: jobBudgetMs(job), outputBytes: 64 << 20 },
     });
     const line = result.stdout.trim().split('\n').pop() ?? '';
     try {
