@@ -1,4 +1,5 @@
-"""Crucible's in-box Python judge harness. Runs as `/usr/bin/python3.11 -I -S -B harness.py [--once]`.
+"""Crucible's in-box Python judge harness. Runs as `/usr/bin/python3.11 -s -P -S -B harness.py [--once]`
+with PYTHONHASHSEED=0 in an otherwise empty environment.
 
 Modes: default = zygote (NDJSON requests on fd 0, one NDJSON response per request on fd 1);
 `--once` = answer one request and exit; `--spawner` = internal (the clean process that forks candidates).

@@ -18,8 +18,8 @@ export function bwrapArgs(extra: readonly string[] = []): string[] {
     '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
     '--symlink', 'usr/bin', '/bin', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
     '--ro-bind', path.join(REPO_ROOT, 'harness'), '/crucible/harness',
-    '--clearenv', '--setenv', 'PATH', '/usr/bin',
-    '/usr/bin/python3.11', '-I', '-S', '-B', '/crucible/harness/python/harness.py', ...extra,
+    '--clearenv', '--setenv', 'PATH', '/usr/bin', '--setenv', 'PYTHONHASHSEED', '0',
+    '/usr/bin/python3.11', '-s', '-P', '-S', '-B', '/crucible/harness/python/harness.py', ...extra,
   ];
 }
 

@@ -47,3 +47,18 @@ describe('every shipped language', () => {
     });
   }
 });
+
+describe('python verdicts do not depend on the run', () => {
+  it('iterates a set of strings in the same order in every fresh interpreter (fixed hash seed)', async () => {
+    const python = languages.get('python');
+    const source = 'print(list({"alpha","beta","gamma","delta","epsilon","zeta","eta","theta","iota","kappa"}))\n';
+    const outputs = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const r = await executor.runProgram(python, source, '', limits);
+      assert.equal(r.status, 'ok', `${r.status}: ${r.reason} ${r.stderr}`);
+      outputs.add(r.stdout);
+    }
+    assert.equal(outputs.size, 1, [...outputs].join(''));
+  });
+});
+
