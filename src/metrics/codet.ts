@@ -250,6 +250,13 @@ export interface ExecutedSolution extends CodetSolution {
  */
 export function majorityPass(solutions: readonly ExecutedSolution[]): number {
   if (solutions.length === 0) throw new RangeError('codet: no solutions');
+  const groups = outputGroups(solutions);
+  const largest = Math.max(...groups.map((g) => g.samples));
+  const top = groups.filter((g) => g.samples === largest);
+  return top.reduce((acc, g) => acc + g.correct / g.samples, 0) / top.length;
+}
+
+function outputGroups(solutions: readonly ExecutedSolution[]): { samples: number; correct: number }[] {
   const groups = new Map<string, { samples: number; correct: number }>();
   for (const sol of solutions) {
     if (!Number.isInteger(sol.multiplicity) || sol.multiplicity < 1) {
@@ -261,7 +268,41 @@ export function majorityPass(solutions: readonly ExecutedSolution[]): number {
     if (sol.correct) group.correct += sol.multiplicity;
     groups.set(key, group);
   }
-  const largest = Math.max(...[...groups.values()].map((g) => g.samples));
-  const top = [...groups.values()].filter((g) => g.samples === largest);
-  return top.reduce((acc, g) => acc + g.correct / g.samples, 0) / top.length;
+  return [...groups.values()];
+}
+
+/**
+ * `majority` baseline for several k: output groups ranked by sample count (descending), groups of equal
+ * count pooled into one tier, and picks spread over tiers exactly as CodeT spreads them over its tiers
+ * (`picksPerTier`, `tieredPassAtK`). For k = 1 this equals `majorityPass` (tied groups have equal sizes,
+ * so pooling them equals averaging their rates). Returns one fraction per k, in the order of `ks`.
+ * @throws RangeError as `majorityPass`, or for a k < 1.
+ */
+export function majorityPassAtK(solutions: readonly ExecutedSolution[], ks: readonly number[]): readonly number[] {
+  if (solutions.length === 0) throw new RangeError('codet: no solutions');
+  const groups = outputGroups(solutions).sort((a, b) => b.samples - a.samples);
+  const tiers: CodetTier[] = [];
+  for (const g of groups) {
+    const last = tiers[tiers.length - 1];
+    if (last !== undefined && last.score === g.samples) {
+      tiers[tiers.length - 1] = { score: g.samples, samples: last.samples + g.samples, correct: last.correct + g.correct };
+    } else {
+      tiers.push({ score: g.samples, samples: g.samples, correct: g.correct });
+    }
+  }
+  return ks.map((k) => tieredPassAtK(tiers, k));
+}
+
+/**
+ * `first` baseline for several k: 1 if one of the first k samples (in file order) is correct, else 0 — what a
+ * user who keeps the first k generations gets. `sampleCorrect` lists every sample of the problem in order; a
+ * k beyond the sample count uses all samples. Returns one value per k, in the order of `ks`.
+ * @throws RangeError when there are no samples or a k < 1.
+ */
+export function firstSamplesPassAtK(sampleCorrect: readonly boolean[], ks: readonly number[]): readonly number[] {
+  if (sampleCorrect.length === 0) throw new RangeError('codet: no samples');
+  return ks.map((k) => {
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`codet: k must be an integer >= 1, got ${k}`);
+    return sampleCorrect.slice(0, k).some(Boolean) ? 1 : 0;
+  });
 }

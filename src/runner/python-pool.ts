@@ -19,6 +19,12 @@ import type { Limits } from '../sandbox/types.js';
 
 const PYTHON = '/usr/bin/python3.11';
 const HARNESS = `${BOX_HARNESS}/python/harness.py`;
+/** Interpreter flags: -I without -E (-s -P) so that PYTHONHASHSEED is honoured; -S no site; -B no .pyc. */
+const PYTHON_FLAGS = ['-s', '-P', '-S', '-B'];
+/** A fixed hash seed: set iteration order, hence some programs' answers, must not change between runs
+ *  (a CodeGen-16B HumanEval/1 sample passed or failed by the spawner's random seed). The spawner and every
+ *  candidate inherit it. */
+const HARNESS_ENV = { PYTHONHASHSEED: '0' };
 
 /** One job for the harness (see harness/python/harness.py for the protocol). */
 export type HarnessJob =
@@ -27,7 +33,10 @@ export type HarnessJob =
       readonly outputBytes: number }
   | { readonly mode: 'call'; readonly program: string; readonly entryPoint: string; readonly inputs: readonly unknown[];
       readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number;
-      readonly failFast?: boolean };
+      readonly failFast?: boolean }
+  | { readonly mode: 'assertions'; readonly program: string; readonly prelude: string; readonly entryPoint: string;
+      readonly assertions: readonly string[]; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
+      readonly outputBytes: number };
 
 const statusSchema = z.enum(['passed', 'wrong_answer', 'no_tests', 'runtime_error', 'time_limit_exceeded',
   'memory_limit_exceeded', 'output_limit_exceeded', 'internal_error', 'ok']);
@@ -49,6 +58,7 @@ export const harnessResponseSchema = z.object({
     value: z.unknown().optional(),
     reason: z.string().optional(),
     cpuMs: z.number().optional(),
+    signature: z.string().optional(),
   }).passthrough()).optional(),
 }).passthrough();
 
@@ -66,9 +76,11 @@ const BOX_LIMITS: Limits = {
   outputBytes: 1 << 20,
 };
 
-/** Wall time a job may take before the host gives up on its harness: per input for call mode, plus slack. */
+/** Wall time a job may take before the host gives up on its harness: per input (call mode) or per generated
+ *  test (assertions mode), plus slack. */
 function jobBudgetMs(job: HarnessJob): number {
-  return (job.mode === 'call' ? job.wallMs * Math.max(1, job.inputs.length) : job.wallMs) + 10_000;
+  const units = job.mode === 'call' ? job.inputs.length : job.mode === 'assertions' ? job.assertions.length : 1;
+  return job.wallMs * Math.max(1, units) + 10_000;
 }
 
 interface Pending {
@@ -97,7 +109,7 @@ class Zygote {
 
   static async start(sandbox: Sandbox): Promise<Zygote> {
     // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
-    const box = await sandbox.open({ argv: [PYTHON, '-I', '-S', '-B', HARNESS], limits: BOX_LIMITS, asPid1: true });
+    const box = await sandbox.open({ argv: [PYTHON, ...PYTHON_FLAGS, HARNESS], env: HARNESS_ENV, limits: BOX_LIMITS, asPid1: true });
     const zygote = new Zygote(box);
     await zygote.ping();
     return zygote;
@@ -242,7 +254,8 @@ export class PythonHarnessPool {
   /** Run one job in a fresh one-shot box (`harness.py --once`). */
   async runOnce(id: string, job: HarnessJob): Promise<HarnessResponse> {
     const { result } = await this.sandbox.run({
-      argv: [PYTHON, '-I', '-S', '-B', HARNESS, '--once'],
+      argv: [PYTHON, ...PYTHON_FLAGS, HARNESS, '--once'],
+      env: HARNESS_ENV,
       asPid1: true,
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
       limits: { ...BOX_LIMITS, wallMs: jobBudgetMs(job), outputBytes: 64 << 20 },

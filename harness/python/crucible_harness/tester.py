@@ -57,18 +57,22 @@ class _CountAsserts(ast.NodeTransformer):
         return [ast.copy_location(hit, node), node]
 
 
+def _confine(fds, req, cpu_ms, cpu):
+    confine.set_nondumpable()
+    confine.ignore_signals()
+    confine.arrange_fds(fds)
+    confine.drop_capabilities()
+    confine.set_limits(max(req["memoryKiB"], 512 * 1024), -(-cpu_ms // 1000) + 2)
+    confine.pin_to_cpu(cpu)
+    os.chdir("/")
+
+
 def run(chan_fd, report_fd, req, cpu=None):
     """Entry point in the freshly forked child of the zygote. Never returns."""
     _exit = os._exit
     report = None
     try:
-        confine.set_nondumpable()
-        confine.ignore_signals()
-        confine.arrange_fds({CHANNEL_FD: chan_fd, REPORT_FD: report_fd})
-        confine.drop_capabilities()
-        confine.set_limits(max(req["memoryKiB"], 512 * 1024), -(-req["cpuMs"] // 1000) + 2)
-        confine.pin_to_cpu(cpu)
-        os.chdir("/")
+        _confine({CHANNEL_FD: chan_fd, REPORT_FD: report_fd}, req, req["cpuMs"], cpu)
         report = Judgement(req).run()
     except BaseException as e:
         report = {"ok": False, "assertions": 0, "calls": 0,
@@ -114,6 +118,12 @@ def _test_line(exc):
     return line
 
 
+def _compile_test(source):
+    tree = _CountAsserts().visit(ast.parse(source, "<test>"))
+    ast.fix_missing_locations(tree)
+    return compile(tree, "<test>", "exec", dont_inherit=True, optimize=0)
+
+
 class Judgement:
     def __init__(self, req):
         self.req = req
@@ -121,6 +131,8 @@ class Judgement:
         self.calls = 0
         self.fatal = None
         self.raised_for_candidate = []
+        # Generated-test mode only: what each candidate call answered, for output-agreement signatures.
+        self.outcomes = None
 
     def _count_assert(self):
         self.assertions += 1
@@ -164,11 +176,15 @@ class Judgement:
                 raise self._fail(CandidateCrashed("the candidate process died"))
             reply = self._receive()
             if "v" in reply:
+                if self.outcomes is not None:
+                    self.outcomes.append(reply["v"])
                 try:
                     return pyvalue.decode(reply["v"])
                 except pyvalue.DecodeError as e:
                     raise self._fail(ProtocolViolation(f"malformed value: {e}"))
             ename, message = self._error_reply(reply)
+            if self.outcomes is not None:
+                self.outcomes.append({"raised": ename})
             if ename == "MemoryError":
                 raise self._fail(CandidateOutOfMemory(f"MemoryError: {message}"))
             exc = _rebuild_exception(ename, message)
@@ -178,7 +194,8 @@ class Judgement:
         proxy.__name__ = proxy.__qualname__ = name
         return proxy
 
-    def run(self):
+    def _start(self):
+        """Send C the program and run the prelude meanwhile. Returns the prelude's globals."""
         req = self.req
         frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"]})
         g = {}
@@ -191,12 +208,10 @@ class Judgement:
                 exec(prelude, g)
             except BaseException:
                 pass
-        try:
-            tree = _CountAsserts().visit(ast.parse(req["test"], "<test>"))
-            ast.fix_missing_locations(tree)
-            test = compile(tree, "<test>", "exec", dont_inherit=True, optimize=0)
-        except BaseException as e:
-            return self._report({"kind": "test_invalid", "type": type(e).__name__, "message": str(e)})
+        return g
+
+    def _await_loaded(self):
+        """Wait for C's answer to the load request. Returns None when C is ready, else an error dict."""
         try:
             ready = self._receive()
             if ready.get("ready") is not True:
@@ -207,11 +222,27 @@ class Judgement:
                 self.load_error_type = ename
                 raise self.fatal
         except CandidateFailure as e:
-            return self._report(self._describe(e))
-        proxy = self._make_proxy(req["entryPoint"])
-        g[req["entryPoint"]] = proxy
+            return self._describe(e)
+        return None
+
+    def _bind(self, g):
+        proxy = self._make_proxy(self.req["entryPoint"])
+        g[self.req["entryPoint"]] = proxy
         g["candidate"] = proxy
         g[ASSERT_HOOK] = self._count_assert
+        return proxy
+
+    def run(self):
+        req = self.req
+        g = self._start()
+        try:
+            test = _compile_test(req["test"])
+        except BaseException as e:
+            return self._report({"kind": "test_invalid", "type": type(e).__name__, "message": str(e)})
+        load_error = self._await_loaded()
+        if load_error is not None:
+            return self._report(load_error)
+        proxy = self._bind(g)
         error = None
         try:
             exec(test, g)
@@ -245,3 +276,98 @@ class Judgement:
 
     def _report(self, error):
         return {"ok": error is None, "assertions": self.assertions, "calls": self.calls, "error": error}
+
+
+# ------------------------------------------------------------------------------------------ generated tests
+
+def run_assertions(chan_fd, report_fd, control_fd, req, cpu=None):
+    """Entry point of a tester for generated tests (zygote `assertions` mode). Never returns.
+
+    The zygote writes one command line per test to `control_fd`: the index of the assertion to run. For each,
+    T answers one line on the report pipe:
+      {"i": n, "ok": bool, "assertions": n, "error": null | {...}, "signature": hex}
+    `signature` hashes what the candidate answered to every call the test made (values, or the exception
+    type raised), canonicalised so that equal outputs give equal signatures (sets and dicts sorted; opaque
+    values by type only). Each test runs in a fresh copy of the prelude's globals; C persists across tests
+    until a limit or a crash makes the zygote replace both processes."""
+    _exit = os._exit
+    try:
+        _confine({CHANNEL_FD: chan_fd, REPORT_FD: report_fd, CONTROL_FD: control_fd}, req,
+                 req["cpuMs"] * (len(req["assertions"]) + 1), cpu)
+        GeneratedTests(req).serve()
+    except BaseException:
+        pass
+    finally:
+        _exit(0)
+
+
+CONTROL_FD = 5
+
+
+def _canonical(enc):
+    """A PyValue encoding with set and dict entries sorted and opaque reprs dropped (stable across runs)."""
+    if type(enc) is list:
+        return [_canonical(v) for v in enc]
+    if type(enc) is not dict:
+        return enc
+    if "o" in enc:
+        return {"o": enc["o"]}
+    out = {}
+    for tag, payload in enc.items():
+        if tag in ("s", "fs", "d") and type(payload) is list:
+            items = [_canonical(v) for v in payload]
+            out[tag] = sorted(items, key=lambda v: pyvalue.dumps(v))
+        else:
+            out[tag] = _canonical(payload)
+    return out
+
+
+class GeneratedTests(Judgement):
+    """Runs the request's `assertions` one at a time, on the zygote's command, against one C."""
+
+    def serve(self):
+        import hashlib
+        req = self.req
+        base = self._start()
+        load_error = self._await_loaded()
+        pending = b""
+        while True:
+            while b"\n" not in pending:
+                chunk = os.read(CONTROL_FD, 4096)
+                if not chunk:
+                    return
+                pending += chunk
+            line, pending = pending.split(b"\n", 1)
+            i = int(line)
+            self.assertions, self.calls, self.raised_for_candidate, self.outcomes = 0, 0, [], []
+            if load_error is not None:
+                error = load_error
+            else:
+                error = self._run_one(base, req["assertions"][i])
+            try:
+                signature = hashlib.sha256(pyvalue.dumps(_canonical(self.outcomes)).encode()).hexdigest()[:32]
+            except BaseException:
+                signature = ""
+            report = {"i": i, "ok": error is None and self.assertions >= 1, "assertions": self.assertions,
+                      "error": error, "signature": signature}
+            data = (pyvalue.dumps(report) + "\n").encode()
+            while data:
+                data = data[os.write(REPORT_FD, data):]
+
+    def _run_one(self, base, source):
+        if self.fatal is not None:
+            return self._describe(self.fatal)
+        try:
+            test = _compile_test(source)
+        except BaseException as e:
+            return {"kind": "test_invalid", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}
+        g = dict(base)
+        self._bind(g)
+        error = None
+        try:
+            exec(test, g)
+        except BaseException as e:
+            error = self._describe(e)
+        if self.fatal is not None:
+            error = self._describe(self.fatal)
+        return error

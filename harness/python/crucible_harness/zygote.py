@@ -36,6 +36,9 @@ REASON_CHARS = 300
 REPORT_MAX_BYTES = 1 << 20
 JOB_DIR = "/tmp/crucible-job"
 SCRATCH_DIRS = ("/tmp", "/dev/shm")
+# Hash seed of the spawner, hence of every candidate: fixed so that set iteration order (and with it the
+# answers of programs that depend on it) is the same on every run.
+HASH_SEED = "0"
 
 
 def preload():
@@ -67,8 +70,9 @@ class Spawner:
         null = os.open(os.devnull, os.O_RDWR)
         actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 3)]
-        argv = [sys.executable, "-I", "-S", "-B", self.harness_path, "--spawner"]
-        self.proc_pid = os.posix_spawn(sys.executable, argv, {}, file_actions=actions)
+        # -s -P rather than -I (which implies -E): the spawner gets the fixed hash seed, and so every candidate.
+        argv = [sys.executable, "-s", "-P", "-S", "-B", self.harness_path, "--spawner"]
+        self.proc_pid = os.posix_spawn(sys.executable, argv, {"PYTHONHASHSEED": HASH_SEED}, file_actions=actions)
         os.close(null)
         theirs.close()
         self.sock = ours
@@ -531,6 +535,141 @@ def _call(job, req):
     return out
 
 
+# ------------------------------------------------------------------------------------------ assertions
+
+# Report kinds after which C (or the channel to it) is gone or untrustworthy: both T and C are replaced.
+_RESTART_KINDS = ("candidate_crash", "candidate_memory", "protocol", "unsupported", "internal")
+
+
+class _TesterPair:
+    """One T (serving generated tests on command) and the C it talks to."""
+
+    def __init__(self, job, req, remaining):
+        chan_t, chan_c = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            job.spawn_candidate(chan_c.fileno(), req["cpuMs"] * (remaining + 1))
+        finally:
+            chan_c.close()
+        rep_r, rep_w = os.pipe()
+        ctl_r, ctl_w = os.pipe()
+        t_pid = os.fork()
+        if t_pid == 0:
+            tester.run_assertions(chan_t.fileno(), rep_w, ctl_r, req, job.cpu)   # never returns
+        os.close(rep_w)
+        os.close(ctl_r)
+        chan_t.close()
+        self.job, self.t_pid, self.rep_r, self.ctl_w = job, t_pid, rep_r, ctl_w
+        self.buffer = bytearray()
+        try:
+            job.receive_candidate_pid()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        """Kill T and C (the sweep takes every process but Z and S) and collect C's accounting."""
+        for fd in (self.rep_r, self.ctl_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.job.end_candidate()
+
+    def run(self, i, cpu_ms, wall_ms):
+        """Run assertion i. Returns (outcome, report): outcome "report" | "tle" | "wall" | "ole" | "dead"."""
+        job = self.job
+        c_start = job.poll_candidate_cpu()
+        t_start = confine.cpu_ms(self.t_pid) or 0
+        deadline = time.monotonic() + wall_ms / 1000
+        try:
+            os.write(self.ctl_w, b"%d\n" % i)
+        except OSError:
+            return "dead", None
+        while True:
+            if b"\n" in self.buffer:
+                line, _, rest = bytes(self.buffer).partition(b"\n")
+                self.buffer = bytearray(rest)
+                try:
+                    rep = json.loads(line)
+                except ValueError:
+                    return "dead", None
+                return ("report", rep) if type(rep) is dict and rep.get("i") == i else ("dead", None)
+            now = time.monotonic()
+            if job.poll_candidate_cpu() - c_start > cpu_ms or (confine.cpu_ms(self.t_pid) or 0) - t_start > cpu_ms:
+                return "tle", None
+            if now >= deadline:
+                return "wall", None
+            ready, _, _ = select.select(job.output_fds() + [self.rep_r], [], [], min(TICK_S, deadline - now))
+            if job.pump_output(ready):
+                return "ole", None
+            if self.rep_r in ready:
+                chunk = os.read(self.rep_r, 1 << 16)
+                if not chunk:
+                    return "dead", None
+                self.buffer += chunk
+                if len(self.buffer) > REPORT_MAX_BYTES:
+                    return "dead", None
+
+
+def _assertion_result(outcome, rep, req):
+    """Map one generated test's outcome to {"status", "reason", "signature"}."""
+    if outcome == "tle":
+        return {"status": "time_limit_exceeded", "reason": f"CPU limit of {req['cpuMs']} ms exceeded"}
+    if outcome == "wall":
+        return {"status": "time_limit_exceeded", "reason": f"wall-clock limit of {req['wallMs']} ms exceeded"}
+    if outcome == "ole":
+        return {"status": "output_limit_exceeded", "reason": f"output exceeded {req['outputBytes']} bytes"}
+    if outcome == "dead":
+        return {"status": "runtime_error", "reason": "the tester ended without a report; the candidate may have killed it"}
+    signature = rep.get("signature") if type(rep.get("signature")) is str else ""
+    err = rep.get("error")
+    if rep.get("ok") is True and err is None:
+        return {"status": "passed", "signature": signature}
+    if type(err) is not dict:
+        return {"status": "no_tests", "reason": "the test executed no assertion", "signature": signature}
+    kind, etype = err.get("kind"), err.get("type") or ""
+    status = {"assertion": "wrong_answer", "opaque": "wrong_answer", "test_exception": "wrong_answer",
+              "test_invalid": "wrong_answer", "candidate_memory": "memory_limit_exceeded"}.get(kind, "runtime_error")
+    if etype == "MemoryError":
+        status = "memory_limit_exceeded"
+    return {"status": status, "reason": _cut(f"{kind} {etype}: {err.get('message') or ''}"), "signature": signature}
+
+
+def run_assertions(z, req):
+    """Generated tests (CodeT): each assertion of `req["assertions"]` judged on its own, under its own CPU and
+    wall limits, against one loaded candidate; a limit, crash or protocol breach replaces T and C before the next
+    assertion. A program that does not load fails every assertion with the load error."""
+    job = Job(z, req)
+    pair = None
+    results = []
+    try:
+        n = len(req["assertions"])
+        for i in range(n):
+            if pair is None:
+                pair = _TesterPair(job, req, n - i)
+            outcome, rep = pair.run(i, req["cpuMs"], req["wallMs"])
+            result = _assertion_result(outcome, rep, req)
+            results.append(result)
+            err = rep.get("error") if outcome == "report" else None
+            kind = err.get("kind") if type(err) is dict else None
+            if kind == "candidate_load":
+                results.extend(dict(result) for _ in range(i + 1, n))
+                break
+            if outcome == "ole":
+                results.extend({"status": "output_limit_exceeded", "reason": result["reason"]} for _ in range(i + 1, n))
+                break
+            if outcome != "report" or kind in _RESTART_KINDS:
+                pair.close()
+                pair = None
+    finally:
+        if pair is not None:
+            pair.close()
+        job.close()
+    out = job.base_response("ok", "")
+    out["results"] = results
+    return out
+
+
 # --------------------------------------------------------------------------------------------------- serve
 
 _RUN_FIELDS = {"id": str, "mode": str, "program": str, "entryPoint": str, "cpuMs": int, "wallMs": int,
@@ -549,6 +688,11 @@ def validate(req):
             raise ValueError("field 'test' must be a str")
         if type(req.get("prelude", "")) is not str:
             raise ValueError("field 'prelude' must be a str")
+    elif req["mode"] == "assertions":
+        if type(req.get("assertions")) is not list or not all(type(a) is str for a in req["assertions"]):
+            raise ValueError("field 'assertions' must be a list of str")
+        if type(req.get("prelude", "")) is not str:
+            raise ValueError("field 'prelude' must be a str")
     elif req["mode"] == "call":
         if type(req.get("inputs")) is not list or not all(type(a) is list for a in req["inputs"]):
             raise ValueError("field 'inputs' must be a list of argument lists")
@@ -556,7 +700,7 @@ def validate(req):
             for a in args:
                 pyvalue.decode(a, allow_opaque=False)
     else:
-        raise ValueError("mode must be 'unit_test' or 'call'")
+        raise ValueError("mode must be 'unit_test', 'call' or 'assertions'")
 
 
 class Zygote:
@@ -593,6 +737,8 @@ class Zygote:
         try:
             if req["mode"] == "unit_test":
                 return run_unit_test(self, req)
+            if req["mode"] == "assertions":
+                return run_assertions(self, req)
             return run_call(self, req)
         except BaseException as e:
             try:

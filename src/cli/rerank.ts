@@ -1,0 +1,113 @@
+/** `crucible rerank`: pick samples with generated tests (CodeT), by majority of outputs, or take the first. */
+import { availableParallelism } from 'node:os';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { readCodetTests, readProblems, readSamples, type ProblemFormat } from '../formats/index.js';
+import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
+import {
+  DEFAULT_TEST_TIME_LIMIT_MS, RERANK_METHODS, rerank, RerankInfrastructureError, RerankInputError, type RerankMethod,
+  type RerankResult,
+} from '../runner/rerank.js';
+import { Sandbox } from '../sandbox/index.js';
+import { registerUserError, UsageError } from './errors.js';
+import { parseIntList, parsePositiveInt, parsePositiveNumber } from './options.js';
+
+registerUserError(RerankInputError);
+
+interface RerankFlags {
+  method: string; problems: string; samples: string; tests?: string; format: string; k: number[]; json?: boolean;
+  jobs?: number; timeLimit?: number; testTimeLimit?: number; testsPerSample: number; scoring: string; progress: boolean;
+  unsafeNoSandbox?: boolean;
+}
+
+function percent(x: number | undefined): string {
+  return x === undefined ? '   -  ' : (100 * x).toFixed(2).padStart(6);
+}
+
+function humanReport(r: RerankResult): string {
+  const lines = [
+    `method ${r.method}${r.scoring ? ` (score = |tests| x ${r.scoring === 'sqrt' ? 'sqrt(|solutions|)' : '|solutions|'})` : ''}: ` +
+      `${r.counts.problems} problems, ${r.counts.samples} samples, ${r.counts.distinctSolutions} distinct solutions`,
+  ];
+  if (r.method !== 'first') {
+    const statuses = Object.entries(r.counts.generatedTestStatuses).map(([s, n]) => `${s} ${n}`).join(', ');
+    lines.push(`generated tests: ${r.counts.distinctGeneratedTests} distinct, ${r.counts.generatedTestRuns} runs ` +
+      `(${r.limits.testCpuMs} ms CPU each): ${statuses}`);
+  }
+  const fallbacks = r.problems.filter((p) => p.fallback === true).length;
+  if (fallbacks > 0) lines.push(`${fallbacks} problems had no consensus set and use plain pass@k`);
+  lines.push('', '  k   reranked   baseline');
+  for (const k of r.ks) lines.push(`${String(k).padStart(3)}   ${percent(r.passAtK[String(k)])}     ${percent(r.baselinePassAtK[String(k)])}`);
+  lines.push('', `${(r.wallMs / 1000).toFixed(1)} s`);
+  return lines.join('\n') + '\n';
+}
+
+/** Add `rerank` to the program. */
+export function register(program: Command): void {
+  program.command('rerank')
+    .description('select samples with generated tests (CodeT dual agreement), majority of outputs, or first sample; report pass@k next to the baseline')
+    .requiredOption('--method <method>', `selection method: ${RERANK_METHODS.join('|')}`)
+    .requiredOption('--problems <file>', 'problems file (HumanEval, CodeT HumanEval, EvalPlus; .gz ok)')
+    .requiredOption('--samples <file>', 'samples file ({task_id, completion} JSONL or CodeT {prompt, samples})')
+    .option('--tests <file>', 'generated test cases (CodeT {prompt, samples} JSONL; needed by codet and majority)')
+    .option('--format <format>', 'problems format: auto|humaneval|evalplus|codet', 'auto')
+    .option('--k <list>', 'k values', parseIntList, [1, 2, 10])
+    .option('--json', 'print one JSON object with passAtK and baselinePassAtK keyed by k')
+    .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
+    .option('--time-limit <seconds>', 'CPU time limit per program on the real tests', parsePositiveNumber)
+    .option('--test-time-limit <seconds>', `CPU time limit per generated test (default ${DEFAULT_TEST_TIME_LIMIT_MS / 1000})`, parsePositiveNumber)
+    .option('--tests-per-sample <n>', 'generated assertions kept per generated sample (CodeT --test_case_limit)', parsePositiveInt, 5)
+    .option('--scoring <scoring>', 'CodeT consensus score: sqrt (released code) | product (paper)', 'sqrt')
+    .option('--no-progress', 'no progress bar')
+    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .action(async (flags: RerankFlags) => {
+      if (!(RERANK_METHODS as readonly string[]).includes(flags.method)) throw new UsageError(`--method must be one of ${RERANK_METHODS.join('|')}`);
+      const method = flags.method as RerankMethod;
+      if (flags.scoring !== 'sqrt' && flags.scoring !== 'product') throw new UsageError('--scoring must be sqrt or product');
+      if (method !== 'first' && flags.tests === undefined) throw new UsageError(`--method ${method} needs --tests (generated test cases)`);
+      const formats = ['auto', 'humaneval', 'evalplus', 'codet'];
+      if (!formats.includes(flags.format)) throw new UsageError(`--format must be one of ${formats.join('|')}`);
+      const format = (flags.format === 'codet' ? 'humaneval' : flags.format) as ProblemFormat | 'auto';
+      const problems = await readProblems(flags.problems, format);
+      const samples = await readSamples(flags.samples, { problems });
+      const tests = method === 'first' || flags.tests === undefined ? undefined
+        : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
+      const options: PipelineOptions = {
+        ...DEFAULT_PIPELINE_OPTIONS,
+        ...(flags.timeLimit !== undefined ? { timeLimitMs: Math.round(flags.timeLimit * 1000) } : {}),
+      };
+      const sandbox = Sandbox.create({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true });
+      const pipeline = new Pipeline(sandbox, undefined, options);
+      const bar = flags.progress && !flags.json && process.stderr.isTTY
+        ? new SingleBar({ format: 'rerank {phase} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, stream: process.stderr })
+        : null;
+      let phase = '';
+      try {
+        const result = await rerank({
+          pipeline, problems, samples, tests, method, ks: flags.k, scoring: flags.scoring,
+          ...(flags.testTimeLimit !== undefined ? { testTimeLimitMs: Math.round(flags.testTimeLimit * 1000) } : {}),
+          onProgress: (p, done, total) => {
+            if (!bar) return;
+            if (p !== phase) {
+              if (phase !== '') bar.stop();
+              phase = p;
+              bar.start(total, done, { phase: p });
+            } else bar.update(done);
+          },
+        });
+        bar?.stop();
+        process.stdout.write(flags.json ? JSON.stringify(result) + '\n' : humanReport(result));
+      } catch (error) {
+        if (error instanceof RerankInfrastructureError) {
+          process.stderr.write(`crucible rerank: ${error.message}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        throw error;
+      } finally {
+        bar?.stop();
+        await pipeline.close();
+        sandbox.close();
+      }
+    });
+}

@@ -1,0 +1,295 @@
+/**
+ * Selection by reranking, the executing part (the statistics are pure functions in `src/metrics/codet.ts`):
+ *
+ * 1. Every sample is judged on the problem's real tests (the shared pipeline, identical programs once): this
+ *    gives each sample's correctness, which only scores the selection and never feeds it.
+ * 2. `codet` and `majority`: every distinct solution of a problem (its program, in order of first appearance,
+ *    with the number of samples that produced it) runs every distinct generated test of the problem in the
+ *    sandbox, each test on its own under its own CPU limit (harness `assertions` mode, see
+ *    harness/python/crucible_harness/zygote.py). That gives the pass matrix CodeT needs and, from what the
+ *    program answered to each call, the output signatures majority voting (MBR-exec) needs.
+ * 3. The method's pass@k is computed next to the baseline: the unbiased pass@k over all samples
+ *    (Chen et al. 2021), i.e. what one gets without selection.
+ *
+ * Choices that move the CodeT number (docs/METRICS.md lists them with their effect): the generated-test
+ * post-processing and the 5-per-sample limit follow `readCodetTests` (CodeT's `--test_case_limit 5`); each
+ * test gets `testTimeLimitMs` of CPU (default 100 ms, CodeT's 0.1 s per program is wall time); the scoring is
+ * |tests| x sqrt(|solutions|) as in CodeT's released code unless `scoring: 'product'`.
+ */
+import type { Problem, Sample } from '../formats/types.js';
+import type { CodetTaskTests } from '../formats/codet.js';
+import {
+  evaluateCodet, firstSamplesPassAtK, majorityPassAtK, type CodetProblem, type CodetScoring, type ExecutedSolution,
+} from '../metrics/codet.js';
+import { passAtK } from '../metrics/pass-at-k.js';
+import { wallMsFor } from './limits.js';
+import { planRequests } from './evaluate.js';
+import type { Pipeline } from './pipeline.js';
+
+/** The selection methods of `crucible rerank`. */
+export const RERANK_METHODS = ['codet', 'majority', 'first'] as const;
+/** One selection method. */
+export type RerankMethod = (typeof RERANK_METHODS)[number];
+
+/** Default CPU time per generated test, ms (CodeT runs each test program with a 0.1 s time-out). */
+export const DEFAULT_TEST_TIME_LIMIT_MS = 100;
+
+/** Thrown when the inputs cannot be reranked as asked (a problem without a Python entry point, no tests). */
+export class RerankInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RerankInputError';
+  }
+}
+
+/** Thrown when Crucible itself failed to judge something; the result would be wrong, so none is given. */
+export class RerankInfrastructureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RerankInfrastructureError';
+  }
+}
+
+/** What to rerank and how. */
+export interface RerankOptions {
+  readonly pipeline: Pipeline;
+  readonly problems: readonly Problem[];
+  readonly samples: readonly Sample[];
+  /** Generated tests per task id (`readCodetTests`); required by `codet` and `majority`. */
+  readonly tests?: ReadonlyMap<string, CodetTaskTests>;
+  readonly method: RerankMethod;
+  /** k values, each an integer >= 1 (default 1, 2, 10 as CodeT reports). */
+  readonly ks?: readonly number[];
+  /** CPU time per generated test, ms (default `DEFAULT_TEST_TIME_LIMIT_MS`). */
+  readonly testTimeLimitMs?: number;
+  /** CodeT consensus score (default `'sqrt'`, CodeT's released code). */
+  readonly scoring?: CodetScoring;
+  /** Jobs in flight at once (default 2 x sandbox slots). */
+  readonly concurrency?: number;
+  /** Progress: phase, done and total units of that phase. */
+  readonly onProgress?: (phase: 'judge' | 'generated-tests', done: number, total: number) => void;
+}
+
+/** One problem's outcome. pass@k maps are keyed by k as a string, values are fractions. */
+export interface RerankProblemResult {
+  readonly taskId: string;
+  readonly samples: number;
+  readonly correctSamples: number;
+  readonly distinctSolutions: number;
+  readonly generatedTests: number;
+  readonly passAtK: Readonly<Record<string, number>>;
+  readonly baselinePassAtK: Readonly<Record<string, number>>;
+  /** CodeT only: no solution passed any generated test, so plain pass@k stood in. */
+  readonly fallback?: boolean;
+}
+
+/** What `rerank` produced. pass@k maps are keyed by k as a string, values are fractions (means over problems). */
+export interface RerankResult {
+  readonly method: RerankMethod;
+  readonly ks: readonly number[];
+  readonly scoring?: CodetScoring;
+  readonly passAtK: Readonly<Record<string, number>>;
+  /** Unbiased pass@k over all samples; k larger than some problem's sample count is left out. */
+  readonly baselinePassAtK: Readonly<Record<string, number>>;
+  readonly problems: readonly RerankProblemResult[];
+  readonly counts: {
+    readonly problems: number;
+    readonly samples: number;
+    readonly distinctSolutions: number;
+    readonly distinctGeneratedTests: number;
+    /** Generated-test executions (distinct solution x distinct test of its problem). */
+    readonly generatedTestRuns: number;
+    /** How those executions ended, by status. */
+    readonly generatedTestStatuses: Readonly<Record<string, number>>;
+  };
+  readonly limits: { readonly testCpuMs: number; readonly testWallMs: number; readonly programCpuMs: number };
+  readonly wallMs: number;
+}
+
+interface Solution {
+  readonly program: string;
+  readonly sampleIndices: number[];
+  correct: boolean;
+  passes: boolean[];
+  signatures: string[];
+}
+
+interface TaskPlan {
+  readonly problem: Problem;
+  readonly sampleCorrect: boolean[];
+  readonly solutions: Solution[];
+  readonly tests: CodetTaskTests | undefined;
+}
+
+async function inPool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, () => worker()));
+}
+
+function keyed(ks: readonly number[], values: readonly number[]): Record<string, number> {
+  return Object.fromEntries(ks.map((k, i) => [String(k), values[i]!]));
+}
+
+function meanOver(problems: readonly RerankProblemResult[], pick: (p: RerankProblemResult) => Readonly<Record<string, number>>,
+  ks: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of ks) {
+    const values = problems.map((p) => pick(p)[String(k)]);
+    if (values.every((v): v is number => v !== undefined)) out[String(k)] = values.reduce((a, b) => a + b, 0) / values.length;
+  }
+  return out;
+}
+
+/**
+ * Judge, run the generated tests where the method needs them, and compute the reranked and baseline pass@k.
+ * @throws RerankInputError for unknown task ids, io problems with codet/majority, missing tests, bad k.
+ * @throws RerankInfrastructureError when a judgement or a generated-test run ended in `internal_error`.
+ */
+export async function rerank(options: RerankOptions): Promise<RerankResult> {
+  const started = Date.now();
+  const { pipeline, method } = options;
+  const ks = options.ks ?? [1, 2, 10];
+  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
+  const needsTests = method !== 'first';
+  if (needsTests && options.tests === undefined) throw new RerankInputError(`--method ${method} needs generated tests (--tests)`);
+  let planned: ReturnType<typeof planRequests>;
+  try {
+    planned = planRequests(options.problems, options.samples);
+  } catch (error) {
+    throw new RerankInputError((error as Error).message);
+  }
+  if (planned.length === 0) throw new RerankInputError('no samples to rerank');
+
+  // Group samples by task (in sample-index order) and by distinct program within a task.
+  const tasks = new Map<string, TaskPlan & { bySolution: Map<string, Solution>; entries: typeof planned }>();
+  for (const entry of planned) {
+    const { problem } = entry.request;
+    let task = tasks.get(problem.taskId);
+    if (!task) {
+      if (needsTests && problem.kind === 'io') {
+        throw new RerankInputError(`problem ${problem.taskId}: ${method} runs Python generated tests against an entry point; io problems have none`);
+      }
+      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map(), entries: [] };
+      tasks.set(problem.taskId, task);
+    }
+    task.entries.push(entry);
+  }
+  for (const task of tasks.values()) {
+    task.entries.sort((a, b) => a.sample.index - b.sample.index);
+    for (const { request } of task.entries) {
+      const hash = pipeline.hashOf(request);
+      let solution = task.bySolution.get(hash);
+      if (!solution) {
+        solution = { program: request.source, sampleIndices: [], correct: false, passes: [], signatures: [] };
+        task.bySolution.set(hash, solution);
+        task.solutions.push(solution);
+      }
+      solution.sampleIndices.push(task.sampleCorrect.length);
+      task.sampleCorrect.push(false);
+    }
+  }
+  const concurrency = options.concurrency ?? pipeline.sandbox.slotCount * 2;
+
+  // 1. Correctness of every distinct solution on the real tests.
+  const judgeItems = [...tasks.values()].flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
+  let judged = 0;
+  const internal: string[] = [];
+  await inPool(judgeItems, concurrency, async ({ task, solution }) => {
+    const verdict = await pipeline.judge({ problem: task.problem, source: solution.program, failFast: true });
+    if (verdict.status === 'internal_error') internal.push(`${task.problem.taskId}: ${verdict.reason ?? ''}`);
+    solution.correct = verdict.passed;
+    for (const i of solution.sampleIndices) task.sampleCorrect[i] = verdict.passed;
+    options.onProgress?.('judge', ++judged, judgeItems.length);
+  });
+  if (internal.length > 0) {
+    throw new RerankInfrastructureError(`${internal.length} judgements failed inside Crucible (internal_error), e.g. ${internal[0]}`);
+  }
+
+  // 2. Generated tests, each distinct solution against its problem's distinct tests.
+  const testCpuMs = options.testTimeLimitMs ?? DEFAULT_TEST_TIME_LIMIT_MS;
+  const testWallMs = wallMsFor(testCpuMs);
+  const statuses: Record<string, number> = {};
+  let runs = 0;
+  if (needsTests) {
+    const testItems = judgeItems.filter(({ task }) => (task.tests?.distinct.length ?? 0) > 0);
+    let done = 0;
+    await inPool(testItems, concurrency, async ({ task, solution }) => {
+      const problem = task.problem;
+      if (problem.kind === 'io') return;
+      const assertions = task.tests!.distinct.map((t) => t.assertion);
+      const response = await pipeline.python.run({
+        mode: 'assertions', program: solution.program, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,
+        cpuMs: testCpuMs, wallMs: testWallMs, memoryKiB: pipeline.options.memoryLimitKiB, outputBytes: pipeline.options.outputBytes,
+      });
+      const results = response.results ?? [];
+      if (response.status === 'internal_error' || results.length !== assertions.length) {
+        internal.push(`${problem.taskId}: ${response.status} ${response.reason ?? ''} (${results.length} of ${assertions.length} results)`);
+        return;
+      }
+      for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      runs += results.length;
+      solution.passes = results.map((r) => r.status === 'passed');
+      // An assertion's signature is what the program answered; a limit or crash has none, so its status stands in.
+      solution.signatures = results.map((r) => r.signature ?? `status:${r.status}`);
+      options.onProgress?.('generated-tests', ++done, testItems.length);
+    });
+    if (internal.length > 0) {
+      throw new RerankInfrastructureError(`${internal.length} generated-test runs failed inside Crucible, e.g. ${internal[0]}`);
+    }
+  }
+
+  // 3. Scores.
+  const minSamples = Math.min(...[...tasks.values()].map((t) => t.sampleCorrect.length));
+  const baselineKs = ks.filter((k) => k <= minSamples);
+  const problems: RerankProblemResult[] = [];
+  for (const task of tasks.values()) {
+    const n = task.sampleCorrect.length;
+    const c = task.sampleCorrect.filter(Boolean).length;
+    const baselinePassAtK = keyed(baselineKs, baselineKs.map((k) => passAtK(n, c, k)));
+    const testCount = task.tests?.distinct.length ?? 0;
+    const solutions = task.solutions.map((s) => ({ multiplicity: s.sampleIndices.length, correct: s.correct }));
+    let values: readonly number[];
+    let fallback: boolean | undefined;
+    if (method === 'first') {
+      values = firstSamplesPassAtK(task.sampleCorrect, ks);
+    } else if (method === 'majority') {
+      const executed: ExecutedSolution[] = task.solutions.map((s, i) => ({ ...solutions[i]!, outputs: testCount > 0 ? s.signatures : [] }));
+      values = majorityPassAtK(executed, ks);
+    } else {
+      const codetProblem: CodetProblem = {
+        taskId: task.problem.taskId,
+        solutions,
+        passes: task.solutions.map((s) => (testCount > 0 ? s.passes : [])),
+        testMultiplicities: task.tests?.distinct.map((t) => t.count) ?? [],
+      };
+      const evaluated = evaluateCodet([codetProblem], { ks, scoring: options.scoring ?? 'sqrt' });
+      values = evaluated.passAtK;
+      fallback = evaluated.problems[0]!.fallback;
+    }
+    problems.push({
+      taskId: task.problem.taskId, samples: n, correctSamples: c, distinctSolutions: task.solutions.length, generatedTests: testCount,
+      passAtK: keyed(ks, values), baselinePassAtK, ...(fallback !== undefined ? { fallback } : {}),
+    });
+  }
+  return {
+    method,
+    ks,
+    ...(method === 'codet' ? { scoring: options.scoring ?? 'sqrt' } : {}),
+    passAtK: meanOver(problems, (p) => p.passAtK, ks),
+    baselinePassAtK: meanOver(problems, (p) => p.baselinePassAtK, baselineKs),
+    problems,
+    counts: {
+      problems: problems.length,
+      samples: planned.length,
+      distinctSolutions: judgeItems.length,
+      distinctGeneratedTests: needsTests ? [...tasks.values()].reduce((acc, t) => acc + (t.tests?.distinct.length ?? 0), 0) : 0,
+      generatedTestRuns: runs,
+      generatedTestStatuses: statuses,
+    },
+    limits: { testCpuMs, testWallMs, programCpuMs: pipeline.options.timeLimitMs },
+    wallMs: Date.now() - started,
+  };
+}
