@@ -19,7 +19,7 @@
 import type { Problem, Sample } from '../formats/types.js';
 import type { CodetTaskTests } from '../formats/codet.js';
 import {
-  evaluateCodet, firstSamplesPassAtK, majorityPassAtK, type CodetProblem, type CodetScoring, type ExecutedSolution,
+  evaluateCodet, firstSamplesPassAtK, majorityPassAtK, type CodetProblem, type CodetScoring,
 } from '../metrics/codet.js';
 import { passAtK } from '../metrics/pass-at-k.js';
 import { wallMsFor } from './limits.js';
@@ -143,18 +143,39 @@ function meanOver(problems: readonly RerankProblemResult[], pick: (p: RerankProb
   return out;
 }
 
+/** What the sandbox established for reranking: per problem, each distinct solution's correctness, its result on
+ *  every distinct generated test and what it answered. Input of `scoreRerank`; one execution serves every method. */
+export interface RerankData {
+  readonly tasks: readonly {
+    readonly taskId: string;
+    /** Correctness of every sample in sample-index order. */
+    readonly sampleCorrect: readonly boolean[];
+    /** Distinct solutions in order of first appearance. `passes`/`signatures` have one entry per generated test
+     *  (empty when the tests were not run). */
+    readonly solutions: readonly { readonly multiplicity: number; readonly correct: boolean; readonly passes: readonly boolean[];
+      readonly signatures: readonly string[] }[];
+    /** Distinct generated tests of the problem with their multiplicities (empty when none or not run). */
+    readonly tests: readonly { readonly assertion: string; readonly count: number }[];
+  }[];
+  readonly samples: number;
+  readonly generatedTestRuns: number;
+  readonly generatedTestStatuses: Readonly<Record<string, number>>;
+  readonly limits: { readonly testCpuMs: number; readonly testWallMs: number; readonly programCpuMs: number };
+  readonly wallMs: number;
+}
+
 /**
- * Judge, run the generated tests where the method needs them, and compute the reranked and baseline pass@k.
- * @throws RerankInputError for unknown task ids, io problems with codet/majority, missing tests, bad k.
+ * Judge every sample and, when `runGeneratedTests` (default: the method is not `first`), run every distinct
+ * solution on its problem's distinct generated tests.
+ * @throws RerankInputError for unknown task ids, io problems with generated tests, missing tests, bad k.
  * @throws RerankInfrastructureError when a judgement or a generated-test run ended in `internal_error`.
  */
-export async function rerank(options: RerankOptions): Promise<RerankResult> {
+export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks' | 'scoring'> & { readonly runGeneratedTests: boolean }):
+  Promise<RerankData> {
   const started = Date.now();
-  const { pipeline, method } = options;
-  const ks = options.ks ?? [1, 2, 10];
-  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
-  const needsTests = method !== 'first';
-  if (needsTests && options.tests === undefined) throw new RerankInputError(`--method ${method} needs generated tests (--tests)`);
+  const { pipeline } = options;
+  const needsTests = options.runGeneratedTests;
+  if (needsTests && options.tests === undefined) throw new RerankInputError('running generated tests needs the generated tests (--tests)');
   let planned: ReturnType<typeof planRequests>;
   try {
     planned = planRequests(options.problems, options.samples);
@@ -170,7 +191,7 @@ export async function rerank(options: RerankOptions): Promise<RerankResult> {
     let task = tasks.get(problem.taskId);
     if (!task) {
       if (needsTests && problem.kind === 'io') {
-        throw new RerankInputError(`problem ${problem.taskId}: ${method} runs Python generated tests against an entry point; io problems have none`);
+        throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; io problems have none`);
       }
       task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map(), entries: [] };
       tasks.set(problem.taskId, task);
@@ -240,56 +261,91 @@ export async function rerank(options: RerankOptions): Promise<RerankResult> {
       throw new RerankInfrastructureError(`${internal.length} generated-test runs failed inside Crucible, e.g. ${internal[0]}`);
     }
   }
+  return {
+    tasks: [...tasks.values()].map((task) => {
+      const ran = needsTests && (task.tests?.distinct.length ?? 0) > 0;
+      return {
+        taskId: task.problem.taskId,
+        sampleCorrect: task.sampleCorrect,
+        solutions: task.solutions.map((s) => ({ multiplicity: s.sampleIndices.length, correct: s.correct,
+          passes: ran ? s.passes : [], signatures: ran ? s.signatures : [] })),
+        tests: ran ? task.tests!.distinct : [],
+      };
+    }),
+    samples: planned.length,
+    generatedTestRuns: runs,
+    generatedTestStatuses: statuses,
+    limits: { testCpuMs, testWallMs, programCpuMs: pipeline.options.timeLimitMs },
+    wallMs: Date.now() - started,
+  };
+}
 
-  // 3. Scores.
-  const minSamples = Math.min(...[...tasks.values()].map((t) => t.sampleCorrect.length));
+/**
+ * Score executed data with one method (pure): the reranked pass@k and the unbiased baseline pass@k, per problem
+ * and as means over problems.
+ * @throws RerankInputError for a k that is not an integer >= 1.
+ */
+export function scoreRerank(data: RerankData, method: RerankMethod, ks: readonly number[] = [1, 2, 10],
+  scoring: CodetScoring = 'sqrt'): RerankResult {
+  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
+  const minSamples = Math.min(...data.tasks.map((t) => t.sampleCorrect.length));
   const baselineKs = ks.filter((k) => k <= minSamples);
-  const problems: RerankProblemResult[] = [];
-  for (const task of tasks.values()) {
+  const problems: RerankProblemResult[] = data.tasks.map((task) => {
     const n = task.sampleCorrect.length;
     const c = task.sampleCorrect.filter(Boolean).length;
     const baselinePassAtK = keyed(baselineKs, baselineKs.map((k) => passAtK(n, c, k)));
-    const testCount = task.tests?.distinct.length ?? 0;
-    const solutions = task.solutions.map((s) => ({ multiplicity: s.sampleIndices.length, correct: s.correct }));
+    const solutions = task.solutions.map((s) => ({ multiplicity: s.multiplicity, correct: s.correct }));
     let values: readonly number[];
     let fallback: boolean | undefined;
     if (method === 'first') {
       values = firstSamplesPassAtK(task.sampleCorrect, ks);
     } else if (method === 'majority') {
-      const executed: ExecutedSolution[] = task.solutions.map((s, i) => ({ ...solutions[i]!, outputs: testCount > 0 ? s.signatures : [] }));
-      values = majorityPassAtK(executed, ks);
+      values = majorityPassAtK(task.solutions.map((s, i) => ({ ...solutions[i]!, outputs: s.signatures })), ks);
     } else {
       const codetProblem: CodetProblem = {
-        taskId: task.problem.taskId,
+        taskId: task.taskId,
         solutions,
-        passes: task.solutions.map((s) => (testCount > 0 ? s.passes : [])),
-        testMultiplicities: task.tests?.distinct.map((t) => t.count) ?? [],
+        passes: task.solutions.map((s) => s.passes),
+        testMultiplicities: task.tests.map((t) => t.count),
       };
-      const evaluated = evaluateCodet([codetProblem], { ks, scoring: options.scoring ?? 'sqrt' });
+      const evaluated = evaluateCodet([codetProblem], { ks, scoring });
       values = evaluated.passAtK;
       fallback = evaluated.problems[0]!.fallback;
     }
-    problems.push({
-      taskId: task.problem.taskId, samples: n, correctSamples: c, distinctSolutions: task.solutions.length, generatedTests: testCount,
+    return {
+      taskId: task.taskId, samples: n, correctSamples: c, distinctSolutions: task.solutions.length, generatedTests: task.tests.length,
       passAtK: keyed(ks, values), baselinePassAtK, ...(fallback !== undefined ? { fallback } : {}),
-    });
-  }
+    };
+  });
   return {
     method,
     ks,
-    ...(method === 'codet' ? { scoring: options.scoring ?? 'sqrt' } : {}),
+    ...(method === 'codet' ? { scoring } : {}),
     passAtK: meanOver(problems, (p) => p.passAtK, ks),
     baselinePassAtK: meanOver(problems, (p) => p.baselinePassAtK, baselineKs),
     problems,
     counts: {
       problems: problems.length,
-      samples: planned.length,
-      distinctSolutions: judgeItems.length,
-      distinctGeneratedTests: needsTests ? [...tasks.values()].reduce((acc, t) => acc + (t.tests?.distinct.length ?? 0), 0) : 0,
-      generatedTestRuns: runs,
-      generatedTestStatuses: statuses,
+      samples: data.samples,
+      distinctSolutions: data.tasks.reduce((acc, t) => acc + t.solutions.length, 0),
+      distinctGeneratedTests: data.tasks.reduce((acc, t) => acc + t.tests.length, 0),
+      generatedTestRuns: data.generatedTestRuns,
+      generatedTestStatuses: data.generatedTestStatuses,
     },
-    limits: { testCpuMs, testWallMs, programCpuMs: pipeline.options.timeLimitMs },
-    wallMs: Date.now() - started,
+    limits: data.limits,
+    wallMs: data.wallMs,
   };
+}
+
+/**
+ * `crucible rerank` in one call: `executeRerank` (generated tests only for codet and majority) then `scoreRerank`.
+ * @throws RerankInputError, RerankInfrastructureError as those two.
+ */
+export async function rerank(options: RerankOptions): Promise<RerankResult> {
+  if (options.method !== 'first' && options.tests === undefined) {
+    throw new RerankInputError(`--method ${options.method} needs generated tests (--tests)`);
+  }
+  for (const k of options.ks ?? []) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
+  const data = await executeRerank({ ...options, runGeneratedTests: options.method !== 'first' });
+  return scoreRerank(data, options.method, options.ks, options.scoring);
 }

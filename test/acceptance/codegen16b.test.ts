@@ -37,8 +37,14 @@ async function judgeAll(): Promise<EvaluationResult> {
   }
 }
 
-function verdictKey(result: EvaluationResult): string[] {
-  return result.records.map((r) => `${r.taskId}#${r.sampleIndex}:${r.status}`);
+/** Samples whose status differs between two runs, as "task#index: a -> b" (empty when identical). */
+function differences(a: EvaluationResult, b: EvaluationResult): string[] {
+  assert.equal(a.records.length, b.records.length);
+  return a.records.flatMap((r, i) => {
+    const other = b.records[i]!;
+    assert.equal(`${other.taskId}#${other.sampleIndex}`, `${r.taskId}#${r.sampleIndex}`);
+    return other.status === r.status ? [] : [`${r.taskId}#${r.sampleIndex}: ${r.status} -> ${other.status} (${other.reason ?? ''})`];
+  });
 }
 
 describe('CodeGen-16B samples on CodeT HumanEval', () => {
@@ -57,11 +63,11 @@ describe('CodeGen-16B samples on CodeT HumanEval', () => {
 
   it('gives identical verdicts when judged again, and again under load on both cores', async () => {
     const second = await judgeAll();
-    assert.deepEqual(verdictKey(second), verdictKey(first));
+    assert.deepEqual(differences(first, second), []);
     const burners: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
     try {
       const loaded = await judgeAll();
-      assert.deepEqual(verdictKey(loaded), verdictKey(first));
+      assert.deepEqual(differences(first, loaded), []);
     } finally {
       burners.forEach((b) => b.kill('SIGKILL'));
     }

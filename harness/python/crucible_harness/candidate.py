@@ -45,7 +45,7 @@ def run(fds, params):
     try:
         os.setsid()
         confine.arrange_fds({1: fds[1], 2: fds[2], CHANNEL_FD: fds[0]})
-        confine.drop_capabilities()
+        confine.ensure_no_capabilities()
         confine.set_limits(params["memoryKiB"], params["cpuSec"])
         confine.pin_to_cpu(params.get("cpu"))
         os.chdir(params["dir"])

@@ -49,6 +49,22 @@ def drop_capabilities():
                 raise ConfinementError("capabilities still effective after capset")
 
 
+def ensure_no_capabilities():
+    """For processes forked from one that ran `drop_capabilities` (capability sets, the bounding set and
+    no_new_privs are inherited across fork and kept across exec): check from /proc/self/status that nothing
+    came back and drop everything again only if something did. One /proc read instead of ~70 system calls
+    (~0.4 ms per process on the per-job path)."""
+    wanted = {"CapInh:": 0, "CapPrm:": 0, "CapEff:": 0, "CapBnd:": 0, "CapAmb:": 0, "NoNewPrivs:": 1}
+    seen = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            key, _, value = line.partition("\t")
+            if key in wanted:
+                seen[key] = int(value.strip(), 16 if key.startswith("Cap") else 10)
+    if seen != wanted:
+        drop_capabilities()
+
+
 def set_limits(memory_kib, cpu_sec, fsize_bytes=16 * 1024 * 1024):
     if memory_kib:
         resource.setrlimit(resource.RLIMIT_AS, (memory_kib * 1024, memory_kib * 1024))

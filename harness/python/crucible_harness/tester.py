@@ -61,7 +61,7 @@ def _confine(fds, req, cpu_ms, cpu):
     confine.set_nondumpable()
     confine.ignore_signals()
     confine.arrange_fds(fds)
-    confine.drop_capabilities()
+    confine.ensure_no_capabilities()
     confine.set_limits(max(req["memoryKiB"], 512 * 1024), -(-cpu_ms // 1000) + 2)
     confine.pin_to_cpu(cpu)
     os.chdir("/")
