@@ -2,7 +2,7 @@
  * bench:eval — the 16,400 CodeGen-16B HumanEval samples (CodeT's files) judged end to end on this machine:
  * wall time, samples per second, and the ratio to the openai/human-eval harness's 41 samples/s measured on
  * the same samples on this kind of machine (../shared/data/README.md), with pass@k to show verdicts agree.
- * Usage: npm run bench:eval [-- --jobs 2 --time-limit 1]
+ * Usage: npm run bench:eval [-- --jobs 2 --box-slots 3 --time-limit 1]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -19,13 +19,14 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const jobs = Number(arg('--jobs') ?? availableParallelism());
+const boxSlots = arg('--box-slots') === undefined ? undefined : Number(arg('--box-slots'));
 const timeLimitMs = Math.round(Number(arg('--time-limit') ?? DEFAULT_PIPELINE_OPTIONS.timeLimitMs / 1000) * 1000);
 const HUMAN_EVAL_HARNESS_SAMPLES_PER_S = 41;
 
 const problems = await readProblems(CODET_PROBLEMS, 'humaneval');
 const samples = await readSamples(CODET_SOLUTIONS, { problems });
 const dir = mkdtempSync(join(tmpdir(), 'crucible-bench-eval-'));
-const sandbox = Sandbox.create({ slots: jobs });
+const sandbox = Sandbox.create({ slots: jobs, ...(boxSlots !== undefined ? { boxSlots } : {}) });
 const pipeline = new Pipeline(sandbox, undefined, { ...DEFAULT_PIPELINE_OPTIONS, timeLimitMs });
 const store = RunStore.open(dir, { problemsHash: await datasetHash(CODET_PROBLEMS), samplesHash: await datasetHash(CODET_SOLUTIONS), options: {} });
 const started = Date.now();
@@ -36,7 +37,7 @@ await pipeline.close();
 sandbox.close();
 rmSync(dir, { recursive: true, force: true });
 const rate = samples.length / seconds;
-console.log(`samples ${samples.length}, distinct programs ${result.distinctPrograms}, jobs ${jobs}, CPU time limit ${timeLimitMs} ms`);
+console.log(`samples ${samples.length}, distinct programs ${result.distinctPrograms}, jobs ${jobs}, harness boxes ${sandbox.boxSlotCount}, CPU time limit ${timeLimitMs} ms`);
 console.log(`wall ${seconds.toFixed(1)} s, ${rate.toFixed(1)} samples/s = ${(rate / HUMAN_EVAL_HARNESS_SAMPLES_PER_S).toFixed(2)}x the openai/human-eval harness (41 samples/s)`);
 console.log(`pass@1/10/100 = ${['1', '10', '100'].map((k) => (100 * result.passAtK[k]!).toFixed(2)).join(' / ')} (reference 22.12 / 50.38 / 73.78)`);
 console.log(`verdicts: ${JSON.stringify(result.countsByStatus)} (reference: 3,628 passed, 12,714 failed, 58 timed out)`);

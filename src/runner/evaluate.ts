@@ -83,7 +83,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   let done = resumed;
   options.onProgress?.(done, total);
   const started = Date.now();
-  const concurrency = options.concurrency ?? pipeline.sandbox.slotCount * 2;
+  const concurrency = options.concurrency ?? Math.max(pipeline.sandbox.slotCount, pipeline.sandbox.boxSlotCount) * 2;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < todo.length) {

@@ -184,7 +184,7 @@ class Zygote {
   }
 }
 
-/** Pool of zygotes over a sandbox; `size` defaults to the sandbox's slot count. */
+/** Pool of zygotes over a sandbox; `size` defaults to the sandbox's slot count for long-lived boxes. */
 export class PythonHarnessPool {
   private readonly idle: Zygote[] = [];
   private readonly waiting: ((z: Zygote) => void)[] = [];
@@ -195,7 +195,7 @@ export class PythonHarnessPool {
   /** Counters for metrics and benchmarks. */
   readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0 };
 
-  constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.slotCount) {}
+  constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.boxSlotCount) {}
 
   private async acquire(): Promise<Zygote> {
     const ready = this.idle.pop();

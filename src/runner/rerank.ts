@@ -212,7 +212,7 @@ export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks'
       task.sampleCorrect.push(false);
     }
   }
-  const concurrency = options.concurrency ?? pipeline.sandbox.slotCount * 2;
+  const concurrency = options.concurrency ?? Math.max(pipeline.sandbox.slotCount, pipeline.sandbox.boxSlotCount) * 2;
 
   // 1. Correctness of every distinct solution on the real tests.
   const judgeItems = [...tasks.values()].flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
