@@ -8,6 +8,7 @@ import { countsFromRecords } from '../metrics/counts.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
 import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
+import { inPool } from './in-pool.js';
 import type { Pipeline, JudgeRequest } from './pipeline.js';
 
 /** Thrown when samples and problems do not fit together (unknown task id, missing language). */
@@ -46,7 +47,7 @@ export interface EvaluateOptions {
   readonly store: RunStore;
   readonly problems: readonly Problem[];
   readonly samples: readonly Sample[];
-  /** Requests in flight at once (default: 2 × sandbox slots, so a slot never waits for Node). */
+  /** Requests in flight at once (default `Pipeline.defaultConcurrency`). */
   readonly concurrency?: number;
   readonly ks: readonly number[];
   readonly bootstrapReps?: number;
@@ -83,30 +84,24 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   let done = resumed;
   options.onProgress?.(done, total);
   const started = Date.now();
-  const concurrency = options.concurrency ?? Math.max(pipeline.sandbox.slotCount, pipeline.sandbox.boxSlotCount) * 2;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < todo.length) {
-      const { sample, request } = todo[next++]!;
-      const verdict = await pipeline.judge({ ...request, failFast: options.allTests !== true });
-      const record: SampleRecord = {
-        taskId: sample.taskId,
-        sampleIndex: sample.index,
-        programHash: pipeline.hashOf(request),
-        status: verdict.status,
-        passed: verdict.passed,
-        ...(verdict.plusStatus !== undefined ? { plusStatus: verdict.plusStatus, plusPassed: verdict.plusPassed === true } : {}),
-        tests: verdict.tests,
-        cpuMs: verdict.cpuMs,
-        wallMs: verdict.wallMs,
-        ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
-      };
-      store.append(record);
-      records.set(sampleKey(sample.taskId, sample.index), record);
-      options.onProgress?.(++done, total);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, () => worker()));
+  await inPool(todo, options.concurrency ?? pipeline.defaultConcurrency, async ({ sample, request }) => {
+    const verdict = await pipeline.judge({ ...request, failFast: options.allTests !== true });
+    const record: SampleRecord = {
+      taskId: sample.taskId,
+      sampleIndex: sample.index,
+      programHash: pipeline.hashOf(request),
+      status: verdict.status,
+      passed: verdict.passed,
+      ...(verdict.plusStatus !== undefined ? { plusStatus: verdict.plusStatus, plusPassed: verdict.plusPassed === true } : {}),
+      tests: verdict.tests,
+      cpuMs: verdict.cpuMs,
+      wallMs: verdict.wallMs,
+      ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+    };
+    store.append(record);
+    records.set(sampleKey(sample.taskId, sample.index), record);
+    options.onProgress?.(++done, total);
+  });
   const wallMs = Date.now() - started;
 
   const all = planned.map(({ sample }) => records.get(sampleKey(sample.taskId, sample.index))!);

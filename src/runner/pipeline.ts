@@ -82,6 +82,11 @@ export class Pipeline {
     this.python = new PythonHarnessPool(sandbox);
   }
 
+  /** Requests to keep in flight: twice the slots of the larger pool, so no slot or harness waits for Node. */
+  get defaultConcurrency(): number {
+    return Math.max(this.sandbox.slotCount, this.sandbox.boxSlotCount) * 2;
+  }
+
   /** Hash identifying a program for deduplication. */
   hashOf(request: JudgeRequest): string {
     const language = request.problem.kind === 'io' ? (request.language ?? 'python') : 'python';

@@ -24,6 +24,7 @@ import {
 import { passAtK } from '../metrics/pass-at-k.js';
 import { wallMsFor } from './limits.js';
 import { planRequests } from './evaluate.js';
+import { inPool } from './in-pool.js';
 import type { Pipeline } from './pipeline.js';
 
 /** The selection methods of `crucible rerank`. */
@@ -64,7 +65,7 @@ export interface RerankOptions {
   readonly testTimeLimitMs?: number;
   /** CodeT consensus score (default `'sqrt'`, CodeT's released code). */
   readonly scoring?: CodetScoring;
-  /** Jobs in flight at once (default 2 x sandbox slots). */
+  /** Jobs in flight at once (default `Pipeline.defaultConcurrency`). */
   readonly concurrency?: number;
   /** Progress: phase, done and total units of that phase. */
   readonly onProgress?: (phase: 'judge' | 'generated-tests', done: number, total: number) => void;
@@ -121,12 +122,8 @@ interface TaskPlan {
   readonly tests: CodetTaskTests | undefined;
 }
 
-async function inPool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, () => worker()));
+function checkKs(ks: readonly number[]): void {
+  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
 }
 
 function keyed(ks: readonly number[], values: readonly number[]): Record<string, number> {
@@ -165,9 +162,9 @@ export interface RerankData {
 }
 
 /**
- * Judge every sample and, when `runGeneratedTests` (default: the method is not `first`), run every distinct
- * solution on its problem's distinct generated tests.
- * @throws RerankInputError for unknown task ids, io problems with generated tests, missing tests, bad k.
+ * Judge every sample and, when `runGeneratedTests`, run every distinct solution on its problem's distinct
+ * generated tests.
+ * @throws RerankInputError for unknown task ids, io problems with generated tests, missing tests.
  * @throws RerankInfrastructureError when a judgement or a generated-test run ended in `internal_error`.
  */
 export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks' | 'scoring'> & { readonly runGeneratedTests: boolean }):
@@ -212,7 +209,7 @@ export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks'
       task.sampleCorrect.push(false);
     }
   }
-  const concurrency = options.concurrency ?? Math.max(pipeline.sandbox.slotCount, pipeline.sandbox.boxSlotCount) * 2;
+  const concurrency = options.concurrency ?? pipeline.defaultConcurrency;
 
   // 1. Correctness of every distinct solution on the real tests.
   const judgeItems = [...tasks.values()].flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
@@ -287,7 +284,7 @@ export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks'
  */
 export function scoreRerank(data: RerankData, method: RerankMethod, ks: readonly number[] = [1, 2, 10],
   scoring: CodetScoring = 'sqrt'): RerankResult {
-  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
+  checkKs(ks);
   const minSamples = Math.min(...data.tasks.map((t) => t.sampleCorrect.length));
   const baselineKs = ks.filter((k) => k <= minSamples);
   const problems: RerankProblemResult[] = data.tasks.map((task) => {
@@ -345,7 +342,7 @@ export async function rerank(options: RerankOptions): Promise<RerankResult> {
   if (options.method !== 'first' && options.tests === undefined) {
     throw new RerankInputError(`--method ${options.method} needs generated tests (--tests)`);
   }
-  for (const k of options.ks ?? []) if (!Number.isInteger(k) || k < 1) throw new RerankInputError(`k must be an integer >= 1, got ${k}`);
+  checkKs(options.ks ?? []); // before minutes of execution, not after
   const data = await executeRerank({ ...options, runGeneratedTests: options.method !== 'first' });
   return scoreRerank(data, options.method, options.ks, options.scoring);
 }

@@ -23,8 +23,9 @@ export interface SandboxOptions {
   readonly slots?: number;
   /**
    * Slots for long-lived boxes, i.e. warm Python harnesses (default: `slots` + 1). One more harness than
-   * cores keeps the cores busy while a harness waits on its own process hand-offs (fork, exit, pipes): on the
-   * 16,400-sample HumanEval benchmark 3 harnesses on 2 cores judge ~10% faster than 2 (docs/PERFORMANCE.md).
+   * cores is meant to keep the cores busy while a harness waits on its own process hand-offs (fork, exit,
+   * pipes); on the 16,400-sample HumanEval benchmark 3 harnesses on 2 cores measured within noise of 2 but never
+   * slower (docs/PERFORMANCE.md).
    * Limits are CPU time, so sharing a core does not change a verdict.
    */
   readonly boxSlots?: number;

@@ -14,6 +14,7 @@ opaque, protocol (C broke the channel rules), unsupported (an argument cannot cr
 """
 import ast
 import builtins
+import hashlib
 import os
 
 from . import confine, frames, pyvalue
@@ -326,7 +327,6 @@ class GeneratedTests(Judgement):
     """Runs the request's `assertions` one at a time, on the zygote's command, against one C."""
 
     def serve(self):
-        import hashlib
         req = self.req
         base = self._start()
         load_error = self._await_loaded()

@@ -36,9 +36,10 @@ REASON_CHARS = 300
 REPORT_MAX_BYTES = 1 << 20
 JOB_DIR = "/tmp/crucible-job"
 SCRATCH_DIRS = ("/tmp", "/dev/shm")
-# Hash seed of the spawner, hence of every candidate: fixed so that set iteration order (and with it the
-# answers of programs that depend on it) is the same on every run.
-HASH_SEED = "0"
+# The only variable the spawner (hence every candidate) inherits from the zygote's environment: the host starts
+# the harness with a fixed hash seed so that set iteration order, and the answers of programs depending on it,
+# are the same on every run (src/runner/python-pool.ts HARNESS_ENV).
+INHERITED_ENV = ("PYTHONHASHSEED",)
 
 
 def preload():
@@ -70,9 +71,10 @@ class Spawner:
         null = os.open(os.devnull, os.O_RDWR)
         actions = [(os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, null, 1),
                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 3)]
-        # -s -P rather than -I (which implies -E): the spawner gets the fixed hash seed, and so every candidate.
+        # -s -P rather than -I (which implies -E): the spawner honours the inherited hash seed.
         argv = [sys.executable, "-s", "-P", "-S", "-B", self.harness_path, "--spawner"]
-        self.proc_pid = os.posix_spawn(sys.executable, argv, {"PYTHONHASHSEED": HASH_SEED}, file_actions=actions)
+        env = {k: os.environ[k] for k in INHERITED_ENV if k in os.environ}
+        self.proc_pid = os.posix_spawn(sys.executable, argv, env, file_actions=actions)
         os.close(null)
         theirs.close()
         self.sock = ours
