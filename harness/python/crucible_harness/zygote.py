@@ -5,15 +5,22 @@ Theory of operation (one unit_test job):
     host ==NDJSON==> Z (pid 1 of the box, non-dumpable, no capabilities)
                      |-- control socket --> S (spawner; exec'd clean at start-up, never sees a test)
                      |                        `-- fork --> C (candidate: setsid, rlimits, fresh /tmp dir)
-                     |-- fork --> T (tester)  <==== call channel (socketpair) ====>  C
-                     |<-- report pipe (only T holds the write end) -- T
-                     |<-- stdout/stderr pipes (drained concurrently, capped) -- C
+                     |-- fork --> T (warm tester)  <==== call channel (socketpair) ====>  C
+                     |<=== T's control socket (only Z and T hold it): C's channel + program in, report out
 
 The verdict is built by Z from T's report, C's CPU time (Z reads /proc/<C>/stat every tick; S reports C's
 rusage), the output caps and the wall clock. C can reach nothing of Z or T: both are non-dumpable and C has
 no capabilities, so /proc/<pid>/{mem,fd,environ} and ptrace are closed to it; Z is pid 1 of its pid
 namespace, so C cannot signal it either, and no other process of the box holds the host's pipes.
-After every job Z SIGKILLs every process but itself and S, reaps them, and empties /tmp and /dev/shm.
+After every job Z SIGKILLs every process but itself, S and the warm T, reaps them, resumes S and T (a
+candidate may have stopped them), and empties /tmp and /dev/shm.
+
+Warm tester: T is forked once per problem and judges consecutive candidates of that problem (same prelude,
+test code, entry point and memory limit), each in fresh globals with `random` re-seeded, builtins, timers and
+signal handlers restored (tester.serve). Z retires T (SIGKILL) whenever a job ends without T's clean report
+for it (a limit, T's death, a report carrying another job's sequence number), when T says it cannot be
+reused (test code left a thread running), when the problem changes, and after WARM_TESTER_JOBS jobs. A job
+then forks one process (C) instead of two: see docs/PERFORMANCE.md and docs/SECURITY.md ("Warm tester").
 
 call mode: Z plays T's role itself and passes C's PyValue answers through (checked for shape, not trusted).
 """
@@ -34,6 +41,8 @@ PRELOAD = ("math", "re", "typing", "collections", "itertools", "functools", "hea
 TICK_S = 0.01
 REASON_CHARS = 300
 REPORT_MAX_BYTES = 1 << 20
+# Jobs one warm tester serves before it is replaced (bounds whatever drift test code could accumulate in it).
+WARM_TESTER_JOBS = 100
 JOB_DIR = "/tmp/crucible-job"
 SCRATCH_DIRS = ("/tmp", "/dev/shm")
 # The only variable the spawner (hence every candidate) inherits from the zygote's environment: the host starts
@@ -284,51 +293,121 @@ def run_unit_test(z, req):
 
 
 def _unit_test(job, req):
-    cpu_limit, wall_limit_s = req["cpuMs"], req["wallMs"] / 1000
+    cpu_limit = req["cpuMs"]
     chan_t, chan_c = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         job.spawn_candidate(chan_c.fileno(), cpu_limit)
     finally:
         chan_c.close()
-    rep_r, rep_w = os.pipe()
-    t_pid = os.fork()
-    if t_pid == 0:
-        tester.run(chan_t.fileno(), rep_w, req, job.cpu)   # never returns
-    os.close(rep_w)
-    chan_t.close()
+    try:
+        t = job.z.warm_tester(req, chan_t.fileno(), job.cpu)
+    finally:
+        chan_t.close()
     try:
         job.receive_candidate_pid()
-        report = bytearray()
-        limit = None
-        deadline = job.t0 + wall_limit_s
-        while True:
-            now = time.monotonic()
-            if now >= deadline:
-                limit = ("time_limit_exceeded", f"wall-clock limit of {req['wallMs']} ms exceeded")
-                break
-            fds = job.output_fds() + [rep_r]
-            ready, _, _ = select.select(fds, [], [], min(TICK_S, deadline - now))
-            if job.pump_output(ready):
-                limit = ("output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes")
-                break
-            if rep_r in ready:
-                chunk = os.read(rep_r, 1 << 16)
-                if not chunk:
-                    break
-                report += chunk
-                if len(report) > REPORT_MAX_BYTES:
-                    break
-            if job.poll_candidate_cpu() > cpu_limit:
-                limit = ("time_limit_exceeded", f"CPU limit of {cpu_limit} ms exceeded")
-                break
-        reaped = job.end_candidate()
-        t_status = reaped.get(t_pid)
-    finally:
-        os.close(rep_r)
-    return _unit_test_verdict(job, req, limit, bytes(report), t_status)
+        limit, report = _await_report(job, req, t)
+    except BaseException:
+        job.z.retire_tester()   # T may still be judging: its report must never meet a later job
+        raise
+    t_status = None
+    if limit is not None or report is None:
+        t_status = job.z.retire_tester()
+    reaped = job.end_candidate()
+    t_status = reaped.get(t.pid, t_status)
+    if report is not None and job.z.tester is t and report.get("reusable") is not True:
+        job.z.retire_tester()
+    verdict = _unit_test_verdict(job, req, limit, report, t_status)
+    verdict["testerJob"] = t.jobs   # 1: a fresh tester; n: its n-th job (observability, tests)
+    return verdict
 
 
-def _unit_test_verdict(job, req, limit, report_bytes, t_status):
+def _await_report(job, req, t):
+    """Wait for T's report on this job under the job's CPU, wall and output limits.
+    Returns (limit, report): limit (status, reason) or None; report a dict, or None when T gave none."""
+    deadline = job.t0 + req["wallMs"] / 1000
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return ("time_limit_exceeded", f"wall-clock limit of {req['wallMs']} ms exceeded"), None
+        ready, _, _ = select.select(job.output_fds() + [t.fd], [], [], min(TICK_S, deadline - now))
+        if job.pump_output(ready):
+            return ("output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes"), None
+        if t.fd in ready:
+            done, report = t.receive()
+            if done:
+                return None, report
+        if job.poll_candidate_cpu() > req["cpuMs"]:
+            return ("time_limit_exceeded", f"CPU limit of {req['cpuMs']} ms exceeded"), None
+
+
+class WarmTester:
+    """Z's handle on a warm T (tester.serve): kept across unit_test jobs of one problem, so that a job forks one
+    process (C) instead of two. T is retired (SIGKILL) whenever a job ends without its clean report (a limit,
+    T's death), when it says it is not reusable, when the problem changes, and after WARM_TESTER_JOBS jobs."""
+
+    def __init__(self, req, cpu):
+        self.key = _tester_key(req)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            ours.close()
+            tester.serve(theirs.fileno(), req, cpu)   # never returns
+        theirs.close()
+        ours.settimeout(5.0)
+        self.pid, self.sock, self.fd = pid, ours, ours.fileno()
+        self.reader = frames.FrameReader(self.fd, REPORT_MAX_BYTES)
+        self.jobs = 0
+
+    def send(self, chan_fd, req, cpu):
+        """Hand T one candidate's call channel and program. False if T is gone."""
+        self.jobs += 1
+        try:
+            socket.send_fds(self.sock, [b"J"], [chan_fd])
+            data = pyvalue.dumps({"seq": self.jobs, "program": req["program"], "cpuMs": req["cpuMs"],
+                                  "cpu": cpu}).encode()
+            self.sock.sendall(frames._HEADER.pack(len(data)) + data)
+        except OSError:
+            return False
+        return True
+
+    def receive(self):
+        """Read what T sent. Returns (done, report): (False, None) while the frame is incomplete; (True, dict)
+        for a well-formed report on the current job; (True, None) when T closed the socket or sent anything
+        else (too large, malformed, another job's sequence number)."""
+        if not self.reader.feed():
+            return True, None
+        try:
+            raw = self.reader.next_raw()
+        except frames.FrameTooLarge:
+            return True, None
+        if raw is None:
+            return False, None
+        try:
+            rep = json.loads(raw)
+        except ValueError:
+            return True, None
+        if type(rep) is not dict or rep.get("seq") != self.jobs or type(rep.get("ok")) is not bool:
+            return True, None
+        return True, rep
+
+    def kill(self):
+        """SIGKILL and reap T. Returns its wait status (None if it was reaped elsewhere)."""
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            return os.waitpid(self.pid, 0)[1]
+        except (ProcessLookupError, ChildProcessError):
+            return None
+
+
+def _tester_key(req):
+    return (req.get("prelude") or "", req["test"], req["entryPoint"], req["memoryKiB"])
+
+
+def _unit_test_verdict(job, req, limit, rep, t_status):
     def respond(status, reason, rep=None):
         out = job.base_response(status, reason)
         out["assertions"] = rep["assertions"] if rep else 0
@@ -342,11 +421,7 @@ def _unit_test_verdict(job, req, limit, report_bytes, t_status):
         return respond(*limit)
     if job.cpu_ms > req["cpuMs"] or _signal_name(c_exit) == "SIGXCPU":
         return respond("time_limit_exceeded", f"CPU limit of {req['cpuMs']} ms exceeded")
-    try:
-        rep = json.loads(report_bytes)
-        if type(rep) is not dict or type(rep.get("ok")) is not bool:
-            raise ValueError
-    except ValueError:
+    if rep is None:
         return respond("runtime_error", f"the tester ended without a report ({_exit_text(t_status)}); "
                                         "the candidate may have killed it")
     err = rep.get("error")
@@ -708,10 +783,41 @@ def validate(req):
 class Zygote:
     def __init__(self, harness_path):
         self.spawner = Spawner(harness_path)
+        self.tester = None
+
+    def warm_tester(self, req, chan_fd, cpu):
+        """The warm T for this problem (reused, or forked fresh), already handed `chan_fd` and the program."""
+        t = self.tester
+        if t is not None and (t.key != _tester_key(req) or t.jobs >= WARM_TESTER_JOBS):
+            self.retire_tester()
+        for _attempt in (0, 1):
+            if self.tester is None:
+                self.tester = WarmTester(req, cpu)
+            if self.tester.send(chan_fd, req, cpu):
+                return self.tester
+            self.retire_tester()
+        raise RuntimeError("the tester did not take the job")
+
+    def retire_tester(self):
+        """Kill the warm T, if any. Returns its wait status."""
+        t, self.tester = self.tester, None
+        return t.kill() if t is not None else None
 
     def sweep(self):
         keep = {os.getpid(), self.spawner.proc_pid}
+        if self.tester is not None:
+            keep.add(self.tester.pid)
         reaped = confine.sweep_processes(keep)
+        if self.tester is not None:
+            if self.tester.pid in reaped:
+                self.tester.sock.close()
+                self.tester = None
+            else:
+                # a candidate may have stopped T; it is dead now, so nobody can stop T again
+                try:
+                    os.kill(self.tester.pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    self.tester = None
         if self.spawner.proc_pid in reaped:
             self.spawner.proc_pid = None
             self.spawner.start()
