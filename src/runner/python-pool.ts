@@ -3,8 +3,9 @@
  *
  * Why: HumanEval-style judging is dominated by start-up cost (a fresh box ~6 ms, a fresh interpreter ~10 ms;
  * see docs/PERFORMANCE.md), while a fork of a warm interpreter costs ~1–2 ms. Each zygote serves one job at
- * a time and forks fresh processes per job inside its box (candidate and tester apart, see
- * harness/python/crucible_harness/zygote.py); the host isolation is the same bubblewrap box as every run.
+ * a time and forks a fresh candidate process per job inside its box; the tester process is kept across
+ * consecutive unit_test jobs of one problem (the warm tester, see harness/python/crucible_harness/zygote.py),
+ * so jobs of a problem are best sent in a row. The host isolation is the same bubblewrap box as every run.
  *
  * Failure policy: a zygote must answer a ping before it gets a job; one that cannot is Crucible's failure
  * (`internal_error`). A zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
