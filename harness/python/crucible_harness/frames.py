@@ -20,9 +20,14 @@ class FrameTooLarge(Exception):
     pass
 
 
-def write_frame(fd, obj):
+def encode_frame(obj):
+    """The bytes of one frame carrying `obj` (length header + PyValue JSON)."""
     data = pyvalue.dumps(obj).encode("utf-8")
-    buf = memoryview(_HEADER.pack(len(data)) + data)
+    return _HEADER.pack(len(data)) + data
+
+
+def write_frame(fd, obj):
+    buf = memoryview(encode_frame(obj))
     while buf:
         n = os.write(fd, buf)
         buf = buf[n:]

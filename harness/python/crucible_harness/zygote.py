@@ -24,9 +24,9 @@ then forks one process (C) instead of two: see docs/PERFORMANCE.md and docs/SECU
 
 call mode: Z plays T's role itself and passes C's PyValue answers through (checked for shape, not trusted).
 """
+import gc
 import json
 import math
-import gc
 import os
 import select
 import signal
@@ -363,9 +363,8 @@ class WarmTester:
         self.jobs += 1
         try:
             socket.send_fds(self.sock, [b"J"], [chan_fd])
-            data = pyvalue.dumps({"seq": self.jobs, "program": req["program"], "cpuMs": req["cpuMs"],
-                                  "cpu": cpu}).encode()
-            self.sock.sendall(frames._HEADER.pack(len(data)) + data)
+            self.sock.sendall(frames.encode_frame({"seq": self.jobs, "program": req["program"],
+                                                   "cpuMs": req["cpuMs"], "cpu": cpu}))
         except OSError:
             return False
         return True
@@ -478,8 +477,7 @@ class _Candidate:
         """Send one frame, wait for one answer under per-exchange CPU and wall limits.
         Returns (outcome, payload, cpu_used_ms): outcome is "reply" | "tle" | "wall" | "ole" | "dead" | "bad"."""
         job = self.job
-        data = pyvalue.dumps(obj).encode()
-        out = bytearray(frames._HEADER.pack(len(data))) + data
+        out = bytearray(frames.encode_frame(obj))
         start_cpu = job.poll_candidate_cpu()
         deadline = time.monotonic() + wall_ms / 1000
         while True:
