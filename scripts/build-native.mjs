@@ -1,5 +1,6 @@
-// Builds the sandbox's two small native programs (crucible-box, box-init) with the system C compiler.
-// Static linking: they exec faster (no dynamic loader) and box-init runs inside boxes without /lib.
+// Builds the sandbox's small native programs with the system C compiler: crucible-box (one execution per
+// process), box-init (pid 1 of such a box), crucible-slot (a slot's long-lived box) and box-server (pid 1 of it).
+// Static linking: they exec faster (no dynamic loader) and the in-box ones need nothing from the box's /lib.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,12 +9,14 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build', 'native');
 mkdirSync(out, { recursive: true });
-for (const name of ['crucible-box', 'box-init']) {
+const header = join(root, 'src', 'sandbox', 'native', 'supervise.h');
+for (const name of ['crucible-box', 'box-init', 'crucible-slot', 'box-server']) {
   const source = join(root, 'src', 'sandbox', 'native', `${name}.c`);
   const target = join(out, name);
   let fresh = false;
   try {
-    fresh = statSync(target).mtimeMs >= statSync(source).mtimeMs;
+    const built = statSync(target).mtimeMs;
+    fresh = built >= statSync(source).mtimeMs && built >= statSync(header).mtimeMs;
   } catch {
     fresh = false;
   }

@@ -95,7 +95,7 @@ export function detectCapabilities(): Capabilities {
   } else {
     problems.push('no cgroup memory controller: memory limit falls back to RLIMIT_AS');
   }
-  const nativeBuilt = existsSync(CRUCIBLE_BOX) && existsSync(join(NATIVE_DIR, 'box-init'));
+  const nativeBuilt = existsSync(CRUCIBLE_BOX) && ['box-init', 'crucible-slot', 'box-server'].every((name) => existsSync(join(NATIVE_DIR, name)));
   if (!nativeBuilt) problems.push(`native sandbox programs are not built in ${NATIVE_DIR}: run npm run build`);
   if (!isRoot) problems.push('not running as root: per-slot uids, cgroups and namespaces need root');
   return {

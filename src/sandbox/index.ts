@@ -1,15 +1,22 @@
 /**
  * The sandbox: run ONE command in isolation and report what happened. Knows nothing of tests or languages.
  *
- * Layers, outside in: `Sandbox` (owns the slot pool: concurrency, per-slot uid/cgroups/namespaces) →
- * `launch` (spawns the native launcher, drains outputs, classifies) → `crucible-box` (root, outside: limits,
- * tree kill, report) → bubblewrap (namespaces, mounts) → `box-init` (pid 1: exact exit status) → program.
+ * Layers, outside in: `Sandbox` (owns the slot pool: concurrency, per-slot uid/cgroups/namespaces), then one
+ * of two paths with the same verdicts and report format:
+ * - one-shot runs on a root host with cgroups: `SlotBox` (frames to and from a slot's long-lived box) →
+ *   `crucible-slot` (root, outside: limits, tree kill, report) → bubblewrap (once per slot) → `box-server`
+ *   (a new pid, mount and IPC namespace per run) → the run's init (exact exit status) → program;
+ * - long-lived boxes (harness zygotes), other mounts, and hosts without root: `launch` (spawns the native
+ *   launcher, drains outputs, classifies) → `crucible-box` (root, outside: limits, tree kill, report) →
+ *   bubblewrap (namespaces, mounts, per run) → `box-init` (pid 1: exact exit status) → program.
  */
 import { chmodSync, chownSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { detectCapabilities, type Capabilities } from './capabilities.js';
 import { launch, type Launched } from './launch.js';
+import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
+import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
 import type { ExecutionResult, SandboxRequest } from './types.js';
 
@@ -31,6 +38,11 @@ export interface SandboxOptions {
   readonly boxSlots?: number;
   /** Run without bubblewrap when isolation is unavailable. Never the default; the CLI flag is explicit. */
   readonly unsafeNoSandbox?: boolean;
+  /**
+   * Serve one-shot runs from a long-lived box per slot (default: true where the host allows it: root,
+   * writable cgroups, slot network namespaces). False forces a fresh bubblewrap per run.
+   */
+  readonly slotBoxes?: boolean;
 }
 
 /** Raised when the host cannot isolate programs and the caller did not opt out explicitly. */
@@ -52,6 +64,11 @@ const PATH = '/usr/local/bin:/usr/bin:/bin';
 
 let runCounter = 0;
 
+/** The complete environment of a program in a box: a fixed base, then the request's variables. */
+function boxEnvironment(request: SandboxRequest): Record<string, string> {
+  return { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env };
+}
+
 /** A pool of isolated execution slots. Create once per process; `close()` releases everything. */
 export class Sandbox {
   /**
@@ -59,7 +76,8 @@ export class Sandbox {
    * starve one-shot runs of slots (and vice versa) when both kinds of work share a sandbox.
    */
   private constructor(readonly capabilities: Capabilities, private readonly pool: SlotPool,
-    private readonly boxPool: SlotPool, readonly unsafeNoSandbox: boolean) {}
+    private readonly boxPool: SlotPool, readonly unsafeNoSandbox: boolean,
+    private readonly slotBoxes: ReadonlyMap<Slot, SlotBox> | null) {}
 
   /**
    * Detect capabilities and set up the slots.
@@ -74,7 +92,11 @@ export class Sandbox {
     const count = Math.min(16, Math.max(1, options.slots ?? availableParallelism()));
     const pool = SlotPool.create(caps, count);
     const boxPool = SlotPool.create(caps, Math.min(17, Math.max(1, options.boxSlots ?? count + 1)));
-    return new Sandbox(caps, pool, boxPool, unsafe && !caps.isolation);
+    const slotBoxesPossible = caps.isolation && pool.slots.every((slot) => slot.cgroups !== null && slot.netns !== null);
+    const slotBoxes = options.slotBoxes !== false && slotBoxesPossible
+      ? new Map(pool.slots.map((slot) => [slot, new SlotBox(slot, pool.root, caps.bwrapPath ?? '/usr/bin/bwrap')]))
+      : null;
+    return new Sandbox(caps, pool, boxPool, unsafe && !caps.isolation, slotBoxes);
   }
 
   /** Number of slots (maximum concurrent executions). */
@@ -85,6 +107,19 @@ export class Sandbox {
   /** Number of slots for long-lived boxes (maximum concurrent warm harnesses). */
   get boxSlotCount(): number {
     return this.boxPool.slots.length;
+  }
+
+  /** True when one-shot runs are served by long-lived slot boxes (see `SandboxOptions.slotBoxes`). */
+  get usesSlotBoxes(): boolean {
+    return this.slotBoxes !== null;
+  }
+
+  /**
+   * Pids of the long-lived slot boxes themselves (bubblewrap and box-server of each box that is up): the only
+   * processes of a slot's uid that may exist between runs. For audits and tests.
+   */
+  get slotBoxProcessIds(): readonly number[] {
+    return [...this.slotBoxes?.values() ?? []].flatMap((box) => box.processIds());
   }
 
   /** Host uids of the slots (every process of a run runs as one of them); for audits and tests. */
@@ -113,7 +148,7 @@ export class Sandbox {
       slot,
       workDir,
       argv: request.argv,
-      env: { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env },
+      env: boxEnvironment(request),
       mounts: request.mounts ?? [],
       limits: request.limits,
       bwrapPath: this.capabilities.bwrapPath ?? '/usr/bin/bwrap',
@@ -133,7 +168,7 @@ export class Sandbox {
     let workDir: string | null = null;
     try {
       workDir = this.prepare(slot, request);
-      const result = await this.start(slot, workDir, request, true, true).result;
+      const result = await (this.inSlotBox(slot, workDir, request) ?? this.start(slot, workDir, request, true, true).result);
       if (request.keepWorkDir) {
         chmodSync(workDir, 0o755);
         const kept = workDir;
@@ -145,6 +180,29 @@ export class Sandbox {
       if (workDir !== null) rmSync(workDir, { recursive: true, force: true });
       this.pool.release(slot);
     }
+  }
+
+  /**
+   * Serve a one-shot run from the slot's long-lived box when it can: every mount is a work directory of this
+   * sandbox, read-only, at one of the box's mount points. Null when the run needs the per-run bubblewrap path.
+   */
+  private inSlotBox(slot: Slot, workDir: string, request: SandboxRequest): Promise<ExecutionResult> | null {
+    const box = this.slotBoxes?.get(slot);
+    if (!box || request.asPid1) return null;
+    const root = this.pool.root + '/';
+    const mounts: { source: string; boxPath: string }[] = [];
+    for (const mount of request.mounts ?? []) {
+      if (mount.writable || !mount.hostPath.startsWith(root) || !SLOT_BOX_MOUNT_POINTS.includes(mount.boxPath)) return null;
+      mounts.push({ source: mount.hostPath.slice(root.length), boxPath: mount.boxPath });
+    }
+    return box.run({
+      workDir: workDir.slice(root.length),
+      mounts,
+      argv: request.argv,
+      env: boxEnvironment(request),
+      limits: request.limits,
+      stdin: request.stdin,
+    });
   }
 
   /** Remove a work directory kept by `run({keepWorkDir: true})`. */
@@ -177,6 +235,7 @@ export class Sandbox {
 
   /** Release slots, namespaces, cgroups and work directories. */
   close(): void {
+    for (const box of this.slotBoxes?.values() ?? []) box.close();
     this.pool.close();
     this.boxPool.close();
   }

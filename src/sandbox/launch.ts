@@ -70,8 +70,11 @@ function launcherArguments(o: LaunchOptions): string[] {
   return args;
 }
 
-/** A bounded collector of one output stream. */
-class OutputDrain {
+/**
+ * A bounded collector of one output stream: keeps the first `capBytes` bytes, calls `onOverflow` once when a
+ * chunk goes past them (the caller stops the run), and drops the rest.
+ */
+export class OutputDrain {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   truncated = false;

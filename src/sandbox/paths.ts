@@ -18,5 +18,7 @@ export const PROJECT_ROOT = findRoot();
 export const NATIVE_DIR = join(PROJECT_ROOT, 'build', 'native');
 /** The privileged launcher (runs outside the box). */
 export const CRUCIBLE_BOX = join(NATIVE_DIR, 'crucible-box');
+/** The privileged supervisor of a slot's long-lived box (runs outside the box). */
+export const CRUCIBLE_SLOT = join(NATIVE_DIR, 'crucible-slot');
 /** Directory of trusted in-box harness scripts, mounted read-only at `/crucible/harness`. */
 export const HARNESS_DIR = join(PROJECT_ROOT, 'harness');

@@ -89,7 +89,8 @@ export class SlotPool {
   private readonly waiters: ((slot: Slot) => void)[] = [];
   private closed = false;
 
-  private constructor(readonly slots: readonly Slot[], private readonly root: string) {
+  /** `root` is the host directory holding every slot's work directories. */
+  private constructor(readonly slots: readonly Slot[], readonly root: string) {
     this.free.push(...slots);
   }
 

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { runLimits } from '../../src/runner/limits.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
-import { processesOwnedBy } from '../support/processes.js';
+import { runProcessesOf } from '../support/processes.js';
 import { openExecutor } from '../support/sandbox.js';
 
 const { sandbox, executor, languages } = openExecutor();
@@ -20,7 +20,7 @@ const LANG: Record<string, string> = { py: 'python', c: 'c', sh: 'bash' };
 async function attack(file: string, stdin = '', limits = runLimits({ timeLimitSeconds: 1, memoryLimitMiB: 256, outputBytes: 1 << 20 })): Promise<ExecutionResult> {
   const ext = file.split('.').pop()!;
   const result = await executor.runProgram(languages.get(LANG[ext]!), readFileSync(join(programs, file), 'utf8'), stdin, limits);
-  assert.deepEqual(processesOwnedBy(sandbox.slotUids), [], `${file}: a process of the run survived the verdict`);
+  assert.deepEqual(runProcessesOf(sandbox), [], `${file}: a process of the run survived the verdict`);
   return result;
 }
 

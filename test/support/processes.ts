@@ -16,3 +16,12 @@ export function processesOwnedBy(uids: readonly number[]): number[] {
   }
   return found;
 }
+
+/**
+ * Pids of live host processes that belong to a run of `sandbox`: owned by a slot uid and not one of the
+ * long-lived slot boxes themselves (bubblewrap and box-server, which wait between runs by design).
+ */
+export function runProcessesOf(sandbox: { readonly slotUids: readonly number[]; readonly slotBoxProcessIds: readonly number[] }): number[] {
+  const box = new Set(sandbox.slotBoxProcessIds);
+  return processesOwnedBy(sandbox.slotUids).filter((pid) => !box.has(pid));
+}

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "supervise.h"
+
 #define REPORT_FD 3
 #define MAX_CGROUPS 4
 
@@ -73,91 +75,6 @@ struct options {
   const char *pids_dir;
   char **argv;
 };
-
-static long long now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static int write_file(const char *dir, const char *name, const char *text) {
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  int fd = open(path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  ssize_t len = (ssize_t)strlen(text);
-  ssize_t wrote = write(fd, text, (size_t)len);
-  close(fd);
-  return wrote == len ? 0 : -1;
-}
-
-static long long read_number(const char *dir, const char *name) {
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char buf[64];
-  ssize_t got = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (got <= 0) return -1;
-  buf[got] = 0;
-  return atoll(buf);
-}
-
-/* oom_kill counter from memory.oom_control (cgroup v1, kernel >= 4.13). */
-static long long read_oom_kills(const char *dir) {
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/memory.oom_control", dir);
-  FILE *f = fopen(path, "re");
-  if (!f) return -1;
-  char key[64];
-  long long value = -1, result = -1;
-  while (fscanf(f, "%63s %lld", key, &value) == 2) {
-    if (strcmp(key, "oom_kill") == 0) result = value;
-  }
-  fclose(f);
-  return result;
-}
-
-/* SIGKILL every task of a cgroup; returns how many were still there. */
-static int kill_cgroup(const char *dir) {
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/cgroup.procs", dir);
-  FILE *f = fopen(path, "re");
-  if (!f) return 0;
-  int count = 0;
-  long pid;
-  while (fscanf(f, "%ld", &pid) == 1) {
-    kill((pid_t)pid, SIGKILL);
-    count++;
-  }
-  fclose(f);
-  return count;
-}
-
-
-/* Remove every SysV IPC object of the slot's IPC namespace, so nothing passes from one run to the next. */
-static void clean_ipc(const char *ipcns) {
-  int fd = open(ipcns, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  if (setns(fd, CLONE_NEWIPC) != 0) { close(fd); return; }
-  close(fd);
-  const char *files[3] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
-  for (int kind = 0; kind < 3; kind++) {
-    FILE *f = fopen(files[kind], "re");
-    if (!f) continue;
-    char line[512];
-    if (!fgets(line, sizeof line, f)) { fclose(f); continue; } /* header */
-    while (fgets(line, sizeof line, f)) {
-      long key, id;
-      if (sscanf(line, "%ld %ld", &key, &id) != 2) continue;
-      if (kind == 0) shmctl((int)id, IPC_RMID, NULL);
-      else if (kind == 1) msgctl((int)id, IPC_RMID, NULL);
-      else semctl((int)id, 0, IPC_RMID);
-    }
-    fclose(f);
-  }
-}
 
 static void fail_child(int err_fd, const char *step) {
   char msg[256];
@@ -210,17 +127,6 @@ static void run_child(const struct options *o, int err_fd, int status_fd) {
   sigprocmask(SIG_SETMASK, &none, NULL);
   execv(o->argv[0], o->argv);
   fail_child(err_fd, "exec sandbox");
-}
-
-static void json_string(FILE *out, const char *s) {
-  fputc('"', out);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-    else if (c < 0x20) fprintf(out, "\\u%04x", c);
-    else fputc(c, out);
-  }
-  fputc('"', out);
 }
 
 static int parse_options(int argc, char **argv, struct options *o) {

@@ -1,0 +1,381 @@
+/*
+ * crucible box-server: the long-lived process inside a slot's box (bubblewrap --as-pid-1) that gives every
+ * execution a sandbox of its own without paying for a new bubblewrap each time.
+ *
+ * Theory of operation. crucible-slot (root, outside) starts one bubblewrap box per slot: new user, pid, uts and
+ * mount namespaces, the slot's network namespace, a read-only system, and this program as its pid 1 with
+ * CAP_SYS_ADMIN and CAP_SETPCAP in the box's user namespace (nothing else; no capability outside it). For each
+ * run request read from fd 0 it
+ *   1. clones the run's init (C1) into NEW pid, mount and IPC namespaces;
+ *   2. C1, in its private mount namespace: makes every mount private, mounts a fresh tmpfs on /tmp and on
+ *      /dev/shm, remounts /dev read-only, binds the run's work directory at /box (and any artifact directory
+ *      read-only at its mount point), mounts a /proc that shows only the run's pid namespace, and covers the
+ *      directory of all work directories with an empty read-only tmpfs, so the run sees no other run's files;
+ *   3. C1 forks the program (C2), which joins the slot's run cgroups through descriptors crucible-slot opened
+ *      (so limits and accounting cover exactly the program's tree), starts a new session, sets its rlimits,
+ *      drops every capability for good (bounding set, ambient set, securebits locked, no_new_privs) and execs;
+ *   4. C1 reaps every process of the namespace until the program ends, writes its exact end (exit code or
+ *      signal, CPU time and peak RSS of everything it reaped) to a status pipe and exits; the kernel then kills
+ *      whatever is left in the namespace before C1's exit completes;
+ *   5. meanwhile this server feeds the program's stdin and relays its stdout and stderr to fd 1 as frames, and
+ *      when both reach end of file and C1 is reaped it sends the status frame. A run's processes live only in
+ *      the run's pid namespace, so nothing of a run can reach the server (it is not in their namespace, and it
+ *      and C1 are non-dumpable), and nothing survives into the next run.
+ * Limits that need an outside view (CPU and wall time, memory, process count, tree kill) are crucible-slot's.
+ *
+ * Frames on fd 0 and fd 1: u8 type, u32 little-endian payload length, payload.
+ *   in  'R': u32 seq, u32 token bytes, tokens ("key\0value\0"...), then the program's stdin bytes.
+ *            keys: work (path under /crucible/runs), mount-src + mount-dst (pairs), arg, env ("K=V"),
+ *            rlimit-cpu, rlimit-nproc, rlimit-fsize, rlimit-nofile (numbers); unknown keys are ignored.
+ *   out 'O' / 'E': stdout / stderr bytes. 'X': the status JSON of C1 (same shape as box-init's), or empty when
+ *            C1 wrote none. Fatal errors of the server itself: message on stderr, exit 1.
+ * Arguments: --cgroup-fd N (repeated): open cgroup.procs descriptors of the run cgroups.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define RUNS_DIR "/crucible/runs"
+#define MAX_CGROUP_FDS 4
+#define MAX_ITEMS 4096
+
+static int cgroup_fds[MAX_CGROUP_FDS];
+static int cgroup_fd_count;
+
+static void die(const char *what) {
+  fprintf(stderr, "box-server: %s: %s\n", what, strerror(errno));
+  exit(1);
+}
+
+static int read_full(int fd, void *buf, size_t len) {
+  char *p = buf;
+  while (len > 0) {
+    ssize_t got = read(fd, p, len);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return -1;
+    p += got;
+    len -= (size_t)got;
+  }
+  return 0;
+}
+
+static void write_full(int fd, const void *buf, size_t len) {
+  const char *p = buf;
+  while (len > 0) {
+    ssize_t wrote = write(fd, p, len);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) die("write frame");
+    p += wrote;
+    len -= (size_t)wrote;
+  }
+}
+
+static void send_frame(char type, const void *data, uint32_t len) {
+  unsigned char header[5] = {(unsigned char)type, (unsigned char)len, (unsigned char)(len >> 8),
+                             (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
+  write_full(1, header, sizeof header);
+  if (len > 0) write_full(1, data, len);
+}
+
+static uint32_t u32_at(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* One parsed run request; every string points into the request buffer. */
+struct request {
+  const char *work;
+  const char *mount_src[8], *mount_dst[8];
+  int mounts;
+  char *argv[MAX_ITEMS];
+  int argc;
+  char *envp[MAX_ITEMS];
+  int envc;
+  long long rlimit_cpu, rlimit_nproc, rlimit_fsize, rlimit_nofile;
+  const unsigned char *stdin_data;
+  size_t stdin_len;
+};
+
+static int parse_request(unsigned char *payload, uint32_t len, struct request *r) {
+  memset(r, 0, sizeof *r);
+  r->rlimit_cpu = r->rlimit_nproc = r->rlimit_fsize = r->rlimit_nofile = -1;
+  if (len < 8) return -1;
+  uint32_t token_bytes = u32_at(payload + 4);
+  if (token_bytes > len - 8) return -1;
+  char *p = (char *)payload + 8, *end = p + token_bytes;
+  if (token_bytes > 0 && end[-1] != 0) return -1;
+  while (p < end) {
+    char *key = p;
+    p += strlen(p) + 1;
+    if (p >= end) return -1;
+    char *value = p;
+    p += strlen(p) + 1;
+    if (strcmp(key, "work") == 0) r->work = value;
+    else if (strcmp(key, "mount-src") == 0 && r->mounts < 8) r->mount_src[r->mounts] = value;
+    else if (strcmp(key, "mount-dst") == 0 && r->mounts < 8) r->mount_dst[r->mounts++] = value;
+    else if (strcmp(key, "arg") == 0 && r->argc < MAX_ITEMS - 1) r->argv[r->argc++] = value;
+    else if (strcmp(key, "env") == 0 && r->envc < MAX_ITEMS - 1) r->envp[r->envc++] = value;
+    else if (strcmp(key, "rlimit-cpu") == 0) r->rlimit_cpu = atoll(value);
+    else if (strcmp(key, "rlimit-nproc") == 0) r->rlimit_nproc = atoll(value);
+    else if (strcmp(key, "rlimit-fsize") == 0) r->rlimit_fsize = atoll(value);
+    else if (strcmp(key, "rlimit-nofile") == 0) r->rlimit_nofile = atoll(value);
+  }
+  if (r->work == NULL || r->argc == 0) return -1;
+  for (int i = 0; i < r->mounts; i++) if (r->mount_src[i] == NULL) return -1;
+  r->stdin_data = payload + 8 + token_bytes;
+  r->stdin_len = len - 8 - token_bytes;
+  return 0;
+}
+
+/* C1's failure before the program started: Crucible's failure, reported through the status pipe. */
+static void init_fail(int status_fd, const char *step) {
+  dprintf(status_fd, "{\"error\":\"run setup: %s: %s\"}\n", step, strerror(errno));
+  _exit(125);
+}
+
+static void child_fail(int exec_fd, int err) {
+  if (write(exec_fd, &err, sizeof err) < 0) { /* C1 reports a silent exit */ }
+  _exit(127);
+}
+
+static void set_limit(int exec_fd, int resource, long long value) {
+  if (value < 0) return;
+  struct rlimit rl = {(rlim_t)value, (rlim_t)value};
+  if (setrlimit(resource, &rl) != 0) child_fail(exec_fd, errno);
+}
+
+/* C2: become the program. Never returns. */
+static void run_program(const struct request *r, int in_fd, int out_fd, int err_fd, int exec_fd) {
+  for (int i = 0; i < cgroup_fd_count; i++) {
+    if (write(cgroup_fds[i], "0", 1) != 1) child_fail(exec_fd, errno);
+  }
+  if (setsid() < 0) child_fail(exec_fd, errno);
+  set_limit(exec_fd, RLIMIT_CPU, r->rlimit_cpu);
+  set_limit(exec_fd, RLIMIT_NPROC, r->rlimit_nproc);
+  set_limit(exec_fd, RLIMIT_FSIZE, r->rlimit_fsize);
+  set_limit(exec_fd, RLIMIT_NOFILE, r->rlimit_nofile);
+  set_limit(exec_fd, RLIMIT_CORE, 0);
+  if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) child_fail(exec_fd, errno);
+  /* Keep only 0-2 and the exec-error pipe (close-on-exec) as fd 3. */
+  if (dup3(exec_fd, 3, O_CLOEXEC) < 0) child_fail(exec_fd, errno);
+  exec_fd = 3;
+  if (syscall(SYS_close_range, 4, ~0U, 0) != 0) child_fail(exec_fd, errno);
+  /* Drop every capability for good: nothing the program execs can regain one. */
+  if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+            SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+            SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) != 0) child_fail(exec_fd, errno);
+  for (int cap = 0; cap <= 63; cap++) {
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) child_fail(exec_fd, errno);
+  }
+  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) child_fail(exec_fd, errno);
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(exec_fd, errno);
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capset, &header, data) != 0) child_fail(exec_fd, errno);
+  if (chdir("/box") != 0) child_fail(exec_fd, errno);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  for (int s = 1; s < NSIG; s++) signal(s, SIG_DFL);
+  environ = (char **)r->envp;
+  execvp(r->argv[0], r->argv);
+  child_fail(exec_fd, errno);
+}
+
+/* Remount a bind mount with its current flags plus `extra`: flags the box's mounts carry are locked, and a
+ * remount that omits one (nodev, an atime mode) is refused. */
+static int remount_adding(const char *path, unsigned long extra) {
+  struct statvfs st;
+  if (statvfs(path, &st) != 0) return -1;
+  static const struct { unsigned long st, ms; } map[] = {
+      {ST_RDONLY, MS_RDONLY}, {ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC},
+      {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
+  unsigned long flags = MS_REMOUNT | MS_BIND | extra;
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) if (st.f_flag & map[i].st) flags |= map[i].ms;
+  return mount(NULL, path, NULL, flags, NULL);
+}
+
+static void bind_at(int status_fd, const char *src, const char *dst, unsigned long extra, const char *step) {
+  if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) != 0) init_fail(status_fd, step);
+  if (remount_adding(dst, MS_NOSUID | MS_NODEV | extra) != 0) init_fail(status_fd, step);
+}
+
+/* C1: pid 1 of the run's namespaces. Never returns. */
+static void run_init(const struct request *r, int in_fd, int out_fd, int err_fd, int status_fd) {
+  char path[4096];
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) init_fail(status_fd, "private mounts");
+  if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) init_fail(status_fd, "tmpfs /tmp");
+  if (remount_adding("/dev", MS_RDONLY | MS_NOSUID) != 0) init_fail(status_fd, "read-only /dev");
+  if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) init_fail(status_fd, "tmpfs /dev/shm");
+  if (snprintf(path, sizeof path, RUNS_DIR "/%s", r->work) >= (int)sizeof path || strstr(r->work, "..")) {
+    errno = EINVAL;
+    init_fail(status_fd, "work path");
+  }
+  bind_at(status_fd, path, "/box", 0, "bind /box");
+  for (int i = 0; i < r->mounts; i++) {
+    if (snprintf(path, sizeof path, RUNS_DIR "/%s", r->mount_src[i]) >= (int)sizeof path || strstr(r->mount_src[i], "..")) {
+      errno = EINVAL;
+      init_fail(status_fd, "mount path");
+    }
+    bind_at(status_fd, path, r->mount_dst[i], MS_RDONLY, "bind a read-only mount");
+  }
+  if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) init_fail(status_fd, "mount /proc");
+  if (mount("tmpfs", RUNS_DIR, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=000") != 0) {
+    init_fail(status_fd, "cover the work directories");
+  }
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) init_fail(status_fd, "pipe");
+  pid_t program = fork();
+  if (program < 0) init_fail(status_fd, "fork");
+  if (program == 0) {
+    close(exec_pipe[0]);
+    close(status_fd);
+    run_program(r, in_fd, out_fd, err_fd, exec_pipe[1]);
+  }
+  close(exec_pipe[1]);
+  close(in_fd);
+  close(out_fd);
+  close(err_fd);
+  for (int i = 0; i < cgroup_fd_count; i++) close(cgroup_fds[i]);
+  /* C1 needs no capability any more. */
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  syscall(SYS_capset, &header, data);
+  int exec_errno = 0;
+  ssize_t got = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
+  close(exec_pipe[0]);
+  int status = 0;
+  for (;;) {
+    pid_t pid = waitpid(-1, &status, __WALL);
+    if (pid == program) break;
+    if (pid < 0 && errno != EINTR) {
+      dprintf(status_fd, "{\"error\":\"waitpid: %s\"}\n", strerror(errno));
+      _exit(125);
+    }
+  }
+  if (got == (ssize_t)sizeof exec_errno) {
+    dprintf(status_fd, "{\"error\":\"exec %s failed: %s\"}\n", r->argv[0], strerror(exec_errno));
+    _exit(125);
+  }
+  struct rusage usage;
+  getrusage(RUSAGE_CHILDREN, &usage);
+  long long cpu_us = (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec +
+                     (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec;
+  if (WIFSIGNALED(status)) {
+    dprintf(status_fd, "{\"signal\":%d,\"cpuUs\":%lld,\"maxRssKiB\":%ld}\n", WTERMSIG(status), cpu_us, usage.ru_maxrss);
+  } else {
+    dprintf(status_fd, "{\"exitCode\":%d,\"cpuUs\":%lld,\"maxRssKiB\":%ld}\n", WEXITSTATUS(status), cpu_us,
+            usage.ru_maxrss);
+  }
+  _exit(0);
+}
+
+/* Run one request: start C1, pump stdin/stdout/stderr, collect the status, send 'X'. */
+static void serve_one(const struct request *r) {
+  int in_pipe[2], out_pipe[2], err_pipe[2], status_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+      pipe2(status_pipe, O_CLOEXEC) != 0) die("pipe");
+  pid_t init = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | SIGCHLD, 0, 0, 0, 0);
+  if (init < 0) die("clone");
+  if (init == 0) {
+    close(in_pipe[1]);
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    close(status_pipe[0]);
+    close(0);
+    close(1);
+    run_init(r, in_pipe[0], out_pipe[1], err_pipe[1], status_pipe[1]);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  close(status_pipe[1]);
+  int in_fd = in_pipe[1];
+  fcntl(in_fd, F_SETFL, O_NONBLOCK);
+  size_t in_done = 0;
+  if (r->stdin_len == 0) { close(in_fd); in_fd = -1; }
+  int out_fd = out_pipe[0], err_fd = err_pipe[0], status_fd = status_pipe[0];
+  char status_text[512];
+  size_t status_len = 0;
+  static char buf[65536];
+  while (out_fd >= 0 || err_fd >= 0 || status_fd >= 0) {
+    struct pollfd fds[4] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}, {status_fd, POLLIN, 0}, {in_fd, POLLOUT, 0}};
+    if (poll(fds, 4, -1) < 0) {
+      if (errno == EINTR) continue;
+      die("poll");
+    }
+    for (int i = 0; i < 2; i++) {
+      int *fd = i == 0 ? &out_fd : &err_fd;
+      if (*fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t got = read(*fd, buf, sizeof buf);
+      if (got > 0) send_frame(i == 0 ? 'O' : 'E', buf, (uint32_t)got);
+      else if (got == 0 || errno != EINTR) { close(*fd); *fd = -1; }
+    }
+    if (status_fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR))) {
+      ssize_t got = read(status_fd, status_text + status_len, sizeof status_text - 1 - status_len);
+      if (got > 0) status_len += (size_t)got;
+      else if (got == 0 || errno != EINTR) { close(status_fd); status_fd = -1; }
+      if (status_len == sizeof status_text - 1) { close(status_fd); status_fd = -1; }
+    }
+    if (in_fd >= 0 && (fds[3].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t wrote = write(in_fd, r->stdin_data + in_done, r->stdin_len - in_done);
+      if (wrote > 0) in_done += (size_t)wrote;
+      if ((wrote < 0 && errno != EAGAIN && errno != EINTR) || in_done == r->stdin_len) { close(in_fd); in_fd = -1; }
+    }
+  }
+  if (in_fd >= 0) close(in_fd);
+  int st;
+  while (waitpid(init, &st, 0) < 0 && errno == EINTR) {}
+  char *nl = memchr(status_text, '\n', status_len);
+  if (nl) status_len = (size_t)(nl - status_text);
+  send_frame('X', status_text, (uint32_t)status_len);
+}
+
+int main(int argc, char **argv) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--cgroup-fd") == 0 && cgroup_fd_count < MAX_CGROUP_FDS) {
+      int fd = atoi(argv[i + 1]);
+      if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) die("cgroup descriptor");
+      cgroup_fds[cgroup_fd_count++] = fd;
+    } else {
+      fprintf(stderr, "box-server: bad argument %s\n", argv[i]);
+      return 2;
+    }
+  }
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  signal(SIGPIPE, SIG_IGN);
+  for (;;) {
+    unsigned char header[5];
+    if (read_full(0, header, sizeof header) != 0) return 0; /* crucible-slot closed the channel */
+    uint32_t len = u32_at(header + 1);
+    unsigned char *payload = malloc(len + 1u);
+    if (!payload) die("malloc");
+    if (read_full(0, payload, len) != 0) die("read request");
+    payload[len] = 0;
+    struct request r;
+    if (header[0] != 'R' || parse_request(payload, len, &r) != 0) {
+      const char *bad = "{\"error\":\"box-server: malformed request\"}";
+      send_frame('X', bad, (uint32_t)strlen(bad));
+    } else {
+      serve_one(&r);
+    }
+    free(payload);
+  }
+}
