@@ -12,8 +12,10 @@ export function register(program: Command): void {
       const caps = detectCapabilities();
       const registry = LanguageRegistry.load();
       const toolchains = await registry.toolchains();
+      // Same condition as Sandbox.create: root (slot network namespaces) and writable cgroups.
+      const slotBoxes = caps.isolation && caps.cgroupWritable;
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ ...caps, toolchains }) + '\n');
+        process.stdout.write(JSON.stringify({ ...caps, slotBoxes, toolchains }) + '\n');
       } else {
         const yes = (b: boolean): string => (b ? 'yes' : 'NO');
         process.stdout.write([
@@ -23,6 +25,7 @@ export function register(program: Command): void {
           `cgroup:            ${caps.cgroupVersion}, writable: ${yes(caps.cgroupWritable)} (memory limit by ${caps.cgroupWritable ? 'cgroup' : 'RLIMIT_AS'})`,
           `native launcher:   ${yes(caps.nativeBuilt)}`,
           `isolation:         ${caps.isolation ? 'available' : 'UNAVAILABLE: untrusted code will not run without --unsafe-no-sandbox'}`,
+          `slot boxes:        ${slotBoxes ? 'yes (one-shot runs share a box per slot; new pid, mount and IPC namespaces per run)' : 'no (a bubblewrap per run)'}`,
           ...caps.problems.map((p) => `  problem: ${p}`),
           'toolchains:',
           ...toolchains.map((t) => `  ${t.available ? 'ok     ' : 'MISSING'} ${t.id.padEnd(11)} ${t.version ?? ''} ${t.problem ?? ''}`),

@@ -105,20 +105,24 @@ export class SlotBox {
     const child = spawn(CRUCIBLE_SLOT, args, { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
     this.buffered = Buffer.alloc(0);
     this.stderrTail = '';
-    (child.stdout as Readable).on('data', (chunk: Buffer) => this.onData(chunk));
+    (child.stdout as Readable).on('data', (chunk: Buffer) => {
+      if (this.child === child) this.onData(chunk);
+    });
     (child.stderr as Readable).on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
     });
     (child.stdin as Writable).on('error', () => {
       // The supervisor ended; 'close' reports it.
     });
-    child.once('error', (error) => this.onEnd(`cannot start the slot supervisor: ${error.message}`));
-    child.once('close', (code, signal) => this.onEnd(`the slot supervisor exited (${code ?? signal}): ${this.stderrTail.trim()}`));
+    child.once('error', (error) => this.onEnd(child, `cannot start the slot supervisor: ${error.message}`));
+    child.once('close', (code, signal) => this.onEnd(child, `the slot supervisor exited (${code ?? signal}): ${this.stderrTail.trim()}`));
     this.child = child;
     return child;
   }
 
-  private onEnd(why: string): void {
+  /** The supervisor `child` ended; only the current one's end concerns the run in progress. */
+  private onEnd(child: ChildProcess, why: string): void {
+    if (this.child !== child) return;
     this.child = null;
     const pending = this.pending;
     this.pending = null;
@@ -151,6 +155,8 @@ export class SlotBox {
       } catch (error) {
         problem = `slot supervisor sent an invalid report: ${(error as Error).message}`;
       }
+      // A report with an error means the box or its supervisor failed: the next run gets a new box.
+      if (report === null || 'error' in report) this.close();
       pending.resolve(this.verdict(pending, report, problem));
     }
   }

@@ -13,16 +13,8 @@ import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { runProcessesOf } from '../support/processes.js';
 import { openExecutor } from '../support/sandbox.js';
 
-const { sandbox, executor, languages } = openExecutor();
 const programs = join(PROJECT_ROOT, 'test', 'hostile', 'programs');
 const LANG: Record<string, string> = { py: 'python', c: 'c', sh: 'bash' };
-
-async function attack(file: string, stdin = '', limits = runLimits({ timeLimitSeconds: 1, memoryLimitMiB: 256, outputBytes: 1 << 20 })): Promise<ExecutionResult> {
-  const ext = file.split('.').pop()!;
-  const result = await executor.runProgram(languages.get(LANG[ext]!), readFileSync(join(programs, file), 'utf8'), stdin, limits);
-  assert.deepEqual(runProcessesOf(sandbox), [], `${file}: a process of the run survived the verdict`);
-  return result;
-}
 
 let server: Server;
 let port = 0;
@@ -35,105 +27,125 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as { port: number }).port;
 });
-after(async () => {
+after(() => {
   server.close();
-  await executor.close();
-  sandbox.close();
 });
 
-describe('hostile programs', () => {
-  for (const file of ['fork_bomb.sh', 'fork_bomb.c']) {
-    it(`${file}: held by the process limit, stopped by the time limit, host still forks`, async () => {
-      const r = await attack(file);
-      assert.equal(r.status, 'time_limit_exceeded', `${r.status}: ${r.reason}`);
-      const probe = await attack('kill_parent.py');
-      assert.equal(probe.status, 'ok');
-    });
+// Every attack runs on both paths: long-lived slot boxes (the default on this host) and a fresh bubblewrap per
+// run (hosts where slot boxes are unavailable, and long-lived harness boxes).
+for (const slotBoxes of [true, false]) {
+  const { sandbox, executor, languages } = openExecutor(2, { slotBoxes });
+
+  async function attack(file: string, stdin = '', limits = runLimits({ timeLimitSeconds: 1, memoryLimitMiB: 256, outputBytes: 1 << 20 })): Promise<ExecutionResult> {
+    const ext = file.split('.').pop()!;
+    const result = await executor.runProgram(languages.get(LANG[ext]!), readFileSync(join(programs, file), 'utf8'), stdin, limits);
+    assert.deepEqual(runProcessesOf(sandbox), [], `${file}: a process of the run survived the verdict`);
+    return result;
   }
 
-  it('memory bomb: memory_limit_exceeded', async () => {
-    const r = await attack('memory_bomb.py');
-    assert.equal(r.status, 'memory_limit_exceeded', `${r.status}: ${r.reason}`);
-  });
+  describe(`hostile programs (${slotBoxes ? 'slot boxes' : 'a bubblewrap per run'})`, () => {
+    after(async () => {
+      await executor.close();
+      sandbox.close();
+    });
 
-  it('infinite loop: time_limit_exceeded on CPU time', async () => {
-    const r = await attack('infinite_loop.c');
-    assert.equal(r.status, 'time_limit_exceeded');
-    assert.ok(r.cpuMs >= 1000, `cpuMs ${r.cpuMs}`);
-  });
+    it('runs on the intended path', () => {
+      assert.equal(sandbox.usesSlotBoxes, slotBoxes);
+    });
 
-  it('busy threads: the CPU bound counts every thread (stopped before 1 s of wall time on 2+ cores)', async () => {
-    const r = await attack('busy_threads.c');
-    assert.equal(r.status, 'time_limit_exceeded');
-    assert.match(r.reason ?? '', /CPU/);
-  });
+    for (const file of ['fork_bomb.sh', 'fork_bomb.c']) {
+      it(`${file}: held by the process limit, stopped by the time limit, host still forks`, async () => {
+        const r = await attack(file);
+        assert.equal(r.status, 'time_limit_exceeded', `${r.status}: ${r.reason}`);
+        const probe = await attack('kill_parent.py');
+        assert.equal(probe.status, 'ok');
+      });
+    }
 
-  it('sleeping forever: stopped by the wall bound, with almost no CPU time', async () => {
-    const r = await attack('sleep_forever.py');
-    assert.equal(r.status, 'time_limit_exceeded');
-    assert.match(r.reason ?? '', /wall/);
-    assert.ok(r.cpuMs < 500, `cpuMs ${r.cpuMs}`);
-  });
+    it('memory bomb: memory_limit_exceeded', async () => {
+      const r = await attack('memory_bomb.py');
+      assert.equal(r.status, 'memory_limit_exceeded', `${r.status}: ${r.reason}`);
+    });
 
-  it('200 MB of stdout: output_limit_exceeded quickly, never a time-out', async () => {
-    const r = await attack('stdout_flood.py');
-    assert.equal(r.status, 'output_limit_exceeded');
-    assert.ok(r.stdoutTruncated);
-    assert.equal(r.stdout.length, 1 << 20);
-    assert.ok(r.wallMs < 2000, `wallMs ${r.wallMs}`);
-  });
+    it('infinite loop: time_limit_exceeded on CPU time', async () => {
+      const r = await attack('infinite_loop.c');
+      assert.equal(r.status, 'time_limit_exceeded');
+      assert.ok(r.cpuMs >= 1000, `cpuMs ${r.cpuMs}`);
+    });
 
-  it('stderr flood: output_limit_exceeded', async () => {
-    const r = await attack('stderr_flood.py');
-    assert.equal(r.status, 'output_limit_exceeded');
-    assert.ok(r.stderrTruncated);
-  });
+    it('busy threads: the CPU bound counts every thread (stopped before 1 s of wall time on 2+ cores)', async () => {
+      const r = await attack('busy_threads.c');
+      assert.equal(r.status, 'time_limit_exceeded');
+      assert.match(r.reason ?? '', /CPU/);
+    });
 
-  it('connecting to public addresses and DNS: blocked', async () => {
-    const r = await attack('connect_public.py');
-    assert.equal(r.status, 'ok', r.stderr);
-    assert.equal(r.stdout.trim(), 'blocked blocked blocked');
-  });
+    it('sleeping forever: stopped by the wall bound, with almost no CPU time', async () => {
+      const r = await attack('sleep_forever.py');
+      assert.equal(r.status, 'time_limit_exceeded');
+      assert.match(r.reason ?? '', /wall/);
+      assert.ok(r.cpuMs < 500, `cpuMs ${r.cpuMs}`);
+    });
 
-  it("connecting to a server on the host's loopback: blocked, the server sees nothing", async () => {
-    const r = await attack('connect_host_loopback.py', `${port}\n`);
-    assert.equal(r.status, 'ok', r.stderr);
-    assert.equal(r.stdout.trim(), 'blocked 127.0.0.1\nblocked localhost\nblocked ::1');
-    assert.equal(connections, 0);
-  });
+    it('200 MB of stdout: output_limit_exceeded quickly, never a time-out', async () => {
+      const r = await attack('stdout_flood.py');
+      assert.equal(r.status, 'output_limit_exceeded');
+      assert.ok(r.stdoutTruncated);
+      assert.equal(r.stdout.length, 1 << 20);
+      assert.ok(r.wallMs < 2000, `wallMs ${r.wallMs}`);
+    });
 
-  it("reading /etc/shadow, /root, /home and the project's files: nothing is there", async () => {
-    const r = await attack('read_secrets.py', `${PROJECT_ROOT}\n`);
-    assert.equal(r.status, 'ok', r.stderr);
-    for (const line of r.stdout.trim().split('\n')) assert.match(line, /^denied /, line);
-  });
+    it('stderr flood: output_limit_exceeded', async () => {
+      const r = await attack('stderr_flood.py');
+      assert.equal(r.status, 'output_limit_exceeded');
+      assert.ok(r.stderrTruncated);
+    });
 
-  it('writing outside the work directory: denied; /box and /tmp are writable and private', async () => {
-    const r = await attack('write_outside.py');
-    assert.equal(r.status, 'ok', r.stderr);
-    const lines = r.stdout.trim().split('\n');
-    assert.deepEqual(lines.slice(-2), ['wrote /box/inside.txt', 'wrote /tmp/inside.txt']);
-    for (const line of lines.slice(0, -2)) assert.match(line, /^denied /, line);
-    assert.equal(existsSync('/usr/crucible-escape'), false);
-    assert.equal(existsSync('/crucible-escape'), false);
-  });
+    it('connecting to public addresses and DNS: blocked', async () => {
+      const r = await attack('connect_public.py');
+      assert.equal(r.status, 'ok', r.stderr);
+      assert.equal(r.stdout.trim(), 'blocked blocked blocked');
+    });
 
-  it('killing its parent and pid 1: the judge survives and reports exactly', async () => {
-    const r = await attack('kill_parent.py');
-    assert.equal(r.status, 'ok', r.stderr);
-    assert.equal(r.stdout.trim(), 'still here');
-  });
+    it("connecting to a server on the host's loopback: blocked, the server sees nothing", async () => {
+      const r = await attack('connect_host_loopback.py', `${port}\n`);
+      assert.equal(r.status, 'ok', r.stderr);
+      assert.equal(r.stdout.trim(), 'blocked 127.0.0.1\nblocked localhost\nblocked ::1');
+      assert.equal(connections, 0);
+    });
 
-  it('double fork + setsid: the grandchild does not outlive the verdict', async () => {
-    const r = await attack('double_fork_setsid.py');
-    assert.equal(r.status, 'ok', r.stderr);
-    assert.equal(r.stdout.trim(), 'parent done');
-    assert.ok(r.wallMs < 5000, `the verdict waited for the grandchild: ${r.wallMs} ms`);
-  });
+    it("reading /etc/shadow, /root, /home and the project's files: nothing is there", async () => {
+      const r = await attack('read_secrets.py', `${PROJECT_ROOT}\n`);
+      assert.equal(r.status, 'ok', r.stderr);
+      for (const line of r.stdout.trim().split('\n')) assert.match(line, /^denied /, line);
+    });
 
-  it('filling /tmp: stopped by the memory or file-size limit, the host /tmp is untouched', async () => {
-    const r = await attack('fill_tmp.py');
-    assert.ok(['memory_limit_exceeded', 'runtime_error'].includes(r.status), `${r.status}: ${r.reason}`);
-    assert.equal(existsSync('/tmp/fill0'), false);
+    it('writing outside the work directory: denied; /box and /tmp are writable and private', async () => {
+      const r = await attack('write_outside.py');
+      assert.equal(r.status, 'ok', r.stderr);
+      const lines = r.stdout.trim().split('\n');
+      assert.deepEqual(lines.slice(-2), ['wrote /box/inside.txt', 'wrote /tmp/inside.txt']);
+      for (const line of lines.slice(0, -2)) assert.match(line, /^denied /, line);
+      assert.equal(existsSync('/usr/crucible-escape'), false);
+      assert.equal(existsSync('/crucible-escape'), false);
+    });
+
+    it('killing its parent and pid 1: the judge survives and reports exactly', async () => {
+      const r = await attack('kill_parent.py');
+      assert.equal(r.status, 'ok', r.stderr);
+      assert.equal(r.stdout.trim(), 'still here');
+    });
+
+    it('double fork + setsid: the grandchild does not outlive the verdict', async () => {
+      const r = await attack('double_fork_setsid.py');
+      assert.equal(r.status, 'ok', r.stderr);
+      assert.equal(r.stdout.trim(), 'parent done');
+      assert.ok(r.wallMs < 5000, `the verdict waited for the grandchild: ${r.wallMs} ms`);
+    });
+
+    it('filling /tmp: stopped by the memory or file-size limit, the host /tmp is untouched', async () => {
+      const r = await attack('fill_tmp.py');
+      assert.ok(['memory_limit_exceeded', 'runtime_error'].includes(r.status), `${r.status}: ${r.reason}`);
+      assert.equal(existsSync('/tmp/fill0'), false);
+    });
   });
-});
+}

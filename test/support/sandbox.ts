@@ -3,9 +3,12 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { Executor } from '../../src/runner/executor.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 
-/** Create the real sandbox (tests never run programs outside it) and an executor over the shipped languages. */
-export function openExecutor(slots = 2): { sandbox: Sandbox; executor: Executor; languages: LanguageRegistry } {
-  const sandbox = Sandbox.create({ slots });
+/**
+ * Create the real sandbox (tests never run programs outside it) and an executor over the shipped languages.
+ * `slotBoxes: false` forces a fresh bubblewrap per run (the path hosts without slot boxes take).
+ */
+export function openExecutor(slots = 2, options: { readonly slotBoxes?: boolean } = {}): { sandbox: Sandbox; executor: Executor; languages: LanguageRegistry } {
+  const sandbox = Sandbox.create({ slots, slotBoxes: options.slotBoxes });
   const languages = LanguageRegistry.load();
   return { sandbox, executor: new Executor(sandbox, languages), languages };
 }

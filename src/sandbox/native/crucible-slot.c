@@ -293,11 +293,15 @@ static void run_one(const struct options *o, const struct frame *request) {
     }
   }
   if (!end_us) end_us = now_us();
-  int tree_clean = drain_run(o);
   if (box_failed) {
+    /* Report only once bubblewrap is reaped and the run cgroups are empty: nothing of the box outlives it. */
+    kill(box_pid, SIGKILL);
+    waitpid(box_pid, NULL, 0);
+    drain_run(o);
     report_error(seq, "the slot's box ended during the run");
     exit(1);
   }
+  int tree_clean = drain_run(o);
   long long cpu_ns = cpu_start_ns >= 0 ? read_number(o->cpuacct_dir, "cpuacct.usage") - cpu_start_ns : -1;
   long long peak = o->memory_dir ? read_number(o->memory_dir, "memory.max_usage_in_bytes") : -1;
   long long oom_end = o->memory_dir ? read_oom_kills(o->memory_dir) : -1;
