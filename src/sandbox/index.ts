@@ -94,9 +94,22 @@ export class Sandbox {
     const boxPool = SlotPool.create(caps, Math.min(17, Math.max(1, options.boxSlots ?? count + 1)));
     const slotBoxesPossible = caps.isolation && pool.slots.every((slot) => slot.cgroups !== null && slot.netns !== null);
     const slotBoxes = options.slotBoxes !== false && slotBoxesPossible
-      ? new Map(pool.slots.map((slot) => [slot, new SlotBox(slot, pool.root, caps.bwrapPath ?? '/usr/bin/bwrap')]))
+      ? new Map(pool.slots.map((slot) => [slot, new SlotBox(slot, pool.root, caps.bwrapPath ?? '/usr/bin/bwrap',
+        Sandbox.placement(slot.index, count))]))
       : null;
     return new Sandbox(caps, pool, boxPool, unsafe && !caps.isolation, slotBoxes);
+  }
+
+  /**
+   * Core a slot box is placed on: slot i on core i when there are no more slots than cores (each run then
+   * starts on the core whose caches hold its box; `npm run bench:sandbox`, 3 alternating runs each:
+   * `python3 -c pass` adds 0.46-1.20 ms placed vs 2.90-4.04 ms floating, and 660-820 vs 629-648 C runs/s with
+   * both slots busy; docs/PERFORMANCE.md); null (the scheduler places) when slots outnumber cores. Placement
+   * is not a limit: verdicts are on CPU time, and a program may widen its own affinity.
+   */
+  private static placement(index: number, slots: number): number | null {
+    const cores = availableParallelism();
+    return slots <= cores ? index % cores : null;
   }
 
   /** Number of slots (maximum concurrent executions). */

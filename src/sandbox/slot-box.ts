@@ -91,8 +91,10 @@ export class SlotBox {
    * @param slot the slot whose uid, run cgroups and network namespace the box uses (cgroups and netns required)
    * @param runsRoot host directory bound at /crucible/runs (the slot pool's root)
    * @param bwrapPath bubblewrap binary
+   * @param cpu core the box and its runs are placed on, or null to let the scheduler place them
    */
-  constructor(private readonly slot: Slot, private readonly runsRoot: string, private readonly bwrapPath: string) {}
+  constructor(private readonly slot: Slot, private readonly runsRoot: string, private readonly bwrapPath: string,
+    private readonly cpu: number | null = null) {}
 
   private start(): ChildProcess {
     const { slot } = this;
@@ -101,6 +103,7 @@ export class SlotBox {
       '--cgroup', cgroups.memory, '--cgroup', cgroups.pids, '--cgroup', cgroups.cpuacct,
       '--cpuacct', cgroups.cpuacct, '--memory', cgroups.memory, '--pids', cgroups.pids,
       ...(slot.netns ? ['--netns', slot.netns] : []),
+      ...(this.cpu !== null ? ['--cpu', String(this.cpu)] : []),
       '--', this.bwrapPath, ...slotBoxArguments(this.runsRoot)];
     const child = spawn(CRUCIBLE_SLOT, args, { cwd: '/', env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
     this.buffered = Buffer.alloc(0);

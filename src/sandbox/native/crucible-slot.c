@@ -24,7 +24,7 @@
  * If the box itself fails (box-server ends), the current run's report carries "error" and this process exits 1;
  * Node starts a new box for the next run. Closing fd 0 ends the box and this process.
  * Arguments: --uid N --gid N --cgroup DIR (run cgroups, repeated) --cpuacct DIR --memory DIR --pids DIR
- *            [--netns PATH] -- bwrap ARGS... (box-server's path last; --cgroup-fd arguments are appended here).
+ *            [--netns PATH] [--cpu N: run the box (and so every run) on core N] -- bwrap ARGS... (box-server's path last; --cgroup-fd arguments are appended here).
  */
 #define _GNU_SOURCE
 #include <grp.h>
@@ -44,6 +44,7 @@ struct options {
   const char *cgroups[MAX_CGROUPS];
   int cgroup_count;
   const char *cpuacct_dir, *memory_dir, *pids_dir, *netns;
+  int cpu; /* -1: no placement */
   char **bwrap_argv;
   int bwrap_argc;
 };
@@ -332,6 +333,7 @@ static void run_one(const struct options *o, const struct frame *request) {
 
 static int parse_options(int argc, char **argv, struct options *o) {
   memset(o, 0, sizeof *o);
+  o->cpu = -1;
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -345,6 +347,7 @@ static int parse_options(int argc, char **argv, struct options *o) {
     else if (strcmp(a, "--memory") == 0) o->memory_dir = v;
     else if (strcmp(a, "--pids") == 0) o->pids_dir = v;
     else if (strcmp(a, "--netns") == 0) o->netns = v;
+    else if (strcmp(a, "--cpu") == 0) o->cpu = atoi(v);
     else return -1;
   }
   if (i >= argc || o->uid == 0) return -1;
@@ -371,6 +374,13 @@ int main(int argc, char **argv) {
   sigaddset(&mask, SIGHUP);
   sigprocmask(SIG_BLOCK, &mask, NULL);
   signal_fd = signalfd(-1, &mask, SFD_CLOEXEC);
+  if (o.cpu >= 0) {
+    /* Placement, not a limit (a program may widen its own affinity): the slot's runs start on a warm core. */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(o.cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) fprintf(stderr, "crucible-slot: sched_setaffinity: %s\n", strerror(errno));
+  }
   start_box(&o);
   for (;;) {
     struct pollfd fds[3] = {{node_in, POLLIN, 0}, {signal_fd, POLLIN, 0}, {box_out, POLLIN, 0}};
