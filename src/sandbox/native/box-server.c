@@ -27,7 +27,7 @@
  *   in  'R': u32 seq, u32 token bytes, tokens ("key\0value\0"...), then the program's stdin bytes.
  *            keys: work (path under /crucible/runs), mount-src + mount-dst (pairs), arg, env ("K=V"),
  *            rlimit-cpu, rlimit-nproc, rlimit-fsize, rlimit-nofile (numbers); unknown keys are ignored.
- *   out 'O' / 'E': stdout / stderr bytes. 'X': the status JSON of C1 (same shape as box-init's), or empty when
+ *   out 'H' (empty) once, when the server is ready. 'O' / 'E': stdout / stderr bytes. 'X': the status JSON of C1 (same shape as box-init's), or empty when
  *            C1 wrote none. Fatal errors of the server itself: message on stderr, exit 1.
  * Arguments: --cgroup-fd N (repeated): open cgroup.procs descriptors of the run cgroups.
  */
@@ -361,6 +361,7 @@ int main(int argc, char **argv) {
   }
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   signal(SIGPIPE, SIG_IGN);
+  send_frame('H', NULL, 0); /* ready: a run's wall time must not include the box's start */
   for (;;) {
     unsigned char header[5];
     if (read_full(0, header, sizeof header) != 0) return 0; /* crucible-slot closed the channel */

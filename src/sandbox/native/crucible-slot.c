@@ -169,6 +169,13 @@ static void start_box(const struct options *o) {
   close(from_box[1]);
   box_in = to_box[1];
   box_out = from_box[0];
+  /* Wait for box-server's ready frame, so that no run's wall time includes the box's start. */
+  struct frame ready;
+  if (read_frame(box_out, &ready) != 0 || ready.type != 'H') {
+    fprintf(stderr, "crucible-slot: the box did not start\n");
+    exit(1);
+  }
+  free(ready.payload);
 }
 
 static long long token_number(const unsigned char *payload, uint32_t len, const char *key) {
