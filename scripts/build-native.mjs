@@ -2,21 +2,23 @@
 // process), box-init (pid 1 of such a box), crucible-slot (a slot's long-lived box) and box-server (pid 1 of it).
 // Static linking: they exec faster (no dynamic loader) and the in-box ones need nothing from the box's /lib.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build', 'native');
 mkdirSync(out, { recursive: true });
-const header = join(root, 'src', 'sandbox', 'native', 'supervise.h');
+const native = join(root, 'src', 'sandbox', 'native');
+// Every program is rebuilt when any shared header changes (they are few and small).
+const headersChanged = Math.max(...readdirSync(native).filter((f) => f.endsWith('.h')).map((f) => statSync(join(native, f)).mtimeMs));
 for (const name of ['crucible-box', 'box-init', 'crucible-slot', 'box-server']) {
-  const source = join(root, 'src', 'sandbox', 'native', `${name}.c`);
+  const source = join(native, `${name}.c`);
   const target = join(out, name);
   let fresh = false;
   try {
     const built = statSync(target).mtimeMs;
-    fresh = built >= statSync(source).mtimeMs && built >= statSync(header).mtimeMs;
+    fresh = built >= statSync(source).mtimeMs && built >= headersChanged;
   } catch {
     fresh = false;
   }

@@ -26,6 +26,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "run-init.h"
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -61,31 +62,5 @@ int main(int argc, char **argv) {
   int exec_errno = 0;
   ssize_t got = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
   close(exec_pipe[0]);
-  if (got == (ssize_t)sizeof exec_errno) {
-    waitpid(child, NULL, 0);
-    dprintf(status_fd, "{\"error\":\"exec %s failed: %s\"}\n", argv[1], strerror(exec_errno));
-    return 125;
-  }
-
-  int status = 0;
-  for (;;) {
-    pid_t pid = waitpid(-1, &status, __WALL);
-    if (pid == child) break;
-    if (pid < 0 && errno != EINTR) {
-      dprintf(status_fd, "{\"error\":\"waitpid: %s\"}\n", strerror(errno));
-      return 125;
-    }
-  }
-  struct rusage usage;
-  getrusage(RUSAGE_CHILDREN, &usage);
-  long long cpu_us = (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec +
-                     (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec;
-  if (WIFSIGNALED(status)) {
-    dprintf(status_fd, "{\"signal\":%d,\"cpuUs\":%lld,\"maxRssKiB\":%ld}\n", WTERMSIG(status), cpu_us,
-            usage.ru_maxrss);
-  } else {
-    dprintf(status_fd, "{\"exitCode\":%d,\"cpuUs\":%lld,\"maxRssKiB\":%ld}\n", WEXITSTATUS(status), cpu_us,
-            usage.ru_maxrss);
-  }
-  return 0;
+  return reap_and_report(status_fd, child, argv[1], got == (ssize_t)sizeof exec_errno ? exec_errno : 0);
 }

@@ -50,6 +50,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "frames.h"
+#include "run-init.h"
 
 #define RUNS_DIR "/crucible/runs"
 #define MAX_CGROUP_FDS 4
@@ -63,38 +65,8 @@ static void die(const char *what) {
   exit(1);
 }
 
-static int read_full(int fd, void *buf, size_t len) {
-  char *p = buf;
-  while (len > 0) {
-    ssize_t got = read(fd, p, len);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return -1;
-    p += got;
-    len -= (size_t)got;
-  }
-  return 0;
-}
-
-static void write_full(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t wrote = write(fd, p, len);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) die("write frame");
-    p += wrote;
-    len -= (size_t)wrote;
-  }
-}
-
 static void send_frame(char type, const void *data, uint32_t len) {
-  unsigned char header[5] = {(unsigned char)type, (unsigned char)len, (unsigned char)(len >> 8),
-                             (unsigned char)(len >> 16), (unsigned char)(len >> 24)};
-  write_full(1, header, sizeof header);
-  if (len > 0) write_full(1, data, len);
-}
-
-static uint32_t u32_at(const unsigned char *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  if (write_frame(1, (unsigned char)type, data, len, NULL, 0) != 0) die("write frame");
 }
 
 /* One parsed run request; every string points into the request buffer. */
@@ -261,30 +233,7 @@ static void run_init(const struct request *r, int in_fd, int out_fd, int err_fd,
   int exec_errno = 0;
   ssize_t got = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
   close(exec_pipe[0]);
-  int status = 0;
-  for (;;) {
-    pid_t pid = waitpid(-1, &status, __WALL);
-    if (pid == program) break;
-    if (pid < 0 && errno != EINTR) {
-      dprintf(status_fd, "{\"error\":\"waitpid: %s\"}\n", strerror(errno));
-      _exit(125);
-    }
-  }
-  if (got == (ssize_t)sizeof exec_errno) {
-    dprintf(status_fd, "{\"error\":\"exec %s failed: %s\"}\n", r->argv[0], strerror(exec_errno));
-    _exit(125);
-  }
-  struct rusage usage;
-  getrusage(RUSAGE_CHILDREN, &usage);
-  long long cpu_us = (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec +
-                     (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec;
-  if (WIFSIGNALED(status)) {
-    dprintf(status_fd, "{\"signal\":%d,\"cpuUs\":%lld,\"maxRssKiB\":%ld}\n", WTERMSIG(status), cpu_us, usage.ru_maxrss);
-  } else {
-    dprintf(status_fd, "{\"exitCode\":%d,\"cpuUs\":%lld,\"maxRssKiB\":%ld}\n", WEXITSTATUS(status), cpu_us,
-            usage.ru_maxrss);
-  }
-  _exit(0);
+  _exit(reap_and_report(status_fd, program, r->argv[0], got == (ssize_t)sizeof exec_errno ? exec_errno : 0));
 }
 
 /* Run one request: start C1, pump stdin/stdout/stderr, collect the status, send 'X'. */
@@ -363,20 +312,15 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   send_frame('H', NULL, 0); /* ready: a run's wall time must not include the box's start */
   for (;;) {
-    unsigned char header[5];
-    if (read_full(0, header, sizeof header) != 0) return 0; /* crucible-slot closed the channel */
-    uint32_t len = u32_at(header + 1);
-    unsigned char *payload = malloc(len + 1u);
-    if (!payload) die("malloc");
-    if (read_full(0, payload, len) != 0) die("read request");
-    payload[len] = 0;
+    struct frame f;
+    if (read_frame(0, &f) != 0) return 0; /* crucible-slot closed the channel */
     struct request r;
-    if (header[0] != 'R' || parse_request(payload, len, &r) != 0) {
+    if (f.type != 'R' || parse_request(f.payload, f.len, &r) != 0) {
       const char *bad = "{\"error\":\"box-server: malformed request\"}";
       send_frame('X', bad, (uint32_t)strlen(bad));
     } else {
       serve_one(&r);
     }
-    free(payload);
+    free(f.payload);
   }
 }

@@ -33,6 +33,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include "frames.h"
 #include "supervise.h"
 
 #define MAX_CGROUPS 4
@@ -60,62 +61,8 @@ static void fatal(const char *what) {
   exit(1);
 }
 
-static int read_full(int fd, void *buf, size_t len) {
-  char *p = buf;
-  while (len > 0) {
-    ssize_t got = read(fd, p, len);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return -1;
-    p += got;
-    len -= (size_t)got;
-  }
-  return 0;
-}
-
-static int write_full(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t wrote = write(fd, p, len);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return -1;
-    p += wrote;
-    len -= (size_t)wrote;
-  }
-  return 0;
-}
-
-static uint32_t u32_at(const unsigned char *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_u32(unsigned char *p, uint32_t v) {
-  p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
-}
-
-/* One frame read whole; payload is malloc'd (NUL-terminated for convenience). */
-struct frame {
-  unsigned char type;
-  uint32_t len;
-  unsigned char *payload;
-};
-
-static int read_frame(int fd, struct frame *f) {
-  unsigned char header[5];
-  if (read_full(fd, header, sizeof header) != 0) return -1;
-  f->type = header[0];
-  f->len = u32_at(header + 1);
-  f->payload = malloc(f->len + 1u);
-  if (!f->payload) fatal("malloc");
-  if (read_full(fd, f->payload, f->len) != 0) { free(f->payload); return -1; }
-  f->payload[f->len] = 0;
-  return 0;
-}
-
 static void send_to_node(unsigned char type, const void *a, uint32_t alen, const void *b, uint32_t blen) {
-  unsigned char header[5];
-  header[0] = type;
-  put_u32(header + 1, alen + blen);
-  if (write_full(node_out, header, 5) != 0 || write_full(node_out, a, alen) != 0 || (blen && write_full(node_out, b, blen) != 0)) {
+  if (write_frame(node_out, type, a, alen, b, blen) != 0) {
     exit(0); /* Node is gone; PDEATHSIG/--die-with-parent take the box down. */
   }
 }
@@ -221,14 +168,18 @@ static void run_one(const struct options *o, const struct frame *request) {
   long long wall_ms = token_number(request->payload, request->len, "wall-ms");
   long long memory_limit = token_number(request->payload, request->len, "memory-limit");
   long long pids_max = token_number(request->payload, request->len, "pids-max");
+  /* The slot's cgroups are ours alone: write a limit only when it differs from the last run's. */
+  static long long memory_limit_set = -1, pids_max_set = -1;
   char number[32];
-  if (o->memory_dir && memory_limit > 0) {
+  if (o->memory_dir && memory_limit > 0 && memory_limit != memory_limit_set) {
     snprintf(number, sizeof number, "%lld", memory_limit);
     if (write_file(o->memory_dir, "memory.limit_in_bytes", number) != 0) { report_error(seq, "cannot set memory.limit_in_bytes"); return; }
+    memory_limit_set = memory_limit;
   }
-  if (o->pids_dir && pids_max > 0) {
+  if (o->pids_dir && pids_max > 0 && pids_max != pids_max_set) {
     snprintf(number, sizeof number, "%lld", pids_max);
     if (write_file(o->pids_dir, "pids.max", number) != 0) { report_error(seq, "cannot set pids.max"); return; }
+    pids_max_set = pids_max;
   }
   if (o->memory_dir) {
     write_file(o->memory_dir, "memory.max_usage_in_bytes", "0");
@@ -238,9 +189,7 @@ static void run_one(const struct options *o, const struct frame *request) {
   long long oom_start = o->memory_dir ? read_oom_kills(o->memory_dir) : -1;
   long long start_us = now_us();
 
-  unsigned char header[5] = {'R'};
-  put_u32(header + 1, request->len);
-  if (write_full(box_in, header, 5) != 0 || write_full(box_in, request->payload, request->len) != 0) {
+  if (write_frame(box_in, 'R', request->payload, request->len, NULL, 0) != 0) {
     report_error(seq, "the slot's box is gone");
     exit(1);
   }
