@@ -9,8 +9,8 @@ import { LanguageRegistry } from '../languages/registry.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import { Sandbox } from '../sandbox/index.js';
-import { PROJECT_ROOT } from '../sandbox/paths.js';
-import { SAMPLE_STATUSES } from '../store/record-schema.js';
+import { DEFAULT_BENCHMARK } from '../paths.js';
+import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { CRUCIBLE_VERSION } from './version.js';
@@ -18,12 +18,6 @@ import { parseIntList, parsePositiveInt, parsePositiveNumber } from './options.j
 
 registerUserError(DatasetError);
 registerUserError(RunStoreError);
-
-/** The built-in default benchmark, used when --problems is not given. */
-export const DEFAULT_BENCHMARK = {
-  problems: join(PROJECT_ROOT, 'benchmarks', 'default', 'problems.json'),
-  samples: join(PROJECT_ROOT, 'benchmarks', 'default', 'samples.jsonl'),
-};
 
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;

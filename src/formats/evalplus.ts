@@ -16,7 +16,7 @@
  * Errors: `DatasetError` with file, line and field (`plus_input[12]` for a bad input).
  */
 import { z } from 'zod';
-import type { PyValue } from '../judge/pyvalue.js';
+import type { PyValue } from '../verdict/index.js';
 import { DatasetError } from './errors.js';
 import { readJsonl } from './jsonl.js';
 import { mbppDeserializeArgs, MbppInputError } from './mbpp_inputs.js';

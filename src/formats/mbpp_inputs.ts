@@ -15,7 +15,7 @@
  * Errors: an input that does not have the shape its rule expects throws `MbppInputError` (the message says
  * which rule); the reader adds file, line and field.
  */
-import type { PyValue } from '../judge/pyvalue.js';
+import type { PyValue } from '../verdict/index.js';
 import { floatPayload } from './pyjson.js';
 
 export class MbppInputError extends Error {

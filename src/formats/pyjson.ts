@@ -11,7 +11,7 @@
  * (`src/judge/pyvalue.ts`): int -> `{i}`, float -> `{f}`, array -> list `{l}`, object -> dict `{d}`.
  * Errors: `SyntaxError` with the character offset; callers wrap it into `DatasetError` with file and line.
  */
-import type { PyValue } from '../judge/pyvalue.js';
+import type { PyValue } from '../verdict/index.js';
 
 /** A JSON number as written in the source text. */
 export class JsonNumber {

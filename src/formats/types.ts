@@ -2,7 +2,7 @@
  * Problems and samples as every front end sees them, after a dataset adapter has read them.
  * Plain readonly data; adapters live beside this file, one per source format.
  */
-import type { PyValue } from '../judge/pyvalue.js';
+import type { PyValue } from '../verdict/index.js';
 
 /** Comparator for stdin/stdout judging. Default for contest problems: `tokens`. */
 export type Comparator =

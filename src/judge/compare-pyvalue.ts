@@ -13,10 +13,9 @@
  * close, NaN is never close (equal_nan=False); we accept numbers and equally shaped nested lists/tuples of
  * numbers (numpy would raise on anything else, which EvalPlus counts as a failure).
  * Opaque values (objects that could not leave the box as data) are equal to nothing, themselves included.
- * Also here: a zod schema that validates untrusted PyValue JSON from the box under depth and size caps.
+ * Validation of untrusted PyValue JSON lives with the type, in `src/verdict/pyvalue.ts`.
  */
-import { z } from 'zod';
-import type { PyValue } from './pyvalue.js';
+import { parseIntPayload, type PyValue } from '../verdict/pyvalue.js';
 
 export interface CompareOptions {
   /** Absolute tolerance of the problem (EvalPlus `atol`); 0 means exact, except float outputs (1e-6). */
@@ -255,86 +254,3 @@ function render(v: PyValue, depth: number): string {
   if ('o' in v) return `<${v.o}: ${v.r}>`;
   return '?';
 }
-
-// ------------------------------------------------------------------------------------------ validation
-
-export interface PyValueLimits {
-  /** Deepest nesting of containers accepted. */
-  readonly maxDepth: number;
-  /** Most values (nodes) accepted in one PyValue. */
-  readonly maxNodes: number;
-  /** Longest decimal int accepted, digits. */
-  readonly maxIntDigits: number;
-}
-
-/** Same caps as the in-box encoder (harness/python/crucible_harness/pyvalue.py). */
-export const DEFAULT_PYVALUE_LIMITS: PyValueLimits = { maxDepth: 100, maxNodes: 5_000_000, maxIntDigits: 50_000 };
-
-const INT_RE = /^-?(?:[0-9]+|0x[0-9a-f]+)$/;
-
-/** The value of an `i` payload: decimal, or hexadecimal with `0x` (sign before the prefix). */
-export function parseIntPayload(p: string): bigint {
-  return p.startsWith('-') ? -BigInt(p.slice(1)) : BigInt(p);
-}
-const B64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function validFloatPayload(p: unknown): boolean {
-  return (typeof p === 'number' && Number.isFinite(p)) || p === 'nan' || p === 'inf' || p === '-inf';
-}
-
-/** Checks that untrusted JSON is a well-formed PyValue within `limits`; returns an error message or null. */
-export function checkPyValue(value: unknown, limits: PyValueLimits = DEFAULT_PYVALUE_LIMITS): string | null {
-  let nodes = 0;
-  const stack: [unknown, number, string][] = [[value, 0, '$']];
-  while (stack.length > 0) {
-    const [v, depth, path] = stack.pop()!;
-    if (++nodes > limits.maxNodes) return `more than ${limits.maxNodes} values`;
-    if (depth > limits.maxDepth) return `nested deeper than ${limits.maxDepth} at ${path}`;
-    if (v === null || typeof v === 'boolean' || typeof v === 'string') continue;
-    if (typeof v !== 'object' || Array.isArray(v)) return `unexpected ${Array.isArray(v) ? 'array' : typeof v} at ${path}`;
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o);
-    if (keys.length === 2 && keys.includes('o') && keys.includes('r')) {
-      if (typeof o.o !== 'string' || typeof o.r !== 'string') return `bad opaque value at ${path}`;
-      continue;
-    }
-    if (keys.length !== 1) return `a tagged value has exactly one key at ${path}`;
-    const tag = keys[0]!;
-    const p = o[tag];
-    switch (tag) {
-      case 'i':
-        if (typeof p !== 'string' || !INT_RE.test(p) || p.replace('-', '').length > (p.includes('x') ? 2_000_002 : limits.maxIntDigits)) return `bad int at ${path}`;
-        break;
-      case 'f':
-        if (!validFloatPayload(p)) return `bad float at ${path}`;
-        break;
-      case 'c':
-        if (!Array.isArray(p) || p.length !== 2 || !p.every(validFloatPayload)) return `bad complex at ${path}`;
-        break;
-      case 'b':
-        if (typeof p !== 'string' || p.length % 4 !== 0 || !B64_RE.test(p)) return `bad bytes at ${path}`;
-        break;
-      case 'l': case 't': case 's': case 'fs':
-        if (!Array.isArray(p)) return `bad ${tag} payload at ${path}`;
-        for (let i = p.length - 1; i >= 0; i--) stack.push([p[i], depth + 1, `${path}.${tag}[${i}]`]);
-        break;
-      case 'd':
-        if (!Array.isArray(p)) return `bad dict payload at ${path}`;
-        for (let i = p.length - 1; i >= 0; i--) {
-          const e: unknown = p[i];
-          if (!Array.isArray(e) || e.length !== 2) return `bad dict entry at ${path}.d[${i}]`;
-          stack.push([e[1], depth + 1, `${path}.d[${i}][1]`], [e[0], depth + 1, `${path}.d[${i}][0]`]);
-        }
-        break;
-      default:
-        return `unknown tag ${JSON.stringify(tag).slice(0, 20)} at ${path}`;
-    }
-  }
-  return null;
-}
-
-/** zod schema for untrusted PyValue JSON coming out of the box (depth and size capped). */
-export const pyValueSchema: z.ZodType<PyValue, z.ZodTypeDef, unknown> = z.unknown().superRefine((v, ctx) => {
-  const error = checkPyValue(v);
-  if (error !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `invalid PyValue: ${error}` });
-}).transform((v) => v as PyValue);

@@ -4,7 +4,7 @@
  * "special oracles" banners) and `evalplus/eval/_special_oracle.py`. Kept out of the judging loop: the
  * caller passes the dataset and entry point, this module decides, then the ordinary tolerance rule applies.
  */
-import type { PyValue } from './pyvalue.js';
+import type { PyValue } from '../verdict/index.js';
 import { applyEvalPlusTolerance, pyEquals, type CompareResult } from './compare-pyvalue.js';
 
 export type EvalPlusDataset = 'humaneval' | 'mbpp';

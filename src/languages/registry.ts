@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, parseDocument, type Node as YamlNode } from 'yaml';
-import { PROJECT_ROOT } from '../sandbox/paths.js';
+import { LANGUAGES_DIR } from '../paths.js';
 import { languageSchema, type Language } from './schema.js';
 
 /** Thrown for an unreadable or invalid language file; the message names file, line and field. */
@@ -90,7 +90,7 @@ export class LanguageRegistry {
   }
 
   /** Load every `*.yaml` of a directory (default: the project's `languages/`). */
-  static load(dir: string = join(PROJECT_ROOT, 'languages')): LanguageRegistry {
+  static load(dir: string = LANGUAGES_DIR): LanguageRegistry {
     if (!existsSync(dir)) throw new LanguageFileError(`${dir}: language directory not found`);
     const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
     return new LanguageRegistry(files.map((f) => parseLanguageFile(join(dir, f), readFileSync(join(dir, f), 'utf8'))));

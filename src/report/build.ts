@@ -2,7 +2,8 @@
  * Computes everything a run report shows from the run's records; rendering (markdown, HTML, charts)
  * lives in its own modules and only formats this data.
  */
-import type { SampleRecord, SampleStatus } from '../store/records.js';
+import type { SampleRecord } from '../store/records.js';
+import type { SampleStatus } from '../verdict/index.js';
 import { countsFromRecords, type PassField } from '../metrics/counts.js';
 import type { BootstrapOptions } from '../metrics/bootstrap.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { SampleRecord } from '../store/records.js';
 
-export { SAMPLE_STATUSES, sampleRecordSchema } from '../store/record-schema.js';
+export { sampleRecordSchema } from '../store/record-schema.js';
+export { SAMPLE_STATUSES } from '../verdict/index.js';
 import { sampleRecordSchema } from '../store/record-schema.js';
 
 export type RunLoadErrorCode = 'RUN_FILE_UNREADABLE' | 'RUN_MALFORMED_LINE' | 'RUN_MALFORMED_SUMMARY' | 'RUN_EMPTY';

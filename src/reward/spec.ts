@@ -20,7 +20,7 @@
  * length is not `testCount`.
  */
 import { z } from 'zod';
-import type { SampleStatus } from '../store/records.js';
+import type { SampleStatus } from '../verdict/index.js';
 
 const PenaltiesSchema = z
   .object({

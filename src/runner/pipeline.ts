@@ -9,17 +9,17 @@ import { createHash } from 'node:crypto';
 import type { CallProblem, IoProblem, Problem, UnitTestProblem } from '../formats/types.js';
 import { compareOutput } from '../judge/comparators.js';
 import { judgeEvalPlusOutput } from '../judge/special-oracles.js';
-import type { PyValue } from '../judge/pyvalue.js';
-import { pyValueSchema } from '../judge/compare-pyvalue.js';
-import { aggregateTests, type JudgeVerdict, runStatus, shortReason } from '../judge/verdict.js';
+import type { PyValue } from '../verdict/index.js';
+import { pyValueSchema } from '../verdict/index.js';
+import { aggregateTests, type Verdict as JudgeVerdict, runStatus, shortReason, type SampleStatus, type TestResult } from '../verdict/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { SampleStatus, TestResult } from '../store/records.js';
+
 import { Executor, programHash } from './executor.js';
 import { runLimits, wallMsFor } from './limits.js';
 import { PythonHarnessPool, type HarnessResponse } from './python-pool.js';
 
-export type { JudgeVerdict } from '../judge/verdict.js';
+export type { Verdict as JudgeVerdict } from '../verdict/index.js';
 
 /** What to judge: a complete program for a problem. For Python problems `source` is prompt+completion. */
 export interface JudgeRequest {

@@ -20,7 +20,7 @@ import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/type
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { JudgeRequest, JudgeVerdict, Pipeline } from '../runner/pipeline.js';
 import { computeReward, RewardError, type RewardSpec } from '../reward/index.js';
-import type { SampleStatus } from '../store/records.js';
+import type { SampleStatus } from '../verdict/index.js';
 import { AdmissionQueue, ShutdownError } from './admission.js';
 import { ServiceError } from './errors.js';
 

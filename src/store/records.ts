@@ -2,33 +2,12 @@
  * The on-disk contract of a run directory written by `crucible eval --out DIR`:
  * - `DIR/verdicts.jsonl`: one `SampleRecord` per line, appended (and fsynced) as samples finish;
  * - `DIR/summary.json`: one `RunSummary`, rewritten at the end of the run.
- * `crucible compare`, `crucible report` and resumption read these files back.
+ * `crucible compare`, `crucible report` and resumption read these files back. The statuses and test results
+ * are the shared vocabulary of `src/verdict/`.
  */
-import type { ExecutionStatus } from '../sandbox/types.js';
+import type { SampleStatus, TestResult } from '../verdict/index.js';
 
-/**
- * Verdict of one sample on one problem. `passed` only when every test ran and passed, proven outside the
- * program's reach. `wrong_answer`: ran to the end, some test failed. `no_tests`: the problem's tests ran
- * zero assertions (never a pass). `no_code`: nothing to run was found in the response.
- */
-export type SampleStatus =
-  | 'passed'
-  | 'wrong_answer'
-  | 'no_tests'
-  | 'no_code'
-  | Exclude<ExecutionStatus, 'ok'>;
-
-/** Result of one test case (one input / one assertion group) of a sample. Times in ms. */
-export interface TestResult {
-  readonly index: number;
-  readonly status: SampleStatus;
-  readonly cpuMs?: number;
-  readonly wallMs?: number;
-  /** Short reason for a failure (assertion, exception type, comparator message), cut to 300 characters. */
-  readonly reason?: string;
-}
-
-/** One line of `verdicts.jsonl`. */
+/** One line of `verdicts.jsonl`: a sample's verdict (without `testCount`) with its identity. */
 export interface SampleRecord {
   readonly taskId: string;
   readonly sampleIndex: number;
@@ -43,4 +22,6 @@ export interface SampleRecord {
   readonly cpuMs: number;
   readonly wallMs: number;
   readonly reason?: string;
+  /** Partial credit in [0, 1], for problem kinds that grade (see `Verdict.score`). */
+  readonly score?: number;
 }

@@ -1,8 +1,8 @@
 /** Hand-checkable cases for Python `==` on PyValues and the EvalPlus float rule. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allClose, checkPyValue, equalPyValues, isFloats, pyEquals, pyValueSchema } from '../../src/judge/compare-pyvalue.js';
-import type { PyValue } from '../../src/judge/pyvalue.js';
+import { allClose, equalPyValues, isFloats, pyEquals } from '../../src/judge/compare-pyvalue.js';
+import { checkPyValue, pyValueSchema, type PyValue } from '../../src/verdict/index.js';
 
 const i = (n: number | string): PyValue => ({ i: String(n) });
 const f = (x: number | 'nan' | 'inf' | '-inf'): PyValue => ({ f: x });

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { digitDistanceNums, judgeEvalPlusOutput, poly, surfaceArea } from '../../src/judge/special-oracles.js';
-import type { PyValue } from '../../src/judge/pyvalue.js';
+import type { PyValue } from '../../src/verdict/index.js';
 
 const i = (n: number): PyValue => ({ i: String(n) });
 const f = (x: number): PyValue => ({ f: x });

@@ -2,7 +2,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SampleRecord, SampleStatus } from '../../src/store/records.js';
+import type { SampleRecord } from '../../src/store/records.js';
+import type { SampleStatus } from '../../src/verdict/index.js';
 
 export function record(taskId: string, sampleIndex: number, status: SampleStatus, plusPassed?: boolean): SampleRecord {
   return {

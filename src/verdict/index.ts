@@ -1,0 +1,7 @@
+/** The shared vocabulary of judging: statuses, test results, verdicts, Python values. Imported by every room. */
+export { isSampleStatus, SAMPLE_STATUSES, sampleStatusSchema, type SampleStatus } from './status.js';
+export {
+  aggregateTests, REASON_CHARS, reasonWithStderr, runStatus, shortReason, stderrTail, testResultSchema, verdictWithoutTests,
+  type TestResult, type Verdict,
+} from './verdict.js';
+export { checkPyValue, DEFAULT_PYVALUE_LIMITS, parseIntPayload, pyValueSchema, type PyValue, type PyValueLimits } from './pyvalue.js';
