@@ -38,13 +38,13 @@ execFileSync('gcc', ['-O2', '-o', join(dir, 'hello'), join(dir, 'hello.c')]);
 
 const slotBoxes = !process.argv.includes('--no-slot-boxes');
 const sandbox = Sandbox.create({ slots: availableParallelism(), slotBoxes });
-const limits = runLimits({ timeLimitSeconds: 2 });
+const limits = runLimits({ cpuMs: 2000 });
 // The boxed binary is built the way the executor builds artifacts: compiled in a box, its work directory kept
 // and mounted read-only at /artifact.
 const compiled = await sandbox.run({
   argv: ['/usr/bin/gcc', '-O2', '-o', 'hello', 'hello.c'],
   files: { 'hello.c': '#include <stdio.h>\nint main(void){puts("hello");return 0;}\n' },
-  limits: runLimits({ timeLimitSeconds: 20, memoryLimitMiB: 1024 }),
+  limits: runLimits({ cpuMs: 20_000, memoryKiB: 1024 * 1024 }),
   keepWorkDir: true,
 });
 if (compiled.result.status !== 'ok' || !compiled.workDir) throw new Error(`cannot compile hello.c in a box: ${compiled.result.reason}`);

@@ -7,6 +7,7 @@ import { DatasetError, datasetHash, readProblems, readSamples, type ProblemForma
 import type { Problem } from '../formats/types.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
+import { mibToKiB, secondsToMs } from '../runner/limits.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import { Sandbox } from '../sandbox/index.js';
 import { DEFAULT_BENCHMARK } from '../paths.js';
@@ -14,7 +15,7 @@ import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { CRUCIBLE_VERSION } from './version.js';
-import { parseIntList, parsePositiveInt, parsePositiveNumber } from './options.js';
+import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 
 registerUserError(DatasetError);
 registerUserError(RunStoreError);
@@ -105,8 +106,8 @@ export function register(program: Command): void {
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--out <dir>', 'run directory (re-running with the same --out resumes)')
     .option('--json', 'print the summary as one JSON object')
-    .option('--time-limit <seconds>', 'CPU time limit per program (unit tests) or per test/input', parsePositiveNumber)
-    .option('--memory-limit <MiB>', 'memory limit', parsePositiveNumber)
+    .option('--time-limit <seconds>', 'CPU time limit per program (unit tests) or per test/input', parseTimeLimitSeconds)
+    .option('--memory-limit <MiB>', 'memory limit', parseMemoryLimitMiB)
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
@@ -127,8 +128,8 @@ export function register(program: Command): void {
       const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
       const options: PipelineOptions = {
         ...DEFAULT_PIPELINE_OPTIONS,
-        ...(flags.timeLimit !== undefined ? { timeLimitMs: Math.round(flags.timeLimit * 1000) } : {}),
-        ...(flags.memoryLimit !== undefined ? { memoryLimitKiB: Math.round(flags.memoryLimit * 1024) } : {}),
+        ...(flags.timeLimit !== undefined ? { timeLimitMs: secondsToMs(flags.timeLimit) } : {}),
+        ...(flags.memoryLimit !== undefined ? { memoryLimitKiB: mibToKiB(flags.memoryLimit) } : {}),
       };
       const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}`);
       const store = RunStore.open(out, { problemsHash, samplesHash, options: { ...options } });

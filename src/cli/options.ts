@@ -1,6 +1,7 @@
 /** Small shared parsers for CLI options; each failure is a `UsageError` naming the option. */
 import { existsSync, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
+import { LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../runner/limits.js';
 import { UsageError } from './errors.js';
 
 /** Parse a positive finite number (commander option parser). */
@@ -8,6 +9,28 @@ export function parsePositiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
   return n;
+}
+
+/**
+ * Parse a time limit given in seconds (commander option parser) and check it against `LIMIT_RANGES.cpuMs`;
+ * returns seconds (convert with `secondsToMs` where it is used).
+ */
+export function parseTimeLimitSeconds(value: string): number {
+  const seconds = parsePositiveNumber(value);
+  const problem = outOfRange(secondsToMs(seconds), LIMIT_RANGES.cpuMs, 'ms', 'seconds', `${value} s`);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return seconds;
+}
+
+/**
+ * Parse a memory limit given in MiB (commander option parser) and check it against `LIMIT_RANGES.memoryKiB`;
+ * returns MiB (convert with `mibToKiB` where it is used).
+ */
+export function parseMemoryLimitMiB(value: string): number {
+  const mib = parsePositiveNumber(value);
+  const problem = outOfRange(mibToKiB(mib), LIMIT_RANGES.memoryKiB, 'KiB', 'MiB', `${value} MiB`);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return mib;
 }
 
 /** Parse a positive integer (commander option parser). */

@@ -5,12 +5,13 @@ import type { Command } from 'commander';
 import { readCodetTests, readProblems, readSamples, type ProblemFormat } from '../formats/index.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import {
-  DEFAULT_TEST_TIME_LIMIT_MS, RERANK_METHODS, rerank, RerankInfrastructureError, RerankInputError, type RerankMethod,
+  RERANK_METHODS, rerank, RerankInfrastructureError, RerankInputError, type RerankMethod,
   type RerankResult,
 } from '../runner/rerank.js';
 import { Sandbox } from '../sandbox/index.js';
 import { registerUserError, UsageError } from './errors.js';
-import { parseIntList, parsePositiveInt, parsePositiveNumber } from './options.js';
+import { parseIntList, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import { GENERATED_TEST_CPU_MS, secondsToMs } from '../runner/limits.js';
 
 registerUserError(RerankInputError);
 
@@ -54,8 +55,8 @@ export function register(program: Command): void {
     .option('--k <list>', 'k values', parseIntList, [1, 2, 10])
     .option('--json', 'print one JSON object with passAtK and baselinePassAtK keyed by k')
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
-    .option('--time-limit <seconds>', 'CPU time limit per program on the real tests', parsePositiveNumber)
-    .option('--test-time-limit <seconds>', `CPU time limit per generated test (default ${DEFAULT_TEST_TIME_LIMIT_MS / 1000})`, parsePositiveNumber)
+    .option('--time-limit <seconds>', 'CPU time limit per program on the real tests', parseTimeLimitSeconds)
+    .option('--test-time-limit <seconds>', `CPU time limit per generated test (default ${GENERATED_TEST_CPU_MS / 1000})`, parseTimeLimitSeconds)
     .option('--tests-per-sample <n>', 'generated assertions kept per generated sample (CodeT --test_case_limit)', parsePositiveInt, 5)
     .option('--scoring <scoring>', 'CodeT consensus score: sqrt (released code) | product (paper)', 'sqrt')
     .option('--no-progress', 'no progress bar')
@@ -74,7 +75,7 @@ export function register(program: Command): void {
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
       const options: PipelineOptions = {
         ...DEFAULT_PIPELINE_OPTIONS,
-        ...(flags.timeLimit !== undefined ? { timeLimitMs: Math.round(flags.timeLimit * 1000) } : {}),
+        ...(flags.timeLimit !== undefined ? { timeLimitMs: secondsToMs(flags.timeLimit) } : {}),
       };
       const sandbox = Sandbox.create({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true });
       const pipeline = new Pipeline(sandbox, undefined, options);
@@ -85,7 +86,7 @@ export function register(program: Command): void {
       try {
         const result = await rerank({
           pipeline, problems, samples, tests, method, ks: flags.k, scoring: flags.scoring,
-          ...(flags.testTimeLimit !== undefined ? { testTimeLimitMs: Math.round(flags.testTimeLimit * 1000) } : {}),
+          ...(flags.testTimeLimit !== undefined ? { testTimeLimitMs: secondsToMs(flags.testTimeLimit) } : {}),
           onProgress: (p, done, total) => {
             if (!bar) return;
             if (p !== phase) {

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import { LanguageRegistry } from '../languages/registry.js';
 import { Executor } from '../runner/executor.js';
-import { runLimits } from '../runner/limits.js';
+import { mibToKiB, runLimits, secondsToMs } from '../runner/limits.js';
 import { Sandbox, type ExecutionResult } from '../sandbox/index.js';
 import { UsageError } from './errors.js';
-import { parsePositiveNumber, readInputFile } from './options.js';
+import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile } from './options.js';
 
 /** The JSON shape of `crucible run --json`: exactly the verdict's public fields. */
 export function verdictJson(r: ExecutionResult): Record<string, unknown> {
@@ -34,8 +34,8 @@ export function register(program: Command): void {
     .argument('<file>', 'source file')
     .requiredOption('--lang <id>', 'language id or alias (see `crucible languages`)')
     .option('--stdin <file>', 'file fed to standard input')
-    .option('--time-limit <seconds>', 'CPU time limit in seconds', parsePositiveNumber)
-    .option('--memory-limit <MiB>', 'memory limit in MiB', parsePositiveNumber)
+    .option('--time-limit <seconds>', 'CPU time limit in seconds', parseTimeLimitSeconds)
+    .option('--memory-limit <MiB>', 'memory limit in MiB', parseMemoryLimitMiB)
     .option('--json', 'print the verdict as one JSON object')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
     .action(async (file: string, opts: { lang: string; stdin?: string; timeLimit?: number; memoryLimit?: number;
@@ -48,7 +48,10 @@ export function register(program: Command): void {
       const executor = new Executor(sandbox, languages);
       try {
         const result = await executor.runProgram(language, source, stdin,
-          runLimits({ timeLimitSeconds: opts.timeLimit, memoryLimitMiB: opts.memoryLimit }));
+          runLimits({
+            ...(opts.timeLimit === undefined ? {} : { cpuMs: secondsToMs(opts.timeLimit) }),
+            ...(opts.memoryLimit === undefined ? {} : { memoryKiB: mibToKiB(opts.memoryLimit) }),
+          }));
         process.stdout.write(opts.json ? JSON.stringify(verdictJson(result)) + '\n' : human(result));
         if (result.status === 'internal_error') process.exitCode = 1;
       } finally {

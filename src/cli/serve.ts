@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
-import { parsePositiveInt, parsePositiveNumber } from './options.js';
+import { mibToKiB, secondsToMs } from '../runner/limits.js';
+import { parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds } from './options.js';
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -44,8 +45,8 @@ export function register(program: Command): void {
     .option('--in-flight-per-slot <n>', 'items judged at once per slot (default 2)', parsePositiveInt)
     .option('--queue-capacity <n>', 'items admitted beyond those in flight before answering 429 (default 4096)', parseCount)
     .option('--body-limit-mib <MiB>', 'largest request body in MiB (default 16)', parsePositiveNumber)
-    .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parsePositiveNumber)
-    .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parsePositiveNumber)
+    .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
+    .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
     .option('--shutdown-deadline <seconds>', 'on SIGTERM, time in-flight work gets to finish (default 30)', parsePositiveNumber)
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
@@ -59,9 +60,9 @@ export function register(program: Command): void {
         inFlightPerSlot: flags.inFlightPerSlot,
         queueCapacity: flags.queueCapacity,
         bodyLimitBytes: flags.bodyLimitMib === undefined ? undefined : Math.round(flags.bodyLimitMib * 1024 * 1024),
-        timeLimitMs: flags.timeLimit === undefined ? undefined : Math.round(flags.timeLimit * 1000),
-        memoryLimitKiB: flags.memoryLimit === undefined ? undefined : Math.round(flags.memoryLimit * 1024),
-        shutdownDeadlineMs: flags.shutdownDeadline === undefined ? undefined : Math.round(flags.shutdownDeadline * 1000),
+        timeLimitMs: flags.timeLimit === undefined ? undefined : secondsToMs(flags.timeLimit),
+        memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),
+        shutdownDeadlineMs: flags.shutdownDeadline === undefined ? undefined : secondsToMs(flags.shutdownDeadline),
         logLevel: flags.logLevel as ServeConfigInput['logLevel'],
         unsafeNoSandbox: flags.unsafeNoSandbox === true,
       };

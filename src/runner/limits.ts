@@ -1,19 +1,95 @@
 /**
- * Default limits and their derivation. One place decides how a caller's time limit becomes the CPU bound
- * and the (larger) wall bound, and how per-language multipliers apply.
+ * Limits, in one place: every default, every allowed range, and how a caller's limits become the limits of a
+ * sandboxed run. Inside Crucible limits are milliseconds (`…Ms`, CPU time unless the name says wall) and KiB
+ * (`…KiB`); seconds and MB/MiB appear only where a command line or a compatibility API speaks them, converted
+ * there with `secondsToMs` / `mibToKiB`. The launcher turns `Limits` into its flags (`src/sandbox/`).
+ *
+ * | limit | unit | judge default | plain-run default | compile | range a caller may ask |
+ * |---|---|---|---|---|---|
+ * | CPU time | ms | 1,000 per program (unit_test) or per test/input (io, call) | 2,000 | 30,000 | 10–60,000 |
+ * | wall time | ms | 3 × CPU + 2,000 (`wallMsFor`) | same | 60,000 | derived |
+ * | memory | KiB | 1 GiB | 512 MiB | 2 GiB | 16 MiB–16 GiB |
+ * | output kept per stream | bytes | 1 MiB (io: ≥ 2 × expected + 1 KiB) | 8 MiB | 256 KiB | — |
+ * | processes + threads | count | 64 | 64 | 256 | — |
+ * | file size | KiB | 64 MiB | 64 MiB | 256 MiB | — |
+ * | open files | count | 256 | 256 | 512 | — |
+ *
+ * Other defaults: a CodeT generated test gets 100 ms of CPU (`GENERATED_TEST_CPU_MS`); a canonical solution
+ * computing ground truth gets 20 × the judge's CPU limit (`REFERENCE_CPU_FACTOR`); a call problem's per-input
+ * limit is max(limit, 4 × the reference's slowest input) (`EVALPLUS_TIME_FACTOR`); the compatibility APIs'
+ * own defaults are in `COMPAT_DEFAULTS`.
  */
+import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
 import type { Limits } from '../sandbox/types.js';
 
+/** The limits a judging request sets: CPU time per program or per test (ms), memory (KiB), output per stream (bytes). */
+export interface JudgeLimits {
+  readonly cpuMs: number;
+  readonly memoryKiB: number;
+  readonly outputBytes: number;
+}
+
 /**
- * Wall bound for a CPU bound: generous, because it only exists to stop sleepers. Verdicts depend on CPU
+ * Judging defaults (`crucible eval`, `serve`, `rerank`): 1 s of CPU time per program (unit tests) or per
+ * test/input, 1 GiB, 1 MiB of output per stream.
+ * Why 1 s and not the openai/human-eval harness's 3 s: its 3 s are wall-clock seconds in a pool of 4 workers on
+ * the machine's cores, so a program there gets well under 3 s of CPU; and on the 16,400 CodeGen-16B HumanEval
+ * samples the slowest passing program takes 15 ms of CPU here (docs/PERFORMANCE.md), so 1 s changes no verdict
+ * while every never-ending program costs a third. `--time-limit 3` restores 3 s.
+ */
+export const JUDGE_DEFAULTS: JudgeLimits = {
+  cpuMs: 1000,
+  memoryKiB: 1024 * 1024,
+  outputBytes: 1 << 20,
+};
+
+/** Inclusive range of a limit a caller may set (CLI flags, HTTP bodies, server configuration). */
+export interface LimitRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * What a caller may ask for: CPU time 10 ms–60 s (below 10 ms an interpreter cannot start; above a minute a
+ * judgement is not a test), memory 16 MiB–16 GiB (below 16 MiB no runtime starts; above 16 GiB is more than
+ * a judging machine should give one program). Servers may narrow the maximum (`crucible serve` defaults to 4 GiB).
+ */
+export const LIMIT_RANGES = {
+  cpuMs: { min: 10, max: 60_000 },
+  memoryKiB: { min: 16 * 1024, max: 16 * 1024 * 1024 },
+} as const satisfies Readonly<Record<string, LimitRange>>;
+
+/** CPU time of one CodeT generated test, ms (CodeT runs each test program with a 0.1 s time-out). */
+export const GENERATED_TEST_CPU_MS = 100;
+
+/** A canonical solution computing expected outputs gets this many times the judge's CPU limit (EvalPlus computes
+ *  ground truth without a limit; a finite one keeps a broken reference from hanging a run). */
+export const REFERENCE_CPU_FACTOR = 20;
+
+/** EvalPlus scales the per-input limit from the reference's time: max(limit, 4 × reference time)
+ *  (evalplus/evaluate.py, `gt_time_limit_factor = 4.0`). */
+export const EVALPLUS_TIME_FACTOR = 4;
+
+/** Defaults the compatibility APIs define for themselves (their units at their edge are converted to ms). */
+export const COMPAT_DEFAULTS = {
+  /** Piston: CPU limit of a run when neither `run_cpu_time` nor `run_timeout` is given, ms. */
+  pistonRunCpuMs: 3000,
+  /** Piston: CPU limit of a compilation when neither `compile_cpu_time` nor `compile_timeout` is given, ms. */
+  pistonCompileCpuMs: 10_000,
+  /** Largest compile CPU limit a compatibility request may ask for, ms (the compile step's own default is 30 s). */
+  maxCompileCpuMs: 60_000,
+} as const;
+
+/**
+ * Wall bound for a CPU bound, ms: generous, because it only exists to stop sleepers. Verdicts depend on CPU
  * time, which does not grow when the host is loaded; wall time does (see docs/SECURITY.md, "Time").
  */
 export function wallMsFor(cpuMs: number): number {
   return cpuMs * 3 + 2000;
 }
 
-/** Limits of one run when the caller sets nothing: 2 s CPU, 512 MiB, 64 processes, 8 MiB of output each. */
+/** Limits of one plain run when the caller sets nothing: 2 s CPU, 512 MiB, 64 processes, 8 MiB of output each. */
 export const DEFAULT_RUN_LIMITS: Limits = {
   cpuMs: 2000,
   wallMs: wallMsFor(2000),
@@ -35,17 +111,25 @@ export const DEFAULT_COMPILE_LIMITS: Limits = {
   outputBytes: 256 * 1024,
 };
 
-/** Build run limits from the user-facing knobs (seconds, MiB), falling back to the defaults. */
-export function runLimits(options: { readonly timeLimitSeconds?: number; readonly memoryLimitMiB?: number;
+/**
+ * Limits of one run from the knobs a caller sets (ms, KiB, bytes), the rest from `DEFAULT_RUN_LIMITS`; the
+ * wall bound follows the CPU bound (`wallMsFor`) unless `wallMs` is given (it is never below `cpuMs`).
+ */
+export function runLimits(options: { readonly cpuMs?: number; readonly wallMs?: number; readonly memoryKiB?: number;
   readonly outputBytes?: number } = {}): Limits {
-  const cpuMs = options.timeLimitSeconds !== undefined ? Math.round(options.timeLimitSeconds * 1000) : DEFAULT_RUN_LIMITS.cpuMs;
+  const cpuMs = options.cpuMs ?? DEFAULT_RUN_LIMITS.cpuMs;
   return {
     ...DEFAULT_RUN_LIMITS,
     cpuMs,
-    wallMs: wallMsFor(cpuMs),
-    memoryKiB: options.memoryLimitMiB !== undefined ? Math.round(options.memoryLimitMiB * 1024) : DEFAULT_RUN_LIMITS.memoryKiB,
+    wallMs: options.wallMs === undefined ? wallMsFor(cpuMs) : Math.max(options.wallMs, cpuMs),
+    memoryKiB: options.memoryKiB ?? DEFAULT_RUN_LIMITS.memoryKiB,
     outputBytes: options.outputBytes ?? DEFAULT_RUN_LIMITS.outputBytes,
   };
+}
+
+/** Compile limits with the caller's CPU bound (ms); the wall bound follows it. */
+export function compileLimits(cpuMs: number = DEFAULT_COMPILE_LIMITS.cpuMs): Limits {
+  return cpuMs === DEFAULT_COMPILE_LIMITS.cpuMs ? DEFAULT_COMPILE_LIMITS : { ...DEFAULT_COMPILE_LIMITS, cpuMs, wallMs: wallMsFor(cpuMs) };
 }
 
 /** Apply a language's multipliers (CPU, wall, memory) and process floor to limits. */
@@ -58,4 +142,44 @@ export function forLanguage(limits: Limits, language: Language): Limits {
     memoryKiB: Math.round(limits.memoryKiB * m.memory),
     processes: Math.max(limits.processes, m.processes ?? 0),
   };
+}
+
+/** Seconds (a CLI flag, a compatibility field) to ms. */
+export function secondsToMs(seconds: number): number {
+  return Math.round(seconds * 1000);
+}
+
+/** MiB (a CLI flag; SandboxFusion's "MB" is MiB) to KiB. */
+export function mibToKiB(mib: number): number {
+  return Math.round(mib * 1024);
+}
+
+/** A range in a unit people read: `10 ms–60 s` style for ms, `16 MiB–16 GiB` for KiB. */
+export function describeRange(range: LimitRange, unit: 'ms' | 'KiB', as: 'seconds' | 'ms' | 'MiB' | 'KiB' = unit === 'ms' ? 'seconds' : 'MiB'): string {
+  const show = (v: number): string => {
+    switch (as) {
+      case 'seconds': return `${v / 1000} s`;
+      case 'MiB': return `${v / 1024} MiB`;
+      default: return `${v} ${as}`;
+    }
+  };
+  return `${show(range.min)} to ${show(range.max)}`;
+}
+
+/** Error message when `value` (in the range's unit) is outside `range`, else null. `shown` is the value as given. */
+export function outOfRange(value: number, range: LimitRange, unit: 'ms' | 'KiB', as?: 'seconds' | 'ms' | 'MiB' | 'KiB',
+  shown: string = String(value)): string | null {
+  if (Number.isFinite(value) && value >= range.min && value <= range.max) return null;
+  return `${shown} is outside the allowed range ${describeRange(range, unit, as)}`;
+}
+
+/**
+ * zod schema of an integer limit within `range` (in the range's unit), whose error message names the range,
+ * e.g. `1 is outside the allowed range 16384 KiB to 16777216 KiB`. For configuration surfaces and HTTP bodies.
+ */
+export function limitSchema(range: LimitRange, unit: 'ms' | 'KiB', as: 'seconds' | 'ms' | 'MiB' | 'KiB' = unit) {
+  return z.number().int().superRefine((value, ctx) => {
+    const problem = outOfRange(value, range, unit, as);
+    if (problem !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
 }

@@ -16,7 +16,7 @@ import { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 
 import { Executor, programHash } from './executor.js';
-import { runLimits, wallMsFor } from './limits.js';
+import { EVALPLUS_TIME_FACTOR, JUDGE_DEFAULTS, REFERENCE_CPU_FACTOR, runLimits, wallMsFor } from './limits.js';
 import { PythonHarnessPool, type HarnessResponse } from './python-pool.js';
 
 export type { Verdict as JudgeVerdict } from '../verdict/index.js';
@@ -39,17 +39,11 @@ export interface PipelineOptions {
   readonly outputBytes: number;
 }
 
-/**
- * Defaults: 1 s of CPU time per program (unit tests) or per test/input, 1 GiB.
- * Why 1 s and not the openai/human-eval harness's 3 s: its 3 s are wall-clock seconds in a pool of 4 workers on
- * the machine's cores, so a program there gets well under 3 s of CPU; and on the 16,400 CodeGen-16B HumanEval
- * samples the slowest passing program takes 15 ms of CPU here (docs/PERFORMANCE.md), so 1 s changes no verdict
- * while every never-ending program costs a third. `--time-limit 3` restores 3 s.
- */
+/** Defaults: `JUDGE_DEFAULTS` (limits.ts). */
 export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = {
-  timeLimitMs: 1000,
-  memoryLimitKiB: 1024 * 1024,
-  outputBytes: 1 << 20,
+  timeLimitMs: JUDGE_DEFAULTS.cpuMs,
+  memoryLimitKiB: JUDGE_DEFAULTS.memoryKiB,
+  outputBytes: JUDGE_DEFAULTS.outputBytes,
 };
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
@@ -127,8 +121,8 @@ export class Pipeline {
     if (!this.languages.has(languageName)) throw new JudgeRequestError(`unknown language "${languageName}"`);
     const language = this.languages.get(languageName);
     const limits = runLimits({
-      timeLimitSeconds: (problem.timeLimitMs ?? this.options.timeLimitMs) / 1000,
-      memoryLimitMiB: (problem.memoryLimitKiB ?? this.options.memoryLimitKiB) / 1024,
+      cpuMs: problem.timeLimitMs ?? this.options.timeLimitMs,
+      memoryKiB: problem.memoryLimitKiB ?? this.options.memoryLimitKiB,
       outputBytes: Math.max(this.options.outputBytes, ...problem.tests.map((t) => t.output.length * 2 + 1024)),
     });
     const tests: TestResult[] = [];
@@ -191,7 +185,7 @@ export class Pipeline {
     if (!pending) {
       // The reference gets a generous CPU limit (EvalPlus computes ground truth without one): 20x.
       pending = this.runCalls(problem, problem.prompt + problem.canonicalSolution, [...problem.baseInputs, ...problem.plusInputs], false,
-        { timeLimitMs: this.options.timeLimitMs * 20, memoryLimitKiB: this.options.memoryLimitKiB })
+        { timeLimitMs: this.options.timeLimitMs * REFERENCE_CPU_FACTOR, memoryLimitKiB: this.options.memoryLimitKiB })
         .then((r) => {
           const total = problem.baseInputs.length + problem.plusInputs.length;
           if (r.results.length !== total) {
@@ -239,7 +233,7 @@ export class Pipeline {
     // EvalPlus scales the per-input limit from the reference's time (evalplus/evaluate.py: max(min limit,
     // gt_time_limit_factor=4 x reference time)); here the slowest input sets it for the whole job.
     const slowestReferenceMs = expected.reduce((m, e) => Math.max(m, e.referenceCpuMs), 0);
-    const perInputMs = Math.max(this.options.timeLimitMs, 4 * slowestReferenceMs);
+    const perInputMs = Math.max(this.options.timeLimitMs, EVALPLUS_TIME_FACTOR * slowestReferenceMs);
     const { response, results } = await this.runCalls(problem, source, inputs, failFast,
       { timeLimitMs: perInputMs, memoryLimitKiB: this.options.memoryLimitKiB });
     if (response.status === 'internal_error') {

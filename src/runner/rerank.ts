@@ -22,7 +22,7 @@ import {
   evaluateCodet, firstSamplesPassAtK, majorityPassAtK, type CodetProblem, type CodetScoring,
 } from '../metrics/codet.js';
 import { passAtK } from '../metrics/pass-at-k.js';
-import { wallMsFor } from './limits.js';
+import { GENERATED_TEST_CPU_MS, wallMsFor } from './limits.js';
 import { planRequests } from './evaluate.js';
 import { inPool } from './in-pool.js';
 import type { Pipeline } from './pipeline.js';
@@ -31,9 +31,6 @@ import type { Pipeline } from './pipeline.js';
 export const RERANK_METHODS = ['codet', 'majority', 'first'] as const;
 /** One selection method. */
 export type RerankMethod = (typeof RERANK_METHODS)[number];
-
-/** Default CPU time per generated test, ms (CodeT runs each test program with a 0.1 s time-out). */
-export const DEFAULT_TEST_TIME_LIMIT_MS = 100;
 
 /** Thrown when the inputs cannot be reranked as asked (a problem without a Python entry point, no tests). */
 export class RerankInputError extends Error {
@@ -61,7 +58,7 @@ export interface RerankOptions {
   readonly method: RerankMethod;
   /** k values, each an integer >= 1 (default 1, 2, 10 as CodeT reports). */
   readonly ks?: readonly number[];
-  /** CPU time per generated test, ms (default `DEFAULT_TEST_TIME_LIMIT_MS`). */
+  /** CPU time per generated test, ms (default `GENERATED_TEST_CPU_MS`). */
   readonly testTimeLimitMs?: number;
   /** CodeT consensus score (default `'sqrt'`, CodeT's released code). */
   readonly scoring?: CodetScoring;
@@ -227,7 +224,7 @@ export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks'
   }
 
   // 2. Generated tests, each distinct solution against its problem's distinct tests.
-  const testCpuMs = options.testTimeLimitMs ?? DEFAULT_TEST_TIME_LIMIT_MS;
+  const testCpuMs = options.testTimeLimitMs ?? GENERATED_TEST_CPU_MS;
   const testWallMs = wallMsFor(testCpuMs);
   const statuses: Record<string, number> = {};
   let runs = 0;

@@ -3,6 +3,7 @@
  * Flags and environment (`src/cli/serve.ts`) parse into it once; the server never reads either itself.
  */
 import { z } from 'zod';
+import { JUDGE_DEFAULTS, LIMIT_RANGES, limitSchema } from '../runner/limits.js';
 
 export const ServeConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1').describe('Address to bind; loopback unless you mean to expose it.'),
@@ -13,10 +14,10 @@ export const ServeConfigSchema = z.object({
   slots: z.number().int().positive().optional().describe('Sandbox slots (concurrent executions); default: cores.'),
   inFlightPerSlot: z.number().int().positive().default(2).describe('Items judged at once per slot.'),
   queueCapacity: z.number().int().nonnegative().default(4096).describe('Items admitted beyond those in flight.'),
-  timeLimitMs: z.number().int().positive().optional().describe('Default CPU time per test (io) or program, ms; default the pipeline\'s (`crucible eval`\'s).'),
-  maxTimeLimitMs: z.number().int().positive().default(60_000).describe('Largest time limit a request may ask for, ms.'),
-  memoryLimitKiB: z.number().int().positive().default(1024 * 1024).describe('Default memory limit, KiB.'),
-  maxMemoryLimitKiB: z.number().int().positive().default(4 * 1024 * 1024).describe('Largest memory limit a request may ask for, KiB.'),
+  timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional().describe('Default CPU time per test (io) or program, ms; default `crucible eval`\'s (JUDGE_DEFAULTS).'),
+  maxTimeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').default(LIMIT_RANGES.cpuMs.max).describe('Largest time limit a request may ask for, ms.'),
+  memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(JUDGE_DEFAULTS.memoryKiB).describe('Default memory limit, KiB.'),
+  maxMemoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(4 * 1024 * 1024).describe('Largest memory limit a request may ask for, KiB (at most LIMIT_RANGES.memoryKiB.max).'),
   shutdownDeadlineMs: z.number().int().nonnegative().default(30_000).describe('On SIGTERM: time in-flight work gets to finish, ms.'),
   problems: z.array(z.string()).default([]).describe('Problem files loaded at start (any format `readProblems` reads).'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
+import { LIMIT_RANGES, limitSchema } from '../runner/limits.js';
 import type { JudgeVerdict } from '../runner/pipeline.js';
 import { groupStats, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { ServerContext } from './context.js';
@@ -23,8 +24,8 @@ const submissionFields = {
   problem: z.string().min(1).optional().describe('Id of a problem loaded with --problems.'),
   tests: z.array(TestSchema).min(1).max(1000).optional().describe('Inline stdin/stdout tests.'),
   comparator: ComparatorSchema.optional().describe('How stdout is compared (inline tests); default tokens.'),
-  timeLimitMs: z.number().int().positive().optional().describe('CPU time per test, ms (inline tests).'),
-  memoryLimitKiB: z.number().int().positive().optional().describe('Memory limit, KiB (inline tests).'),
+  timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional().describe('CPU time per test, ms (inline tests).'),
+  memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional().describe('Memory limit, KiB (inline tests).'),
   pick: z.enum(['first', 'last']).optional().describe('Which fenced block to take; default last.'),
   stripThink: z.boolean().optional().describe('Remove <think> sections first; default true.'),
 };

@@ -15,6 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
+import { COMPAT_DEFAULTS } from '../runner/limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
@@ -104,7 +105,7 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     }
     if (body.files.length > 1) throw new ServiceError('unsupported', 'files: Crucible runs a single source file', 'files');
     if ((body.args ?? []).length > 0) throw new ServiceError('unsupported', 'args: program arguments are not supported', 'args');
-    const runCpuMs = body.run_cpu_time ?? body.run_timeout ?? 3000;
+    const runCpuMs = body.run_cpu_time ?? body.run_timeout ?? COMPAT_DEFAULTS.pistonRunCpuMs;
     if (runCpuMs > ctx.config.maxTimeLimitMs) {
       throw new ServiceError('invalid_body', `run_cpu_time: at most ${ctx.config.maxTimeLimitMs} ms`, 'run_cpu_time');
     }
@@ -117,7 +118,8 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     const outcome = await runPlain(ctx, {
       language, source: decode(file.content, file.encoding), stdin: body.stdin ?? '', runCpuMs,
       ...(body.run_timeout === undefined ? {} : { runWallMs: body.run_timeout }),
-      compileCpuMs: Math.min(body.compile_cpu_time ?? body.compile_timeout ?? 10_000, 60_000), memoryKiB,
+      compileCpuMs: Math.min(body.compile_cpu_time ?? body.compile_timeout ?? COMPAT_DEFAULTS.pistonCompileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs),
+      memoryKiB,
     });
     return {
       language: language.id,

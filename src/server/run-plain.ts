@@ -4,7 +4,7 @@
  * steps. Goes through the same admission queue as judging.
  */
 import type { Language } from '../languages/schema.js';
-import { DEFAULT_COMPILE_LIMITS, runLimits, wallMsFor } from '../runner/limits.js';
+import { compileLimits, runLimits } from '../runner/limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';
@@ -47,11 +47,9 @@ export async function runPlain(ctx: ServerContext, job: PlainRun): Promise<Plain
   try {
     outcome = await ctx.service.admission.run(async () => {
       const executor = ctx.executor;
-      const compileLimits = { ...DEFAULT_COMPILE_LIMITS, cpuMs: job.compileCpuMs, wallMs: wallMsFor(job.compileCpuMs) };
-      const compiled = await executor.compile(job.language, job.source, compileLimits);
+      const compiled = await executor.compile(job.language, job.source, compileLimits(job.compileCpuMs));
       if (!compiled.ok) return { compile: compiled.result, run: null };
-      const limits = { ...runLimits({ timeLimitSeconds: job.runCpuMs / 1000, memoryLimitMiB: job.memoryKiB / 1024 }),
-        ...(job.runWallMs === undefined ? {} : { wallMs: Math.max(job.runWallMs, job.runCpuMs) }) };
+      const limits = runLimits({ cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
       const run = await executor.runCompiled(job.language, job.source, compiled, job.stdin, limits);
       return { compile: compiled.result, run };
     });

@@ -20,6 +20,7 @@
 import { constants as osConstants } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { COMPAT_DEFAULTS, mibToKiB, secondsToMs } from '../runner/limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
@@ -88,19 +89,19 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
       }
     }
     const language = languageOf(ctx, SANDBOX_FUSION_LANGUAGES[body.language] ?? body.language, 'language');
-    const runCpuMs = Math.round(body.run_timeout * 1000);
-    const compileCpuMs = Math.round(body.compile_timeout * 1000);
+    const runCpuMs = secondsToMs(body.run_timeout);
+    const compileCpuMs = secondsToMs(body.compile_timeout);
     if (runCpuMs > ctx.config.maxTimeLimitMs) {
       throw new ServiceError('invalid_body', `run_timeout: at most ${ctx.config.maxTimeLimitMs / 1000} s`, 'run_timeout');
     }
-    const memoryKiB = body.memory_limit_MB <= 0 ? ctx.config.memoryLimitKiB : body.memory_limit_MB * 1024;
+    const memoryKiB = body.memory_limit_MB <= 0 ? ctx.config.memoryLimitKiB : mibToKiB(body.memory_limit_MB);
     if (memoryKiB > ctx.config.maxMemoryLimitKiB) {
       throw new ServiceError('invalid_body', `memory_limit_MB: at most ${ctx.config.maxMemoryLimitKiB / 1024}`, 'memory_limit_MB');
     }
     let outcome;
     try {
       outcome = await runPlain(ctx, { language, source: body.code, stdin: body.stdin ?? '', runCpuMs,
-        compileCpuMs: Math.min(compileCpuMs, 60_000), memoryKiB });
+        compileCpuMs: Math.min(compileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs), memoryKiB });
     } catch (error) {
       // verl retries 504 (Gateway Timeout) with a growing delay; 429 would end its retries at once.
       if (error instanceof ServiceError && error.code === 'overloaded') {

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { extractCode, type ExtractResult } from '../extract/index.js';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
 import type { LanguageRegistry } from '../languages/registry.js';
+import { LIMIT_RANGES, outOfRange, type LimitRange } from '../runner/limits.js';
 import type { JudgeRequest, JudgeVerdict, Pipeline } from '../runner/pipeline.js';
 import { computeReward, RewardError, type RewardSpec } from '../reward/index.js';
 import type { SampleStatus } from '../verdict/index.js';
@@ -140,12 +141,8 @@ export class JudgeService {
 
   private inlineProblem(sub: Submission, tests: readonly IoTestCase[], field: string): IoProblem {
     const comparator: Comparator = sub.comparator ?? { kind: 'tokens' };
-    if (sub.timeLimitMs !== undefined && sub.timeLimitMs > this.limits.maxTimeLimitMs) {
-      throw new ServiceError('invalid_body', `${field}timeLimitMs: at most ${this.limits.maxTimeLimitMs}`, `${field}timeLimitMs`);
-    }
-    if (sub.memoryLimitKiB !== undefined && sub.memoryLimitKiB > this.limits.maxMemoryLimitKiB) {
-      throw new ServiceError('invalid_body', `${field}memoryLimitKiB: at most ${this.limits.maxMemoryLimitKiB}`, `${field}memoryLimitKiB`);
-    }
+    this.checkLimit(sub.timeLimitMs, { min: LIMIT_RANGES.cpuMs.min, max: this.limits.maxTimeLimitMs }, 'ms', `${field}timeLimitMs`);
+    this.checkLimit(sub.memoryLimitKiB, { min: LIMIT_RANGES.memoryKiB.min, max: this.limits.maxMemoryLimitKiB }, 'KiB', `${field}memoryLimitKiB`);
     const hash = createHash('sha256')
       .update(JSON.stringify([tests.map((t) => [t.input, t.output]), comparator, sub.timeLimitMs ?? null, sub.memoryLimitKiB ?? null]))
       .digest('hex');
@@ -160,6 +157,13 @@ export class JudgeService {
       ...(sub.timeLimitMs === undefined ? {} : { timeLimitMs: sub.timeLimitMs }),
       ...(sub.memoryLimitKiB === undefined ? {} : { memoryLimitKiB: sub.memoryLimitKiB }),
     };
+  }
+
+  /** Throw `invalid_body` naming `field` and the allowed range when `value` is outside `range`. */
+  private checkLimit(value: number | undefined, range: LimitRange, unit: 'ms' | 'KiB', field: string): void {
+    if (value === undefined) return;
+    const problem = outOfRange(value, range, unit, unit);
+    if (problem !== null) throw new ServiceError('invalid_body', `${field}: ${problem}`, field);
   }
 
   /**

@@ -36,7 +36,7 @@ after(() => {
 for (const slotBoxes of [true, false]) {
   const { sandbox, executor, languages } = openExecutor(2, { slotBoxes });
 
-  async function attack(file: string, stdin = '', limits = runLimits({ timeLimitSeconds: 1, memoryLimitMiB: 256, outputBytes: 1 << 20 })): Promise<ExecutionResult> {
+  async function attack(file: string, stdin = '', limits = runLimits({ cpuMs: 1000, memoryKiB: 256 * 1024, outputBytes: 1 << 20 })): Promise<ExecutionResult> {
     const ext = file.split('.').pop()!;
     const result = await executor.runProgram(languages.get(LANG[ext]!), readFileSync(join(programs, file), 'utf8'), stdin, limits);
     assert.deepEqual(runProcessesOf(sandbox), [], `${file}: a process of the run survived the verdict`);

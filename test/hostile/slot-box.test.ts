@@ -11,7 +11,7 @@ import { Sandbox } from '../../src/sandbox/index.js';
 import { runProcessesOf } from '../support/processes.js';
 
 const sandbox = Sandbox.create({ slots: 1 });
-const limits = runLimits({ timeLimitSeconds: 5, memoryLimitMiB: 256 });
+const limits = runLimits({ cpuMs: 5000, memoryKiB: 256 * 1024 });
 const PYTHON = '/usr/bin/python3.11';
 
 after(() => sandbox.close());

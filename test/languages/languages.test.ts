@@ -9,7 +9,7 @@ after(async () => {
   await executor.close();
   sandbox.close();
 });
-const limits = runLimits({ timeLimitSeconds: 5 });
+const limits = runLimits({ cpuMs: 5000 });
 
 describe('every shipped language', () => {
   it('ships at least the thirteen required languages, each with test programs', () => {

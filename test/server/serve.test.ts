@@ -132,6 +132,8 @@ describe('POST /v1/judge', () => {
       [{ code: SUM_PY, problem: 'nope' }, 'problem', 'unknown_problem'],
       [{ code: SUM_PY, problem: 'sum', language: 'cobol' }, 'language', 'unknown_language'],
       [{ code: SUM_PY, tests: SUM.tests, timeLimitMs: 10 ** 7 }, 'timeLimitMs', 'invalid_body'],
+      [{ code: SUM_PY, tests: SUM.tests, timeLimitMs: 1 }, 'timeLimitMs', 'invalid_body'],
+      [{ code: SUM_PY, tests: SUM.tests, memoryLimitKiB: 1 }, 'memoryLimitKiB', 'invalid_body'],
     ];
     for (const [body, field, code] of cases) {
       const r = await post(server, '/v1/judge', body);
@@ -140,6 +142,14 @@ describe('POST /v1/judge', () => {
       assert.equal(r.body.error.field, field, JSON.stringify(r.body));
       assert.ok(r.body.error.message.startsWith(field), r.body.error.message);
     }
+  });
+
+  test('a limit out of range is a 400 that names the field and the allowed range', async () => {
+    const memory = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests, memoryLimitKiB: 1 });
+    assert.equal(memory.status, 400);
+    assert.match(memory.body.error.message, /^memoryLimitKiB: 1 is outside the allowed range 16384 KiB to 16777216 KiB/);
+    const time = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests, timeLimitMs: 1 });
+    assert.match(time.body.error.message, /^timeLimitMs: 1 is outside the allowed range 10 ms to 60000 ms/);
   });
 });
 
@@ -375,8 +385,14 @@ describe('admission control', () => {
       { sandbox, logger: createLogger('silent') });
     try {
       const tests = [{ input: '', output: '1\n' }];
-      const busy = post(tiny, '/v1/rewards', { items: [1, 2, 3].map((id) => ({ id, code: SLEEP_PY + `# ${id}`, tests })) });
-      await new Promise((r) => setTimeout(r, 150));
+      // Sleepers hold the slots for 6 s (under a 3 s CPU limit, whose wall bound is 11 s): long enough for the
+      // requests below to meet a full queue even on a loaded machine.
+      const hold = 'import time\ntime.sleep(6)\nprint(1)\n';
+      const busy = post(tiny, '/v1/rewards', { items: [1, 2, 3].map((id) => ({ id, code: hold + `# ${id}`, tests, timeLimitMs: 3000 })) });
+      // Wait until the batch is admitted (all 3 items held), however loaded the machine is.
+      for (let i = 0; i < 600 && (await call(tiny, 'GET', '/health')).body.queue.outstanding < 3; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const native = await post(tiny, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
       assert.equal(native.status, 429);
       assert.equal(native.body.error.code, 'overloaded');
