@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { DatasetError, datasetHash, readProblems, readSamples, type ProblemFormat } from '../formats/index.js';
+import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
@@ -18,6 +18,7 @@ import { CRUCIBLE_VERSION } from './version.js';
 import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 
 registerUserError(DatasetError);
+registerUserError(UnknownFormatError);
 registerUserError(RunStoreError);
 
 interface EvalFlags {
@@ -101,7 +102,7 @@ export function register(program: Command): void {
     .description('judge a model\'s samples on a benchmark and report pass@k (default: the built-in benchmark)')
     .option('--problems <file>', 'problems file (HumanEval, EvalPlus, Crucible JSON/JSONL; .gz ok)')
     .option('--samples <file>', 'samples file ({task_id, completion|solution} JSONL or CodeT {prompt, samples})')
-    .option('--format <format>', 'problems format: auto|humaneval|evalplus|codet|crucible', 'auto')
+    .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--k <list>', 'k values for pass@k', parseIntList, [1, 10, 100])
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--out <dir>', 'run directory (re-running with the same --out resumes)')
@@ -119,11 +120,7 @@ export function register(program: Command): void {
       }
       const problemsPath = flags.problems ?? DEFAULT_BENCHMARK.problems;
       const samplesPath = flags.samples ?? DEFAULT_BENCHMARK.samples;
-      const formats = ['auto', 'humaneval', 'evalplus', 'codet', 'crucible'];
-      if (!formats.includes(flags.format)) throw new UsageError(`--format must be one of ${formats.join('|')}`);
-      // CodeT's HumanEval variant has HumanEval's fields.
-      const format = (flags.format === 'codet' ? 'humaneval' : flags.format) as ProblemFormat | 'auto';
-      const problems = await readProblems(problemsPath, format);
+      const problems = await readProblems(problemsPath, flags.format);
       const samples = await readSamples(samplesPath, { problems });
       const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
       const options: PipelineOptions = {

@@ -5,6 +5,7 @@ import { register as registerEval } from './eval.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { register as registerCompare } from './compare.js';
 import { register as registerDoctor } from './doctor.js';
+import { register as registerFormats } from './formats.js';
 import { register as registerLanguages } from './languages.js';
 import { register as registerReport } from './report.js';
 import { register as registerRerank } from './rerank.js';
@@ -18,7 +19,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   program.name('crucible').version(CRUCIBLE_VERSION)
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
-  for (const register of [registerEval, registerRun, registerLanguages, registerDoctor, registerCompare, registerReport, registerRerank, registerServe]) register(program);
+  for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { readCodetTests, readProblems, readSamples, type ProblemFormat } from '../formats/index.js';
+import { problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import {
   RERANK_METHODS, rerank, RerankInfrastructureError, RerankInputError, type RerankMethod,
@@ -14,6 +14,7 @@ import { parseIntList, parsePositiveInt, parseTimeLimitSeconds } from './options
 import { GENERATED_TEST_CPU_MS, secondsToMs } from '../runner/limits.js';
 
 registerUserError(RerankInputError);
+registerUserError(UnknownFormatError);
 
 interface RerankFlags {
   method: string; problems: string; samples: string; tests?: string; format: string; k: number[]; json?: boolean;
@@ -51,7 +52,7 @@ export function register(program: Command): void {
     .requiredOption('--problems <file>', 'problems file (HumanEval, CodeT HumanEval, EvalPlus; .gz ok)')
     .requiredOption('--samples <file>', 'samples file ({task_id, completion} JSONL or CodeT {prompt, samples})')
     .option('--tests <file>', 'generated test cases (CodeT {prompt, samples} JSONL; needed by codet and majority)')
-    .option('--format <format>', 'problems format: auto|humaneval|evalplus|codet', 'auto')
+    .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--k <list>', 'k values', parseIntList, [1, 2, 10])
     .option('--json', 'print one JSON object with passAtK and baselinePassAtK keyed by k')
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
@@ -66,10 +67,7 @@ export function register(program: Command): void {
       const method = flags.method as RerankMethod;
       if (flags.scoring !== 'sqrt' && flags.scoring !== 'product') throw new UsageError('--scoring must be sqrt or product');
       if (method !== 'first' && flags.tests === undefined) throw new UsageError(`--method ${method} needs --tests (generated test cases)`);
-      const formats = ['auto', 'humaneval', 'evalplus', 'codet'];
-      if (!formats.includes(flags.format)) throw new UsageError(`--format must be one of ${formats.join('|')}`);
-      const format = (flags.format === 'codet' ? 'humaneval' : flags.format) as ProblemFormat | 'auto';
-      const problems = await readProblems(flags.problems, format);
+      const problems = await readProblems(flags.problems, flags.format);
       const samples = await readSamples(flags.samples, { problems });
       const tests = method === 'first' || flags.tests === undefined ? undefined
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });

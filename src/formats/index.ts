@@ -6,7 +6,10 @@ export { readHumanEval } from './humaneval.js';
 export { readEvalPlus } from './evalplus.js';
 export { mbppDeserializeArgs } from './mbpp_inputs.js';
 export { readCrucibleProblems, CrucibleProblemSchema, ComparatorSchema } from './crucible.js';
-export { detectProblemFormat, readProblems, PROBLEM_FORMATS, type ProblemFormat } from './detect.js';
+export {
+  detectProblemFormat, findProblemFormat, PROBLEM_FORMATS, problemFormatNames, readProblems, UnknownFormatError,
+  type FirstRecord, type ProblemFormatEntry,
+} from './registry.js';
 export { readSamples, readSampleJsonl, detectSampleFormat, type SampleFormat } from './samples.js';
 export {
   CODET_STOP_SEQUENCES,

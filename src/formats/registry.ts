@@ -1,0 +1,125 @@
+/**
+ * The problem formats Crucible reads, as one registry: per format an id, aliases, a detector and a reader.
+ * `--format` accepts any id or alias; `--format auto` asks each detector in registry order about the file's
+ * first record; `crucible formats` and every `--format` help text list this registry.
+ *
+ * Detection rules (registry order): `base_input` -> `evalplus`; `task_id` + `test` + `entry_point` ->
+ * `humaneval`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
+ * Adding a format: its reader module (beside this file) and one entry below.
+ * Errors: `DatasetError` naming the file (and the fields seen) when no detector accepts it.
+ */
+import { readCrucibleProblems } from './crucible.js';
+import { DatasetError } from './errors.js';
+import { readEvalPlus } from './evalplus.js';
+import { readHumanEval } from './humaneval.js';
+import { readDecompressedText, readLines } from './jsonl.js';
+import { JsonObject, parsePyJson } from './pyjson.js';
+import type { Problem } from './types.js';
+
+/** The first record of a problem file, as detectors see it: its field names and a way to look at a value. */
+export interface FirstRecord {
+  readonly keys: ReadonlySet<string>;
+  /** The value of a field as parsed (arrays are arrays; objects are `JsonObject`s), or undefined. */
+  get(key: string): unknown;
+}
+
+/** One problem format. */
+export interface ProblemFormatEntry {
+  /** Stable id used by `--format`. */
+  readonly id: string;
+  /** Other names `--format` accepts for it (e.g. `codet` for CodeT's HumanEval variant). */
+  readonly aliases: readonly string[];
+  /** One line for help texts and `crucible formats`. */
+  readonly description: string;
+  /** Whether a file whose first record is `first` is in this format (`--format auto`). */
+  readonly detect: (first: FirstRecord) => boolean;
+  /** Read every problem of the file. @throws DatasetError naming file, line and field. */
+  readonly read: (path: string) => Promise<Problem[]>;
+}
+
+/** Every problem format, in detection order. */
+export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
+  {
+    id: 'evalplus', aliases: ['humanevalplus', 'mbppplus'],
+    description: 'EvalPlus HumanEval+ / MBPP+ (base_input, plus_input): return values compared outside the box',
+    detect: (r) => r.keys.has('base_input'),
+    read: readEvalPlus,
+  },
+  {
+    id: 'humaneval', aliases: ['codet'],
+    description: 'openai/human-eval JSONL (task_id, prompt, entry_point, test), also CodeT\'s HumanEval variant',
+    detect: (r) => r.keys.has('task_id') && r.keys.has('test') && r.keys.has('entry_point'),
+    read: readHumanEval,
+  },
+  {
+    id: 'crucible', aliases: [],
+    description: 'Crucible stdin/stdout problems in any language ({"problems": [...]} or JSONL; docs/FORMATS.md)',
+    detect: (r) => (r.keys.has('tests') && Array.isArray(r.get('tests'))) || r.keys.has('problems'),
+    read: readCrucibleProblems,
+  },
+];
+
+/** Every name `--format` accepts: `auto`, then each format's id and aliases. */
+export function problemFormatNames(): string[] {
+  return ['auto', ...PROBLEM_FORMATS.flatMap((f) => [f.id, ...f.aliases])];
+}
+
+/** The format named `name` (id or alias, case-insensitive), or undefined. */
+export function findProblemFormat(name: string): ProblemFormatEntry | undefined {
+  const wanted = name.toLowerCase();
+  return PROBLEM_FORMATS.find((f) => f.id === wanted || f.aliases.includes(wanted));
+}
+
+async function firstRecord(path: string): Promise<FirstRecord> {
+  let firstLine: string | undefined;
+  for await (const { text } of readLines(path)) {
+    firstLine = text;
+    break;
+  }
+  if (firstLine === undefined) throw new DatasetError(path, undefined, undefined, 'no problems: the file is empty');
+  let first: unknown;
+  try {
+    first = parsePyJson(firstLine);
+  } catch {
+    // Not one JSON value per line: maybe a pretty-printed `{"problems": [...]}` document.
+    try {
+      first = parsePyJson(await readDecompressedText(path));
+    } catch (err) {
+      throw new DatasetError(path, 1, undefined, `cannot detect format: not JSON or JSONL (${(err as Error).message})`);
+    }
+  }
+  if (!(first instanceof JsonObject)) {
+    throw new DatasetError(path, undefined, undefined, 'cannot detect format: first record is not a JSON object');
+  }
+  const record = first;
+  return { keys: new Set(record.entries.map((e) => e[0])), get: (key) => record.get(key) };
+}
+
+/** The id of a problem file's format, from its first record. @throws DatasetError when no format fits. */
+export async function detectProblemFormat(path: string): Promise<string> {
+  const first = await firstRecord(path);
+  const format = PROBLEM_FORMATS.find((f) => f.detect(first));
+  if (format === undefined) {
+    throw new DatasetError(path, undefined, undefined, `cannot detect format from fields: ${[...first.keys].join(', ')}`);
+  }
+  return format.id;
+}
+
+/** Thrown for a `--format` name no format has; the message lists the names accepted. */
+export class UnknownFormatError extends Error {
+  constructor(readonly requested: string) {
+    super(`unknown problem format "${requested}"; formats: ${problemFormatNames().join(', ')}`);
+    this.name = 'UnknownFormatError';
+  }
+}
+
+/**
+ * Read problems in the named format (id or alias; `auto` detects it).
+ * @throws UnknownFormatError for an unknown name, DatasetError for bad data.
+ */
+export async function readProblems(path: string, format = 'auto'): Promise<Problem[]> {
+  const id = format === 'auto' ? await detectProblemFormat(path) : format;
+  const entry = findProblemFormat(id);
+  if (entry === undefined) throw new UnknownFormatError(format);
+  return entry.read(path);
+}

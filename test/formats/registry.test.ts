@@ -1,0 +1,41 @@
+/** The problem-format registry: names and aliases resolve, auto-detection picks by fields, the CLI lists it. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, it } from 'node:test';
+import {
+  detectProblemFormat, findProblemFormat, PROBLEM_FORMATS, problemFormatNames, readProblems, UnknownFormatError,
+} from '../../src/formats/index.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/codet-data.js';
+
+describe('problem format registry', () => {
+  it('has one entry per format, each id and alias unique, auto first among the names', () => {
+    const names = problemFormatNames();
+    assert.equal(names[0], 'auto');
+    assert.equal(new Set(names).size, names.length);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval', 'crucible']);
+  });
+
+  it('resolves aliases: codet reads as humaneval', async () => {
+    assert.equal(findProblemFormat('codet')?.id, 'humaneval');
+    assert.equal(findProblemFormat('HumanEval')?.id, 'humaneval');
+    const problems = await readProblems(HUMANEVAL, 'codet');
+    assert.equal(problems.length, 164);
+    assert.equal(problems[0]!.kind, 'unit_test');
+  });
+
+  it('detects by the first record and refuses an unknown name, listing the known ones', async () => {
+    assert.equal(await detectProblemFormat(HUMANEVAL_PLUS), 'evalplus');
+    await assert.rejects(readProblems(HUMANEVAL, 'apps'), (e: Error) =>
+      e instanceof UnknownFormatError && /unknown problem format "apps"; formats: auto, evalplus/.test(e.message));
+  });
+
+  it('crucible formats lists the registry', async () => {
+    const { stdout } = await promisify(execFile)(join(PROJECT_ROOT, 'bin', 'crucible'), ['formats', '--json']);
+    const listed = (JSON.parse(stdout) as { problemFormats: { id: string; aliases: string[] }[] }).problemFormats;
+    assert.deepEqual(listed.map((f) => f.id), PROBLEM_FORMATS.map((f) => f.id));
+    assert.deepEqual(listed.find((f) => f.id === 'humaneval')?.aliases, ['codet']);
+  });
+});
