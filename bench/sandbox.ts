@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLimits } from '../src/runner/limits.js';
+import { runLimits } from '../src/limits.js';
 import { Sandbox } from '../src/sandbox/index.js';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 200) || 200;

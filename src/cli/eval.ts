@@ -7,7 +7,7 @@ import { DatasetError, datasetHash, problemFormatNames, readProblems, readSample
 import type { Problem } from '../formats/types.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
-import { mibToKiB, secondsToMs } from '../runner/limits.js';
+import { mibToKiB, secondsToMs } from '../limits.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import { Sandbox } from '../sandbox/index.js';
 import { DEFAULT_BENCHMARK } from '../paths.js';

@@ -1,7 +1,7 @@
 /** Small shared parsers for CLI options; each failure is a `UsageError` naming the option. */
 import { existsSync, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../runner/limits.js';
+import { LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../limits.js';
 import { UsageError } from './errors.js';
 
 /** Parse a positive finite number (commander option parser). */

@@ -11,7 +11,7 @@ import {
 import { Sandbox } from '../sandbox/index.js';
 import { registerUserError, UsageError } from './errors.js';
 import { parseIntList, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
-import { GENERATED_TEST_CPU_MS, secondsToMs } from '../runner/limits.js';
+import { GENERATED_TEST_CPU_MS, secondsToMs } from '../limits.js';
 
 registerUserError(RerankInputError);
 registerUserError(UnknownFormatError);

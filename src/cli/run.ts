@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { LanguageRegistry } from '../languages/registry.js';
 import { Executor } from '../runner/executor.js';
-import { mibToKiB, runLimits, secondsToMs } from '../runner/limits.js';
+import { mibToKiB, runLimits, secondsToMs } from '../limits.js';
 import { Sandbox, type ExecutionResult } from '../sandbox/index.js';
 import { UsageError } from './errors.js';
 import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile } from './options.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
-import { mibToKiB, secondsToMs } from '../runner/limits.js';
+import { mibToKiB, secondsToMs } from '../limits.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds } from './options.js';
 
 function parsePort(value: string): number {

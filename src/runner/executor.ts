@@ -9,7 +9,7 @@ import type { Language } from '../languages/schema.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { ExecutionResult, Limits } from '../sandbox/types.js';
-import { DEFAULT_COMPILE_LIMITS, forLanguage } from './limits.js';
+import { DEFAULT_COMPILE_LIMITS, forLanguage } from '../limits.js';
 
 /** Result of a compile step: an artifact to run, or the verdict that stops the program here. */
 export type CompileOutcome =

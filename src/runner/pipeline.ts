@@ -16,7 +16,7 @@ import { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 
 import { Executor, programHash } from './executor.js';
-import { EVALPLUS_TIME_FACTOR, JUDGE_DEFAULTS, REFERENCE_CPU_FACTOR, runLimits, wallMsFor } from './limits.js';
+import { EVALPLUS_TIME_FACTOR, JUDGE_DEFAULTS, REFERENCE_CPU_FACTOR, runLimits, wallMsFor } from '../limits.js';
 import { PythonHarnessPool, type HarnessResponse } from './python-pool.js';
 
 export type { Verdict as JudgeVerdict } from '../verdict/index.js';

@@ -22,7 +22,7 @@ import {
   evaluateCodet, firstSamplesPassAtK, majorityPassAtK, type CodetProblem, type CodetScoring,
 } from '../metrics/codet.js';
 import { passAtK } from '../metrics/pass-at-k.js';
-import { GENERATED_TEST_CPU_MS, wallMsFor } from './limits.js';
+import { GENERATED_TEST_CPU_MS, wallMsFor } from '../limits.js';
 import { planRequests } from './evaluate.js';
 import { inPool } from './in-pool.js';
 import type { Pipeline } from './pipeline.js';

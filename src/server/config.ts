@@ -3,7 +3,7 @@
  * Flags and environment (`src/cli/serve.ts`) parse into it once; the server never reads either itself.
  */
 import { z } from 'zod';
-import { JUDGE_DEFAULTS, LIMIT_RANGES, limitSchema } from '../runner/limits.js';
+import { JUDGE_DEFAULTS, LIMIT_RANGES, limitSchema } from '../limits.js';
 
 export const ServeConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1').describe('Address to bind; loopback unless you mean to expose it.'),

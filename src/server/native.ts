@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
-import { LIMIT_RANGES, limitSchema } from '../runner/limits.js';
+import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import type { JudgeVerdict } from '../runner/pipeline.js';
 import { groupStats, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { ServerContext } from './context.js';

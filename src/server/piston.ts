@@ -15,7 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
-import { COMPAT_DEFAULTS } from '../runner/limits.js';
+import { COMPAT_DEFAULTS } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';

@@ -4,7 +4,7 @@
  * steps. Goes through the same admission queue as judging.
  */
 import type { Language } from '../languages/schema.js';
-import { compileLimits, runLimits } from '../runner/limits.js';
+import { compileLimits, runLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';

@@ -20,7 +20,7 @@
 import { constants as osConstants } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { COMPAT_DEFAULTS, mibToKiB, secondsToMs } from '../runner/limits.js';
+import { COMPAT_DEFAULTS, mibToKiB, secondsToMs } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';

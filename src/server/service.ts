@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { extractCode, type ExtractResult } from '../extract/index.js';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
 import type { LanguageRegistry } from '../languages/registry.js';
-import { LIMIT_RANGES, outOfRange, type LimitRange } from '../runner/limits.js';
+import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
 import type { JudgeRequest, JudgeVerdict, Pipeline } from '../runner/pipeline.js';
 import { computeReward, RewardError, type RewardSpec } from '../reward/index.js';
 import type { SampleStatus } from '../verdict/index.js';

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runLimits } from '../../src/runner/limits.js';
+import { runLimits } from '../../src/limits.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { runProcessesOf } from '../support/processes.js';

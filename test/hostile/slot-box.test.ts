@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { runLimits } from '../../src/runner/limits.js';
+import { runLimits } from '../../src/limits.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { runProcessesOf } from '../support/processes.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { runLimits } from '../../src/runner/limits.js';
+import { runLimits } from '../../src/limits.js';
 import { openExecutor } from '../support/sandbox.js';
 import { PROGRAMS } from './programs.js';
 

@@ -3,6 +3,7 @@
  * sandboxed run. Inside Crucible limits are milliseconds (`…Ms`, CPU time unless the name says wall) and KiB
  * (`…KiB`); seconds and MB/MiB appear only where a command line or a compatibility API speaks them, converted
  * there with `secondsToMs` / `mibToKiB`. The launcher turns `Limits` into its flags (`src/sandbox/`).
+ * A leaf module (it imports only types of ours, and zod), so every layer may use it.
  *
  * | limit | unit | judge default | plain-run default | compile | range a caller may ask |
  * |---|---|---|---|---|---|
@@ -20,8 +21,8 @@
  * own defaults are in `COMPAT_DEFAULTS`.
  */
 import { z } from 'zod';
-import type { Language } from '../languages/schema.js';
-import type { Limits } from '../sandbox/types.js';
+import type { Language } from './languages/schema.js';
+import type { Limits } from './sandbox/types.js';
 
 /** The limits a judging request sets: CPU time per program or per test (ms), memory (KiB), output per stream (bytes). */
 export interface JudgeLimits {
