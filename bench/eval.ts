@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datasetHash, readProblems, readSamples } from '../src/formats/index.js';
+import { JUDGE_DEFAULTS, secondsToMs } from '../src/limits.js';
 import { evaluate } from '../src/runner/evaluate.js';
-import { DEFAULT_PIPELINE_OPTIONS, Pipeline } from '../src/runner/pipeline.js';
-import { Sandbox } from '../src/sandbox/index.js';
+import { createJudge } from '../src/runner/factory.js';
 import { RunStore } from '../src/store/run-store.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../test/support/codet-data.js';
 
@@ -20,26 +20,27 @@ const arg = (name: string): string | undefined => {
 };
 const jobs = Number(arg('--jobs') ?? availableParallelism());
 const boxSlots = arg('--box-slots') === undefined ? undefined : Number(arg('--box-slots'));
-const timeLimitMs = Math.round(Number(arg('--time-limit') ?? DEFAULT_PIPELINE_OPTIONS.timeLimitMs / 1000) * 1000);
+const timeLimitMs = arg('--time-limit') === undefined ? JUDGE_DEFAULTS.cpuMs : secondsToMs(Number(arg('--time-limit')));
 const HUMAN_EVAL_HARNESS_SAMPLES_PER_S = 41;
 
 const problems = await readProblems(CODET_PROBLEMS, 'humaneval');
 const samples = await readSamples(CODET_SOLUTIONS, { problems });
 const dir = mkdtempSync(join(tmpdir(), 'crucible-bench-eval-'));
-const sandbox = Sandbox.create({ slots: jobs, ...(boxSlots !== undefined ? { boxSlots } : {}) });
-const pipeline = new Pipeline(sandbox, undefined, { ...DEFAULT_PIPELINE_OPTIONS, timeLimitMs });
-const store = RunStore.open(dir, { problemsHash: await datasetHash(CODET_PROBLEMS), samplesHash: await datasetHash(CODET_SOLUTIONS), options: {} });
+// Memory-only ground truth: this dataset has none (unit tests), and a bench must not depend on a warm cache.
+const judge = createJudge({ slots: jobs, ...(boxSlots !== undefined ? { boxSlots } : {}), limits: { cpuMs: timeLimitMs }, cacheDir: null });
+const problemsHash = await datasetHash(CODET_PROBLEMS);
+const store = RunStore.open(dir, { problemsHash, samplesHash: await datasetHash(CODET_SOLUTIONS), options: {} });
 const started = Date.now();
-const result = await evaluate({ pipeline, store, problems, samples, ks: [1, 10, 100], bootstrapReps: 200 });
+const result = await evaluate({ judge, store, problems, datasetHash: problemsHash, samples, ks: [1, 10, 100], bootstrapReps: 200 });
 const seconds = (Date.now() - started) / 1000;
+const { harnessJobs, testerReuses } = judge.stats();
+const { harnessSlots } = judge.capacity;
 store.close();
-await pipeline.close();
-sandbox.close();
+await judge.close();
 rmSync(dir, { recursive: true, force: true });
 const rate = samples.length / seconds;
-console.log(`samples ${samples.length}, distinct programs ${result.distinctPrograms}, jobs ${jobs}, harness boxes ${sandbox.boxSlotCount}, CPU time limit ${timeLimitMs} ms`);
+console.log(`samples ${samples.length}, distinct programs ${result.distinctPrograms}, jobs ${jobs}, harness boxes ${harnessSlots}, CPU time limit ${timeLimitMs} ms`);
 console.log(`wall ${seconds.toFixed(1)} s, ${rate.toFixed(1)} samples/s = ${(rate / HUMAN_EVAL_HARNESS_SAMPLES_PER_S).toFixed(2)}x the openai/human-eval harness (41 samples/s)`);
 console.log(`pass@1/10/100 = ${['1', '10', '100'].map((k) => (100 * result.passAtK[k]!).toFixed(2)).join(' / ')} (reference 22.12 / 50.38 / 73.78)`);
-const { jobs: harnessJobs, testerReuses } = pipeline.python.stats;
 console.log(`harness jobs ${harnessJobs}, judged by a reused warm tester ${testerReuses} (${(100 * testerReuses / Math.max(1, harnessJobs)).toFixed(1)}%)`);
 console.log(`verdicts: ${JSON.stringify(result.countsByStatus)} (reference: 3,628 passed, 12,714 failed, 58 timed out)`);

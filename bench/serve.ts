@@ -2,8 +2,8 @@
  * bench:serve — `crucible serve` under a GRPO rollout batch and under a burst, on loopback.
  *
  * 1. Direct: the batch (256 prompts x 8 responses; HumanEval problems, real CodeGen-16B completions from CodeT's
- *    files) judged through `Pipeline` in this process, with the same concurrency as the server. Baseline.
- * 2. Served: a server child process (fresh pipeline, fresh memo) gets the same batch on `/v1/rewards`, one request
+ *    files) judged through a `Judge` in this process, with the same concurrency as the server. Baseline.
+ * 2. Served: a server child process (fresh judge, fresh memo) gets the same batch on `/v1/rewards`, one request
  *    per GRPO group (8 items, raw completions as `response`), 64 requests in flight like parallel reward workers.
  *    Figures: verdicts/s, p50/p99 request latency, server peak RSS (VmHWM), machine CPU utilisation over the batch
  *    (/proc/stat), server CPU and wall overhead per verdict against the direct run.
@@ -16,13 +16,13 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { readProblems, readSamples } from '../src/formats/index.js';
+import { datasetHash, readProblems, readSamples } from '../src/formats/index.js';
 import type { Problem, Sample } from '../src/formats/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, Pipeline } from '../src/runner/pipeline.js';
-import { Sandbox } from '../src/sandbox/index.js';
+import { defaultSubmissionContext } from '../src/judge/submission.js';
+import { JUDGE_DEFAULTS } from '../src/limits.js';
+import { createJudge } from '../src/runner/factory.js';
 import { AdmissionQueue } from '../src/server/admission.js';
 import { JudgeService, type Prepared } from '../src/server/service.js';
-import { LanguageRegistry } from '../src/languages/registry.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -151,15 +151,17 @@ const samples = await readSamples(SOLUTIONS_FILE, { problems });
 const batch = buildBatch(problems, samples, PROMPTS, GROUP);
 const items = batch.flat();
 console.log(`batch: ${PROMPTS} prompts x ${GROUP} responses = ${items.length} verdicts on ${problems.length} HumanEval problems; `
-  + `${SLOTS} slots x ${IN_FLIGHT_PER_SLOT} in flight; CPU limit ${DEFAULT_PIPELINE_OPTIONS.timeLimitMs} ms`);
+  + `${SLOTS} slots x ${IN_FLIGHT_PER_SLOT} in flight; CPU limit ${JUDGE_DEFAULTS.cpuMs} ms`);
 
 // 1. Direct, through the same preparation (extraction, prompt + completion) the server uses.
 const direct = await (async () => {
-  const sandbox = Sandbox.create({ slots: SLOTS });
-  const pipeline = new Pipeline(sandbox);
+  const submission = defaultSubmissionContext();
+  const judge = createJudge({ slots: SLOTS, languages: submission.languages, modes: submission.modes, cacheDir: null });
+  const hash = await datasetHash(PROBLEMS_FILE);
+  judge.catalog.add(hash, problems);
   const admission = new AdmissionQueue({ maxInFlight: SLOTS * IN_FLIGHT_PER_SLOT, capacity: items.length });
-  const service = new JudgeService(pipeline, LanguageRegistry.load(), new Map(problems.map((p) => [p.taskId, p])), admission,
-    { maxTimeLimitMs: 60_000, maxMemoryLimitKiB: 4 << 20 });
+  const loaded = new Map(problems.map((p) => [p.taskId, { problem: p, ref: { datasetHash: hash, taskId: p.taskId } }]));
+  const service = new JudgeService(judge, submission, loaded, admission, { maxTimeLimitMs: 60_000, maxMemoryLimitKiB: 4 << 20 });
   const prepared: Prepared[] = items.map((it) => service.prepare({ response: it.response, problem: it.problem }));
   const cpu0 = process.cpuUsage();
   const t0 = cpuTicks();
@@ -170,8 +172,7 @@ const direct = await (async () => {
   const util = utilisation(t0, cpuTicks());
   const cpu = process.cpuUsage(cpu0);
   const passed = verdicts.filter((v) => v.verdict.status === 'passed').length;
-  await pipeline.close();
-  sandbox.close();
+  await judge.close();
   return { wallS, util, nodeCpuS: (cpu.user + cpu.system) / 1e6, passed };
 })();
 console.log(`direct:  ${direct.wallS.toFixed(2)} s, ${(items.length / direct.wallS).toFixed(0)} verdicts/s, `

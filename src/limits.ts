@@ -128,9 +128,9 @@ export function runLimits(options: { readonly cpuMs?: number; readonly wallMs?: 
   };
 }
 
-/** Compile limits with the caller's CPU bound (ms); the wall bound follows it. */
-export function compileLimits(cpuMs: number = DEFAULT_COMPILE_LIMITS.cpuMs): Limits {
-  return cpuMs === DEFAULT_COMPILE_LIMITS.cpuMs ? DEFAULT_COMPILE_LIMITS : { ...DEFAULT_COMPILE_LIMITS, cpuMs, wallMs: wallMsFor(cpuMs) };
+/** Compile limits: the defaults, or with the caller's CPU bound (ms) and a wall bound that follows it. */
+export function compileLimits(cpuMs?: number): Limits {
+  return cpuMs === undefined ? DEFAULT_COMPILE_LIMITS : { ...DEFAULT_COMPILE_LIMITS, cpuMs, wallMs: wallMsFor(cpuMs) };
 }
 
 /** Apply a language's multipliers (CPU, wall, memory) and process floor to limits. */

@@ -1,16 +1,17 @@
 /** `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job. */
 import { availableParallelism } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
-import type { Problem } from '../formats/types.js';
-import { LanguageRegistry } from '../languages/registry.js';
+import type { Problem, Sample } from '../formats/types.js';
+import type { Judge } from '../judge/judge.js';
+import type { SubmissionContext } from '../judge/submission.js';
+import { defaultSubmissionContext } from '../judge/submission.js';
+import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
-import { mibToKiB, secondsToMs } from '../limits.js';
-import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
-import { Sandbox } from '../sandbox/index.js';
-import { DEFAULT_BENCHMARK } from '../paths.js';
+import { createJudge } from '../runner/factory.js';
+import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
@@ -24,14 +25,21 @@ registerUserError(RunStoreError);
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
+  cacheDir?: string;
 }
 
-function languagesUsed(problems: readonly Problem[], sampleLanguages: readonly (string | undefined)[]): Set<string> {
-  const used = new Set<string>();
-  for (const p of problems) used.add(p.kind === 'io' ? p.language ?? '' : 'python');
-  for (const l of sampleLanguages) if (l) used.add(l);
-  used.delete('');
-  return used;
+/** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
+function languagesUsed(problems: readonly Problem[], samples: readonly Sample[], context: SubmissionContext): Set<string> {
+  const names = new Set<string>();
+  for (const p of problems) names.add(context.modes.of(p).language(p, undefined));
+  for (const s of samples) if (s.language) names.add(s.language);
+  return new Set([...names].filter((n) => context.languages.has(n)).map((n) => context.languages.get(n).id));
+}
+
+/** Toolchain version of every language used, by id (null when the version command failed). */
+async function toolchainsOf(used: ReadonlySet<string>, context: SubmissionContext): Promise<Record<string, string | null>> {
+  const statuses = await context.languages.toolchains();
+  return Object.fromEntries([...used].sort().map((id) => [id, statuses.find((s) => s.id === id)?.version ?? null]));
 }
 
 function percent(x: number): string {
@@ -55,13 +63,16 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
+  if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
+    lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
+  }
   lines.push(`results: ${summary.out}`);
   return lines.join('\n') + '\n';
 }
 
 function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
-  samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; options: PipelineOptions;
-  toolchains: Record<string, string | null>; result: EvaluationResult }) {
+  samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; limits: JudgeLimits;
+  toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string } }) {
   const { result } = input;
   const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
     const point = summary.points.find((p) => p.k === Number(k))!;
@@ -81,8 +92,9 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     resumed: result.resumed,
     wallMs: result.wallMs,
     samplesPerSecond: result.judged > 0 ? result.judged / Math.max(result.wallMs / 1000, 1e-3) : 0,
-    limits: { cpuMsPerProgramOrTest: input.options.timeLimitMs, memoryKiB: input.options.memoryLimitKiB,
-      outputBytes: input.options.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree' },
+    limits: { cpuMsPerProgramOrTest: input.limits.cpuMs, memoryKiB: input.limits.memoryKiB,
+      outputBytes: input.limits.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree' },
+    groundTruth: input.groundTruth,
     toolchains: input.toolchains,
     countsByStatus: result.countsByStatus,
     passAtK: result.passAtK,
@@ -96,76 +108,106 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
   };
 }
 
+/** What one eval reads: problems, samples, their hashes, and where the run goes. */
+interface EvalInput {
+  readonly problemsPath: string;
+  readonly samplesPath: string;
+  readonly problems: Problem[];
+  readonly samples: Sample[];
+  readonly problemsHash: string;
+  readonly samplesHash: string;
+  readonly limits: JudgeLimits;
+  readonly out: string;
+}
+
+async function readInput(flags: EvalFlags): Promise<EvalInput> {
+  if ((flags.problems === undefined) !== (flags.samples === undefined)) {
+    throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
+  }
+  const problemsPath = flags.problems ?? DEFAULT_BENCHMARK.problems;
+  const samplesPath = flags.samples ?? DEFAULT_BENCHMARK.samples;
+  const problems = await readProblems(problemsPath, flags.format);
+  const samples = await readSamples(samplesPath, { problems });
+  const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
+  const limits: JudgeLimits = {
+    ...JUDGE_DEFAULTS,
+    ...(flags.timeLimit !== undefined ? { cpuMs: secondsToMs(flags.timeLimit) } : {}),
+    ...(flags.memoryLimit !== undefined ? { memoryKiB: mibToKiB(flags.memoryLimit) } : {}),
+  };
+  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}`);
+  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out };
+}
+
+function progressBar(flags: EvalFlags): (done: number, total: number) => void {
+  const bar = flags.progress && !flags.json && process.stderr.isTTY
+    ? new SingleBar({ format: 'eval [{bar}] {value}/{total} | {rate} samples/s | ETA {eta_formatted}', etaBuffer: 200,
+      hideCursor: true, stream: process.stderr }) : null;
+  const started = Date.now();
+  let firstDone: number | null = null;
+  return (done, total) => {
+    firstDone ??= done;
+    const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
+    if (!bar) return;
+    if (done === firstDone) bar.start(total, done, { rate: '0.0' });
+    else bar.update(done, { rate: rate.toFixed(1) });
+    if (done === total) bar.stop();
+  };
+}
+
+async function runEval(flags: EvalFlags, input: EvalInput, judge: Judge, context: SubmissionContext, cacheDir: string): Promise<void> {
+  // The run's identity keeps the field names run directories have always had (resume compares them).
+  const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
+  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions },
+    { rejudge: (record) => record.status === 'internal_error' });
+  try {
+    const toolchains = await toolchainsOf(languagesUsed(input.problems, input.samples, context), context);
+    const result = await evaluate({
+      judge, store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples, samplesFile: input.samplesPath,
+      submission: context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps, seed: flags.seed,
+      onProgress: progressBar(flags),
+    });
+    const stats = judge.stats();
+    const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
+      problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
+      out: input.out, limits: input.limits, toolchains, result,
+      groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir } });
+    store.writeSummary(summary);
+    process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
+    if (result.countsByStatus['internal_error']) process.exitCode = 1;
+  } finally {
+    store.close();
+  }
+}
+
 /** Add `eval` to the program. */
 export function register(program: Command): void {
   program.command('eval')
     .description('judge a model\'s samples on a benchmark and report pass@k (default: the built-in benchmark)')
     .option('--problems <file>', 'problems file (HumanEval, EvalPlus, Crucible JSON/JSONL; .gz ok)')
-    .option('--samples <file>', 'samples file ({task_id, completion|solution} JSONL or CodeT {prompt, samples})')
+    .option('--samples <file>', 'samples file ({task_id, completion|solution|response} JSONL or CodeT {prompt, samples})')
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--k <list>', 'k values for pass@k', parseIntList, [1, 10, 100])
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
-    .option('--out <dir>', 'run directory (re-running with the same --out resumes)')
+    .option('--out <dir>', 'run directory (re-running with the same --out resumes, judging internal errors again)')
     .option('--json', 'print the summary as one JSON object')
     .option('--time-limit <seconds>', 'CPU time limit per program (unit tests) or per test/input', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'memory limit', parseMemoryLimitMiB)
+    .option('--cache-dir <dir>', `ground-truth cache (default: $${CACHE_DIR_ENV}, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)`)
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
     .action(async (flags: EvalFlags) => {
-      if ((flags.problems === undefined) !== (flags.samples === undefined)) {
-        throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
-      }
-      const problemsPath = flags.problems ?? DEFAULT_BENCHMARK.problems;
-      const samplesPath = flags.samples ?? DEFAULT_BENCHMARK.samples;
-      const problems = await readProblems(problemsPath, flags.format);
-      const samples = await readSamples(samplesPath, { problems });
-      const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
-      const options: PipelineOptions = {
-        ...DEFAULT_PIPELINE_OPTIONS,
-        ...(flags.timeLimit !== undefined ? { timeLimitMs: secondsToMs(flags.timeLimit) } : {}),
-        ...(flags.memoryLimit !== undefined ? { memoryLimitKiB: mibToKiB(flags.memoryLimit) } : {}),
-      };
-      const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}`);
-      const store = RunStore.open(out, { problemsHash, samplesHash, options: { ...options } });
-      const languages = LanguageRegistry.load();
-      const statuses = await languages.toolchains();
-      const used = languagesUsed(problems, samples.map((s) => s.language));
-      const toolchains = Object.fromEntries(languages.languages
-        .filter((l) => [...used].some((u) => languages.has(u) && languages.get(u).id === l.id))
-        .map((l) => [l.id, statuses.find((s) => s.id === l.id)?.version ?? null]));
-      const sandbox = Sandbox.create({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true });
-      const pipeline = new Pipeline(sandbox, languages, options);
-      const bar = flags.progress && !flags.json && process.stderr.isTTY
-        ? new SingleBar({ format: 'eval [{bar}] {value}/{total} | {rate} samples/s | ETA {eta_formatted}', etaBuffer: 200,
-          hideCursor: true, stream: process.stderr }) : null;
-      const started = Date.now();
-      let firstDone: number | null = null;
+      const input = await readInput(flags);
+      const context = defaultSubmissionContext();
+      const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
+      const judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+        languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
       try {
-        const result = await evaluate({
-          pipeline, store, problems, samples, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps, seed: flags.seed,
-          onProgress: (done, total) => {
-            firstDone ??= done;
-            const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
-            if (bar) {
-              if (done === firstDone) bar.start(total, done, { rate: '0.0' });
-              else bar.update(done, { rate: rate.toFixed(1) });
-            }
-          },
-        });
-        bar?.stop();
-        const summary = buildSummary({ flags, problemsPath, samplesPath, format: flags.format, problemsHash, samplesHash,
-          problems, sampleCount: samples.length, out, options, toolchains, result });
-        store.writeSummary(summary);
-        process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
-        if (result.countsByStatus['internal_error']) process.exitCode = 1;
+        await runEval(flags, input, judge, context, cacheDir);
       } finally {
-        bar?.stop();
-        store.close();
-        await pipeline.close();
-        sandbox.close();
+        await judge.close();
       }
     });
 }

@@ -2,13 +2,9 @@
 import { availableParallelism } from 'node:os';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
-import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
-import {
-  RERANK_METHODS, rerank, RerankInfrastructureError, RerankInputError, type RerankMethod,
-  type RerankResult,
-} from '../runner/rerank.js';
-import { Sandbox } from '../sandbox/index.js';
+import { datasetHash, problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
+import { createJudge } from '../runner/factory.js';
+import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../runner/rerank.js';
 import { registerUserError, UsageError } from './errors.js';
 import { parseIntList, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 import { GENERATED_TEST_CPU_MS, secondsToMs } from '../limits.js';
@@ -71,19 +67,16 @@ export function register(program: Command): void {
       const samples = await readSamples(flags.samples, { problems });
       const tests = method === 'first' || flags.tests === undefined ? undefined
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
-      const options: PipelineOptions = {
-        ...DEFAULT_PIPELINE_OPTIONS,
-        ...(flags.timeLimit !== undefined ? { timeLimitMs: secondsToMs(flags.timeLimit) } : {}),
-      };
-      const sandbox = Sandbox.create({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true });
-      const pipeline = new Pipeline(sandbox, undefined, options);
+      const limits = flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) };
+      const judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits });
       const bar = flags.progress && !flags.json && process.stderr.isTTY
         ? new SingleBar({ format: 'rerank {phase} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, stream: process.stderr })
         : null;
       let phase = '';
       try {
         const result = await rerank({
-          pipeline, problems, samples, tests, method, ks: flags.k, scoring: flags.scoring,
+          judge, problems, datasetHash: await datasetHash(flags.problems), samples, samplesFile: flags.samples, tests, method,
+          ks: flags.k, scoring: flags.scoring, limits,
           ...(flags.testTimeLimit !== undefined ? { testTimeLimitMs: secondsToMs(flags.testTimeLimit) } : {}),
           onProgress: (p, done, total) => {
             if (!bar) return;
@@ -96,17 +89,15 @@ export function register(program: Command): void {
         });
         bar?.stop();
         process.stdout.write(flags.json ? JSON.stringify(result) + '\n' : humanReport(result));
-      } catch (error) {
-        if (error instanceof RerankInfrastructureError) {
-          process.stderr.write(`crucible rerank: ${error.message}\n`);
+        if (result.internalErrors.length > 0) {
+          // The figures are printed (nothing is thrown away), but they count Crucible's failures as failed: say so.
+          process.stderr.write(`crucible rerank: ${result.internalErrors.length} judgements or generated-test runs failed inside ` +
+            `Crucible (internal_error) and count as failed, e.g. ${result.internalErrors[0]}\n`);
           process.exitCode = 1;
-          return;
         }
-        throw error;
       } finally {
         bar?.stop();
-        await pipeline.close();
-        sandbox.close();
+        await judge.close();
       }
     });
 }

@@ -1,10 +1,9 @@
 /** `crucible run FILE --lang ID`: run one program in the sandbox and print its verdict. */
 import type { Command } from 'commander';
 import { LanguageRegistry } from '../languages/registry.js';
-import { Executor } from '../runner/executor.js';
-import { mibToKiB, runLimits, secondsToMs } from '../limits.js';
-import { Sandbox, type ExecutionResult } from '../sandbox/index.js';
-import { UsageError } from './errors.js';
+import { DEFAULT_RUN_LIMITS, mibToKiB, secondsToMs } from '../limits.js';
+import { createJudge } from '../runner/factory.js';
+import type { ExecutionResult } from '../sandbox/index.js';
 import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile } from './options.js';
 
 /** The JSON shape of `crucible run --json`: exactly the verdict's public fields. */
@@ -44,19 +43,18 @@ export function register(program: Command): void {
       const language = languages.get(opts.lang);
       const source = readInputFile(file, 'program');
       const stdin = opts.stdin !== undefined ? readInputFile(opts.stdin, '--stdin') : '';
-      const sandbox = Sandbox.create({ slots: 1, unsafeNoSandbox: opts.unsafeNoSandbox === true });
-      const executor = new Executor(sandbox, languages);
+      const judge = createJudge({ slots: 1, unsafeNoSandbox: opts.unsafeNoSandbox === true, languages, cacheDir: null });
       try {
-        const result = await executor.runProgram(language, source, stdin,
-          runLimits({
-            ...(opts.timeLimit === undefined ? {} : { cpuMs: secondsToMs(opts.timeLimit) }),
-            ...(opts.memoryLimit === undefined ? {} : { memoryKiB: mibToKiB(opts.memoryLimit) }),
-          }));
+        const outcome = await judge.runPlain({ program: { language: language.id, source }, stdin, limits: {
+          cpuMs: opts.timeLimit === undefined ? DEFAULT_RUN_LIMITS.cpuMs : secondsToMs(opts.timeLimit),
+          memoryKiB: opts.memoryLimit === undefined ? DEFAULT_RUN_LIMITS.memoryKiB : mibToKiB(opts.memoryLimit),
+        } });
+        // A failed compilation is the verdict; otherwise the run's.
+        const result = outcome.run ?? outcome.compile!;
         process.stdout.write(opts.json ? JSON.stringify(verdictJson(result)) + '\n' : human(result));
         if (result.status === 'internal_error') process.exitCode = 1;
       } finally {
-        await executor.close();
-        sandbox.close();
+        await judge.close();
       }
     });
 }

@@ -86,7 +86,7 @@ export async function readCodetSamples(path: string, problems: readonly Problem[
     for (const completion of texts) {
       const index = next.get(problem.taskId) ?? 0;
       next.set(problem.taskId, index + 1);
-      out.push({ taskId: problem.taskId, index, completion, language: 'python' });
+      out.push({ taskId: problem.taskId, index, completion, language: 'python', line });
     }
   }
   return out;

@@ -57,10 +57,9 @@ function convertInputs(
   taskId: string,
   inputs: readonly (readonly JsonValue[])[],
 ): (readonly PyValue[])[] {
-  const isMbpp = taskId.startsWith('Mbpp/');
   return inputs.map((args, k) => {
     const py = args.map(toPyValue);
-    if (!isMbpp) return py;
+    if (datasetOf(taskId) !== 'mbpp') return py;
     try {
       return mbppDeserializeArgs(taskId, py);
     } catch (err) {
@@ -68,6 +67,11 @@ function convertInputs(
       throw err;
     }
   });
+}
+
+/** Which EvalPlus dataset a task belongs to: MBPP+ when its id starts with `Mbpp/`, as EvalPlus decides. */
+function datasetOf(taskId: string): 'humaneval' | 'mbpp' {
+  return taskId.startsWith('Mbpp/') ? 'mbpp' : 'humaneval';
 }
 
 /** Read a HumanEval+ or MBPP+ JSONL(.gz) file. Duplicate `task_id`s are an error. */
@@ -90,6 +94,7 @@ export async function readEvalPlus(path: string): Promise<CallProblem[]> {
       baseInputs: convertInputs(path, line, 'base_input', r.task_id, r.base_input),
       plusInputs: convertInputs(path, line, 'plus_input', r.task_id, r.plus_input),
       atol,
+      evalplusDataset: datasetOf(r.task_id),
       ...(test === undefined ? {} : { test }),
     });
   }

@@ -2,11 +2,11 @@
  * Model samples -> `Sample[]`.
  *
  * Accepted files (JSONL, optionally gzipped; the kind is decided by the first record):
- * - `{task_id, completion}` (openai/human-eval `evaluate_functional_correctness` input) or
- *   `{task_id, solution}` (EvalPlus `evalplus.evaluate --samples`, a whole program), with an optional
- *   `language`. When both are present both are kept; EvalPlus judges `solution` then (`evalplus/evaluate.py`:
- *   `solution = sample["solution"] if "solution" in sample else prompt + sample["completion"]`). Extra fields
- *   are ignored.
+ * - `{task_id, completion}` (openai/human-eval `evaluate_functional_correctness` input),
+ *   `{task_id, solution}` (EvalPlus `evalplus.evaluate --samples`, a whole program) or `{task_id, response}`
+ *   (raw model text, e.g. a chat model's answer with fences and `<think>`), with an optional `language`. All
+ *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
+ *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
@@ -22,14 +22,15 @@ export const SampleRecordSchema = z
     task_id: z.string().min(1),
     completion: z.string().optional(),
     solution: z.string().optional(),
+    response: z.string().optional(),
     language: z.string().min(1).optional(),
   })
   .superRefine((r, ctx) => {
-    if (r.completion === undefined && r.solution === undefined) {
+    if (r.completion === undefined && r.solution === undefined && r.response === undefined) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ['completion'],
-        message: 'expected string in "completion" or "solution", both are missing',
+        message: 'expected string in "completion", "solution" or "response", all are missing',
       });
     }
   });
@@ -56,7 +57,7 @@ export async function detectSampleFormat(path: string): Promise<SampleFormat> {
 export async function readSampleJsonl(path: string): Promise<Sample[]> {
   const next = new Map<string, number>();
   const out: Sample[] = [];
-  for await (const { value: r } of readJsonl(path, SampleRecordSchema)) {
+  for await (const { line, value: r } of readJsonl(path, SampleRecordSchema)) {
     const index = next.get(r.task_id) ?? 0;
     next.set(r.task_id, index + 1);
     out.push({
@@ -64,7 +65,9 @@ export async function readSampleJsonl(path: string): Promise<Sample[]> {
       index,
       ...(r.completion === undefined ? {} : { completion: r.completion }),
       ...(r.solution === undefined ? {} : { solution: r.solution }),
+      ...(r.response === undefined ? {} : { response: r.response }),
       ...(r.language === undefined ? {} : { language: r.language }),
+      line,
     });
   }
   return out;

@@ -10,6 +10,16 @@ export type Comparator =
   | { readonly kind: 'tokens'; readonly caseInsensitive?: boolean }
   | { readonly kind: 'float_tokens'; readonly absTol: number; readonly relTol: number; readonly caseInsensitive?: boolean };
 
+/**
+ * What every problem has: a kind (which judging mode judges it, `src/judge/modes/`) and an id unique within its
+ * dataset. The kinds the readers here produce are the `Problem` union below; a judging mode may define its own
+ * problem type with another kind (plain, serialisable data).
+ */
+export interface ProblemBase {
+  readonly kind: string;
+  readonly taskId: string;
+}
+
 /** One stdin/stdout test case. */
 export interface IoTestCase {
   readonly input: string;
@@ -44,6 +54,8 @@ export interface CallProblem {
   readonly baseInputs: readonly (readonly PyValue[])[];
   readonly plusInputs: readonly (readonly PyValue[])[];
   readonly atol: number;
+  /** Which EvalPlus dataset the task is from: it selects EvalPlus' per-task output oracles (`special-oracles.ts`). */
+  readonly evalplusDataset: 'humaneval' | 'mbpp';
   /** Original unit-test code (MBPP `assertion` / HumanEval `test`), when the dataset has it. */
   readonly test?: string;
 }
@@ -64,18 +76,36 @@ export interface IoProblem {
   readonly referenceSolution?: { readonly language: string; readonly code: string };
 }
 
-/** Any problem Crucible can judge. */
-export type Problem = UnitTestProblem | CallProblem | IoProblem;
+/**
+ * Python problems judged by a list of assertions, each a test of its own under its own limits (MBPP's
+ * `test_list`, CodeT's generated tests): `prompt + completion` is loaded once, then every assertion runs
+ * (harness `assertions` mode).
+ */
+export interface AssertionsProblem {
+  readonly kind: 'assertions';
+  readonly taskId: string;
+  readonly language: 'python';
+  readonly prompt: string;
+  readonly entryPoint: string;
+  readonly assertions: readonly string[];
+}
+
+/** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
+export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole
- * program (EvalPlus `solution`, contest code). `index` is the 0-based position of the sample among the
- * samples of its task, in file order.
+ * program (EvalPlus `solution`, contest code), `response` is raw model text the program is extracted from
+ * (chat output with fences and `<think>`); see `prepareSubmission` for which one is judged. `index` is the
+ * 0-based position of the sample among the samples of its task, in file order; `line` the 1-based line of
+ * the samples file it came from (when read from JSONL).
  */
 export interface Sample {
   readonly taskId: string;
   readonly index: number;
   readonly completion?: string;
   readonly solution?: string;
+  readonly response?: string;
   readonly language?: string;
+  readonly line?: number;
 }

@@ -1,53 +1,42 @@
 /**
- * `crucible eval` as a library: judge every sample of a dataset through the shared pipeline, stream
- * verdicts into a run directory, resume what is already there, and summarise (pass@k with bootstrap CIs,
- * counts by status, provenance). The CLI only parses flags and draws the progress bar.
+ * `crucible eval` as a library: judge every sample of a dataset through a `Judge`, stream verdicts into a run
+ * directory, resume what is already there, and summarise (pass@k with bootstrap CIs, counts by status,
+ * provenance). The CLI only parses flags and draws the progress bar.
+ *
+ * Samples that cannot be judged as given get their own verdict and the run goes on: no code in a response is
+ * `no_code`; a language Crucible has no toolchain for (or a Python problem answered in another language) is
+ * `invalid_submission` with the reason. A judgement that fails inside Crucible is `internal_error` (after the
+ * judge's own retries), recorded like any verdict; a resumed run judges such samples again.
  */
+import { DatasetError } from '../formats/errors.js';
 import type { Problem, Sample } from '../formats/types.js';
+import type { Judge } from '../judge/judge.js';
+import { SubmissionError } from '../judge/modes/index.js';
+import { defaultSubmissionContext, prepareSubmission, type PreparedSubmission, type SubmissionContext } from '../judge/submission.js';
 import { countsFromRecords } from '../metrics/counts.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
 import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
+import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import { programHash } from './executor.js';
 import { inPool } from './in-pool.js';
-import type { Pipeline, JudgeRequest } from './pipeline.js';
-
-/** Thrown when samples and problems do not fit together (unknown task id, missing language). */
-export class EvaluationInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EvaluationInputError';
-  }
-}
-
-/** The program to judge for a sample: `solution` as is, else prompt + completion (openai/human-eval). */
-export function programOf(problem: Problem, sample: Sample): string {
-  if (sample.solution !== undefined) return sample.solution;
-  const completion = sample.completion ?? '';
-  return problem.kind === 'io' ? completion : problem.prompt + completion;
-}
-
-/** Build the judge request of each sample. @throws EvaluationInputError for unknown task ids. */
-export function planRequests(problems: readonly Problem[], samples: readonly Sample[]): { sample: Sample; request: JudgeRequest }[] {
-  const byId = new Map(problems.map((p) => [p.taskId, p]));
-  return samples.map((sample) => {
-    const problem = byId.get(sample.taskId);
-    if (!problem) throw new EvaluationInputError(`sample ${sample.index} names task "${sample.taskId}", which is not in the problems file`);
-    const language = problem.kind === 'io' ? sample.language ?? problem.language : 'python';
-    if (language === undefined) throw new EvaluationInputError(`sample ${sample.index} of ${sample.taskId}: no language (set "language" on the sample)`);
-    return { sample, request: { problem, source: programOf(problem, sample), language } };
-  });
-}
 
 /** Progress callback: done and total samples so far (done includes resumed ones). */
 export type ProgressListener = (done: number, total: number) => void;
 
 /** Options of an evaluation. */
 export interface EvaluateOptions {
-  readonly pipeline: Pipeline;
+  readonly judge: Judge;
   readonly store: RunStore;
   readonly problems: readonly Problem[];
+  /** sha256 of the problems file (`datasetHash`): the problems are registered in the judge's catalog under it. */
+  readonly datasetHash: string;
   readonly samples: readonly Sample[];
-  /** Requests in flight at once (default `Pipeline.defaultConcurrency`). */
+  /** Path of the samples file, for error messages (default `samples`). */
+  readonly samplesFile?: string;
+  /** Languages and judging modes submissions are prepared with (default `defaultSubmissionContext()`). */
+  readonly submission?: SubmissionContext;
+  /** Requests in flight at once (default: the judge's `capacity.concurrency`). */
   readonly concurrency?: number;
   readonly ks: readonly number[];
   readonly bootstrapReps?: number;
@@ -73,38 +62,100 @@ export interface EvaluationResult {
   readonly distinctPrograms: number;
 }
 
-/** Judge everything not yet in the store, append as it finishes, and summarise. */
+/**
+ * The problem of every sample, in sample order.
+ * @throws DatasetError at the sample's line when its task id is not in the problems (naming how many are not).
+ */
+export function problemsOfSamples(problems: readonly Problem[], samples: readonly Sample[], samplesFile = 'samples'): Problem[] {
+  const byId = new Map(problems.map((p) => [p.taskId, p]));
+  const unknown = samples.filter((s) => !byId.has(s.taskId));
+  if (unknown.length > 0) {
+    const first = unknown[0]!;
+    const others = unknown.length > 1 ? ` (${unknown.length} samples name tasks that are not there)` : '';
+    throw new DatasetError(samplesFile, first.line, 'task_id',
+      `sample ${first.index} of task "${first.taskId}": no such task in the problems file${others}`);
+  }
+  return samples.map((s) => byId.get(s.taskId)!);
+}
+
+/**
+ * A sample's submission, prepared for its problem: a program to judge, or a verdict decided without running
+ * anything (`no_code`; `invalid_submission` for a language that cannot judge it).
+ */
+export function prepareSample(problem: Problem, sample: Sample, context: SubmissionContext): PreparedSubmission {
+  try {
+    return prepareSubmission(problem, sample, context);
+  } catch (error) {
+    if (!(error instanceof SubmissionError)) throw error;
+    const testCount = context.modes.of(problem).testCount(problem);
+    return { kind: 'decided', extraction: { kind: 'code' }, testCount,
+      verdict: verdictWithoutTests('invalid_submission', testCount, `sample ${sample.index} of ${sample.taskId}: ${error.message}`) };
+  }
+}
+
+/** The hash of what a prepared sample runs (decided samples run nothing: the empty program). */
+export function preparedHash(prepared: PreparedSubmission): string {
+  return prepared.kind === 'program' ? programHash(prepared.program.language, prepared.program.source) : programHash('', '');
+}
+
+function recordOf(sample: Sample, hash: string, verdict: Verdict): SampleRecord {
+  return {
+    taskId: sample.taskId,
+    sampleIndex: sample.index,
+    programHash: hash,
+    status: verdict.status,
+    passed: verdict.passed,
+    ...(verdict.plusStatus !== undefined ? { plusStatus: verdict.plusStatus, plusPassed: verdict.plusPassed === true } : {}),
+    tests: verdict.tests,
+    cpuMs: verdict.cpuMs,
+    wallMs: verdict.wallMs,
+    ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+    ...(verdict.score !== undefined ? { score: verdict.score } : {}),
+  };
+}
+
+/** Judge one prepared sample; Crucible's failures (a rejection) become `internal_error`, never a lost result. */
+async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: PreparedSubmission): Promise<Verdict> {
+  if (prepared.kind === 'decided') return prepared.verdict;
+  try {
+    return await options.judge.judge({ problem: { datasetHash: options.datasetHash, taskId: sample.taskId },
+      program: prepared.program, failFast: options.allTests !== true });
+  } catch (error) {
+    return verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Judge everything not yet in the store (and what it holds as `internal_error`), append as it finishes, and
+ * summarise.
+ * @throws DatasetError for a sample whose task is not in the problems (before anything is judged).
+ */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
-  const { pipeline, store } = options;
-  const planned = planRequests(options.problems, options.samples);
+  const { judge, store } = options;
+  const sampleProblems = problemsOfSamples(options.problems, options.samples, options.samplesFile);
+  judge.catalog.add(options.datasetHash, options.problems);
+  const context = options.submission ?? defaultSubmissionContext();
   const records = new Map<string, SampleRecord>(store.existing);
-  const todo = planned.filter(({ sample }) => !records.has(sampleKey(sample.taskId, sample.index)));
-  const total = planned.length;
+  const todo = options.samples.map((sample, i) => ({ sample, problem: sampleProblems[i]! }))
+    .filter(({ sample }) => !records.has(sampleKey(sample.taskId, sample.index)));
+  const total = options.samples.length;
   const resumed = total - todo.length;
   let done = resumed;
   options.onProgress?.(done, total);
   const started = Date.now();
-  await inPool(todo, options.concurrency ?? pipeline.defaultConcurrency, async ({ sample, request }) => {
-    const verdict = await pipeline.judge({ ...request, failFast: options.allTests !== true });
-    const record: SampleRecord = {
-      taskId: sample.taskId,
-      sampleIndex: sample.index,
-      programHash: pipeline.hashOf(request),
-      status: verdict.status,
-      passed: verdict.passed,
-      ...(verdict.plusStatus !== undefined ? { plusStatus: verdict.plusStatus, plusPassed: verdict.plusPassed === true } : {}),
-      tests: verdict.tests,
-      cpuMs: verdict.cpuMs,
-      wallMs: verdict.wallMs,
-      ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
-    };
+  await inPool(todo, options.concurrency ?? judge.capacity.concurrency, async ({ sample, problem }) => {
+    const prepared = prepareSample(problem, sample, context);
+    const record = recordOf(sample, preparedHash(prepared), await judgeSample(options, sample, prepared));
     store.append(record);
     records.set(sampleKey(sample.taskId, sample.index), record);
     options.onProgress?.(++done, total);
   });
-  const wallMs = Date.now() - started;
+  const all = options.samples.map((sample) => records.get(sampleKey(sample.taskId, sample.index))!);
+  return summarise(options, all, { resumed, judged: todo.length, wallMs: Date.now() - started });
+}
 
-  const all = planned.map(({ sample }) => records.get(sampleKey(sample.taskId, sample.index))!);
+function summarise(options: EvaluateOptions, all: readonly SampleRecord[],
+  run: { resumed: number; judged: number; wallMs: number }): EvaluationResult {
   const countsByStatus: Record<string, number> = {};
   for (const r of all) countsByStatus[r.status] = (countsByStatus[r.status] ?? 0) + 1;
   const counts = countsFromRecords(all);
@@ -119,9 +170,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const plusPassAtKSummary = hasPlus ? passAtKWithIntervals(countsFromRecords(all, 'plusPassed'), { ...bootstrap }) : undefined;
   return {
     records: all,
-    resumed,
-    judged: todo.length,
-    wallMs,
+    ...run,
     countsByStatus,
     passAtK: pick(passAtKSummary),
     passAtKSummary,

@@ -83,14 +83,17 @@ export class Executor {
     }
   }
 
-  /** Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers). */
+  /**
+   * Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers);
+   * `files` are written into the work directory beside it (e.g. a checker's input and answer).
+   */
   async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
-    limits: Limits): Promise<ExecutionResult> {
+    limits: Limits, files: Readonly<Record<string, string>> = {}): Promise<ExecutionResult> {
     this.stats.runs++;
     const { result } = await this.sandbox.run({
       argv: language.run,
       env: language.env,
-      files: outcome.artifactDir ? {} : { [language.sourceFile]: source },
+      files: outcome.artifactDir ? files : { ...files, [language.sourceFile]: source },
       mounts: outcome.artifactDir ? [{ hostPath: outcome.artifactDir, boxPath: ARTIFACT }] : [],
       stdin,
       limits: forLanguage(limits, language),
@@ -100,29 +103,42 @@ export class Executor {
 
   /**
    * Compile if needed, then run on each input in order, handing every result to `onResult` (the caller's
-   * comparison), which says whether that input failed. With `failFast`, stops after the first failed input;
-   * results then cover only the inputs that ran. A compile failure returns `{compile}` with no runs.
+   * judgement, possibly running more programs), which says whether that input failed. With `failFast`, stops
+   * after the first failed input; results then cover only the inputs that ran. A compile failure returns
+   * `{compile}` with no runs.
+   * Cancellation: `signal` is checked before the compilation and before each run; once it aborts no further
+   * execution starts and the call rejects with the signal's reason (the sandbox does not yet stop a run under
+   * way, so the one running finishes within its own limits).
    */
   async runMany(language: Language, source: string, inputs: readonly string[], limits: Limits,
-    options: { readonly failFast?: boolean; readonly onResult?: (index: number, result: ExecutionResult) => boolean } = {},
+    options: { readonly failFast?: boolean; readonly signal?: AbortSignal;
+      readonly onResult?: (index: number, result: ExecutionResult) => boolean | Promise<boolean> } = {},
   ): Promise<{ readonly compile: CompileOutcome; readonly runs: readonly ExecutionResult[] }> {
+    options.signal?.throwIfAborted();
     const compile = await this.compile(language, source);
     if (!compile.ok) return { compile, runs: [] };
     const runs: ExecutionResult[] = [];
     for (let i = 0; i < inputs.length; i++) {
+      options.signal?.throwIfAborted();
       const result = await this.runCompiled(language, source, compile, inputs[i]!, limits);
       runs.push(result);
-      const failed = options.onResult?.(i, result) ?? result.status !== 'ok';
+      const failed = options.onResult ? await options.onResult(i, result) : result.status !== 'ok';
       if (options.failFast && failed) break;
     }
     return { compile, runs };
   }
 
-  /** Compile and run once: the library call behind `crucible run`. */
-  async runProgram(language: Language, source: string, stdin: string, limits: Limits): Promise<ExecutionResult> {
-    const { compile, runs } = await this.runMany(language, source, [stdin], limits);
+  /**
+   * Compile and run once; a failed compilation is the result. `files` go beside the program (see `runCompiled`).
+   * @throws the signal's reason once `signal` aborts (checked before each step).
+   */
+  async runProgram(language: Language, source: string, stdin: string, limits: Limits,
+    options: { readonly files?: Readonly<Record<string, string>>; readonly signal?: AbortSignal } = {}): Promise<ExecutionResult> {
+    options.signal?.throwIfAborted();
+    const compile = await this.compile(language, source);
     if (!compile.ok) return compile.result;
-    return runs[0]!;
+    options.signal?.throwIfAborted();
+    return this.runCompiled(language, source, compile, stdin, limits, options.files);
   }
 
   /** Discard every cached artifact. */

@@ -14,59 +14,25 @@
  * gives no answer the harness failed: `internal_error` with the reason, never a verdict on the program.
  */
 import { createInterface } from 'node:readline';
-import { z } from 'zod';
 import { BOX_HARNESS, type OpenBox, type Sandbox } from '../sandbox/index.js';
 import type { Limits } from '../sandbox/types.js';
+import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness-protocol.js';
 
-const PYTHON = '/usr/bin/python3.11';
+export type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
+
 const HARNESS = `${BOX_HARNESS}/python/harness.py`;
-/** Interpreter flags: -I without -E (-s -P) so that PYTHONHASHSEED is honoured; -S no site; -B no .pyc. */
-const PYTHON_FLAGS = ['-s', '-P', '-S', '-B'];
-/** A fixed hash seed: set iteration order, hence some programs' answers, must not change between runs
- *  (a CodeGen-16B HumanEval/1 sample passed or failed by the spawner's random seed). The spawner and every
- *  candidate inherit it. */
-const HARNESS_ENV = { PYTHONHASHSEED: '0' };
 
-/** One job for the harness (see harness/python/harness.py for the protocol). */
-export type HarnessJob =
-  | { readonly mode: 'unit_test'; readonly program: string; readonly prelude: string; readonly test: string;
-      readonly entryPoint: string; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
-      readonly outputBytes: number }
-  | { readonly mode: 'call'; readonly program: string; readonly entryPoint: string; readonly inputs: readonly unknown[];
-      readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number;
-      readonly failFast?: boolean }
-  | { readonly mode: 'assertions'; readonly program: string; readonly prelude: string; readonly entryPoint: string;
-      readonly assertions: readonly string[]; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
-      readonly outputBytes: number };
-
-const statusSchema = z.enum(['passed', 'wrong_answer', 'no_tests', 'runtime_error', 'time_limit_exceeded',
-  'memory_limit_exceeded', 'output_limit_exceeded', 'internal_error', 'ok']);
-
-/** The harness's answer, validated (the zygote relays values produced by untrusted code). */
-export const harnessResponseSchema = z.object({
-  id: z.string(),
-  status: statusSchema,
-  assertions: z.number().optional(),
-  calls: z.number().optional(),
-  /** unit_test mode: the job's index in its warm tester process (1 = a freshly forked tester). */
-  testerJob: z.number().optional(),
-  cpuMs: z.number().default(0),
-  wallMs: z.number().default(0),
-  memoryKiB: z.number().default(0),
-  reason: z.string().optional(),
-  stdout: z.string().optional(),
-  stderr: z.string().optional(),
-  results: z.array(z.object({
-    status: statusSchema,
-    value: z.unknown().optional(),
-    reason: z.string().optional(),
-    cpuMs: z.number().optional(),
-    signature: z.string().optional(),
-  }).passthrough()).optional(),
-}).passthrough();
-
-/** A validated harness response. */
-export type HarnessResponse = z.infer<typeof harnessResponseSchema>;
+/**
+ * The Python that runs the harness: the interpreter and its flags (argv before the script) and its environment,
+ * taken from `languages/python.yaml` (`harnessInterpreter` in `local-judge.ts`): -s -P (-I without -E, so that
+ * PYTHONHASHSEED is honoured), -S no site, -B no .pyc, and the fixed hash seed PYTHONHASHSEED=0 (set iteration
+ * order, hence some programs' answers, must not change between runs: a CodeGen-16B HumanEval/1 sample passed
+ * or failed by the spawner's random seed). The spawner and every candidate inherit the seed.
+ */
+export interface PythonInterpreter {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
 
 /** Limits of a zygote box for its whole life (per-job CPU/memory are set by the harness per job). */
 const BOX_LIMITS: Limits = {
@@ -110,9 +76,9 @@ class Zygote {
     });
   }
 
-  static async start(sandbox: Sandbox): Promise<Zygote> {
+  static async start(sandbox: Sandbox, python: PythonInterpreter): Promise<Zygote> {
     // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
-    const box = await sandbox.open({ argv: [PYTHON, ...PYTHON_FLAGS, HARNESS], env: HARNESS_ENV, limits: BOX_LIMITS, asPid1: true });
+    const box = await sandbox.open({ argv: [...python.argv, HARNESS], env: python.env, limits: BOX_LIMITS, asPid1: true });
     const zygote = new Zygote(box);
     await zygote.ping();
     return zygote;
@@ -198,7 +164,8 @@ export class PythonHarnessPool {
   /** Counters for metrics and benchmarks. */
   readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0 };
 
-  constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.boxSlotCount) {}
+  constructor(private readonly sandbox: Sandbox, private readonly python: PythonInterpreter,
+    private readonly size = sandbox.boxSlotCount) {}
 
   private async acquire(): Promise<Zygote> {
     const ready = this.idle.pop();
@@ -206,7 +173,7 @@ export class PythonHarnessPool {
     if (this.live + this.starting < this.size) {
       this.starting++;
       try {
-        const zygote = await Zygote.start(this.sandbox);
+        const zygote = await Zygote.start(this.sandbox, this.python);
         this.live++;
         return zygote;
       } finally {
@@ -259,8 +226,8 @@ export class PythonHarnessPool {
   /** Run one job in a fresh one-shot box (`harness.py --once`). */
   async runOnce(id: string, job: HarnessJob): Promise<HarnessResponse> {
     const { result } = await this.sandbox.run({
-      argv: [PYTHON, ...PYTHON_FLAGS, HARNESS, '--once'],
-      env: HARNESS_ENV,
+      argv: [...this.python.argv, HARNESS, '--once'],
+      env: this.python.env,
       asPid1: true,
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
       limits: { ...BOX_LIMITS, wallMs: jobBudgetMs(job), outputBytes: 64 << 20 },

@@ -1,7 +1,7 @@
 /**
  * Selection by reranking, the executing part (the statistics are pure functions in `src/metrics/codet.ts`):
  *
- * 1. Every sample is judged on the problem's real tests (the shared pipeline, identical programs once): this
+ * 1. Every sample is judged on the problem's real tests (through the `Judge`, identical programs once): this
  *    gives each sample's correctness, which only scores the selection and never feeds it.
  * 2. `codet` and `majority`: every distinct solution of a problem (its program, in order of first appearance,
  *    with the number of samples that produced it) runs every distinct generated test of the problem in the
@@ -15,6 +15,9 @@
  * post-processing and the 5-per-sample limit follow `readCodetTests` (CodeT's `--test_case_limit 5`); each
  * test gets `testTimeLimitMs` of CPU (default 100 ms, CodeT's 0.1 s per program is wall time); the scoring is
  * |tests| x sqrt(|solutions|) as in CodeT's released code unless `scoring: 'product'`.
+ *
+ * A failure inside Crucible (after the judge's retries) never throws a run away: the solution or test counts as
+ * failed and the failure is listed in `internalErrors`, which the CLI reports (exit code 1).
  */
 import type { Problem, Sample } from '../formats/types.js';
 import type { CodetTaskTests } from '../formats/codet.js';
@@ -22,10 +25,12 @@ import {
   evaluateCodet, firstSamplesPassAtK, majorityPassAtK, type CodetProblem, type CodetScoring,
 } from '../metrics/codet.js';
 import { passAtK } from '../metrics/pass-at-k.js';
-import { GENERATED_TEST_CPU_MS, wallMsFor } from '../limits.js';
-import { planRequests } from './evaluate.js';
+import type { Judge, Program } from '../judge/judge.js';
+import { defaultSubmissionContext, type SubmissionContext } from '../judge/submission.js';
+import { GENERATED_TEST_CPU_MS, JUDGE_DEFAULTS, wallMsFor, type JudgeLimits } from '../limits.js';
+import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import { preparedHash, prepareSample, problemsOfSamples } from './evaluate.js';
 import { inPool } from './in-pool.js';
-import type { Pipeline } from './pipeline.js';
 
 /** The selection methods of `crucible rerank`. */
 export const RERANK_METHODS = ['codet', 'majority', 'first'] as const;
@@ -40,19 +45,19 @@ export class RerankInputError extends Error {
   }
 }
 
-/** Thrown when Crucible itself failed to judge something; the result would be wrong, so none is given. */
-export class RerankInfrastructureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RerankInfrastructureError';
-  }
-}
-
 /** What to rerank and how. */
 export interface RerankOptions {
-  readonly pipeline: Pipeline;
+  readonly judge: Judge;
   readonly problems: readonly Problem[];
+  /** sha256 of the problems file: the problems are registered in the judge's catalog under it. */
+  readonly datasetHash: string;
   readonly samples: readonly Sample[];
+  /** Path of the samples file, for error messages. */
+  readonly samplesFile?: string;
+  /** Languages and judging modes submissions are prepared with (default `defaultSubmissionContext()`). */
+  readonly submission?: SubmissionContext;
+  /** Limits of the judgements on the real tests (default the judge's); memory and output also bound generated tests. */
+  readonly limits?: Partial<JudgeLimits>;
   /** Generated tests per task id (`readCodetTests`); required by `codet` and `majority`. */
   readonly tests?: ReadonlyMap<string, CodetTaskTests>;
   readonly method: RerankMethod;
@@ -62,7 +67,7 @@ export interface RerankOptions {
   readonly testTimeLimitMs?: number;
   /** CodeT consensus score (default `'sqrt'`, CodeT's released code). */
   readonly scoring?: CodetScoring;
-  /** Jobs in flight at once (default `Pipeline.defaultConcurrency`). */
+  /** Jobs in flight at once (default: the judge's `capacity.concurrency`). */
   readonly concurrency?: number;
   /** Progress: phase, done and total units of that phase. */
   readonly onProgress?: (phase: 'judge' | 'generated-tests', done: number, total: number) => void;
@@ -100,23 +105,10 @@ export interface RerankResult {
     /** How those executions ended, by status. */
     readonly generatedTestStatuses: Readonly<Record<string, number>>;
   };
+  /** Failures inside Crucible, counted as failed (see `RerankData.internalErrors`); empty on a clean run. */
+  readonly internalErrors: readonly string[];
   readonly limits: { readonly testCpuMs: number; readonly testWallMs: number; readonly programCpuMs: number };
   readonly wallMs: number;
-}
-
-interface Solution {
-  readonly program: string;
-  readonly sampleIndices: number[];
-  correct: boolean;
-  passes: boolean[];
-  signatures: string[];
-}
-
-interface TaskPlan {
-  readonly problem: Problem;
-  readonly sampleCorrect: boolean[];
-  readonly solutions: Solution[];
-  readonly tests: CodetTaskTests | undefined;
 }
 
 function checkKs(ks: readonly number[]): void {
@@ -154,110 +146,155 @@ export interface RerankData {
   readonly samples: number;
   readonly generatedTestRuns: number;
   readonly generatedTestStatuses: Readonly<Record<string, number>>;
+  /** Judgements and generated-test runs that failed inside Crucible (counted as failures), as `task: reason`. */
+  readonly internalErrors: readonly string[];
   readonly limits: { readonly testCpuMs: number; readonly testWallMs: number; readonly programCpuMs: number };
   readonly wallMs: number;
 }
 
+interface Solution {
+  readonly program: Program;
+  readonly sampleIndices: number[];
+  correct: boolean;
+  passes: boolean[];
+  signatures: string[];
+}
+
+interface TaskPlan {
+  readonly problem: Problem;
+  /** Correctness of every sample in sample-index order. */
+  readonly sampleCorrect: boolean[];
+  /** Distinct programs in order of first appearance. */
+  readonly solutions: Solution[];
+  readonly tests: CodetTaskTests | undefined;
+}
+
+/** What an execution needs besides the options: where the judge finds the problems, and the failures so far. */
+interface Execution {
+  readonly options: RerankExecuteOptions;
+  readonly concurrency: number;
+  /** Judgements and generated-test runs that failed inside Crucible, as `task: reason`. */
+  readonly internal: string[];
+}
+
+/** Options of `executeRerank`. */
+export type RerankExecuteOptions = Omit<RerankOptions, 'method' | 'ks' | 'scoring'> & { readonly runGeneratedTests: boolean };
+
 /**
- * Judge every sample and, when `runGeneratedTests`, run every distinct solution on its problem's distinct
- * generated tests.
- * @throws RerankInputError for unknown task ids, io problems with generated tests, missing tests.
- * @throws RerankInfrastructureError when a judgement or a generated-test run ended in `internal_error`.
+ * Group samples by task (in sample-index order) and, within a task, by distinct program. A sample that cannot
+ * be judged as given (no code, a language that cannot judge its problem) is an incorrect sample that runs
+ * nothing.
  */
-export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks' | 'scoring'> & { readonly runGeneratedTests: boolean }):
-  Promise<RerankData> {
-  const started = Date.now();
-  const { pipeline } = options;
-  const needsTests = options.runGeneratedTests;
-  if (needsTests && options.tests === undefined) throw new RerankInputError('running generated tests needs the generated tests (--tests)');
-  let planned: ReturnType<typeof planRequests>;
+function planTasks(options: RerankExecuteOptions): TaskPlan[] {
+  let problems: Problem[];
   try {
-    planned = planRequests(options.problems, options.samples);
+    problems = problemsOfSamples(options.problems, options.samples, options.samplesFile);
   } catch (error) {
     throw new RerankInputError((error as Error).message);
   }
-  if (planned.length === 0) throw new RerankInputError('no samples to rerank');
-
-  // Group samples by task (in sample-index order) and by distinct program within a task.
-  const tasks = new Map<string, TaskPlan & { bySolution: Map<string, Solution>; entries: typeof planned }>();
-  for (const entry of planned) {
-    const { problem } = entry.request;
+  const context = options.submission ?? defaultSubmissionContext();
+  const tasks = new Map<string, TaskPlan & { bySolution: Map<string, Solution> }>();
+  const order = options.samples.map((sample, i) => ({ sample, problem: problems[i]! }))
+    .sort((a, b) => a.sample.index - b.sample.index);
+  for (const { sample, problem } of order) {
     let task = tasks.get(problem.taskId);
     if (!task) {
-      if (needsTests && problem.kind === 'io') {
+      if (options.runGeneratedTests && problem.kind === 'io') {
         throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; io problems have none`);
       }
-      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map(), entries: [] };
+      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map() };
       tasks.set(problem.taskId, task);
     }
-    task.entries.push(entry);
-  }
-  for (const task of tasks.values()) {
-    task.entries.sort((a, b) => a.sample.index - b.sample.index);
-    for (const { request } of task.entries) {
-      const hash = pipeline.hashOf(request);
-      let solution = task.bySolution.get(hash);
-      if (!solution) {
-        solution = { program: request.source, sampleIndices: [], correct: false, passes: [], signatures: [] };
-        task.bySolution.set(hash, solution);
-        task.solutions.push(solution);
-      }
-      solution.sampleIndices.push(task.sampleCorrect.length);
-      task.sampleCorrect.push(false);
+    const prepared = prepareSample(problem, sample, context);
+    task.sampleCorrect.push(false);
+    if (prepared.kind !== 'program') continue;
+    const hash = preparedHash(prepared);
+    let solution = task.bySolution.get(hash);
+    if (!solution) {
+      solution = { program: prepared.program, sampleIndices: [], correct: false, passes: [], signatures: [] };
+      task.bySolution.set(hash, solution);
+      task.solutions.push(solution);
     }
+    solution.sampleIndices.push(task.sampleCorrect.length - 1);
   }
-  const concurrency = options.concurrency ?? pipeline.defaultConcurrency;
+  return [...tasks.values()];
+}
 
-  // 1. Correctness of every distinct solution on the real tests.
-  const judgeItems = [...tasks.values()].flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
+/** 1. Correctness of every distinct solution on the problem's real tests (fail-fast: pass or not is all it needs). */
+async function judgeSolutions(run: Execution, tasks: readonly TaskPlan[]): Promise<void> {
+  const { judge, datasetHash } = run.options;
+  const items = tasks.flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
   let judged = 0;
-  const internal: string[] = [];
-  await inPool(judgeItems, concurrency, async ({ task, solution }) => {
-    const verdict = await pipeline.judge({ problem: task.problem, source: solution.program, failFast: true });
-    if (verdict.status === 'internal_error') internal.push(`${task.problem.taskId}: ${verdict.reason ?? ''}`);
+  await inPool(items, run.concurrency, async ({ task, solution }) => {
+    let verdict: Verdict;
+    try {
+      verdict = await judge.judge({ problem: { datasetHash, taskId: task.problem.taskId }, program: solution.program, failFast: true,
+        ...(run.options.limits === undefined ? {} : { limits: run.options.limits }) });
+    } catch (error) {
+      verdict = verdictWithoutTests('internal_error', 0, `crucible failed: ${(error as Error).message}`);
+    }
+    if (verdict.status === 'internal_error') run.internal.push(`${task.problem.taskId}: ${verdict.reason ?? ''}`);
     solution.correct = verdict.passed;
     for (const i of solution.sampleIndices) task.sampleCorrect[i] = verdict.passed;
-    options.onProgress?.('judge', ++judged, judgeItems.length);
+    run.options.onProgress?.('judge', ++judged, items.length);
   });
-  if (internal.length > 0) {
-    throw new RerankInfrastructureError(`${internal.length} judgements failed inside Crucible (internal_error), e.g. ${internal[0]}`);
-  }
+}
 
-  // 2. Generated tests, each distinct solution against its problem's distinct tests.
-  const testCpuMs = options.testTimeLimitMs ?? GENERATED_TEST_CPU_MS;
-  const testWallMs = wallMsFor(testCpuMs);
-  const statuses: Record<string, number> = {};
+/** 2. Every distinct solution on its problem's distinct generated tests (harness `assertions` mode). */
+async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], limits: RerankData['limits'],
+  statuses: Record<string, number>): Promise<number> {
+  const items = tasks.filter((task) => (task.tests?.distinct.length ?? 0) > 0)
+    .flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
+  const memoryKiB = run.options.limits?.memoryKiB ?? JUDGE_DEFAULTS.memoryKiB;
+  const outputBytes = run.options.limits?.outputBytes ?? JUDGE_DEFAULTS.outputBytes;
+  let done = 0;
   let runs = 0;
-  if (needsTests) {
-    const testItems = judgeItems.filter(({ task }) => (task.tests?.distinct.length ?? 0) > 0);
-    let done = 0;
-    await inPool(testItems, concurrency, async ({ task, solution }) => {
-      const problem = task.problem;
-      if (problem.kind === 'io') return;
-      const assertions = task.tests!.distinct.map((t) => t.assertion);
-      const response = await pipeline.python.run({
-        mode: 'assertions', program: solution.program, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,
-        cpuMs: testCpuMs, wallMs: testWallMs, memoryKiB: pipeline.options.memoryLimitKiB, outputBytes: pipeline.options.outputBytes,
-      });
-      const results = response.results ?? [];
-      if (response.status === 'internal_error' || results.length !== assertions.length) {
-        internal.push(`${problem.taskId}: ${response.status} ${response.reason ?? ''} (${results.length} of ${assertions.length} results)`);
-        return;
-      }
+  await inPool(items, run.concurrency, async ({ task, solution }) => {
+    const problem = task.problem;
+    if (problem.kind === 'io') return;
+    const assertions = task.tests!.distinct.map((t) => t.assertion);
+    const response = await run.options.judge.runHarness({
+      mode: 'assertions', program: solution.program.source, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,
+      cpuMs: limits.testCpuMs, wallMs: limits.testWallMs, memoryKiB, outputBytes,
+    });
+    const results = response.results ?? [];
+    if (response.status === 'internal_error' || results.length !== assertions.length) {
+      run.internal.push(`${problem.taskId}: ${response.status} ${response.reason ?? ''} (${results.length} of ${assertions.length} results)`);
+      solution.passes = assertions.map(() => false);
+      solution.signatures = assertions.map(() => 'status:internal_error');
+    } else {
       for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       runs += results.length;
       solution.passes = results.map((r) => r.status === 'passed');
       // An assertion's signature is what the program answered; a limit or crash has none, so its status stands in.
       solution.signatures = results.map((r) => r.signature ?? `status:${r.status}`);
-      options.onProgress?.('generated-tests', ++done, testItems.length);
-    });
-    if (internal.length > 0) {
-      throw new RerankInfrastructureError(`${internal.length} generated-test runs failed inside Crucible, e.g. ${internal[0]}`);
     }
-  }
+    run.options.onProgress?.('generated-tests', ++done, items.length);
+  });
+  return runs;
+}
+
+/**
+ * Judge every sample and, when `runGeneratedTests`, run every distinct solution on its problem's distinct
+ * generated tests. Failures inside Crucible (after the judge's retries) do not throw the run away: they count
+ * as incorrect solutions / failed tests and are listed in `internalErrors`.
+ * @throws RerankInputError for unknown task ids, io problems with generated tests, missing tests.
+ */
+export async function executeRerank(options: RerankExecuteOptions): Promise<RerankData> {
+  const started = Date.now();
+  if (options.runGeneratedTests && options.tests === undefined) throw new RerankInputError('running generated tests needs the generated tests (--tests)');
+  if (options.samples.length === 0) throw new RerankInputError('no samples to rerank');
+  const tasks = planTasks(options);
+  options.judge.catalog.add(options.datasetHash, options.problems);
+  const run: Execution = { options, concurrency: options.concurrency ?? options.judge.capacity.concurrency, internal: [] };
+  await judgeSolutions(run, tasks);
+  const testCpuMs = options.testTimeLimitMs ?? GENERATED_TEST_CPU_MS;
+  const limits = { testCpuMs, testWallMs: wallMsFor(testCpuMs), programCpuMs: options.limits?.cpuMs ?? JUDGE_DEFAULTS.cpuMs };
+  const statuses: Record<string, number> = {};
+  const runs = options.runGeneratedTests ? await runGeneratedTests(run, tasks, limits, statuses) : 0;
   return {
-    tasks: [...tasks.values()].map((task) => {
-      const ran = needsTests && (task.tests?.distinct.length ?? 0) > 0;
+    tasks: tasks.map((task) => {
+      const ran = options.runGeneratedTests && (task.tests?.distinct.length ?? 0) > 0;
       return {
         taskId: task.problem.taskId,
         sampleCorrect: task.sampleCorrect,
@@ -266,10 +303,11 @@ export async function executeRerank(options: Omit<RerankOptions, 'method' | 'ks'
         tests: ran ? task.tests!.distinct : [],
       };
     }),
-    samples: planned.length,
+    samples: options.samples.length,
     generatedTestRuns: runs,
     generatedTestStatuses: statuses,
-    limits: { testCpuMs, testWallMs, programCpuMs: pipeline.options.timeLimitMs },
+    internalErrors: run.internal,
+    limits,
     wallMs: Date.now() - started,
   };
 }
@@ -326,6 +364,7 @@ export function scoreRerank(data: RerankData, method: RerankMethod, ks: readonly
       generatedTestRuns: data.generatedTestRuns,
       generatedTestStatuses: data.generatedTestStatuses,
     },
+    internalErrors: data.internalErrors,
     limits: data.limits,
     wallMs: data.wallMs,
   };
@@ -333,7 +372,7 @@ export function scoreRerank(data: RerankData, method: RerankMethod, ks: readonly
 
 /**
  * `crucible rerank` in one call: `executeRerank` (generated tests only for codet and majority) then `scoreRerank`.
- * @throws RerankInputError, RerankInfrastructureError as those two.
+ * @throws RerankInputError as those two.
  */
 export async function rerank(options: RerankOptions): Promise<RerankResult> {
   if (options.method !== 'first' && options.tests === undefined) {

@@ -15,10 +15,11 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { readProblems } from '../formats/index.js';
+import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
-import { LanguageRegistry } from '../languages/registry.js';
-import { DEFAULT_PIPELINE_OPTIONS, Pipeline } from '../runner/pipeline.js';
+import type { Judge } from '../judge/judge.js';
+import { defaultSubmissionContext } from '../judge/submission.js';
+import { createJudge } from '../runner/factory.js';
 import { Sandbox } from '../sandbox/index.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
@@ -31,7 +32,7 @@ import { registerOpenRlhf } from './openrlhf.js';
 import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
-import { JudgeService } from './service.js';
+import { JudgeService, type LoadedProblem } from './service.js';
 
 export interface StartOptions {
   /** Use this sandbox (the caller closes it); default: create one from the config and close it on shutdown. */
@@ -57,15 +58,22 @@ export interface ServerHandle {
   shutdown(deadlineMs?: number): Promise<ShutdownReport>;
 }
 
-/** Load problem files into one map; a task id seen twice is an error (which one would a request mean?). */
-export async function loadProblems(paths: readonly string[], extra: readonly Problem[] = []): Promise<Map<string, Problem>> {
-  const byId = new Map<string, Problem>();
-  const add = (p: Problem, where: string): void => {
-    if (byId.has(p.taskId)) throw new Error(`problem id "${p.taskId}" appears twice (${where})`);
-    byId.set(p.taskId, p);
+/**
+ * Load problem files into one map by task id and register each file in the judge's catalog under its dataset
+ * hash (extra problems form one more dataset, hashed by content). A task id seen twice is an error (which one
+ * would a request mean?).
+ */
+export async function loadProblems(judge: Judge, paths: readonly string[], extra: readonly Problem[] = []): Promise<Map<string, LoadedProblem>> {
+  const byId = new Map<string, LoadedProblem>();
+  const add = (hash: string, problems: readonly Problem[], where: string): void => {
+    for (const p of problems) {
+      if (byId.has(p.taskId)) throw new Error(`problem id "${p.taskId}" appears twice (${where})`);
+      byId.set(p.taskId, { problem: p, ref: { datasetHash: hash, taskId: p.taskId } });
+    }
+    judge.catalog.add(hash, problems);
   };
-  for (const path of paths) for (const p of await readProblems(path)) add(p, path);
-  for (const p of extra) add(p, 'start options');
+  for (const path of paths) add(await datasetHash(path), await readProblems(path), path);
+  if (extra.length > 0) add(createHash('sha256').update(JSON.stringify(extra)).digest('hex'), extra, 'start options');
   return byId;
 }
 
@@ -92,15 +100,25 @@ function buildMetrics(registry: Registry): ServerMetrics {
 export async function startServer(input: ServeConfigInput, options: StartOptions = {}): Promise<ServerHandle> {
   const config: ServeConfig = ServeConfigSchema.parse(input);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const problems = await loadProblems(config.problems, options.problems ?? []);
   const ownSandbox = options.sandbox === undefined;
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
-  const languages = LanguageRegistry.load();
-  const pipeline = new Pipeline(sandbox, languages, {
-    ...DEFAULT_PIPELINE_OPTIONS, timeLimitMs: config.timeLimitMs ?? DEFAULT_PIPELINE_OPTIONS.timeLimitMs, memoryLimitKiB: config.memoryLimitKiB,
-  });
-  const admission = new AdmissionQueue({ maxInFlight: sandbox.slotCount * config.inFlightPerSlot, capacity: config.queueCapacity });
-  const service = new JudgeService(pipeline, languages, problems, admission,
+  const submission = defaultSubmissionContext();
+  const languages = submission.languages;
+  const judge = createJudge({ sandbox, languages, modes: submission.modes,
+    limits: { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) } });
+  const closeAll = async (): Promise<void> => {
+    await judge.close();
+    if (ownSandbox) sandbox.close();
+  };
+  let problems: Map<string, LoadedProblem>;
+  try {
+    problems = await loadProblems(judge, config.problems, options.problems ?? []);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  const admission = new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity });
+  const service = new JudgeService(judge, submission, problems, admission,
     { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB });
 
   const registry = new Registry();
@@ -112,7 +130,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   registry.add(new Sampled('crucible_items_in_flight', 'Items being judged now.', 'gauge', () => admission.running));
   registry.add(new Sampled('crucible_queue_limit', 'Most items held at once (in flight + queue capacity).', 'gauge', () => admission.limit));
   registry.add(new Sampled('crucible_rejected_items_total', 'Items refused by admission control.', 'counter', () => admission.stats.rejectedItems));
-  registry.add(new Sampled('crucible_deduplicated_total', 'Submissions answered from an identical program already judged.', 'counter', () => pipeline.stats.deduplicated));
+  registry.add(new Sampled('crucible_deduplicated_total', 'Submissions answered from an identical program already judged.', 'counter', () => judge.stats().deduplicated));
   registry.add(new Sampled('crucible_sandbox_slots', 'Sandbox slots.', 'gauge', () => sandbox.slotCount));
   registry.add(new Sampled('crucible_sandbox_busy_slots', 'Sandbox slots running something now.', 'gauge', () => sandbox.busySlots));
   registry.add(new Sampled('process_resident_memory_bytes', 'Resident memory of the server process, bytes.', 'gauge', () => process.memoryUsage.rss()));
@@ -123,7 +141,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
 
   let draining = false;
   const context: ServerContext = {
-    config, service, executor: pipeline.executor, languages, sandbox, metrics, draining: () => draining, startedMs: Date.now(),
+    config, service, judge, languages, sandbox, metrics, draining: () => draining, startedMs: Date.now(),
   };
 
   const app = Fastify({
@@ -187,8 +205,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await pipeline.close();
-    if (ownSandbox) sandbox.close();
+    await closeAll();
     throw error;
   }
   const address = app.server.address();
@@ -216,8 +233,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
         if (!last) app.server.closeAllConnections();
         await closing;
       }
-      await pipeline.close();
-      if (ownSandbox) sandbox.close();
+      await closeAll();
       logger.info({ failedItems, drainedInTime: closed }, 'shut down');
       return { failedItems, drainedInTime: closed };
     })();

@@ -1,6 +1,6 @@
-/** What every route module receives: the service, the executor for plain runs, metrics and config. */
+/** What every route module receives: the service, the judge (plain runs), languages, metrics and config. */
+import type { Judge } from '../judge/judge.js';
 import type { LanguageRegistry } from '../languages/registry.js';
-import type { Executor } from '../runner/executor.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { ServeConfig } from './config.js';
 import type { Counter, Histogram } from './metrics.js';
@@ -17,8 +17,9 @@ export interface ServerMetrics {
 export interface ServerContext {
   readonly config: ServeConfig;
   readonly service: JudgeService;
-  readonly executor: Executor;
+  readonly judge: Judge;
   readonly languages: LanguageRegistry;
+  /** The sandbox the judge runs on, for `/health` (slots busy, isolation). */
   readonly sandbox: Sandbox;
   readonly metrics: ServerMetrics;
   /** True once shutdown began: new work is refused with `shutting_down`. */

@@ -7,11 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
-import type { JudgeVerdict } from '../runner/pipeline.js';
-import { groupStats, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { groupStats, rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
-import { rewardOf, type Extraction, type Judged, type Prepared, type Submission } from './service.js';
+import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { parseBody } from './validate.js';
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
@@ -64,7 +64,7 @@ export function rewardsBodySchema(maxItems: number) {
 type RewardItem = z.output<typeof ItemSchema>;
 
 /** The wire form of a verdict (`/v1/judge`). */
-export function verdictJson(verdict: JudgeVerdict, extraction: Extraction): Record<string, unknown> {
+export function verdictJson(verdict: Verdict, extraction: Extraction): Record<string, unknown> {
   return {
     status: verdict.status,
     passed: verdict.passed,
@@ -74,6 +74,7 @@ export function verdictJson(verdict: JudgeVerdict, extraction: Extraction): Reco
     cpuMs: verdict.cpuMs,
     wallMs: verdict.wallMs,
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+    ...(verdict.score === undefined ? {} : { score: verdict.score }),
     extraction,
   };
 }

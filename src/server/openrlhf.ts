@@ -19,10 +19,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
-import { RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
-import { rewardOf, type Prepared } from './service.js';
+import type { Prepared } from './service.js';
 import { fieldPath, parseBody } from './validate.js';
 
 export const GetRewardSchema = z.object({

@@ -1,10 +1,10 @@
 /**
  * Plain code runs (no tests) for the compatibility families that execute rather than judge: SandboxFusion
- * `/run_code` and Piston `/execute`. Compile with the caller's compile limits, run once on stdin, report both
- * steps. Goes through the same admission queue as judging.
+ * `/run_code` and Piston `/execute`. `Judge.runPlain`: compile with the caller's compile limits, run once on
+ * stdin, report both steps. Goes through the same admission queue as judging.
  */
+import type { PlainRunOutcome } from '../judge/judge.js';
 import type { Language } from '../languages/schema.js';
-import { compileLimits, runLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';
@@ -23,10 +23,7 @@ export interface PlainRun {
 }
 
 /** `compile` is null for interpreted languages; `run` is null when compilation failed. */
-export interface PlainOutcome {
-  readonly compile: ExecutionResult | null;
-  readonly run: ExecutionResult | null;
-}
+export type PlainOutcome = PlainRunOutcome;
 
 function failed(reason: string): ExecutionResult {
   return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
@@ -45,14 +42,12 @@ export async function runPlain(ctx: ServerContext, job: PlainRun): Promise<Plain
   const startedMs = performance.now();
   let outcome: PlainOutcome;
   try {
-    outcome = await ctx.service.admission.run(async () => {
-      const executor = ctx.executor;
-      const compiled = await executor.compile(job.language, job.source, compileLimits(job.compileCpuMs));
-      if (!compiled.ok) return { compile: compiled.result, run: null };
-      const limits = runLimits({ cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
-      const run = await executor.runCompiled(job.language, job.source, compiled, job.stdin, limits);
-      return { compile: compiled.result, run };
-    });
+    outcome = await ctx.service.admission.run(() => ctx.judge.runPlain({
+      program: { language: job.language.id, source: job.source },
+      stdin: job.stdin,
+      limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
+        ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
+    }));
   } catch (error) {
     const why = error instanceof ShutdownError ? `not run: ${error.message}` : `crucible failed: ${(error as Error).message}`;
     outcome = { compile: null, run: failed(why) };

@@ -1,29 +1,26 @@
 /**
- * The judging service behind every route: turns one validated submission into a pipeline request, runs it
- * through admission control, and reports the verdict (and its reward). Every compatibility family and the
- * native API call this; none of them judges anything itself.
+ * The judging service behind every route: turns one validated submission into a judge request (through
+ * `prepareSubmission`, the submission path `crucible eval` uses too), runs it through admission control, and
+ * reports the verdict. Every compatibility family and the native API call this; none of them judges anything.
  *
- * Submission -> program:
- * - `code` is judged exactly as given; `response` is raw model text and goes through `extractCode` (think
- *   sections removed, fenced block preferred in the submission's language, `pick` first/last). Nothing found
- *   is the verdict `no_code`, decided without a sandbox.
- * - Python `unit_test`/`call` problems (HumanEval, EvalPlus): the program is `prompt + code`, unless the code
- *   defines the entry point at top level itself (`def <entry_point>(`), in which case it is a full solution.
- * - Inline tests become an `IoProblem` whose id is `inline:<sha256 of tests, comparator and limits>`, so the
- *   pipeline's memo (keyed by problem id and program) never confuses two different test sets.
+ * Submission -> program: see `src/judge/submission.ts` (`code` judged as given, `response` extracted; Python
+ * problems get their prompt unless the code defines the entry point). Nothing found is `no_code`, decided
+ * without a sandbox. Problems loaded with `--problems` are named by task id and sent as `{datasetHash, taskId}`;
+ * inline tests become an `IoProblem` whose id is `inline:<sha256 of tests, comparator and limits>`, sent inline.
  * Failures of Crucible (sandbox, harness, shutdown) come back as status `internal_error` with a reason and
  * no reward, never as a verdict about the program.
  */
 import { createHash } from 'node:crypto';
-import { extractCode, type ExtractResult } from '../extract/index.js';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
-import type { LanguageRegistry } from '../languages/registry.js';
+import { JudgeRequestError, type Judge, type JudgeRequest, type ProblemRef, type ProblemSpec } from '../judge/judge.js';
+import { SubmissionError } from '../judge/modes/index.js';
+import { prepareSubmission, type Extraction, type SubmissionContext } from '../judge/submission.js';
 import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
-import type { JudgeRequest, JudgeVerdict, Pipeline } from '../runner/pipeline.js';
-import { computeReward, RewardError, type RewardSpec } from '../reward/index.js';
-import type { SampleStatus } from '../verdict/index.js';
+import { verdictWithoutTests, type SampleStatus, type Verdict } from '../verdict/index.js';
 import { AdmissionQueue, ShutdownError } from './admission.js';
 import { ServiceError } from './errors.js';
+
+export type { Extraction } from '../judge/submission.js';
 
 /** A submission after schema validation (native fields; compat routes build the same thing). */
 export interface Submission {
@@ -45,88 +42,40 @@ export interface Submission {
   readonly failFast?: boolean;
 }
 
-/** How the program was obtained from the submission; `fenced`/`unfenced`/`no_code` mirror `extractCode`. */
-export type Extraction =
-  | { readonly kind: 'code' }
-  | { readonly kind: 'fenced'; readonly tag: string; readonly blockIndex: number; readonly blockCount: number;
-      readonly terminated: boolean; readonly thinkSectionsRemoved: number }
-  | { readonly kind: 'unfenced'; readonly thinkSectionsRemoved: number }
-  | { readonly kind: 'no_code'; readonly reason: 'empty' | 'prose'; readonly thinkSectionsRemoved: number };
-
 /** A submission ready to judge, or already decided (`no_code`). */
 export type Prepared =
   | { readonly kind: 'judge'; readonly request: JudgeRequest; readonly extraction: Extraction; readonly testCount: number;
       readonly problemId: string }
-  | { readonly kind: 'decided'; readonly verdict: JudgeVerdict; readonly extraction: Extraction; readonly testCount: number;
+  | { readonly kind: 'decided'; readonly verdict: Verdict; readonly extraction: Extraction; readonly testCount: number;
       readonly problemId: string };
 
+/** A judged submission: its verdict and how its program was obtained. */
 export interface Judged {
-  readonly verdict: JudgeVerdict;
+  readonly verdict: Verdict;
   readonly extraction: Extraction;
 }
 
-/** Observer of finished verdicts (metrics). */
+/** Observer of finished verdicts (metrics): status and seconds from admission to verdict. */
 export type VerdictObserver = (status: SampleStatus, seconds: number) => void;
 
+/** Largest limits a request may ask for (ms, KiB). */
 export interface ServiceLimits {
   readonly maxTimeLimitMs: number;
   readonly maxMemoryLimitKiB: number;
 }
 
-function extractionOf(result: ExtractResult): Extraction {
-  switch (result.kind) {
-    case 'fenced':
-      return { kind: 'fenced', tag: result.tag, blockIndex: result.blockIndex, blockCount: result.blockCount,
-        terminated: result.terminated, thinkSectionsRemoved: result.thinkSectionsRemoved };
-    case 'unfenced':
-      return { kind: 'unfenced', thinkSectionsRemoved: result.thinkSectionsRemoved };
-    case 'no_code':
-      return { kind: 'no_code', reason: result.reason, thinkSectionsRemoved: result.thinkSectionsRemoved };
-  }
-}
-
-/** Number of tests a problem has, as the verdict counts them. */
-export function testCountOf(problem: Problem): number {
-  switch (problem.kind) {
-    case 'io': return problem.tests.length;
-    case 'unit_test': return 1;
-    case 'call': return problem.baseInputs.length + problem.plusInputs.length;
-  }
-}
-
-function definesAtTopLevel(code: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(?:async\\s+)?def\\s+${escaped}\\s*\\(`, 'm').test(code);
-}
-
-/** Tests passed, per test index (missing tests count as failed). */
-export function testsPassedOf(verdict: JudgeVerdict): boolean[] {
-  const passed = new Array<boolean>(verdict.testCount).fill(false);
-  for (const t of verdict.tests) if (t.index < passed.length) passed[t.index] = t.status === 'passed';
-  return passed;
-}
-
-/** The reward of a verdict, or null when there is none to give (`internal_error`). */
-export function rewardOf(spec: RewardSpec, verdict: JudgeVerdict): number | null {
-  if (verdict.status === 'internal_error') return null;
-  try {
-    return computeReward(spec, { status: verdict.status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount });
-  } catch (error) {
-    if (error instanceof RewardError) return null;
-    throw error;
-  }
-}
-
-function internalError(reason: string, testCount: number): JudgeVerdict {
-  return { status: 'internal_error', passed: false, tests: [], cpuMs: 0, wallMs: 0, testCount, reason };
+/** A problem loaded with `--problems` and how the judge's catalog names it. */
+export interface LoadedProblem {
+  readonly problem: Problem;
+  readonly ref: ProblemRef;
 }
 
 export class JudgeService {
   private readonly inlineIds = new Map<string, string>();
   private readonly observers: VerdictObserver[] = [];
 
-  constructor(readonly pipeline: Pipeline, readonly languages: LanguageRegistry,
-    readonly problems: ReadonlyMap<string, Problem>, readonly admission: AdmissionQueue,
+  constructor(readonly judge: Judge, readonly submission: SubmissionContext,
+    readonly problems: ReadonlyMap<string, LoadedProblem>, readonly admission: AdmissionQueue,
     readonly limits: ServiceLimits) {}
 
   onVerdict(observer: VerdictObserver): void {
@@ -135,8 +84,14 @@ export class JudgeService {
 
   /** Executions started so far (sandboxed runs, compilations, Python harness jobs). */
   get executions(): number {
-    const e = this.pipeline.executor.stats;
-    return e.runs + e.compilations + this.pipeline.python.stats.jobs;
+    return this.judge.stats().executions;
+  }
+
+  /** Throw `invalid_body` naming `field` and the allowed range when `value` is outside `range`. */
+  private checkLimit(value: number | undefined, range: LimitRange, unit: 'ms' | 'KiB', field: string): void {
+    if (value === undefined) return;
+    const problem = outOfRange(value, range, unit, unit);
+    if (problem !== null) throw new ServiceError('invalid_body', `${field}: ${problem}`, field);
   }
 
   private inlineProblem(sub: Submission, tests: readonly IoTestCase[], field: string): IoProblem {
@@ -159,59 +114,40 @@ export class JudgeService {
     };
   }
 
-  /** Throw `invalid_body` naming `field` and the allowed range when `value` is outside `range`. */
-  private checkLimit(value: number | undefined, range: LimitRange, unit: 'ms' | 'KiB', field: string): void {
-    if (value === undefined) return;
-    const problem = outOfRange(value, range, unit, unit);
-    if (problem !== null) throw new ServiceError('invalid_body', `${field}: ${problem}`, field);
-  }
-
-  /**
-   * Resolve the problem, extract the program and build the pipeline request. Synchronous and cheap; throws
-   * `ServiceError` (400) for what the client got wrong. `field` prefixes error field names (e.g. `items[3].`).
-   */
-  prepare(sub: Submission, field = ''): Prepared {
-    let problem: Problem;
+  /** The problem a submission names and how to send it to the judge. @throws ServiceError (400). */
+  private problemOf(sub: Submission, field: string): { problem: Problem; spec: ProblemSpec } {
     if (sub.problem !== undefined) {
       const found = this.problems.get(sub.problem);
       if (!found) throw new ServiceError('unknown_problem', `${field}problem: no problem "${sub.problem}" is loaded`, `${field}problem`);
-      problem = found;
-    } else if (sub.tests !== undefined) {
-      problem = this.inlineProblem(sub, sub.tests, field);
-    } else {
-      throw new ServiceError('invalid_body', `${field}problem: give "problem" or "tests"`, `${field}problem`);
+      return { problem: found.problem, spec: found.ref };
     }
-    const testCount = testCountOf(problem);
-    const language = problem.kind === 'io' ? (sub.language ?? problem.language ?? 'python') : 'python';
-    if (!this.languages.has(language)) {
-      throw new ServiceError('unknown_language', `${field}language: unknown language "${language}"`, `${field}language`);
+    if (sub.tests !== undefined) {
+      const problem = this.inlineProblem(sub, sub.tests, field);
+      return { problem, spec: { inline: problem } };
     }
-    if (problem.kind !== 'io' && sub.language !== undefined
-      && (!this.languages.has(sub.language) || this.languages.get(sub.language).id !== 'python')) {
-      throw new ServiceError('invalid_body', `${field}language: problem ${problem.taskId} is judged in Python`, `${field}language`);
-    }
-    let code: string;
-    let extraction: Extraction;
-    if (sub.code !== undefined) {
-      code = sub.code;
-      extraction = { kind: 'code' };
-    } else if (sub.response !== undefined) {
-      const result = extractCode(sub.response, { language, pick: sub.pick ?? 'last', stripThink: sub.stripThink ?? true });
-      extraction = extractionOf(result);
-      if (result.kind === 'no_code') {
-        const reason = result.reason === 'empty' ? 'the response is empty (after removing thinking)' : 'no code found in the response';
-        return { kind: 'decided', extraction, testCount, problemId: problem.taskId,
-          verdict: { status: 'no_code', passed: false, tests: [], cpuMs: 0, wallMs: 0, testCount, reason } };
+    throw new ServiceError('invalid_body', `${field}problem: give "problem" or "tests"`, `${field}problem`);
+  }
+
+  /**
+   * Resolve the problem, extract the program and build the judge request. Synchronous and cheap; throws
+   * `ServiceError` (400) for what the client got wrong. `field` prefixes error field names (e.g. `items[3].`).
+   */
+  prepare(sub: Submission, field = ''): Prepared {
+    const { problem, spec } = this.problemOf(sub, field);
+    try {
+      const prepared = prepareSubmission(problem, sub, this.submission);
+      const common = { extraction: prepared.extraction, testCount: prepared.testCount, problemId: problem.taskId };
+      if (prepared.kind === 'decided') return { kind: 'decided', verdict: prepared.verdict, ...common };
+      return { kind: 'judge', request: { problem: spec, program: prepared.program, failFast: sub.failFast === true }, ...common };
+    } catch (error) {
+      if (error instanceof SubmissionError) {
+        const target = error.code === 'no_program' ? 'response' : 'language';
+        throw new ServiceError(error.code === 'unknown_language' ? 'unknown_language' : 'invalid_body',
+          `${field}${target}: ${error.message}`, `${field}${target}`);
       }
-      code = result.code;
-    } else {
-      throw new ServiceError('invalid_body', `${field}response: give "response" or "code"`, `${field}response`);
+      if (error instanceof JudgeRequestError) throw new ServiceError('invalid_body', `${field}problem: ${error.message}`, `${field}problem`);
+      throw error;
     }
-    const source = problem.kind === 'io' || definesAtTopLevel(code, problem.entryPoint) ? code : problem.prompt + code;
-    return {
-      kind: 'judge', extraction, testCount, problemId: problem.taskId,
-      request: { problem, source, ...(problem.kind === 'io' ? { language } : {}), failFast: sub.failFast === true },
-    };
   }
 
   /** Judge a prepared submission whose admission was reserved (`admission.tryReserve`). Never rejects. */
@@ -221,14 +157,14 @@ export class JudgeService {
       return { verdict: prepared.verdict, extraction: prepared.extraction };
     }
     const startedMs = performance.now();
-    let verdict: JudgeVerdict;
+    let verdict: Verdict;
     try {
-      verdict = await this.admission.run(() => this.pipeline.judge(prepared.request));
+      verdict = await this.admission.run(() => this.judge.judge(prepared.request));
     } catch (error) {
       const why = error instanceof ShutdownError
         ? `not judged: ${error.message}`
         : `crucible failed: ${error instanceof Error ? error.message : String(error)}`;
-      verdict = internalError(why, prepared.testCount);
+      verdict = verdictWithoutTests('internal_error', prepared.testCount, why);
     }
     this.observe(verdict.status, (performance.now() - startedMs) / 1000);
     return { verdict, extraction: prepared.extraction };

@@ -5,7 +5,9 @@
  * Durability: each record is written with one `write(2)` of a whole line as soon as its sample finishes, and
  * only then counted as done. Data handed to the kernel survives the death of the process (SIGKILL included),
  * so nothing reported as done is lost; `fdatasync` runs every second and at the end for machine crashes.
- * A resumed run ignores a torn last line (a crash mid-write) and skips every sample it already has.
+ * A resumed run ignores a torn last line (a crash mid-write) and skips every sample it already has, except those
+ * the caller wants judged again (`rejudge`, e.g. Crucible's own failures): their lines are removed from
+ * `verdicts.jsonl` (the file is rewritten whole, then renamed into place) so each sample keeps one line.
  */
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +34,12 @@ export function sampleKey(taskId: string, sampleIndex: number): string {
   return `${taskId}\0${sampleIndex}`;
 }
 
+/** How to open a run directory. */
+export interface RunStoreOptions {
+  /** Records to judge again on resume: they are dropped from the directory (default: none). */
+  readonly rejudge?: (record: SampleRecord) => boolean;
+}
+
 /** An open run directory. */
 export class RunStore {
   private fd: number;
@@ -45,7 +53,7 @@ export class RunStore {
    * Open (or create) a run directory for `identity`. Existing records are loaded for resumption.
    * @throws RunStoreError when the directory belongs to another dataset/options or holds a malformed line.
    */
-  static open(dir: string, identity: RunIdentity): RunStore {
+  static open(dir: string, identity: RunIdentity, options: RunStoreOptions = {}): RunStore {
     mkdirSync(dir, { recursive: true });
     const identityPath = join(dir, 'run.json');
     if (existsSync(identityPath)) {
@@ -61,34 +69,55 @@ export class RunStore {
     } else {
       writeFileSync(identityPath, JSON.stringify(identity, null, 2) + '\n');
     }
+    return new RunStore(dir, RunStore.load(join(dir, 'verdicts.jsonl'), options.rejudge ?? (() => false)));
+  }
+
+  /**
+   * The records of an existing `verdicts.jsonl` (later lines win), less those to judge again; rewrites the file
+   * when it has a torn last line or records to drop.
+   * @throws RunStoreError naming file and line for a malformed line.
+   */
+  private static load(verdictsPath: string, rejudge: (record: SampleRecord) => boolean): Map<string, SampleRecord> {
     const existing = new Map<string, SampleRecord>();
-    const verdictsPath = join(dir, 'verdicts.jsonl');
-    if (existsSync(verdictsPath)) {
-      const text = readFileSync(verdictsPath, 'utf8');
-      const lines = text.split('\n');
-      const complete = text.endsWith('\n') ? lines.length - 1 : lines.length - 1; // last piece is '' or torn
-      for (let i = 0; i < complete; i++) {
-        const line = lines[i]!;
-        if (line.trim() === '') continue;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          throw new RunStoreError(`${verdictsPath}:${i + 1}: not valid JSON`);
-        }
-        const record = sampleRecordSchema.safeParse(parsed);
-        if (!record.success) {
-          const issue = record.error.issues[0]!;
-          throw new RunStoreError(`${verdictsPath}:${i + 1}: field "${issue.path.join('.')}": ${issue.message}`);
-        }
-        existing.set(sampleKey(record.data.taskId, record.data.sampleIndex), record.data);
-      }
-      if (!text.endsWith('\n') && text.length > 0) {
-        // Drop the torn tail so the next append starts on a fresh line.
-        writeFileSync(verdictsPath, lines.slice(0, complete).map((l) => l + '\n').join(''));
+    if (!existsSync(verdictsPath)) return existing;
+    const text = readFileSync(verdictsPath, 'utf8');
+    const lines = text.split('\n');
+    const complete = lines.length - 1; // the last piece is '' or a torn line
+    const kept: string[] = [];
+    for (let i = 0; i < complete; i++) {
+      const line = lines[i]!;
+      if (line.trim() === '') continue;
+      const record = RunStore.parseLine(line, `${verdictsPath}:${i + 1}`);
+      const key = sampleKey(record.taskId, record.sampleIndex);
+      if (rejudge(record)) existing.delete(key);
+      else {
+        existing.set(key, record);
+        kept.push(line);
       }
     }
-    return new RunStore(dir, existing);
+    const dropped = kept.length < lines.slice(0, complete).filter((l) => l.trim() !== '').length;
+    if (dropped || (!text.endsWith('\n') && text.length > 0)) {
+      // Rewrite whole and rename: dropped records (and a torn tail) vanish, and a crash leaves either file intact.
+      const tmp = `${verdictsPath}.tmp`;
+      writeFileSync(tmp, kept.map((l) => l + '\n').join(''));
+      renameSync(tmp, verdictsPath);
+    }
+    return existing;
+  }
+
+  private static parseLine(line: string, where: string): SampleRecord {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new RunStoreError(`${where}: not valid JSON`);
+    }
+    const record = sampleRecordSchema.safeParse(parsed);
+    if (!record.success) {
+      const issue = record.error.issues[0]!;
+      throw new RunStoreError(`${where}: field "${issue.path.join('.')}": ${issue.message}`);
+    }
+    return record.data;
   }
 
   /** Append one finished sample (one write of one line). */

@@ -10,29 +10,34 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { readProblems } from '../../src/formats/index.js';
+import { datasetHash, readProblems } from '../../src/formats/index.js';
 import type { Problem } from '../../src/formats/types.js';
-import { Pipeline } from '../../src/runner/pipeline.js';
-import { Sandbox } from '../../src/sandbox/index.js';
+import type { Verdict } from '../../src/verdict/index.js';
+import { createJudge } from '../../src/runner/factory.js';
 import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS } from '../support/codet-data.js';
 
-const sandbox = Sandbox.create();
-const pipeline = new Pipeline(sandbox);
-after(async () => {
-  await pipeline.close();
-  sandbox.close();
-});
+// Ground truth in memory only: this test computes it (it must not find it in a cache).
+const judge = createJudge({ cacheDir: null });
+after(() => judge.close());
 
 function canonical(problem: Problem): string {
-  if (problem.kind === 'io') throw new Error('not a Python problem');
+  if (problem.kind !== 'unit_test' && problem.kind !== 'call') throw new Error('not a problem with a canonical solution');
   return problem.prompt + (problem.canonicalSolution ?? '');
+}
+
+/** Judge every problem's canonical solution, the problems registered in the judge's catalog as a dataset. */
+async function judgeCanonical(path: string, problems: readonly Problem[], failFast?: boolean): Promise<Verdict[]> {
+  const hash = await datasetHash(path);
+  judge.catalog.add(hash, problems);
+  return Promise.all(problems.map((p) => judge.judge({ problem: { datasetHash: hash, taskId: p.taskId },
+    program: { language: 'python', source: canonical(p) }, ...(failFast === undefined ? {} : { failFast }) })));
 }
 
 describe('canonical solutions on real benchmark data', () => {
   it('all 164 HumanEval canonical solutions pass', async () => {
     const problems = await readProblems(HUMANEVAL);
     assert.equal(problems.length, 164);
-    const verdicts = await Promise.all(problems.map((p) => pipeline.judge({ problem: p, source: canonical(p) })));
+    const verdicts = await judgeCanonical(HUMANEVAL, problems);
     const failing = verdicts.map((v, i) => [problems[i]!.taskId, v.status, v.reason]).filter(([, s]) => s !== 'passed');
     assert.deepEqual(failing, []);
   });
@@ -41,7 +46,7 @@ describe('canonical solutions on real benchmark data', () => {
     it(`all ${count} ${name} canonical solutions pass base and plus`, async () => {
       const problems = await readProblems(path);
       assert.equal(problems.length, count);
-      const verdicts = await Promise.all(problems.map((p) => pipeline.judge({ problem: p, source: canonical(p), failFast: false })));
+      const verdicts = await judgeCanonical(path, problems, false);
       const failing: string[] = [];
       verdicts.forEach((v, i) => {
         const id = problems[i]!.taskId;

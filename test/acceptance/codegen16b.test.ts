@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { datasetHash, readProblems, readSamples } from '../../src/formats/index.js';
 import { evaluate, type EvaluationResult } from '../../src/runner/evaluate.js';
-import { Pipeline } from '../../src/runner/pipeline.js';
-import { Sandbox } from '../../src/sandbox/index.js';
+import { createJudge } from '../../src/runner/factory.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/codet-data.js';
 
@@ -25,15 +24,14 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 async function judgeAll(): Promise<EvaluationResult> {
   const dir = mkdtempSync(join(tmpdir(), 'crucible-acceptance-'));
   dirs.push(dir);
-  const sandbox = Sandbox.create();
-  const pipeline = new Pipeline(sandbox);
-  const store = RunStore.open(dir, { problemsHash: await datasetHash(CODET_PROBLEMS), samplesHash: await datasetHash(CODET_SOLUTIONS), options: {} });
+  const judge = createJudge({ cacheDir: null });
+  const problemsHash = await datasetHash(CODET_PROBLEMS);
+  const store = RunStore.open(dir, { problemsHash, samplesHash: await datasetHash(CODET_SOLUTIONS), options: {} });
   try {
-    return await evaluate({ pipeline, store, problems, samples, ks: [1, 10, 100], bootstrapReps: 100 });
+    return await evaluate({ judge, store, problems, datasetHash: problemsHash, samples, ks: [1, 10, 100], bootstrapReps: 100 });
   } finally {
     store.close();
-    await pipeline.close();
-    sandbox.close();
+    await judge.close();
   }
 }
 

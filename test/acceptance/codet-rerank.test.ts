@@ -9,10 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { readCodetTests, readProblems, readSamples } from '../../src/formats/index.js';
+import { datasetHash, readCodetTests, readProblems, readSamples } from '../../src/formats/index.js';
+import { createJudge } from '../../src/runner/factory.js';
 import { executeRerank, scoreRerank, type RerankData } from '../../src/runner/rerank.js';
-import { Pipeline } from '../../src/runner/pipeline.js';
-import { Sandbox } from '../../src/sandbox/index.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS, CODET_TESTS } from '../support/codet-data.js';
 
 const within = (actual: number | undefined, expected: number, points: number, what: string): void => {
@@ -21,18 +20,14 @@ const within = (actual: number | undefined, expected: number, points: number, wh
 
 describe('reranking CodeGen-16B HumanEval samples with their generated tests', () => {
   let data: RerankData;
-  const sandbox = Sandbox.create();
-  const pipeline = new Pipeline(sandbox);
+  const judge = createJudge({ cacheDir: null });
   before(async () => {
     const problems = await readProblems(CODET_PROBLEMS, 'humaneval');
     const samples = await readSamples(CODET_SOLUTIONS, { problems });
     const tests = await readCodetTests(CODET_TESTS, problems, { limit: 5 });
-    data = await executeRerank({ pipeline, problems, samples, tests, runGeneratedTests: true });
+    data = await executeRerank({ judge, problems, datasetHash: await datasetHash(CODET_PROBLEMS), samples, tests, runGeneratedTests: true });
   });
-  after(async () => {
-    await pipeline.close();
-    sandbox.close();
-  });
+  after(() => judge.close());
 
   it('runs every distinct solution on every distinct generated test of its problem', () => {
     assert.equal(data.samples, 16_400);
@@ -41,6 +36,7 @@ describe('reranking CodeGen-16B HumanEval samples with their generated tests', (
     const expectedRuns = data.tasks.reduce((acc, t) => acc + t.solutions.length * t.tests.length, 0);
     assert.equal(data.generatedTestRuns, expectedRuns);
     assert.equal(data.generatedTestStatuses['internal_error'], undefined);
+    assert.deepEqual(data.internalErrors, []);
   });
 
   it('CodeT pass@1/2/10 land on CodeT\'s released figures, next to the plain baseline', (t) => {

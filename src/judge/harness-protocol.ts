@@ -1,0 +1,54 @@
+/**
+ * The protocol of the Python judge harness, as the host speaks it: one job (NDJSON line) in, one response out.
+ * Plain serialisable data, so a job can be planned by a judging mode (`src/judge/modes/`), run by the local
+ * harness pool (`src/runner/python-pool.ts`) or shipped to another machine. The in-box half is
+ * `harness/python/` (field checks in `crucible_harness/zygote.py`, `validate`).
+ * Times are ms (CPU time unless named wall), memory KiB, output bytes per stream.
+ */
+import { z } from 'zod';
+
+/**
+ * One job for the harness: `unit_test` (HumanEval: `prelude` + `test` judge `program` by `check(entryPoint)`),
+ * `call` (EvalPlus: call `entryPoint` on each argument list of `inputs`, PyValue answers back), `assertions`
+ * (CodeT: each assertion judged on its own under its own limits).
+ */
+export type HarnessJob =
+  | { readonly mode: 'unit_test'; readonly program: string; readonly prelude: string; readonly test: string;
+      readonly entryPoint: string; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
+      readonly outputBytes: number }
+  | { readonly mode: 'call'; readonly program: string; readonly entryPoint: string; readonly inputs: readonly unknown[];
+      readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number;
+      readonly failFast?: boolean }
+  | { readonly mode: 'assertions'; readonly program: string; readonly prelude: string; readonly entryPoint: string;
+      readonly assertions: readonly string[]; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
+      readonly outputBytes: number };
+
+/** Statuses the harness answers with (`ok` for a job or call that completed). */
+const statusSchema = z.enum(['passed', 'wrong_answer', 'no_tests', 'runtime_error', 'time_limit_exceeded',
+  'memory_limit_exceeded', 'output_limit_exceeded', 'internal_error', 'ok']);
+
+/** The harness's answer, validated (the zygote relays values produced by untrusted code). */
+export const harnessResponseSchema = z.object({
+  id: z.string(),
+  status: statusSchema,
+  assertions: z.number().optional(),
+  calls: z.number().optional(),
+  /** unit_test mode: the job's index in its warm tester process (1 = a freshly forked tester). */
+  testerJob: z.number().optional(),
+  cpuMs: z.number().default(0),
+  wallMs: z.number().default(0),
+  memoryKiB: z.number().default(0),
+  reason: z.string().optional(),
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
+  results: z.array(z.object({
+    status: statusSchema,
+    value: z.unknown().optional(),
+    reason: z.string().optional(),
+    cpuMs: z.number().optional(),
+    signature: z.string().optional(),
+  }).passthrough()).optional(),
+}).passthrough();
+
+/** A validated harness response. */
+export type HarnessResponse = z.infer<typeof harnessResponseSchema>;

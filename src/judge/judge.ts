@@ -1,0 +1,147 @@
+/**
+ * The seam between front ends and judging: the `Judge` interface every front end (`crucible eval`, `rerank`,
+ * `run`, `serve`) calls, and the plain, serialisable requests it takes. One implementation runs on this
+ * machine's sandboxes (`LocalJudge`, `src/runner/local-judge.ts`, made by `createJudge`); a queue-backed judge
+ * on other machines implements the same interface, shipping these requests as JSON.
+ *
+ * A request names its problem by `{datasetHash, taskId}` (resolved through the judge's `catalog`, filled once
+ * per dataset with `catalog.add`) or carries it inline. The program is already assembled (`prepareSubmission`,
+ * `src/judge/submission.ts`): a language id and the complete source.
+ *
+ * Errors: a call rejects only with `JudgeRequestError` (the request cannot be judged as asked: unknown dataset,
+ * task, problem kind or language) or, when its `signal` aborts, with the signal's reason (an `AbortError`
+ * `DOMException` by default). Everything a program does, and Crucible's own failures, resolve as a verdict or
+ * result (`internal_error` for Crucible's failures, never a verdict on the program).
+ */
+import type { ProblemBase } from '../formats/types.js';
+import type { JudgeLimits } from '../limits.js';
+import type { ExecutionResult } from '../sandbox/types.js';
+import type { Verdict } from '../verdict/index.js';
+import type { HarnessJob, HarnessResponse } from './harness-protocol.js';
+
+/** A problem of a dataset the judge's catalog holds: sha256 of the problem file (`datasetHash`) and task id. */
+export interface ProblemRef {
+  readonly datasetHash: string;
+  readonly taskId: string;
+}
+
+/** A problem carried in the request itself (inline tests, a problem of no dataset). */
+export interface InlineProblem {
+  readonly inline: ProblemBase;
+}
+
+/** How a request names its problem. */
+export type ProblemSpec = ProblemRef | InlineProblem;
+
+/** A program: a language id (or alias, see `crucible languages`) and its complete source. */
+export interface Program {
+  readonly language: string;
+  readonly source: string;
+}
+
+/**
+ * One submission to judge. `limits` override the judge's defaults (`JudgeLimits`: CPU ms per program or per
+ * test, memory KiB, output bytes); a problem's own limits (e.g. an io problem's `timeLimitMs`) still win.
+ * `failFast` stops at the first failing test (binary rewards): the verdict stays exact, fewer tests are reported.
+ */
+export interface JudgeRequest {
+  readonly problem: ProblemSpec;
+  readonly program: Program;
+  readonly failFast?: boolean;
+  readonly limits?: Partial<JudgeLimits>;
+}
+
+/** Options of every judge call. `signal` cancels the call (work shared with other callers goes on for them). */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * One plain run (no tests): compile if the language compiles, then run once on `stdin`. Limits: CPU ms, wall ms
+ * (default derived from CPU, `wallMsFor`), memory KiB, output bytes per stream, compile CPU ms (default the
+ * compile step's own).
+ */
+export interface PlainRunRequest {
+  readonly program: Program;
+  readonly stdin: string;
+  readonly limits: {
+    readonly cpuMs: number;
+    readonly wallMs?: number;
+    readonly memoryKiB: number;
+    readonly outputBytes?: number;
+    readonly compileCpuMs?: number;
+  };
+}
+
+/** What a plain run did: `compile` is null for interpreted languages; `run` is null when compilation failed. */
+export interface PlainRunOutcome {
+  readonly compile: ExecutionResult | null;
+  readonly run: ExecutionResult | null;
+}
+
+/** How much the judge can do at once. */
+export interface JudgeCapacity {
+  /** One-shot execution slots (programs running at once). */
+  readonly slots: number;
+  /** Warm Python harnesses (harness jobs running at once). */
+  readonly harnessSlots: number;
+  /** Requests worth keeping in flight so no slot or harness waits for the caller. */
+  readonly concurrency: number;
+}
+
+/** Counters since the judge was made (monotonic). */
+export interface JudgeStats {
+  /** `judge` calls, and those answered by a judgement of an identical request (memo hit or shared in flight). */
+  readonly requests: number;
+  readonly deduplicated: number;
+  /** Judgements repeated because the first attempt ended in `internal_error`. */
+  readonly retries: number;
+  /** Sandboxed executions started: runs + compilations + harness jobs. */
+  readonly executions: number;
+  readonly runs: number;
+  readonly compilations: number;
+  readonly compileCacheHits: number;
+  readonly harnessJobs: number;
+  /** Harness jobs judged by a warm tester that had judged the problem's previous candidate. */
+  readonly testerReuses: number;
+  /** Ground-truth computations (e.g. a canonical solution run to get expected outputs), and cache hits on disk. */
+  readonly groundTruthRuns: number;
+  readonly groundTruthCacheHits: number;
+}
+
+/** The problems a judge knows, by dataset. */
+export interface ProblemCatalog {
+  /** Register a dataset's problems (again is a no-op when the hash is known). Task ids are unique per dataset. */
+  add(datasetHash: string, problems: readonly ProblemBase[]): void;
+  /** The problem `ref` names, or undefined. */
+  get(ref: ProblemRef): ProblemBase | undefined;
+  has(datasetHash: string): boolean;
+}
+
+/** Judging, whatever runs it (see the module comment for errors). */
+export interface Judge {
+  readonly catalog: ProblemCatalog;
+  readonly capacity: JudgeCapacity;
+  /** Judge one submission on its problem's tests. */
+  judge(request: JudgeRequest, options?: CallOptions): Promise<Verdict>;
+  /** Compile and run one program once (`crucible run`, `/run_code`, `/api/v2/execute`). */
+  runPlain(request: PlainRunRequest, options?: CallOptions): Promise<PlainRunOutcome>;
+  /** Run one raw Python harness job (e.g. CodeT generated tests, whose per-test answers a verdict does not keep). */
+  runHarness(job: HarnessJob, options?: CallOptions): Promise<HarnessResponse>;
+  stats(): JudgeStats;
+  /** Release everything the judge holds (harnesses, artifacts, and the sandbox if it made it). */
+  close(): Promise<void>;
+}
+
+/** Thrown (rejected) for a request that cannot be judged as asked; `field` names the request field at fault. */
+export class JudgeRequestError extends Error {
+  constructor(message: string, readonly field: 'problem' | 'program.language' | 'limits' = 'problem') {
+    super(message);
+    this.name = 'JudgeRequestError';
+  }
+}
+
+/** Whether a problem spec carries its problem inline. */
+export function isInline(spec: ProblemSpec): spec is InlineProblem {
+  return 'inline' in spec;
+}

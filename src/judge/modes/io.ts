@@ -1,0 +1,71 @@
+/**
+ * `io` problems (Crucible-native stdin/stdout, contest data): the program, in any configured language, is
+ * compiled once and run on each test's input; its stdout is compared outside the box with the problem's
+ * comparator (`../comparators.ts`). Limits per test: the problem's own, else the request's.
+ */
+import type { IoProblem } from '../../formats/types.js';
+import { compareOutput } from '../comparators.js';
+import { aggregateTests, reasonWithStderr, runStatus, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
+import type { ProgramRunsOutcome } from '../plan.js';
+import { defineMode, type JudgingMode } from './mode.js';
+
+/** Output kept per stream for a test: the request's, but at least twice the expected output plus 1 KiB. */
+function outputBytesFor(problem: IoProblem, requested: number): number {
+  let most = requested;
+  for (const t of problem.tests) most = Math.max(most, t.output.length * 2 + 1024);
+  return most;
+}
+
+function compileFailure(problem: IoProblem, outcome: ProgramRunsOutcome): Verdict {
+  const r = outcome.compile!;
+  return { status: r.status === 'internal_error' ? 'internal_error' : 'compile_error', passed: false, tests: [],
+    cpuMs: r.cpuMs, wallMs: r.wallMs, testCount: problem.tests.length,
+    reason: shortReason(`${r.reason ?? ''}: ${r.stderr.slice(0, 500)}`) };
+}
+
+const io: JudgingMode<IoProblem, string> = {
+  kind: 'io',
+  description: 'stdin/stdout tests in any configured language, stdout compared outside the box',
+  language: (problem, requested) => requested ?? problem.language ?? 'python',
+  assemble: (_problem, code) => code,
+  testCount: (problem) => problem.tests.length,
+  plan: (problem, program, context) => ({
+    kind: 'program_runs',
+    program,
+    runs: problem.tests.map((t) => ({ stdin: t.input, check: t.output })),
+    limits: {
+      cpuMs: problem.timeLimitMs ?? context.limits.cpuMs,
+      memoryKiB: problem.memoryLimitKiB ?? context.limits.memoryKiB,
+      outputBytes: outputBytesFor(problem, context.limits.outputBytes),
+    },
+    failFast: context.failFast,
+  }),
+  judgeRun: (problem, run, index, result): TestResult => {
+    if (result.status !== 'ok') {
+      return { index, status: runStatus(result), cpuMs: result.cpuMs, wallMs: result.wallMs,
+        reason: shortReason(reasonWithStderr(result.reason, result.stderr)) };
+    }
+    const comparison = compareOutput(result.stdout, run.check, problem.comparator);
+    return { index, status: comparison.ok ? 'passed' : 'wrong_answer', cpuMs: result.cpuMs, wallMs: result.wallMs,
+      ...(comparison.ok ? {} : { reason: shortReason(comparison.reason) }) };
+  },
+  verdict: (problem, outcome, context): Verdict => {
+    if (outcome.kind !== 'program_runs') throw new Error('io problems are judged by program runs');
+    if (!outcome.compiled) return compileFailure(problem, outcome);
+    const testCount = problem.tests.length;
+    const aggregate = aggregateTests(outcome.tests, testCount);
+    const stoppedEarly = context.failFast && aggregate.status !== 'passed';
+    return {
+      status: stoppedEarly || outcome.tests.length === testCount ? aggregate.status : 'internal_error',
+      passed: aggregate.status === 'passed',
+      tests: outcome.tests,
+      cpuMs: outcome.runs.reduce((s, r) => s + r.cpuMs, 0),
+      wallMs: outcome.runs.reduce((s, r) => s + r.wallMs, 0),
+      testCount,
+      reason: shortReason(aggregate.reason),
+    };
+  },
+};
+
+/** The `io` judging mode. */
+export const ioMode = defineMode(io);

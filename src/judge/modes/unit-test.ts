@@ -1,0 +1,40 @@
+/**
+ * `unit_test` problems (HumanEval, MBPP as released): `prompt + completion`, then the problem's `test` code
+ * (defining `check(candidate)`) calls `check(entry_point)`, all in the Python harness's warm tester
+ * (openai/human-eval `execution.py`). A pass is proven by the tester's report, never by the program's exit.
+ * One test per problem; the CPU limit is per program.
+ */
+import type { UnitTestProblem } from '../../formats/types.js';
+import { wallMsFor } from '../../limits.js';
+import { shortReason, type Verdict } from '../../verdict/index.js';
+import { assemblePython, harnessStatus, PYTHON_ONLY } from './python.js';
+import { defineMode, type JudgingMode } from './mode.js';
+
+const unitTest: JudgingMode<UnitTestProblem> = {
+  kind: 'unit_test',
+  description: 'Python prompt + completion judged by the problem\'s check(candidate) in the harness',
+  ...PYTHON_ONLY,
+  assemble: (problem, code, shape) => assemblePython(problem.prompt, problem.entryPoint, code, shape),
+  testCount: () => 1,
+  plan: (problem, program, { limits }) => ({
+    kind: 'harness',
+    job: {
+      mode: 'unit_test', program: program.source, prelude: problem.prompt, test: problem.test, entryPoint: problem.entryPoint,
+      cpuMs: limits.cpuMs, wallMs: wallMsFor(limits.cpuMs), memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes,
+    },
+  }),
+  verdict: (_problem, outcome): Verdict => {
+    if (outcome.kind !== 'harness') throw new Error('unit_test problems are judged by the harness');
+    const r = outcome.response;
+    const status = harnessStatus(r.status);
+    const reason = shortReason(r.reason);
+    return {
+      status, passed: status === 'passed', testCount: 1, cpuMs: r.cpuMs, wallMs: r.wallMs,
+      tests: [{ index: 0, status, cpuMs: r.cpuMs, wallMs: r.wallMs, ...(reason === undefined ? {} : { reason }) }],
+      ...(reason === undefined ? {} : { reason }),
+    };
+  },
+};
+
+/** The `unit_test` judging mode. */
+export const unitTestMode = defineMode(unitTest);

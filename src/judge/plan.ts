@@ -1,0 +1,75 @@
+/**
+ * Plans: what a judging mode asks the executor to run for one submission, as plain data, and what came back.
+ * The executor (`src/runner/plan-executor.ts`) knows nothing of problem kinds; it runs a plan and hands each
+ * result back to the mode. Two shapes today:
+ *
+ * - `program_runs`: compile the program once (if its language compiles), then run it on each planned stdin in
+ *   order under the plan's limits; after each run the mode's `judgeRun` turns the result into a `TestResult`
+ *   (compare with the expected output; or run a checker through `ExecutionTools`, with the program's output and
+ *   the planned answer); with `failFast` the executor stops after the first test that is not `passed`. Each
+ *   planned run carries mode data (`check`: an expected output, an answer file, an unforgeable marker) so the
+ *   plan stays serialisable.
+ * - `harness`: one job for the Python judge harness (unit tests, calls, assertions), judged in the box's
+ *   trusted harness and answered as one response.
+ */
+import type { JudgeLimits } from '../limits.js';
+import type { ExecutionResult } from '../sandbox/types.js';
+import type { TestResult } from '../verdict/index.js';
+import type { HarnessJob, HarnessResponse } from './harness-protocol.js';
+import type { Program } from './judge.js';
+
+/** One run of a `program_runs` plan: the stdin it gets and the mode's data for judging it. */
+export interface PlannedRun<C = unknown> {
+  readonly stdin: string;
+  readonly check: C;
+}
+
+/** Compile once, run on each stdin (see the module comment). Limits are per run: CPU ms, memory KiB, output bytes. */
+export interface ProgramRunsPlan<C = unknown> {
+  readonly kind: 'program_runs';
+  readonly program: Program;
+  readonly runs: readonly PlannedRun<C>[];
+  readonly limits: JudgeLimits;
+  readonly failFast: boolean;
+}
+
+/** One Python harness job. */
+export interface HarnessPlan {
+  readonly kind: 'harness';
+  readonly job: HarnessJob;
+}
+
+/** What a mode asks the executor to run. */
+export type Plan<C = unknown> = ProgramRunsPlan<C> | HarnessPlan;
+
+/**
+ * What a `program_runs` plan produced. `compiled` is false when compilation stopped the program (`compile`
+ * then holds the compiler's result, `tests` and `runs` are empty); `compile` is null for interpreted languages.
+ * `tests[i]` is the mode's judgement of `runs[i]`; both cover only the runs made (fewer after a fail-fast stop).
+ */
+export interface ProgramRunsOutcome {
+  readonly kind: 'program_runs';
+  readonly compiled: boolean;
+  readonly compile: ExecutionResult | null;
+  readonly runs: readonly ExecutionResult[];
+  readonly tests: readonly TestResult[];
+}
+
+/** What a harness plan produced: the harness's validated response (`internal_error` when the harness failed). */
+export interface HarnessOutcome {
+  readonly kind: 'harness';
+  readonly response: HarnessResponse;
+}
+
+/** What executing a plan produced. */
+export type PlanOutcome = ProgramRunsOutcome | HarnessOutcome;
+
+/**
+ * What a mode may run while judging one run (e.g. a compiled checker on the input, the program's output and the
+ * answer). Executions go through the same sandbox, compile cache and cancellation as the plan itself.
+ * `files` are written into the run's work directory (`/box`) before it starts (names without `/`).
+ */
+export interface ExecutionTools {
+  runProgram(program: Program, stdin: string, limits: JudgeLimits,
+    files?: Readonly<Record<string, string>>): Promise<ExecutionResult>;
+}

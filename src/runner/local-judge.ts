@@ -1,0 +1,286 @@
+/**
+ * `LocalJudge`: the `Judge` (`src/judge/judge.ts`) that runs on this machine's sandbox. Made by `createJudge`
+ * (`factory.ts`); every front end uses it through the interface.
+ *
+ * One judgement: resolve the problem (catalog or inline) and its mode, resolve the language, merge the limits;
+ * then, once for all identical requests (`SharedWork`: same problem, program, fail-fast and limits, joined in
+ * flight or answered from memory), compute the mode's reference if it has one (memory, then the ground-truth
+ * cache on disk, then the sandbox), let the mode plan, execute the plan (`PlanExecutor`) and let the mode turn
+ * the outcome into the verdict.
+ *
+ * Failure policy: anything that goes wrong inside Crucible becomes an `internal_error` verdict with the reason,
+ * never a rejection and never a verdict on the program; such a judgement is retried up to
+ * `INTERNAL_ERROR_RETRIES` times (transient failures: a harness that died, a sweep that lost a race) before it
+ * is returned, and it is never memoised. A reference that cannot be made (the canonical solution fails) is an
+ * `internal_error` for every submission of that problem, remembered for the process.
+ */
+import { createHash } from 'node:crypto';
+import type { ProblemBase } from '../formats/types.js';
+import type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
+import {
+  isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
+  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type Program,
+} from '../judge/judge.js';
+import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../judge/modes/index.js';
+import type { LanguageRegistry } from '../languages/registry.js';
+import type { Language } from '../languages/schema.js';
+import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
+import type { Sandbox } from '../sandbox/index.js';
+import type { ExecutionResult } from '../sandbox/types.js';
+import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import { Executor, programHash } from './executor.js';
+import type { GroundTruthCache } from './ground-truth.js';
+import { PlanExecutor } from './plan-executor.js';
+import { PythonHarnessPool, type PythonInterpreter } from './python-pool.js';
+import { SharedWork } from './shared-work.js';
+
+/** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
+const MEMO_CAPACITY = 200_000;
+
+/** Extra attempts of a judgement that ended in `internal_error` before that verdict is returned. */
+export const INTERNAL_ERROR_RETRIES = 2;
+
+/** What a local judge is made of (see `createJudge` for the defaults). */
+export interface LocalJudgeOptions {
+  readonly languages: LanguageRegistry;
+  readonly modes: ModeRegistry;
+  /** Limits of requests that set none. */
+  readonly limits: JudgeLimits;
+  /** Ground truth on disk, or null to keep it in memory only. */
+  readonly groundTruth: GroundTruthCache | null;
+  /** Close the sandbox with the judge. */
+  readonly ownsSandbox: boolean;
+}
+
+/** A request resolved against the catalog, the modes and the languages. */
+interface Resolved {
+  readonly problem: ProblemBase;
+  readonly mode: AnyMode;
+  readonly datasetHash: string | null;
+  readonly program: Program;
+  readonly limits: JudgeLimits;
+  readonly failFast: boolean;
+}
+
+/** The Python that runs the judge harness, from the Python language file: its run command less the script. */
+export function harnessInterpreter(python: Language): PythonInterpreter {
+  const script = `/box/${python.sourceFile}`;
+  if (!python.run.includes(script)) throw new Error(`languages/${python.id}.yaml: "run" does not name ${script}; the harness cannot use it`);
+  return { argv: python.run.filter((arg) => arg !== script), env: python.env };
+}
+
+/** Problems by dataset hash, then task id. */
+export class MemoryCatalog implements ProblemCatalog {
+  private readonly datasets = new Map<string, ReadonlyMap<string, ProblemBase>>();
+
+  /** @throws Error when a task id appears twice in one dataset. */
+  add(datasetHash: string, problems: readonly ProblemBase[]): void {
+    if (this.datasets.has(datasetHash)) return;
+    const byId = new Map<string, ProblemBase>();
+    for (const p of problems) {
+      if (byId.has(p.taskId)) throw new Error(`dataset ${datasetHash.slice(0, 12)}: task id "${p.taskId}" appears twice`);
+      byId.set(p.taskId, p);
+    }
+    this.datasets.set(datasetHash, byId);
+  }
+
+  get(ref: ProblemRef): ProblemBase | undefined {
+    return this.datasets.get(ref.datasetHash)?.get(ref.taskId);
+  }
+
+  has(datasetHash: string): boolean {
+    return this.datasets.has(datasetHash);
+  }
+}
+
+function failedRun(reason: string): ExecutionResult {
+  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class LocalJudge implements Judge {
+  readonly catalog = new MemoryCatalog();
+  private readonly executor: Executor;
+  private readonly harness: PythonHarnessPool;
+  private readonly plans: PlanExecutor;
+  private readonly memo = new SharedWork<Verdict>(MEMO_CAPACITY, (v) => v.status !== 'internal_error');
+  private readonly references = new Map<string, Promise<unknown>>();
+  /** Content hashes of inline problems (memo keys) and reference fingerprints, by problem object. */
+  private readonly inlineHashes = new WeakMap<object, string>();
+  private readonly referencePrints = new WeakMap<object, string>();
+  private readonly counters = { retries: 0, groundTruthRuns: 0, groundTruthCacheHits: 0 };
+
+  constructor(readonly sandbox: Sandbox, private readonly options: LocalJudgeOptions) {
+    this.executor = new Executor(sandbox, options.languages);
+    this.harness = new PythonHarnessPool(sandbox, harnessInterpreter(options.languages.get('python')));
+    this.plans = new PlanExecutor(this.executor, this.harness, options.languages);
+  }
+
+  get capacity(): JudgeCapacity {
+    const slots = this.sandbox.slotCount;
+    const harnessSlots = this.sandbox.boxSlotCount;
+    return { slots, harnessSlots, concurrency: Math.max(slots, harnessSlots) * 2 };
+  }
+
+  judge(request: JudgeRequest, options: CallOptions = {}): Promise<Verdict> {
+    let resolved: Resolved;
+    try {
+      resolved = this.resolve(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.memo.run(this.memoKey(resolved), (signal) => this.judgeWithRetries(resolved, signal), options.signal);
+  }
+
+  async runPlain(request: PlainRunRequest, options: CallOptions = {}): Promise<PlainRunOutcome> {
+    const language = this.plans.language(request.program);
+    const { signal } = options;
+    const { limits } = request;
+    try {
+      signal?.throwIfAborted();
+      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs));
+      if (!compiled.ok) return { compile: compiled.result, run: null };
+      signal?.throwIfAborted();
+      const run = await this.executor.runCompiled(language, request.program.source, compiled, request.stdin, runLimits({
+        cpuMs: limits.cpuMs, memoryKiB: limits.memoryKiB,
+        ...(limits.wallMs === undefined ? {} : { wallMs: limits.wallMs }),
+        ...(limits.outputBytes === undefined ? {} : { outputBytes: limits.outputBytes }),
+      }));
+      return { compile: compiled.result, run };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      return { compile: null, run: failedRun(`crucible failed: ${messageOf(error)}`) };
+    }
+  }
+
+  runHarness(job: HarnessJob, options: CallOptions = {}): Promise<HarnessResponse> {
+    return this.plans.runHarness(job, options.signal);
+  }
+
+  stats(): JudgeStats {
+    const e = this.executor.stats;
+    const h = this.harness.stats;
+    return {
+      requests: this.memo.stats.calls, deduplicated: this.memo.stats.shared, retries: this.counters.retries,
+      executions: e.runs + e.compilations + h.jobs, runs: e.runs, compilations: e.compilations, compileCacheHits: e.compileCacheHits,
+      harnessJobs: h.jobs, testerReuses: h.testerReuses,
+      groundTruthRuns: this.counters.groundTruthRuns, groundTruthCacheHits: this.counters.groundTruthCacheHits,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.harness.close();
+    await this.executor.close();
+    if (this.options.ownsSandbox) this.sandbox.close();
+  }
+
+  /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
+  private resolve(request: JudgeRequest): Resolved {
+    const spec = request.problem;
+    const problem = isInline(spec) ? spec.inline : this.catalog.get(spec);
+    if (problem === undefined) {
+      const ref = spec as ProblemRef;
+      throw new JudgeRequestError(this.catalog.has(ref.datasetHash)
+        ? `no problem "${ref.taskId}" in dataset ${ref.datasetHash.slice(0, 12)}`
+        : `dataset ${ref.datasetHash.slice(0, 12)} is not in this judge's catalog (catalog.add it first)`);
+    }
+    const mode = this.options.modes.of(problem);
+    const language = this.plans.language(request.program).id;
+    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
+      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`, 'program.language');
+    }
+    return {
+      problem, mode, datasetHash: isInline(spec) ? null : spec.datasetHash, program: { language, source: request.program.source },
+      limits: this.limits(request.limits), failFast: request.failFast === true,
+    };
+  }
+
+  private limits(requested: Partial<JudgeLimits> | undefined): JudgeLimits {
+    const limits = { ...this.options.limits };
+    for (const [name, value] of Object.entries(requested ?? {}) as [keyof JudgeLimits, number | undefined][]) {
+      if (value !== undefined) limits[name] = value;
+    }
+    const problem = outOfRange(limits.cpuMs, LIMIT_RANGES.cpuMs, 'ms', 'ms')
+      ?? outOfRange(limits.memoryKiB, LIMIT_RANGES.memoryKiB, 'KiB', 'KiB')
+      ?? (Number.isInteger(limits.outputBytes) && limits.outputBytes > 0 ? null : `outputBytes ${limits.outputBytes} is not a positive integer`);
+    if (problem !== null) throw new JudgeRequestError(`limits: ${problem}`, 'limits');
+    return limits;
+  }
+
+  private static remembered(cache: WeakMap<object, string>, problem: ProblemBase, compute: () => string): string {
+    let known = cache.get(problem);
+    if (known === undefined) {
+      known = compute();
+      cache.set(problem, known);
+    }
+    return known;
+  }
+
+  private memoKey(r: Resolved): string {
+    const problem = r.datasetHash ?? `inline:${LocalJudge.remembered(this.inlineHashes, r.problem,
+      () => createHash('sha256').update(JSON.stringify(r.problem)).digest('hex'))}`;
+    const { cpuMs, memoryKiB, outputBytes } = r.limits;
+    return [problem, r.problem.taskId, programHash(r.program.language, r.program.source), r.failFast, cpuMs, memoryKiB, outputBytes].join('\0');
+  }
+
+  private async judgeWithRetries(r: Resolved, signal: AbortSignal): Promise<Verdict> {
+    for (let attempt = 0; ; attempt++) {
+      const verdict = await this.judgeOnce(r, signal);
+      if (verdict.status !== 'internal_error' || attempt >= INTERNAL_ERROR_RETRIES) return verdict;
+      this.counters.retries++;
+    }
+  }
+
+  private async judgeOnce(r: Resolved, signal: AbortSignal): Promise<Verdict> {
+    try {
+      const reference = await this.reference(r);
+      signal.throwIfAborted();
+      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
+      const plan = r.mode.plan(r.problem, r.program, context);
+      const outcome = await this.plans.execute(r.mode, r.problem, plan, signal);
+      return r.mode.verdict(r.problem, outcome, context);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const reason = error instanceof GroundTruthError ? error.message : `crucible failed: ${messageOf(error)}`;
+      return verdictWithoutTests('internal_error', r.mode.testCount(r.problem), reason);
+    }
+  }
+
+  /** The mode's reference for the problem, made once per process (undefined for modes without one). */
+  private reference(r: Resolved): Promise<unknown> {
+    const spec = r.mode.reference;
+    if (spec === undefined) return Promise.resolve(undefined);
+    const fingerprint = LocalJudge.remembered(this.referencePrints, r.problem, () => spec.fingerprint(r.problem));
+    const key = [r.mode.kind, r.datasetHash ?? 'inline', r.problem.taskId, fingerprint].join('\0');
+    let pending = this.references.get(key);
+    if (pending === undefined) {
+      pending = this.computeReference(r, fingerprint);
+      this.references.set(key, pending);
+      // A reference that failed inside Crucible may succeed next time; one the reference itself failed may not.
+      pending.catch((error: unknown) => {
+        if (!(error instanceof GroundTruthError) || error.transient) this.references.delete(key);
+      });
+    }
+    return pending;
+  }
+
+  private async computeReference(r: Resolved, fingerprint: string): Promise<unknown> {
+    const spec = r.mode.reference!;
+    const cache = r.datasetHash === null ? null : this.options.groundTruth;
+    const key = { kind: r.mode.kind, datasetHash: r.datasetHash ?? '', taskId: r.problem.taskId, version: spec.version, fingerprint };
+    const cached = cache?.load(key, spec.schema);
+    if (cached !== undefined) {
+      this.counters.groundTruthCacheHits++;
+      return cached;
+    }
+    this.counters.groundTruthRuns++;
+    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits));
+    const value = spec.parse(r.problem, outcome);
+    cache?.save(key, value);
+    return value;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The generic executor of plans (`src/judge/plan.ts`): it knows nothing of problem kinds. A `program_runs`
+ * plan is compiled once (cached across plans by the `Executor`) and run on each planned stdin in order; after
+ * each run the mode's `judgeRun` judges it (and may run more programs through `ExecutionTools`), and with
+ * `failFast` the first test that is not `passed` stops the plan. A `harness` plan is one job for the warm
+ * Python harness pool.
+ *
+ * Cancellation: `signal` is checked before every execution; once aborted, nothing more starts and the call
+ * rejects with the signal's reason. The sandbox does not take a signal yet (`SandboxRequest` has no `signal`
+ * field), so a run or harness job already under way finishes within its own limits; the plumbing stops at the
+ * executor and pool boundary until it does.
+ */
+import type { ProblemBase } from '../formats/types.js';
+import type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
+import { JudgeRequestError, type Program } from '../judge/judge.js';
+import type { AnyMode } from '../judge/modes/index.js';
+import type { ExecutionTools, Plan, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan } from '../judge/plan.js';
+import type { LanguageRegistry } from '../languages/registry.js';
+import type { Language } from '../languages/schema.js';
+import { runLimits } from '../limits.js';
+import type { ExecutionResult } from '../sandbox/types.js';
+import { runStatus, type TestResult } from '../verdict/index.js';
+import type { Executor } from './executor.js';
+import type { PythonHarnessPool } from './python-pool.js';
+
+/** A run's test result when the mode does not judge runs itself: passed when the run ended `ok`. */
+function defaultTest(index: number, result: ExecutionResult): TestResult {
+  return { index, status: runStatus(result), cpuMs: result.cpuMs, wallMs: result.wallMs,
+    ...(result.reason === undefined ? {} : { reason: result.reason }) };
+}
+
+/** Runs plans on one executor (compile cache, one-shot slots) and one Python harness pool. */
+export class PlanExecutor {
+  constructor(private readonly executor: Executor, private readonly harness: PythonHarnessPool,
+    private readonly languages: LanguageRegistry) {}
+
+  /**
+   * Execute `plan` for `problem`, judging runs with `mode`.
+   * @throws JudgeRequestError when the plan names an unknown language; the signal's reason when it aborts.
+   */
+  execute(mode: AnyMode, problem: ProblemBase, plan: Plan, signal?: AbortSignal): Promise<PlanOutcome> {
+    if (plan.kind === 'harness') return this.runHarness(plan.job, signal).then((response) => ({ kind: 'harness', response }));
+    return this.runPrograms(mode, problem, plan, signal);
+  }
+
+  /** One harness job; never rejects for what the program does (the pool's failure policy). */
+  async runHarness(job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
+    signal?.throwIfAborted();
+    return this.harness.run(job);
+  }
+
+  /** The language a program names. @throws JudgeRequestError when it is not configured. */
+  language(program: Program): Language {
+    if (!this.languages.has(program.language)) {
+      throw new JudgeRequestError(`unknown language "${program.language}"`, 'program.language');
+    }
+    return this.languages.get(program.language);
+  }
+
+  /** Executions a mode may make while judging a run (a checker, for instance). */
+  tools(signal?: AbortSignal): ExecutionTools {
+    return {
+      runProgram: (program, stdin, limits, files) => this.executor.runProgram(this.language(program), program.source, stdin,
+        runLimits(limits), { ...(files === undefined ? {} : { files }), ...(signal === undefined ? {} : { signal }) }),
+    };
+  }
+
+  private async runPrograms(mode: AnyMode, problem: ProblemBase, plan: ProgramRunsPlan, signal?: AbortSignal): Promise<ProgramRunsOutcome> {
+    const language = this.language(plan.program);
+    const tools = this.tools(signal);
+    const tests: TestResult[] = [];
+    const { compile, runs } = await this.executor.runMany(language, plan.program.source, plan.runs.map((r) => r.stdin),
+      runLimits(plan.limits), {
+        failFast: plan.failFast,
+        ...(signal === undefined ? {} : { signal }),
+        onResult: async (index, result) => {
+          const test = mode.judgeRun ? await mode.judgeRun(problem, plan.runs[index]!, index, result, tools) : defaultTest(index, result);
+          tests.push(test);
+          return test.status !== 'passed';
+        },
+      });
+    return { kind: 'program_runs', compiled: compile.ok, compile: compile.result, runs, tests };
+  }
+}

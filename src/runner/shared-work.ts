@@ -1,0 +1,92 @@
+/**
+ * Deduplicated, cancellable work by key: the judge's memo. Identical requests share one execution, whether it
+ * is still running (joined in flight) or done (answered from memory, bounded); each caller may cancel its own
+ * wait with an `AbortSignal`, and the shared execution is cancelled only when every caller waiting on it has
+ * cancelled (one client hanging up never cancels another's judgement).
+ *
+ * Results the caller's `keep` rejects (Crucible's own failures) and rejections are forgotten when they settle,
+ * so a later identical request tries again.
+ */
+
+/** Counters: calls, and calls answered by an existing entry. */
+export interface SharedWorkStats {
+  calls: number;
+  shared: number;
+}
+
+interface Entry<T> {
+  readonly promise: Promise<T>;
+  readonly controller: AbortController;
+  waiters: number;
+  settled: boolean;
+}
+
+/** The reason a cancelled wait rejects with: the signal's own, or an `AbortError` like `fetch`'s. */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('the operation was aborted', 'AbortError');
+}
+
+export class SharedWork<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  readonly stats: SharedWorkStats = { calls: 0, shared: 0 };
+
+  /** `capacity`: settled results remembered (oldest first out); `keep`: whether a result may be remembered. */
+  constructor(private readonly capacity: number, private readonly keep: (value: T) => boolean = () => true) {}
+
+  /**
+   * The result of `start` for `key`, started once for all callers of the same key. `start` gets a signal that
+   * aborts when every waiting caller has cancelled.
+   * @throws (rejects) with `signal`'s reason when this caller cancels; with `start`'s error when it fails.
+   */
+  run(key: string, start: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    this.stats.calls++;
+    signal?.throwIfAborted();
+    let entry = this.entries.get(key);
+    if (entry) this.stats.shared++;
+    else entry = this.begin(key, start);
+    entry.waiters++;
+    return signal === undefined ? entry.promise : this.waitOrCancel(key, entry, signal);
+  }
+
+  private begin(key: string, start: (signal: AbortSignal) => Promise<T>): Entry<T> {
+    const controller = new AbortController();
+    const entry: Entry<T> = { promise: start(controller.signal), controller, waiters: 0, settled: false };
+    this.entries.set(key, entry);
+    const forget = (): void => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    };
+    entry.promise.then((value) => {
+      entry.settled = true;
+      if (!this.keep(value)) forget();
+    }, () => {
+      entry.settled = true;
+      forget();
+    });
+    // Bounded memory: the oldest entries go first (a long-running server judges unboundedly many programs).
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+    return entry;
+  }
+
+  private waitOrCancel(key: string, entry: Entry<T>, signal: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => {
+        reject(abortReason(signal));
+        if (--entry.waiters === 0 && !entry.settled) {
+          entry.controller.abort(abortReason(signal));
+          if (this.entries.get(key) === entry) this.entries.delete(key);
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.promise.then((value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      }, (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      });
+    });
+  }
+}
