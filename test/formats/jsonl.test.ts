@@ -21,7 +21,9 @@ test('missing field and invalid JSON are DatasetErrors at the right line', async
   const missing = tempFile('m.jsonl', '{"completion": "x"}\n');
   await assert.rejects(readSamples(missing), /m\.jsonl:1: field "task_id": expected string, field is missing/);
   const neither = tempFile('n.jsonl', '{"task_id": "t"}\n');
-  await assert.rejects(readSamples(neither), /n\.jsonl:1: field "completion"/);
+  await assert.rejects(readSamples(neither), /n\.jsonl:1: field "completion": expected string in "completion", "solution" or "response"/);
+  const response = await readSamples(tempFile('r.jsonl', '{"task_id": "t", "response": "```python\\nprint(1)\\n```"}\n'));
+  assert.equal(response[0]!.response, '```python\nprint(1)\n```');
   const bad = tempFile('b.jsonl', '{"task_id": "t", "completion": "x"}\n{"task_id": \n');
   await assert.rejects(readSamples(bad), /b\.jsonl:2: invalid JSON/);
 });
@@ -35,8 +37,8 @@ test('gzip is detected by magic bytes, not by name; empty lines skipped; index p
   for (const p of [gzNamedPlain, plainNamedGz]) {
     const s = await readSamples(p);
     assert.deepEqual(
-      s.map((x) => [x.taskId, x.index, x.completion ?? x.solution, x.language]),
-      [['a', 0, '1', undefined], ['b', 0, '2', 'py'], ['a', 1, '3', undefined]],
+      s.map((x) => [x.taskId, x.index, x.completion ?? x.solution, x.language, x.line]),
+      [['a', 0, '1', undefined, 1], ['b', 0, '2', 'py', 3], ['a', 1, '3', undefined, 4]],
     );
   }
   // Same decompressed bytes -> same dataset hash (sha256 of "abc" is a known vector).

@@ -1,0 +1,146 @@
+/**
+ * `crucible eval` end to end (the real CLI, real programs in the sandbox): raw chat responses judge like the
+ * completions they contain; bad samples get their own verdict and never stop the run; a task id that is not in
+ * the problems is a one-line error naming the samples file's line; a resumed run judges Crucible's failures
+ * again; reasons carry the tail of stderr; ground truth is computed once per dataset and then read from the cache.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { after, describe, it } from 'node:test';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import type { SampleRecord } from '../../src/store/records.js';
+import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/codet-data.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-eval-cli-'));
+const cacheDir = join(dir, 'cache');
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Outcome { code: number; stdout: string; stderr: string }
+
+function crucible(args: readonly string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(join(PROJECT_ROOT, 'bin', 'crucible'), args, { maxBuffer: 64 << 20, env: { ...process.env, CRUCIBLE_CACHE_DIR: cacheDir } },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+function file(name: string, rows: readonly object[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return path;
+}
+
+/** The first `n` records of a gzipped JSONL dataset. */
+function firstRecords(path: string, n: number): Record<string, unknown>[] {
+  return gunzipSync(readFileSync(path)).toString('utf8').split('\n').slice(0, n).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+function verdicts(out: string): SampleRecord[] {
+  return readFileSync(join(out, 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SampleRecord)
+    .sort((a, b) => a.taskId.localeCompare(b.taskId) || a.sampleIndex - b.sampleIndex);
+}
+
+async function evalJson(args: readonly string[]): Promise<{ summary: Record<string, unknown> & { groundTruth: { runs: number; cacheHits: number } }; outcome: Outcome }> {
+  const outcome = await crucible(['eval', '--json', '--no-progress', '--jobs', '2', '--k', '1', '--reps', '50', ...args]);
+  assert.equal(outcome.code, 0, outcome.stderr);
+  return { summary: JSON.parse(outcome.stdout), outcome };
+}
+
+const IO_PROBLEMS = file('io-problems.jsonl', [
+  { taskId: 'sum', tests: [{ input: '1 2\n', output: '3\n' }, { input: '5 5\n', output: '10\n' }] },
+  { taskId: 'div', tests: [{ input: '6 3\n', output: '2\n' }, { input: '1 0\n', output: 'inf\n' }] },
+]);
+const SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
+const DIV = 'a, b = map(int, input().split())\nprint(a // b)\n';
+
+describe('crucible eval', () => {
+  it('judges raw chat responses (<think>, fences) exactly as the completions they contain', async () => {
+    const problems = firstRecords(HUMANEVAL, 3);
+    const problemsPath = file('he3.jsonl', problems);
+    const completions = problems.flatMap((p) => [p.canonical_solution as string, '    return None\n', '    raise ValueError("no")\n']);
+    const taskOf = (i: number): Record<string, unknown> => problems[Math.floor(i / 3)]!;
+    const plain = file('he3-completions.jsonl', completions.map((completion, i) => ({ task_id: taskOf(i).task_id, completion })));
+    const chat = file('he3-responses.jsonl', completions.map((completion, i) => {
+      const whole = `${taskOf(i).prompt as string}${completion}`;
+      // Half the responses hold the whole function, half only its body: both must judge like the completion.
+      const code = i % 2 === 0 ? whole : completion;
+      return { task_id: taskOf(i).task_id,
+        response: `<think>First try:\n\`\`\`python\ndef wrong():\n    pass\n\`\`\`\nno.</think>\nHere is my answer:\n\`\`\`python\n${code}\`\`\`\nHope it helps.` };
+    }));
+    await evalJson(['--problems', problemsPath, '--samples', plain, '--out', join(dir, 'run-plain')]);
+    await evalJson(['--problems', problemsPath, '--samples', chat, '--out', join(dir, 'run-chat')]);
+    const a = verdicts(join(dir, 'run-plain'));
+    const b = verdicts(join(dir, 'run-chat'));
+    assert.equal(a.length, 9);
+    assert.deepEqual(b.map((r) => [r.taskId, r.sampleIndex, r.status]), a.map((r) => [r.taskId, r.sampleIndex, r.status]));
+    assert.deepEqual(a.map((r) => r.status).filter((s) => s === 'passed').length, 3);
+  });
+
+  it('names the samples file and line of a sample whose task is not in the problems, without a stack trace', async () => {
+    const samples = file('unknown-task.jsonl', [{ task_id: 'sum', solution: SUM }, { task_id: 'sum', solution: SUM }, { task_id: 'mul', solution: SUM }]);
+    const outcome = await crucible(['eval', '--problems', IO_PROBLEMS, '--samples', samples, '--out', join(dir, 'run-unknown')]);
+    assert.equal(outcome.code, 2);
+    assert.match(outcome.stderr, /unknown-task\.jsonl:3: field "task_id": sample 0 of task "mul": no such task in the problems file/);
+    assert.doesNotMatch(outcome.stderr, /\n\s+at /);
+  });
+
+  it('gives a sample in an unsupported language its own verdict, judges the rest, and keeps stderr tails in reasons', async () => {
+    const samples = file('mixed.jsonl', [
+      { task_id: 'sum', solution: SUM }, { task_id: 'sum', solution: SUM, language: 'cobol' },
+      { task_id: 'div', solution: DIV }, { task_id: 'div', response: 'I would rather not.' },
+    ]);
+    const out = join(dir, 'run-mixed');
+    const { summary } = await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', out, '--all-tests']);
+    assert.deepEqual(summary.countsByStatus, { passed: 1, invalid_submission: 1, runtime_error: 1, no_code: 1 });
+    const records = verdicts(out);
+    assert.equal(records.length, 4);
+    const cobol = records.find((r) => r.taskId === 'sum' && r.sampleIndex === 1)!;
+    assert.equal(cobol.status, 'invalid_submission');
+    assert.match(cobol.reason ?? '', /unknown language "cobol"/);
+    const div = records.find((r) => r.taskId === 'div' && r.sampleIndex === 0)!;
+    assert.match(div.reason ?? '', /exit code 1: .*ZeroDivisionError: integer division or modulo by zero/s);
+  });
+
+  it('judges internal_error records again when a run is resumed', async () => {
+    const samples = file('resume.jsonl', [{ task_id: 'sum', solution: SUM }, { task_id: 'div', solution: DIV }, { task_id: 'sum', solution: 'print(0)' }]);
+    const out = join(dir, 'run-resume');
+    await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', out]);
+    const first = verdicts(out);
+    const lines = readFileSync(join(out, 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SampleRecord);
+    // As if Crucible had failed on the first sample of "sum" (a sandbox or harness failure).
+    writeFileSync(join(out, 'verdicts.jsonl'), lines.map((r) => JSON.stringify(r.taskId === 'sum' && r.sampleIndex === 0
+      ? { ...r, status: 'internal_error', passed: false, tests: [], reason: 'crucible failed: injected' } : r)).join('\n') + '\n');
+    const { summary } = await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', out]);
+    assert.equal(summary.judged, 1);
+    assert.equal(summary.resumed, 2);
+    const again = verdicts(out);
+    assert.equal(again.length, 3, 'one line per sample');
+    assert.deepEqual(again.map((r) => r.status), first.map((r) => r.status));
+  });
+
+  it('computes EvalPlus ground truth once: a second eval of the problems with new samples runs no canonical solution', async () => {
+    const problemsPath = file('heplus2.jsonl', firstRecords(HUMANEVAL_PLUS, 2));
+    const problems = firstRecords(HUMANEVAL_PLUS, 2);
+    const a = file('plus-a.jsonl', problems.map((p) => ({ task_id: p.task_id, completion: p.canonical_solution })));
+    const b = file('plus-b.jsonl', problems.map((p) => ({ task_id: p.task_id, completion: '    return []\n' })));
+    const first = await evalJson(['--problems', problemsPath, '--samples', a, '--out', join(dir, 'run-gt-a')]);
+    assert.deepEqual(first.summary.groundTruth, { runs: 2, cacheHits: 0, cacheDir });
+    assert.equal(first.summary.passAtK && (first.summary.passAtK as Record<string, number>)['1'], 1);
+    const second = await crucible(['eval', '--no-progress', '--jobs', '2', '--k', '1', '--reps', '50', '--problems', problemsPath,
+      '--samples', b, '--out', join(dir, 'run-gt-b')]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /ground truth: 0 runs, 2 from the cache/);
+    // A corrupt entry is ignored and recomputed.
+    const entries = join(cacheDir, 'ground-truth', 'call');
+    const datasetDir = join(entries, readdirSync(entries)[0]!);
+    const entry = join(datasetDir, readdirSync(datasetDir)[0]!);
+    writeFileSync(entry, '{"format": 1, "value": [');
+    const third = await evalJson(['--problems', problemsPath, '--samples', a, '--out', join(dir, 'run-gt-c'), '--cache-dir', cacheDir]);
+    assert.deepEqual(third.summary.groundTruth, { runs: 1, cacheHits: 1, cacheDir });
+    assert.equal((third.summary.passAtK as Record<string, number>)['1'], 1);
+  });
+});
