@@ -13,12 +13,13 @@
  * within their own limits, and remaining connections are closed. Nothing is silently dropped.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import type { Judge } from '../judge/judge.js';
 import { defaultSubmissionContext } from '../judge/submission.js';
+import type { LanguageRegistry } from '../languages/registry.js';
 import { createJudge } from '../runner/factory.js';
 import { Sandbox } from '../sandbox/index.js';
 import { AdmissionQueue } from './admission.js';
@@ -96,17 +97,24 @@ function buildMetrics(registry: Registry): ServerMetrics {
   };
 }
 
-/** Start the service and listen. */
-export async function startServer(input: ServeConfigInput, options: StartOptions = {}): Promise<ServerHandle> {
-  const config: ServeConfig = ServeConfigSchema.parse(input);
-  const logger = options.logger ?? createLogger(config.logLevel);
+/** The judging side of a server: sandbox, judge, problems, admission queue, service; `close` releases it. */
+interface Judging {
+  readonly sandbox: Sandbox;
+  readonly judge: Judge;
+  readonly problems: ReadonlyMap<string, LoadedProblem>;
+  readonly admission: AdmissionQueue;
+  readonly service: JudgeService;
+  readonly languages: LanguageRegistry;
+  close(): Promise<void>;
+}
+
+async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
   const ownSandbox = options.sandbox === undefined;
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
   const submission = defaultSubmissionContext();
-  const languages = submission.languages;
-  const judge = createJudge({ sandbox, languages, modes: submission.modes,
+  const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
     limits: { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) } });
-  const closeAll = async (): Promise<void> => {
+  const close = async (): Promise<void> => {
     await judge.close();
     if (ownSandbox) sandbox.close();
   };
@@ -114,15 +122,18 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   try {
     problems = await loadProblems(judge, config.problems, options.problems ?? []);
   } catch (error) {
-    await closeAll();
+    await close();
     throw error;
   }
   const admission = new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity });
   const service = new JudgeService(judge, submission, problems, admission,
     { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB });
+  return { sandbox, judge, problems, admission, service, languages: submission.languages, close };
+}
 
-  const registry = new Registry();
-  const metrics = buildMetrics(registry);
+/** Gauges and counters read from the judging side when `/metrics` is scraped. */
+function addSampledMetrics(registry: Registry, j: Judging): void {
+  const { service, admission, judge, sandbox } = j;
   const executions = new RateWindow(() => service.executions);
   registry.add(new Sampled('crucible_executions_total', 'Sandboxed executions started (runs, compilations, Python harness jobs).', 'counter', () => service.executions));
   registry.add(new Sampled('crucible_executions_per_second', 'Executions per second over the last 10 s.', 'gauge', () => executions.rate()));
@@ -134,16 +145,23 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   registry.add(new Sampled('crucible_sandbox_slots', 'Sandbox slots.', 'gauge', () => sandbox.slotCount));
   registry.add(new Sampled('crucible_sandbox_busy_slots', 'Sandbox slots running something now.', 'gauge', () => sandbox.busySlots));
   registry.add(new Sampled('process_resident_memory_bytes', 'Resident memory of the server process, bytes.', 'gauge', () => process.memoryUsage.rss()));
-  service.onVerdict((status, seconds) => {
-    metrics.verdicts.inc({ status });
-    if (seconds > 0) metrics.verdictSeconds.observe({}, seconds);
-  });
+}
 
-  let draining = false;
-  const context: ServerContext = {
-    config, service, judge, languages, sandbox, metrics, draining: () => draining, startedMs: Date.now(),
-  };
+/** Any error a handler or fastify raised, as a catalog error (`errors.ts`). */
+function asServiceError(error: FastifyError | ServiceError, config: ServeConfig, log: FastifyRequest['log']): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('payload_too_large', `the body is larger than ${config.bodyLimitBytes} bytes`);
+  if (error.code?.startsWith('FST_ERR_CTP_') || (error.statusCode === 400 && error instanceof SyntaxError)) {
+    return new ServiceError('invalid_json', `the body is not valid JSON (${error.message})`);
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new ServiceError('invalid_json', error.message);
+  log.error({ err: error }, 'unhandled error');
+  return new ServiceError('internal_error', `crucible failed: ${error.message}`);
+}
 
+/** The fastify app: lifecycle hooks (drain, auth, metrics), one error handler, and every route family. */
+function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, registry: Registry): FastifyInstance {
+  const { metrics } = context;
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
@@ -152,7 +170,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
-    if (draining && request.url !== '/health') {
+    if (context.draining() && request.url !== '/health') {
       reply.header('connection', 'close');
       throw new ServiceError('shutting_down', 'the server is shutting down');
     }
@@ -163,7 +181,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   });
   // While draining, every answer closes its connection so keep-alive sockets do not hold the shutdown open.
   app.addHook('onSend', async (_request, reply, payload) => {
-    if (draining) reply.header('connection', 'close');
+    if (context.draining()) reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -171,20 +189,8 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
     metrics.httpRequests.inc({ route, status: String(reply.statusCode) });
     metrics.httpSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
-
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
-    let serviceError: ServiceError;
-    if (error instanceof ServiceError) serviceError = error;
-    else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      serviceError = new ServiceError('payload_too_large', `the body is larger than ${config.bodyLimitBytes} bytes`);
-    } else if (error.code?.startsWith('FST_ERR_CTP_') || (error.statusCode === 400 && error instanceof SyntaxError)) {
-      serviceError = new ServiceError('invalid_json', `the body is not valid JSON (${error.message})`);
-    } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      serviceError = new ServiceError('invalid_json', error.message);
-    } else {
-      request.log.error({ err: error }, 'unhandled error');
-      serviceError = new ServiceError('internal_error', `crucible failed: ${error.message}`);
-    }
+    const serviceError = asServiceError(error, config, request.log);
     if (serviceError.code === 'overloaded') {
       metrics.rejected.inc({ route: request.routeOptions.url ?? 'unmatched' });
       reply.header('retry-after', String(serviceError.retryAfterSeconds ?? 1));
@@ -201,45 +207,64 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
+  return app;
+}
 
+/** Drain, then release: see the module comment ("Shutdown"). */
+async function drainAndClose(app: FastifyInstance, j: Judging, config: ServeConfig, logger: Logger, deadlineMs: number): Promise<ShutdownReport> {
+  logger.info({ deadlineMs, outstanding: j.admission.outstanding }, 'shutting down: no new work accepted');
+  const closing = app.close();
+  // Sockets that turn idle after close() began (a response just sent on keep-alive) are closed too.
+  const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
+  void closing.finally(() => clearInterval(sweeper));
+  const closed = await Promise.race([closing.then(() => true), sleep(deadlineMs).then(() => false)]);
+  let failedItems = 0;
+  if (!closed) {
+    failedItems = j.admission.failWaiting('the server is shutting down');
+    logger.warn({ failedItems, running: j.admission.running }, 'shutdown deadline passed: failed queued items, waiting for running ones');
+    // Running items end within their own limits (wall bound of the largest allowed time limit).
+    const last = await Promise.race([closing.then(() => true), sleep(3 * config.maxTimeLimitMs + 2000).then(() => false)]);
+    if (!last) app.server.closeAllConnections();
+    await closing;
+  }
+  await j.close();
+  logger.info({ failedItems, drainedInTime: closed }, 'shut down');
+  return { failedItems, drainedInTime: closed };
+}
+
+/** Start the service and listen. */
+export async function startServer(input: ServeConfigInput, options: StartOptions = {}): Promise<ServerHandle> {
+  const config: ServeConfig = ServeConfigSchema.parse(input);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const judging = await openJudging(config, options);
+  const registry = new Registry();
+  const metrics = buildMetrics(registry);
+  addSampledMetrics(registry, judging);
+  judging.service.onVerdict((status, seconds) => {
+    metrics.verdicts.inc({ status });
+    if (seconds > 0) metrics.verdictSeconds.observe({}, seconds);
+  });
+  let draining = false;
+  const context: ServerContext = { config, service: judging.service, judge: judging.judge, languages: judging.languages,
+    sandbox: judging.sandbox, metrics, draining: () => draining, startedMs: Date.now() };
+  const app = buildApp(config, logger, context, registry);
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await closeAll();
+    await judging.close();
     throw error;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  logger.info({ host: config.host, port, slots: sandbox.slotCount, maxInFlight: admission.maxInFlight,
-    queueCapacity: admission.capacity, problems: problems.size, auth: config.token !== undefined }, 'crucible serve listening');
-
+  logger.info({ host: config.host, port, slots: judging.sandbox.slotCount, maxInFlight: judging.admission.maxInFlight,
+    queueCapacity: judging.admission.capacity, problems: judging.problems.size, auth: config.token !== undefined }, 'crucible serve listening');
   let shutdownPromise: Promise<ShutdownReport> | null = null;
   const shutdown = (deadlineMs = config.shutdownDeadlineMs): Promise<ShutdownReport> => {
-    shutdownPromise ??= (async () => {
-      draining = true;
-      logger.info({ deadlineMs, outstanding: admission.outstanding }, 'shutting down: no new work accepted');
-      const closing = app.close();
-      // Sockets that turn idle after close() began (a response just sent on keep-alive) are closed too.
-      const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
-      void closing.finally(() => clearInterval(sweeper));
-      const closed = await Promise.race([closing.then(() => true), sleep(deadlineMs).then(() => false)]);
-      let failedItems = 0;
-      if (!closed) {
-        failedItems = admission.failWaiting('the server is shutting down');
-        logger.warn({ failedItems, running: admission.running }, 'shutdown deadline passed: failed queued items, waiting for running ones');
-        // Running items end within their own limits (wall bound of the largest allowed time limit).
-        const last = await Promise.race([closing.then(() => true), sleep(3 * config.maxTimeLimitMs + 2000).then(() => false)]);
-        if (!last) app.server.closeAllConnections();
-        await closing;
-      }
-      await closeAll();
-      logger.info({ failedItems, drainedInTime: closed }, 'shut down');
-      return { failedItems, drainedInTime: closed };
-    })();
+    draining = true;
+    shutdownPromise ??= drainAndClose(app, judging, config, logger, deadlineMs);
     return shutdownPromise;
   };
-
   return { app, url: `http://${host}:${port}`, port, context, logger, shutdown };
 }
 
