@@ -30,6 +30,7 @@ interface ServeFlags {
   memoryLimit?: number;
   shutdownDeadline?: number;
   logLevel?: string;
+  cacheDir?: string;
   unsafeNoSandbox?: boolean;
 }
 
@@ -48,6 +49,7 @@ export function register(program: Command): void {
     .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
     .option('--shutdown-deadline <seconds>', 'on SIGTERM, time in-flight work gets to finish (default 30)', parsePositiveNumber)
+    .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
     .action(async (flags: ServeFlags) => {
@@ -64,6 +66,7 @@ export function register(program: Command): void {
         memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),
         shutdownDeadlineMs: flags.shutdownDeadline === undefined ? undefined : secondsToMs(flags.shutdownDeadline),
         logLevel: flags.logLevel as ServeConfigInput['logLevel'],
+        cacheDir: flags.cacheDir,
         unsafeNoSandbox: flags.unsafeNoSandbox === true,
       };
       const parsed = ServeConfigSchema.safeParse(input);

@@ -8,7 +8,7 @@
  * - object key order, including integer-like keys that JS objects would reorder.
  *
  * Output is a `JsonValue` tree; `toPyValue` turns it into the tagged `PyValue` encoding
- * (`src/judge/pyvalue.ts`): int -> `{i}`, float -> `{f}`, array -> list `{l}`, object -> dict `{d}`.
+ * (`src/verdict/pyvalue.ts`): int -> `{i}`, float -> `{f}`, array -> list `{l}`, object -> dict `{d}`.
  * Errors: `SyntaxError` with the character offset; callers wrap it into `DatasetError` with file and line.
  */
 import type { PyValue } from '../verdict/index.js';

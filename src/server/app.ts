@@ -113,6 +113,7 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
   const submission = defaultSubmissionContext();
   const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
+    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }),
     limits: { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) } });
   const close = async (): Promise<void> => {
     await judge.close();

@@ -20,6 +20,7 @@ export const ServeConfigSchema = z.object({
   maxMemoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(4 * 1024 * 1024).describe('Largest memory limit a request may ask for, KiB (at most LIMIT_RANGES.memoryKiB.max).'),
   shutdownDeadlineMs: z.number().int().nonnegative().default(30_000).describe('On SIGTERM: time in-flight work gets to finish, ms.'),
   problems: z.array(z.string()).default([]).describe('Problem files loaded at start (any format `readProblems` reads).'),
+  cacheDir: z.string().min(1).optional().describe('Ground-truth cache directory; default $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible.'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
   unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
 }).strict();
