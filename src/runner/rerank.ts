@@ -169,7 +169,7 @@ interface TaskPlan {
   readonly tests: CodetTaskTests | undefined;
 }
 
-/** What an execution needs besides the options: where the judge finds the problems, and the failures so far. */
+/** One execution of a rerank: its options, the jobs it keeps in flight, and the failures inside Crucible so far. */
 interface Execution {
   readonly options: RerankExecuteOptions;
   readonly concurrency: number;
