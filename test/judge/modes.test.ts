@@ -22,12 +22,17 @@ interface PalindromeProblem extends ProblemBase {
   readonly inputs: readonly string[];
 }
 
+/** Both toy kinds take whole programs in any language (Python by default). */
+const WHOLE_PROGRAMS = {
+  language: (_problem: unknown, requested: string | undefined): string => requested ?? 'python',
+  assemble: (_problem: unknown, code: string): string => code,
+};
+
 /** The whole toy kind: one object. */
 const palindrome: JudgingMode<PalindromeProblem, null> = {
   kind: 'palindrome',
   description: 'toy: print a palindrome for each input',
-  language: (_problem, requested) => requested ?? 'python',
-  assemble: (_problem, code) => code,
+  ...WHOLE_PROGRAMS,
   testCount: (problem) => problem.inputs.length,
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs', program, runs: problem.inputs.map((stdin) => ({ stdin, check: null })), limits, failFast,
@@ -60,8 +65,7 @@ const CHECKER = 'import sys\nout = open("output.txt").read().split()\nans = open
 const checkedSum: JudgingMode<CheckedSumProblem, string> = {
   kind: 'checked_sum',
   description: 'toy: a checker program judges each output',
-  language: (_problem, requested) => requested ?? 'python',
-  assemble: (_problem, code) => code,
+  ...WHOLE_PROGRAMS,
   testCount: (problem) => problem.tests.length,
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs', program, runs: problem.tests.map((t) => ({ stdin: t.input, check: t.answer })), limits, failFast,
