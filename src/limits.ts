@@ -9,7 +9,7 @@
  * |---|---|---|---|---|---|
  * | CPU time | ms | 1,000 per program (unit_test) or per test/input (io, call) | 2,000 | 30,000 | 10–60,000 |
  * | wall time | ms | 3 × CPU + 2,000 (`wallMsFor`) | same | 60,000 | derived |
- * | memory | KiB | 1 GiB | 512 MiB | 2 GiB | 16 MiB–16 GiB |
+ * | memory | KiB | 1 GiB | 512 MiB | 2 GiB | 16 MiB–16 GiB (`crucible serve`: up to 4 GiB by default) |
  * | output kept per stream | bytes | 1 MiB (io: ≥ 2 × expected + 1 KiB) | 8 MiB | 256 KiB | — |
  * | processes + threads | count | 64 | 64 | 256 | — |
  * | file size | KiB | 64 MiB | 64 MiB | 256 MiB | — |
@@ -60,6 +60,9 @@ export const LIMIT_RANGES = {
   cpuMs: { min: 10, max: 60_000 },
   memoryKiB: { min: 16 * 1024, max: 16 * 1024 * 1024 },
 } as const satisfies Readonly<Record<string, LimitRange>>;
+
+/** The largest memory limit `crucible serve` lets a request ask for unless configured otherwise, KiB (4 GiB). */
+export const SERVER_MAX_MEMORY_KIB = 4 * 1024 * 1024;
 
 /** CPU time of one CodeT generated test, ms (CodeT runs each test program with a 0.1 s time-out). */
 export const GENERATED_TEST_CPU_MS = 100;

@@ -3,7 +3,7 @@
  * Flags and environment (`src/cli/serve.ts`) parse into it once; the server never reads either itself.
  */
 import { z } from 'zod';
-import { JUDGE_DEFAULTS, LIMIT_RANGES, limitSchema } from '../limits.js';
+import { JUDGE_DEFAULTS, LIMIT_RANGES, limitSchema, SERVER_MAX_MEMORY_KIB } from '../limits.js';
 
 export const ServeConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1').describe('Address to bind; loopback unless you mean to expose it.'),
@@ -17,7 +17,7 @@ export const ServeConfigSchema = z.object({
   timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional().describe('Default CPU time per test (io) or program, ms; default `crucible eval`\'s (JUDGE_DEFAULTS).'),
   maxTimeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').default(LIMIT_RANGES.cpuMs.max).describe('Largest time limit a request may ask for, ms.'),
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(JUDGE_DEFAULTS.memoryKiB).describe('Default memory limit, KiB.'),
-  maxMemoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(4 * 1024 * 1024).describe('Largest memory limit a request may ask for, KiB (at most LIMIT_RANGES.memoryKiB.max).'),
+  maxMemoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(SERVER_MAX_MEMORY_KIB).describe('Largest memory limit a request may ask for, KiB (at most LIMIT_RANGES.memoryKiB.max).'),
   shutdownDeadlineMs: z.number().int().nonnegative().default(30_000).describe('On SIGTERM: time in-flight work gets to finish, ms.'),
   problems: z.array(z.string()).default([]).describe('Problem files loaded at start (any format `readProblems` reads).'),
   cacheDir: z.string().min(1).optional().describe('Ground-truth cache directory; default $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible.'),
