@@ -11,6 +11,7 @@ import { defaultSubmissionContext } from '../judge/submission.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
 import { createJudge } from '../runner/factory.js';
+import { INTERNAL_ERROR_RETRIES } from '../runner/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
@@ -66,13 +67,17 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
     lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
   }
+  if (summary.internalErrorRetries > 0) {
+    lines.push(`${summary.internalErrorRetries} attempts failed inside Crucible and were retried (a failure left after ${INTERNAL_ERROR_RETRIES} retries is internal_error)`);
+  }
   lines.push(`results: ${summary.out}`);
   return lines.join('\n') + '\n';
 }
 
 function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
   samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; limits: JudgeLimits;
-  toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string } }) {
+  toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string };
+  internalErrorRetries: number }) {
   const { result } = input;
   const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
     const point = summary.points.find((p) => p.k === Number(k))!;
@@ -95,6 +100,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     limits: { cpuMsPerProgramOrTest: input.limits.cpuMs, memoryKiB: input.limits.memoryKiB,
       outputBytes: input.limits.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree' },
     groundTruth: input.groundTruth,
+    internalErrorRetries: input.internalErrorRetries,
     toolchains: input.toolchains,
     countsByStatus: result.countsByStatus,
     passAtK: result.passAtK,
@@ -170,7 +176,7 @@ async function runEval(flags: EvalFlags, input: EvalInput, judge: Judge, context
     const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
       problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
       out: input.out, limits: input.limits, toolchains, result,
-      groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir } });
+      groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries });
     store.writeSummary(summary);
     process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
     if (result.countsByStatus['internal_error']) process.exitCode = 1;

@@ -94,7 +94,7 @@ export interface JudgeStats {
   /** `judge` calls, and those answered by a judgement of an identical request (memo hit or shared in flight). */
   readonly requests: number;
   readonly deduplicated: number;
-  /** Judgements repeated because the first attempt ended in `internal_error`. */
+  /** Judgements, plain runs and harness jobs repeated because an attempt ended in `internal_error`. */
   readonly retries: number;
   /** Sandboxed executions started: runs + compilations + harness jobs. */
   readonly executions: number;

@@ -9,9 +9,9 @@
  * the outcome into the verdict.
  *
  * Failure policy: anything that goes wrong inside Crucible becomes an `internal_error` verdict with the reason,
- * never a rejection and never a verdict on the program; such a judgement is retried up to
- * `INTERNAL_ERROR_RETRIES` times (transient failures: a harness that died, a sweep that lost a race) before it
- * is returned, and it is never memoised. A reference that cannot be made (the canonical solution fails) is an
+ * never a rejection and never a verdict on the program; such a judgement (and a plain run or harness job that
+ * ended `internal_error`) is retried up to `INTERNAL_ERROR_RETRIES` times (transient failures: a harness that
+ * died, a sweep that lost a race) before it is returned, and it is never memoised. A reference that cannot be made (the canonical solution fails) is an
  * `internal_error` for every submission of that problem, remembered for the process.
  */
 import { createHash } from 'node:crypto';
@@ -133,11 +133,17 @@ export class LocalJudge implements Judge {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.memo.run(this.memoKey(resolved), (signal) => this.judgeWithRetries(resolved, signal), options.signal);
+    return this.memo.run(this.memoKey(resolved),
+      (signal) => this.retried(() => this.judgeOnce(resolved, signal), (v) => v.status === 'internal_error'), options.signal);
   }
 
-  async runPlain(request: PlainRunRequest, options: CallOptions = {}): Promise<PlainRunOutcome> {
+  runPlain(request: PlainRunRequest, options: CallOptions = {}): Promise<PlainRunOutcome> {
     const language = this.plans.language(request.program);
+    return this.retried(() => this.runPlainOnce(language, request, options),
+      (o) => o.compile?.status === 'internal_error' || o.run?.status === 'internal_error');
+  }
+
+  private async runPlainOnce(language: Language, request: PlainRunRequest, options: CallOptions): Promise<PlainRunOutcome> {
     const { signal } = options;
     const { limits } = request;
     try {
@@ -158,7 +164,7 @@ export class LocalJudge implements Judge {
   }
 
   runHarness(job: HarnessJob, options: CallOptions = {}): Promise<HarnessResponse> {
-    return this.plans.runHarness(job, options.signal);
+    return this.retried(() => this.plans.runHarness(job, options.signal), (r) => r.status === 'internal_error');
   }
 
   stats(): JudgeStats {
@@ -227,10 +233,11 @@ export class LocalJudge implements Judge {
     return [problem, r.problem.taskId, programHash(r.program.language, r.program.source), r.failFast, cpuMs, memoryKiB, outputBytes].join('\0');
   }
 
-  private async judgeWithRetries(r: Resolved, signal: AbortSignal): Promise<Verdict> {
-    for (let attempt = 0; ; attempt++) {
-      const verdict = await this.judgeOnce(r, signal);
-      if (verdict.status !== 'internal_error' || attempt >= INTERNAL_ERROR_RETRIES) return verdict;
+  /** `attempt` again while its result is Crucible's failure, at most `INTERNAL_ERROR_RETRIES` more times. */
+  private async retried<T>(attempt: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
+    for (let tries = 0; ; tries++) {
+      const result = await attempt();
+      if (!failed(result) || tries >= INTERNAL_ERROR_RETRIES) return result;
       this.counters.retries++;
     }
   }
