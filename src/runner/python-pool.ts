@@ -7,16 +7,25 @@
  * consecutive unit_test jobs of one problem (the warm tester, see harness/python/crucible_harness/zygote.py),
  * so jobs of a problem are best sent in a row. The host isolation is the same bubblewrap box as every run.
  *
+ * Limits of the candidate's whole tree: every box has two sub-cgroups (src/sandbox/subgroups.ts), "candidate"
+ * (each judged program and everything it forks) and "tester" (the tester of model-generated tests). The pool
+ * sets their memory and process limits from outside the box before each job; the harness reads their CPU and
+ * OOM counters to enforce the job's limits, and for unit_test jobs (rewards and pass@k) the pool checks the
+ * kernel's figures again from outside before it lets a `passed` through.
+ *
  * Failure policy: a zygote must answer a ping before it gets a job; one that cannot is Crucible's failure
  * (`internal_error`). A zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
  * replaced, and the job is retried once in a fresh one-shot box (`--once`). The harness is pid 1 of that
  * box, which no process of the box can signal, and it bounds the job itself, so if the one-shot box still
  * gives no answer the harness failed: `internal_error` with the reason, never a verdict on the program.
+ * A transient failure inside the harness (its answer says `harness failure: ...`) is retried, at most
+ * `MAX_ATTEMPTS` times in all. Cancellation (`run(job, {signal})`) kills the zygote at once (its box takes
+ * every process of the job with it) and answers `internal_error` with `cancelled: true`.
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { BOX_HARNESS, type OpenBox, type Sandbox } from '../sandbox/index.js';
-import type { Limits } from '../sandbox/types.js';
+import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox, type SubgroupControl } from '../sandbox/index.js';
+import type { Limits, SubgroupLimits } from '../sandbox/types.js';
 
 const PYTHON = '/usr/bin/python3.11';
 const HARNESS = `${BOX_HARNESS}/python/harness.py`;
@@ -56,6 +65,8 @@ export const harnessResponseSchema = z.object({
   reason: z.string().optional(),
   stdout: z.string().optional(),
   stderr: z.string().optional(),
+  /** Set (true) only when the caller cancelled the job: the status is then `internal_error`. */
+  cancelled: z.literal(true).optional(),
   results: z.array(z.object({
     status: statusSchema,
     value: z.unknown().optional(),
@@ -68,7 +79,10 @@ export const harnessResponseSchema = z.object({
 /** A validated harness response. */
 export type HarnessResponse = z.infer<typeof harnessResponseSchema>;
 
-/** Limits of a zygote box for its whole life (per-job CPU/memory are set by the harness per job). */
+/**
+ * Limits of a zygote box for its whole life (per-job CPU/memory are set per job: the sub-groups' limits by the
+ * pool, CPU by the harness). `diskKiB` is each of /box, /tmp and /dev/shm (emptied after every job).
+ */
 const BOX_LIMITS: Limits = {
   cpuMs: 24 * 3600 * 1000,
   wallMs: 24 * 3600 * 1000,
@@ -77,7 +91,54 @@ const BOX_LIMITS: Limits = {
   fileSizeKiB: 64 * 1024,
   openFiles: 256,
   outputBytes: 1 << 20,
+  diskKiB: 256 * 1024,
 };
+
+/** Processes + threads a candidate's tree may hold at once; a tester's (generated tests) likewise. */
+const CANDIDATE_PROCESSES = 64;
+const TESTER_PROCESSES = 32;
+/** The tester's memory floor (it decodes the candidate's answers): as its RLIMIT_AS in tester.py. */
+const TESTER_MIN_MEMORY_KIB = 512 * 1024;
+/** Attempts of one job when the harness reports a transient failure of its own. */
+const MAX_ATTEMPTS = 3;
+
+/** The sub-groups' limits for one job. */
+function subgroupLimits(job: HarnessJob): Record<'candidate' | 'tester', SubgroupLimits> {
+  return {
+    candidate: { memoryKiB: job.memoryKiB, processes: CANDIDATE_PROCESSES },
+    tester: { memoryKiB: Math.max(job.memoryKiB, TESTER_MIN_MEMORY_KIB), processes: TESTER_PROCESSES },
+  };
+}
+
+/** A harness answer that says the harness itself failed in a way worth another try (not a verdict). */
+function transient(response: HarnessResponse): boolean {
+  return response.status === 'internal_error' && response.cancelled !== true &&
+    (response.reason ?? '').startsWith('harness failure:');
+}
+
+function cancelled(id: string): HarnessResponse {
+  return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason: CANCELLED_REASON, cancelled: true };
+}
+
+/**
+ * The kernel's figures for a unit_test job's candidate tree, read outside the box, overrule a `passed` that
+ * breaks a limit (a second line behind the harness's own enforcement; the harness is trusted, but a pass is
+ * what a reward is made of).
+ */
+function checkOutside(job: HarnessJob, response: HarnessResponse, before: ReturnType<SubgroupControl['usage']>,
+  after: ReturnType<SubgroupControl['usage']>): HarnessResponse {
+  if (job.mode !== 'unit_test' || response.status !== 'passed') return response;
+  const cpuMs = Math.round((after.cpuNs - before.cpuNs) / 1e6);
+  if (cpuMs > job.cpuMs) {
+    return { ...response, status: 'time_limit_exceeded', cpuMs,
+      reason: `CPU limit of ${job.cpuMs} ms exceeded by the candidate's processes together (${cpuMs} ms, counted outside the box)` };
+  }
+  if (after.oomKills > before.oomKills) {
+    return { ...response, status: 'memory_limit_exceeded',
+      reason: `memory limit of ${job.memoryKiB} KiB exceeded by the candidate's processes together (cgroup OOM kill)` };
+  }
+  return response;
+}
 
 /** Wall time a job may take before the host gives up on its harness: per input (call mode) or per generated
  *  test (assertions mode), plus slack. */
@@ -85,6 +146,14 @@ function jobBudgetMs(job: HarnessJob): number {
   const units = job.mode === 'call' ? job.inputs.length : job.mode === 'assertions' ? job.assertions.length : 1;
   return job.wallMs * Math.max(1, units) + 10_000;
 }
+
+/** A unit_test job every harness must pass (the self-test), and the limits a zygote started for a waiter gets. */
+const SELF_TEST_JOB: HarnessJob = {
+  mode: 'unit_test', program: 'def add(a, b):\n    return a + b\n', prelude: '', entryPoint: 'add',
+  test: 'def check(candidate):\n    assert candidate(2, 3) == 5\n',
+  cpuMs: 2000, wallMs: 10_000, memoryKiB: 256 * 1024, outputBytes: 64 * 1024,
+};
+const DEFAULT_START_JOB = SELF_TEST_JOB;
 
 interface Pending {
   readonly resolve: (r: HarnessResponse) => void;
@@ -110,9 +179,10 @@ class Zygote {
     });
   }
 
-  static async start(sandbox: Sandbox): Promise<Zygote> {
+  static async start(sandbox: Sandbox, first: HarnessJob): Promise<Zygote> {
     // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
-    const box = await sandbox.open({ argv: [PYTHON, ...PYTHON_FLAGS, HARNESS], env: HARNESS_ENV, limits: BOX_LIMITS, asPid1: true });
+    const box = await sandbox.open({ argv: [PYTHON, ...PYTHON_FLAGS, HARNESS], env: HARNESS_ENV, limits: BOX_LIMITS,
+      asPid1: true, subgroups: subgroupLimits(first) });
     const zygote = new Zygote(box);
     await zygote.ping();
     return zygote;
@@ -175,7 +245,27 @@ class Zygote {
     this.box.launched.kill(reason);
   }
 
-  run(id: string, job: HarnessJob): Promise<HarnessResponse> {
+  /**
+   * Run one job: set the sub-groups' limits for it (outside the box), send it, and check a unit_test pass
+   * against the kernel's figures. Aborting `signal` kills the box (the caller answers `cancelled`).
+   */
+  async run(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
+    const limits = subgroupLimits(job);
+    const candidate = this.box.subgroups.get('candidate');
+    for (const [name, value] of Object.entries(limits)) this.box.subgroups.get(name)?.setLimits(value);
+    const before = candidate?.usage();
+    const abort = (): void => this.kill(CANCELLED_REASON);
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      if (signal?.aborted) abort();
+      const response = await this.send(id, job);
+      return candidate && before ? checkOutside(job, response, before, candidate.usage()) : response;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+
+  private send(id: string, job: HarnessJob): Promise<HarnessResponse> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.fail(new Error('harness did not answer within the job wall bound'));
@@ -196,24 +286,38 @@ export class PythonHarnessPool {
   private closed = false;
   private counter = 0;
   /** Counters for metrics and benchmarks. */
-  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0 };
+  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0, transientRetries: 0, cancelled: 0 };
 
   constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.boxSlotCount) {}
 
-  private async acquire(): Promise<Zygote> {
+  /** An idle zygote, a new one, or the next one released; null when `signal` aborts first. */
+  private async acquire(job: HarnessJob, signal?: AbortSignal): Promise<Zygote | null> {
     const ready = this.idle.pop();
     if (ready) return ready;
     if (this.live + this.starting < this.size) {
       this.starting++;
       try {
-        const zygote = await Zygote.start(this.sandbox);
+        const zygote = await Zygote.start(this.sandbox, job);
         this.live++;
         return zygote;
       } finally {
         this.starting--;
       }
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (signal?.aborted) return null;
+    return new Promise((resolve) => {
+      const waiter = (zygote: Zygote): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(zygote);
+      };
+      const onAbort = (): void => {
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(null);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
   }
 
   private release(zygote: Zygote): void {
@@ -221,9 +325,19 @@ export class PythonHarnessPool {
       this.live--;
       if (!this.closed) {
         this.stats.zygoteRestarts++;
-        // Hand a waiter a fresh zygote rather than letting it wait forever.
+        // Hand a waiter a fresh zygote rather than letting it wait forever (it sets its job's limits itself).
         const waiter = this.waiting.shift();
-        if (waiter) void this.acquire().then(waiter);
+        if (waiter) {
+          this.starting++;
+          void Zygote.start(this.sandbox, DEFAULT_START_JOB).then((zygote) => {
+            this.live++;
+            waiter(zygote);
+          }, () => {
+            this.waiting.unshift(waiter);
+          }).finally(() => {
+            this.starting--;
+          });
+        }
       }
       return;
     }
@@ -232,39 +346,57 @@ export class PythonHarnessPool {
     else this.idle.push(zygote);
   }
 
-  /** Run one job; never rejects for anything the program does (see the failure policy above). */
-  async run(job: HarnessJob): Promise<HarnessResponse> {
+  /**
+   * Run one job; never rejects for anything the program does (see the failure policy above). Aborting
+   * `options.signal` cancels it: `internal_error` with `cancelled: true`, every process of the job killed.
+   */
+  async run(job: HarnessJob, options: { readonly signal?: AbortSignal } = {}): Promise<HarnessResponse> {
     this.stats.jobs++;
     const id = `j${++this.counter}`;
-    let zygote: Zygote;
+    for (let attempt = 1; ; attempt++) {
+      const response = await this.attempt(id, job, options.signal);
+      if (response.cancelled) this.stats.cancelled++;
+      if (!transient(response) || attempt >= MAX_ATTEMPTS) return response;
+      this.stats.transientRetries++;
+    }
+  }
+
+  private async attempt(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
+    if (signal?.aborted) return cancelled(id);
+    let zygote: Zygote | null;
     try {
-      zygote = await this.acquire();
+      zygote = await this.acquire(job, signal);
     } catch (error) {
       return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0,
         reason: `cannot start the Python judge harness: ${(error as Error).message}` };
     }
+    if (zygote === null) return cancelled(id);
     try {
-      const response = await zygote.run(id, job);
+      const response = await zygote.run(id, job, signal);
       if ((response.testerJob ?? 0) > 1) this.stats.testerReuses++;
       return response;
     } catch {
       zygote.kill('failed job');
+      if (signal?.aborted) return cancelled(id);
       this.stats.oneShotRetries++;
-      return this.runOnce(id, job);
+      return this.runOnce(id, job, signal);
     } finally {
       this.release(zygote);
     }
   }
 
-  /** Run one job in a fresh one-shot box (`harness.py --once`). */
-  async runOnce(id: string, job: HarnessJob): Promise<HarnessResponse> {
+  /** Run one job in a fresh one-shot box (`harness.py --once`), with the job's sub-groups. */
+  async runOnce(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
     const { result } = await this.sandbox.run({
       argv: [PYTHON, ...PYTHON_FLAGS, HARNESS, '--once'],
       env: HARNESS_ENV,
       asPid1: true,
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
       limits: { ...BOX_LIMITS, wallMs: jobBudgetMs(job), outputBytes: 64 << 20 },
+      subgroups: subgroupLimits(job),
+      signal,
     });
+    if (result.cancelled) return cancelled(id);
     const line = result.stdout.trim().split('\n').pop() ?? '';
     try {
       return harnessResponseSchema.parse(JSON.parse(line));
@@ -272,6 +404,18 @@ export class PythonHarnessPool {
       return { id, status: 'internal_error', cpuMs: result.cpuMs, wallMs: result.wallMs, memoryKiB: result.memoryKiB,
         reason: `the judge harness gave no answer (${result.status}${result.reason ? `: ${result.reason}` : ''}): ${result.stderr.slice(-300)}` };
     }
+  }
+
+  /**
+   * Judge a tiny known-good program end to end (a zygote, a candidate in its sub-group, a tester): ok, or the
+   * reason it failed. For health checks; never throws.
+   */
+  async selfTest(signal?: AbortSignal): Promise<{ readonly ok: true; readonly wallMs: number } | { readonly ok: false; readonly wallMs: number; readonly reason: string }> {
+    const started = Date.now();
+    const response = await this.run({ ...SELF_TEST_JOB }, { signal });
+    const wallMs = Date.now() - started;
+    if (response.status === 'passed') return { ok: true, wallMs };
+    return { ok: false, wallMs, reason: `the Python judge harness answered ${response.status} for a correct program: ${response.reason ?? ''}`.trim() };
   }
 
   /** Kill every zygote. */

@@ -3,10 +3,14 @@
 S is started by exec (not fork) from the zygote, so its memory never contains a request: no test code, no
 expected value and no other sample's program can be scraped from a C's inherited heap. The zygote hands it
 the fds of one job over a SOCK_SEQPACKET control socket (fd 3); S forks C, reports C's pid, waits for C and
-reports its exit status and rusage.
+reports its exit status and rusage. When the box has a candidate sub-cgroup, S holds its cgroup.procs
+descriptors (`--join 4,5,6`) without ever joining it, and puts each new C in it before C may go on: C waits on
+a pipe until S has written C's pid to every controller, so no instruction of a program runs outside the group;
+if that fails, C ends without running anything and S reports the failure (Crucible's, never the program's).
 
   zygote -> S: {"memoryKiB", "cpuSec", "dir"} + fds [channel, stdout_w, stderr_w]
-  S -> zygote: {"pid": n}, later {"pid": n, "status": wait_status, "cpuMs": n, "maxrssKiB": n}
+  S -> zygote: {"pid": n} (or {"pid": n, "joinError": text}), later {"pid": n, "status": wait_status,
+               "cpuMs": n, "maxrssKiB": n}
 """
 import json
 import os
@@ -17,7 +21,7 @@ from . import candidate, confine
 CONTROL_FD = 3
 
 
-def main():
+def main(join_fds=()):
     confine.set_nondumpable()
     confine.drop_capabilities()
     confine.ignore_signals()
@@ -30,15 +34,34 @@ def main():
         if not msg:
             return
         params = json.loads(msg)
+        go_r, go_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             try:
                 ctl.close()
-            finally:
-                candidate.run(fds, params)
+                os.close(go_w)
+                for fd in join_fds:
+                    os.close(fd)
+                if os.read(go_r, 1) != b"1":
+                    os._exit(0)   # not in the sub-group: never run the program
+                os.close(go_r)
+            except BaseException:
+                os._exit(0)
+            candidate.run(fds, params)
+        os.close(go_r)
+        join_error = None
+        try:
+            confine.join_from_parent(join_fds, pid)
+        except OSError as e:
+            join_error = f"cannot put the candidate in its cgroup: {e}"
+        os.write(go_w, b"1" if join_error is None else b"0")
+        os.close(go_w)
         for fd in fds:
             os.close(fd)
-        ctl.send(json.dumps({"pid": pid}).encode())
+        report = {"pid": pid}
+        if join_error is not None:
+            report["joinError"] = join_error
+        ctl.send(json.dumps(report).encode())
         _, status, ru = os.wait4(pid, 0)
         ctl.send(json.dumps({
             "pid": pid,
