@@ -448,13 +448,14 @@ def _unit_test_verdict(job, req, limit, rep, t_status):
     c_exit = job.c_exit["status"] if job.c_exit else None
     if job.output_exceeded():
         return respond("output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes")
+    if job.oom_killed():
+        # First: what follows an OOM kill (a parent waiting forever for a killed child) is its consequence.
+        return respond("memory_limit_exceeded", f"memory limit of {req['memoryKiB']} KiB exceeded by the candidate's "
+                                                "processes together (cgroup OOM kill)")
     if limit is not None:
         return respond(*limit)
     if job.cpu_ms > req["cpuMs"] or _signal_name(c_exit) == "SIGXCPU":
         return respond("time_limit_exceeded", f"CPU limit of {req['cpuMs']} ms exceeded")
-    if job.oom_killed():
-        return respond("memory_limit_exceeded", f"memory limit of {req['memoryKiB']} KiB exceeded by the candidate's "
-                                                "processes together (cgroup OOM kill)")
     if rep is None:
         return respond("runtime_error", f"the tester ended without a report ({_exit_text(t_status)}); "
                                         "the candidate may have killed it")
@@ -543,6 +544,8 @@ class _Candidate:
                     return "bad", "the answer exceeds the transfer limit", used
                 if raw is not None:
                     used = job.poll_candidate_cpu() - start_cpu
+                    if used > cpu_ms:
+                        return "tle", None, used
                     try:
                         return "reply", pyvalue.loads(raw.decode("utf-8")), used
                     except (pyvalue.DecodeError, UnicodeDecodeError):
@@ -739,6 +742,9 @@ class _TesterPair:
                     rep = json.loads(line)
                 except ValueError:
                     return "dead", None
+                # The trees' CPU up to the report counts too (a tick may not have seen its last milliseconds).
+                if job.poll_candidate_cpu() - c_start > cpu_ms or self.tester_cpu() - t_start > cpu_ms:
+                    return "tle", None
                 return ("report", rep) if type(rep) is dict and rep.get("i") == i else ("dead", None)
             now = time.monotonic()
             if job.poll_candidate_cpu() - c_start > cpu_ms or self.tester_cpu() - t_start > cpu_ms:
