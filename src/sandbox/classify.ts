@@ -91,6 +91,9 @@ export function classify(input: ClassifyInput): ExecutionResult {
     ...base, status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs, memoryKiB: 0, reason,
   });
   const report = input.report;
+  // Cancelled before the launcher could report (it may not even have set up its signal handling): the caller's
+  // decision, not a failure of the launcher.
+  if (input.cancelled && (input.launcherFailure !== null || report === null)) return { ...internal(CANCELLED_REASON), cancelled: true };
   if (input.launcherFailure !== null || report === null) return internal(input.launcherFailure ?? 'no report');
   if ('error' in report) return internal(`sandbox launcher: ${report.error}`);
   const wallMs = Math.round(report.wallUs / 1000);
