@@ -9,6 +9,12 @@
  * - long-lived boxes (harness zygotes), other mounts, and hosts without root: `launch` (spawns the native
  *   launcher, drains outputs, classifies) → `crucible-box` (root, outside: limits, tree kill, report) →
  *   bubblewrap (namespaces, mounts, per run) → `box-init` (pid 1: exact exit status) → program.
+ * On both paths the run's init makes the run's only writable space (one tmpfs of `limits.diskKiB` at /box, /tmp
+ * and /dev/shm) and the program runs without capabilities under the seccomp filter (native/seccomp.h); a box
+ * whose pid 1 is a trusted harness gets the filter from bubblewrap and sub-cgroups for its untrusted parts
+ * (subgroups.ts). Slot pools are named by random instance ids and kept alive by flock (instance.ts), so several
+ * Crucible processes, in any pid namespaces, share a host. Every run can be cancelled (`request.signal`);
+ * `selfTest` proves a real boxed program runs confined.
  */
 import { chmodSync, chownSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -19,6 +19,9 @@
  */
 #ifndef CRUCIBLE_SECCOMP_H
 #define CRUCIBLE_SECCOMP_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* CLONE_NEW* from <sched.h> */
+#endif
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
