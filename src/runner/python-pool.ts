@@ -147,13 +147,12 @@ function jobBudgetMs(job: HarnessJob): number {
   return job.wallMs * Math.max(1, units) + 10_000;
 }
 
-/** A unit_test job every harness must pass (the self-test), and the limits a zygote started for a waiter gets. */
+/** A unit_test job every harness must pass (the self-test). */
 const SELF_TEST_JOB: HarnessJob = {
   mode: 'unit_test', program: 'def add(a, b):\n    return a + b\n', prelude: '', entryPoint: 'add',
   test: 'def check(candidate):\n    assert candidate(2, 3) == 5\n',
   cpuMs: 2000, wallMs: 10_000, memoryKiB: 256 * 1024, outputBytes: 64 * 1024,
 };
-const DEFAULT_START_JOB = SELF_TEST_JOB;
 
 interface Pending {
   readonly resolve: (r: HarnessResponse) => void;
@@ -280,7 +279,7 @@ class Zygote {
 /** Pool of zygotes over a sandbox; `size` defaults to the sandbox's slot count for long-lived boxes. */
 export class PythonHarnessPool {
   private readonly idle: Zygote[] = [];
-  private readonly waiting: ((z: Zygote) => void)[] = [];
+  private readonly waiting: ((z: Zygote | 'retry') => void)[] = [];
   private starting = 0;
   private live = 0;
   private closed = false;
@@ -290,55 +289,48 @@ export class PythonHarnessPool {
 
   constructor(private readonly sandbox: Sandbox, private readonly size = sandbox.boxSlotCount) {}
 
-  /** An idle zygote, a new one, or the next one released; null when `signal` aborts first. */
+  /**
+   * An idle zygote, a new one, or the next one released; null when `signal` aborts first.
+   * @throws Error when a new zygote cannot be started.
+   */
   private async acquire(job: HarnessJob, signal?: AbortSignal): Promise<Zygote | null> {
-    const ready = this.idle.pop();
-    if (ready) return ready;
-    if (this.live + this.starting < this.size) {
-      this.starting++;
-      try {
-        const zygote = await Zygote.start(this.sandbox, job);
-        this.live++;
-        return zygote;
-      } finally {
-        this.starting--;
+    for (;;) {
+      const ready = this.idle.pop();
+      if (ready) return ready;
+      if (this.live + this.starting < this.size) {
+        this.starting++;
+        try {
+          const zygote = await Zygote.start(this.sandbox, job);
+          this.live++;
+          return zygote;
+        } finally {
+          this.starting--;
+        }
       }
+      if (signal?.aborted) return null;
+      // A waiter is handed a zygote, or told to try again (a zygote died: there is room to start one).
+      const given = await new Promise<Zygote | 'retry' | null>((resolve) => {
+        const waiter = (zygote: Zygote | 'retry'): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(zygote);
+        };
+        const onAbort = (): void => {
+          const at = this.waiting.indexOf(waiter);
+          if (at >= 0) this.waiting.splice(at, 1);
+          resolve(null);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(waiter);
+      });
+      if (given !== 'retry') return given;
     }
-    if (signal?.aborted) return null;
-    return new Promise((resolve) => {
-      const waiter = (zygote: Zygote): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(zygote);
-      };
-      const onAbort = (): void => {
-        const at = this.waiting.indexOf(waiter);
-        if (at >= 0) this.waiting.splice(at, 1);
-        resolve(null);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(waiter);
-    });
   }
 
   private release(zygote: Zygote): void {
     if (zygote.dead || this.closed) {
       this.live--;
-      if (!this.closed) {
-        this.stats.zygoteRestarts++;
-        // Hand a waiter a fresh zygote rather than letting it wait forever (it sets its job's limits itself).
-        const waiter = this.waiting.shift();
-        if (waiter) {
-          this.starting++;
-          void Zygote.start(this.sandbox, DEFAULT_START_JOB).then((zygote) => {
-            this.live++;
-            waiter(zygote);
-          }, () => {
-            this.waiting.unshift(waiter);
-          }).finally(() => {
-            this.starting--;
-          });
-        }
-      }
+      if (!this.closed) this.stats.zygoteRestarts++;
+      this.waiting.shift()?.('retry');
       return;
     }
     const waiter = this.waiting.shift();
@@ -422,5 +414,7 @@ export class PythonHarnessPool {
   close(): void {
     this.closed = true;
     for (const zygote of this.idle.splice(0)) zygote.kill('pool closed');
+    // Waiters try again and meet the closed sandbox: an internal_error answer, never a hang.
+    for (const waiter of this.waiting.splice(0)) waiter('retry');
   }
 }

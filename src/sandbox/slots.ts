@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from './capabilities.js';
 import { removeTree } from './cleanup.js';
-import { InstanceLock, NS_DIR, removeCgroup, removeNamespaceFile, sweepStaleInstances, UID_BLOCK_SIZE } from './instance.js';
+import { InstanceLock, NS_DIR, removeCgroup, removeNamespaceFile, STATE_DIR, sweepStaleInstances, UID_BLOCK_SIZE } from './instance.js';
 
 /** One slot's cgroup directories (one per controller). */
 export interface SlotCgroups {
@@ -41,15 +41,14 @@ export interface Slot {
   readonly workRoot: string;
 }
 
+/**
+ * Persistent namespace files need a mount with private propagation: made once per host (per mount namespace),
+ * under a lock so that two instances starting together do not stack two mounts.
+ */
 function ensureNamespaceDir(): void {
   mkdirSync(NS_DIR, { recursive: true });
-  try {
-    execFileSync('mountpoint', ['-q', NS_DIR]);
-  } catch {
-    // Persistent namespace files need a mount with private propagation.
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0755', 'crucible-ns', NS_DIR]);
-    execFileSync('mount', ['--make-private', NS_DIR]);
-  }
+  execFileSync('flock', [join(STATE_DIR, '.ns.lock'), 'sh', '-c',
+    'mountpoint -q "$1" || { mount -t tmpfs -o size=1m,mode=0755 crucible-ns "$1" && mount --make-private "$1"; }', 'sh', NS_DIR]);
 }
 
 /** The cgroup v1 controller mounts of a host, for sweeping. */

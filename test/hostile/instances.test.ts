@@ -28,7 +28,7 @@ interface Child {
 /** Start another instance in new pid and mount namespaces; it dies with the `unshare` that holds it. */
 function startInstance(runs: number): Child {
   const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL', process.execPath, CHILD,
-    '--instance-child', String(runs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--instance-child', String(runs)], { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: Record<string, unknown>[] = [];
   const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
   let stderr = '';
@@ -93,7 +93,11 @@ describe('several instances on one host', () => {
         extra = Sandbox.create({ slots: 1, boxSlots: 1 });
       });
       assert.deepEqual(outputs, Array.from({ length: 20 }, (_, i) => `ok ${i}`));
-      for (const id of theirIds) assert.ok(existsSync(join(tmpdir(), `crucible-${id}`)), 'the other instance kept its work root');
+      await other.waitFor((line) => line['holding'] === true);
+      for (const id of [...theirIds, ...(other.lines.find((line) => 'second' in line)?.['second'] as string[])]) {
+        assert.ok(existsSync(join(tmpdir(), `crucible-${id}`)), 'the other instance kept its work roots');
+      }
+      other.process.stdin!.end();
       assert.equal(await other.exited, 0);
       const theirs = other.lines.filter((line) => 'i' in line).map((line) => `${line['status']} ${String(line['stdout']).trim()}`);
       assert.deepEqual(theirs, Array.from({ length: 20 }, (_, i) => `ok ${i}`));

@@ -3,7 +3,8 @@
  * (`unshare --pid --fork --mount-proc`). Usage: `node instance-child.js --instance-child RUNS`: creates a
  * sandbox, prints {"ready", "instanceIds"}, runs RUNS tiny programs (making a second sandbox halfway, whose
  * start sweeps the host's dead instances while the test's instance runs), one JSON line per verdict, and
- * exits; with RUNS 0 it runs one program and then waits to be killed. Does nothing without the flag.
+ * says {"holding"}, and exits when its stdin closes; with RUNS 0 it runs one program and then waits to be
+ * killed. Does nothing without the flag.
  */
 import { runLimits } from '../../src/runner/limits.js';
 import { Sandbox } from '../../src/sandbox/index.js';
@@ -23,10 +24,13 @@ async function main(runs: number): Promise<void> {
     const { result } = await sandbox.run({ argv: ['/usr/bin/python3.11', '-S', '-c', `print(${i})`], limits: runLimits() });
     say({ i, status: result.status, stdout: result.stdout, reason: result.reason ?? null });
   }
-  if (runs === 0) {
-    say({ holding: true });
-    await new Promise(() => {});
-  }
+  say({ holding: true });
+  if (runs === 0) await new Promise(() => {});
+  // Stay alive (everything still made) until the test closes our stdin.
+  await new Promise<void>((resolve) => {
+    process.stdin.resume();
+    process.stdin.once('end', () => resolve());
+  });
   second?.close();
   sandbox.close();
 }
