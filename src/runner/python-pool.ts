@@ -11,7 +11,7 @@
  * (each judged program and everything it forks) and "tester" (the tester of model-generated tests). The pool
  * sets their memory and process limits from outside the box before each job; the harness reads their CPU and
  * OOM counters to enforce the job's limits, and for unit_test jobs (rewards and pass@k) the pool checks the
- * kernel's figures again from outside before it lets a `passed` through.
+ * kernel's CPU figure again from outside before it lets a `passed` through.
  *
  * Failure policy: a zygote must answer a ping before it gets a job; one that cannot is Crucible's failure
  * (`internal_error`). A zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
@@ -24,7 +24,7 @@
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox, type SubgroupControl } from '../sandbox/index.js';
+import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox } from '../sandbox/index.js';
 import type { Limits, SubgroupLimits } from '../sandbox/types.js';
 
 const PYTHON = '/usr/bin/python3.11';
@@ -121,23 +121,16 @@ function cancelled(id: string): HarnessResponse {
 }
 
 /**
- * The kernel's figures for a unit_test job's candidate tree, read outside the box, overrule a `passed` that
- * breaks a limit (a second line behind the harness's own enforcement; the harness is trusted, but a pass is
- * what a reward is made of).
+ * The kernel's CPU figure for a unit_test job's candidate tree, read outside the box, overrules a `passed` over
+ * the CPU limit (a second line behind the harness's own enforcement, which also handles OOM kills; the harness
+ * is trusted, but a pass is what a reward is made of). `beforeNs`/`afterNs`: the group's cpuacct.usage.
  */
-function checkOutside(job: HarnessJob, response: HarnessResponse, before: ReturnType<SubgroupControl['usage']>,
-  after: ReturnType<SubgroupControl['usage']>): HarnessResponse {
+function checkOutside(job: HarnessJob, response: HarnessResponse, beforeNs: number, afterNs: number): HarnessResponse {
   if (job.mode !== 'unit_test' || response.status !== 'passed') return response;
-  const cpuMs = Math.round((after.cpuNs - before.cpuNs) / 1e6);
-  if (cpuMs > job.cpuMs) {
-    return { ...response, status: 'time_limit_exceeded', cpuMs,
-      reason: `CPU limit of ${job.cpuMs} ms exceeded by the candidate's processes together (${cpuMs} ms, counted outside the box)` };
-  }
-  if (after.oomKills > before.oomKills) {
-    return { ...response, status: 'memory_limit_exceeded',
-      reason: `memory limit of ${job.memoryKiB} KiB exceeded by the candidate's processes together (cgroup OOM kill)` };
-  }
-  return response;
+  const cpuMs = Math.round((afterNs - beforeNs) / 1e6);
+  if (cpuMs <= job.cpuMs) return response;
+  return { ...response, status: 'time_limit_exceeded', cpuMs,
+    reason: `CPU limit of ${job.cpuMs} ms exceeded by the candidate's processes together (${cpuMs} ms, counted outside the box)` };
 }
 
 /** Wall time a job may take before the host gives up on its harness: per input (call mode) or per generated
@@ -251,14 +244,17 @@ class Zygote {
   async run(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
     const limits = subgroupLimits(job);
     const candidate = this.box.subgroups.get('candidate');
-    for (const [name, value] of Object.entries(limits)) this.box.subgroups.get(name)?.setLimits(value);
-    const before = candidate?.usage();
+    candidate?.setLimits(limits.candidate);
+    // Only generated tests put the tester in its group.
+    if (job.mode === 'assertions') this.box.subgroups.get('tester')?.setLimits(limits.tester);
+    const before = job.mode === 'unit_test' ? candidate?.cpuNs() : undefined;
     const abort = (): void => this.kill(CANCELLED_REASON);
     signal?.addEventListener('abort', abort, { once: true });
     try {
       if (signal?.aborted) abort();
       const response = await this.send(id, job);
-      return candidate && before ? checkOutside(job, response, before, candidate.usage()) : response;
+      return candidate && before !== undefined && response.status === 'passed'
+        ? checkOutside(job, response, before, candidate.cpuNs()) : response;
     } finally {
       signal?.removeEventListener('abort', abort);
     }

@@ -66,8 +66,10 @@ export class IsolationUnavailableError extends Error {
 export interface SubgroupControl {
   /** Set the group's memory (KiB) and process limits and reset its memory peak; call between jobs. @throws Error */
   setLimits(limits: { readonly memoryKiB: number; readonly processes: number }): void;
-  /** The group's kernel counters: CPU ns ever used, memory peak since `setLimits`, OOM kills. @throws Error */
-  usage(): { readonly cpuNs: number; readonly memoryPeakBytes: number; readonly oomKills: number };
+  /** CPU time (ns) of every task ever in the group. @throws Error */
+  cpuNs(): number;
+  /** The group's kernel counters: CPU ns ever used, OOM kills by its limit. @throws Error */
+  usage(): { readonly cpuNs: number; readonly oomKills: number };
 }
 
 /** A long-lived box (e.g. a harness zygote) with its standard streams; holds one slot until it ends. */

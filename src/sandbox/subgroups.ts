@@ -8,8 +8,8 @@
  * Control stays outside the box: Crucible (root) makes the groups, opens their files and hands the box only
  * what it needs (crucible-box `--pass-wfd` / `--pass-dfd`: cgroup.procs write-only, to join; the directories
  * read-only, to read usage), sets limits through `Subgroup.setLimits` and reads usage through `Subgroup.usage`.
- * Kernel figures: cpuacct.usage (ns, every task ever in the group), memory.max_usage_in_bytes (peak, reset by
- * `setLimits`), memory.oom_control `oom_kill` (kills by the group's limit).
+ * Kernel figures: cpuacct.usage (ns, every task ever in the group), memory.oom_control `oom_kill` (kills by the
+ * group's limit); memory.max_usage_in_bytes (the peak, reset by `setLimits`) is the harness's to read.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,10 +32,9 @@ export interface SubgroupDescriptors {
   readonly cpuacct: number;
 }
 
-/** Kernel counters of a sub-group. `cpuNs` only grows; `memoryPeakBytes` since the last `setLimits`. */
+/** Kernel counters of a sub-group; both only grow: CPU time (ns) of every task ever in it, OOM kills by its limit. */
 export interface SubgroupUsage {
   readonly cpuNs: number;
-  readonly memoryPeakBytes: number;
   readonly oomKills: number;
 }
 
@@ -82,14 +81,15 @@ export class Subgroup {
     this.limits = limits;
   }
 
-  /** The group's kernel counters now. */
+  /** CPU time (ns) of every task ever in the group (one small read). */
+  cpuNs(): number {
+    return readNumber(this.dirs.cpuacct, 'cpuacct.usage');
+  }
+
+  /** The group's kernel counters now (two small reads). */
   usage(): SubgroupUsage {
     const oom = /^oom_kill (\d+)$/m.exec(readFileSync(join(this.dirs.memory, 'memory.oom_control'), 'utf8'));
-    return {
-      cpuNs: readNumber(this.dirs.cpuacct, 'cpuacct.usage'),
-      memoryPeakBytes: readNumber(this.dirs.memory, 'memory.max_usage_in_bytes'),
-      oomKills: oom ? Number(oom[1]) : 0,
-    };
+    return { cpuNs: readNumber(this.dirs.cpuacct, 'cpuacct.usage'), oomKills: oom ? Number(oom[1]) : 0 };
   }
 
   /** The directories crucible-box must empty when the box ends. */

@@ -117,7 +117,8 @@ export interface SubgroupLimits {
  *   (memory, pids, cpuacct), one per name, with these initial limits, for the harness to put untrusted parts of
  *   its tree in (a judged candidate, a generated test). Crucible opens them as root outside the box and passes
  *   descriptors; the box's environment variable `CRUCIBLE_SUBGROUPS` maps each name to
- *   `{"procs": [fd...] (cgroup.procs, write-only: write "0" to join), "memory", "pids", "cpuacct" (directory
+ *   `{"procs": [fd, fd, fd] (cgroup.procs of memory, pids, cpuacct, write-only: write a pid to move that task,
+ *   "0" to move the writer), "memory", "pids", "cpuacct" (directory
  *   descriptors, read-only: usage, peak, OOM kills)}`. Their limits are changed from outside through
  *   `OpenBox.subgroups`.
  */

@@ -38,7 +38,7 @@ class Subgroup:
     peak, members). The kernel counts every process that ever joined, orphans and double forks included."""
 
     def __init__(self, spec):
-        self.procs = [int(fd) for fd in spec["procs"]]
+        self.procs = [int(fd) for fd in spec["procs"]]   # memory, pids, cpuacct
         self.memory, self.pids_dir, self.cpuacct = int(spec["memory"]), int(spec["pids"]), int(spec["cpuacct"])
         for fd in self.procs + [self.memory, self.pids_dir, self.cpuacct]:
             os.set_inheritable(fd, False)
@@ -69,13 +69,30 @@ class Subgroup:
         return int(self._read(self.memory, "memory.max_usage_in_bytes")) // 1024
 
     def members(self):
-        """Pids (in this pid namespace) of the group's live tasks, read fresh from every controller."""
+        """Pids (in this pid namespace) of the group's live tasks, read fresh from every controller. A zombie
+        (dead, waiting for its parent, e.g. the spawner, to reap it) is not live: nothing waits for that."""
         found = set()
         for dir_fd in (self.memory, self.pids_dir, self.cpuacct):
             for word in self._read(dir_fd, "cgroup.procs").split():
                 found.add(int(word))
         found.discard(0)
-        return found
+        return {pid for pid in found if (read_stat(pid) or ("Z",))[0] not in ("Z", "X")}
+
+
+PR_SET_DUMPABLE_ON = 1
+
+
+def prefer_for_oom_kill():
+    """Raise our oom_score_adj to 1000 (always allowed), so that an OOM kill in a cgroup we share with the spawner
+    takes us and what we fork, never it. /proc/self files of a non-dumpable process belong to root: the flag is
+    lifted for the write and set again."""
+    if _libc.prctl(PR_SET_DUMPABLE, PR_SET_DUMPABLE_ON, 0, 0, 0) != 0:
+        raise ConfinementError(f"prctl(PR_SET_DUMPABLE) failed: errno {ctypes.get_errno()}")
+    try:
+        with open("/proc/self/oom_score_adj", "w") as adj:
+            adj.write("1000")
+    finally:
+        set_nondumpable()
 
 
 def join_from_parent(procs_fds, pid):

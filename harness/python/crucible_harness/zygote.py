@@ -50,7 +50,8 @@ REPORT_MAX_BYTES = 1 << 20
 WARM_TESTER_JOBS = 100
 JOB_DIR = "/tmp/crucible-job"
 SCRATCH_DIRS = ("/box", "/tmp", "/dev/shm")
-# Descriptors at which the spawner receives the candidate sub-group's cgroup.procs (spawner.py `--join`).
+# Descriptors at which the spawner receives the candidate sub-group's cgroup.procs of the memory, pids and
+# cpuacct controllers, in that order (spawner.py `--join`).
 SPAWNER_JOIN_FDS = (4, 5, 6)
 # The only variable the spawner (hence every candidate) inherits from the zygote's environment: the host starts
 # the harness with a fixed hash seed so that set iteration order, and the answers of programs depending on it,
