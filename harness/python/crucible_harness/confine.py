@@ -33,9 +33,9 @@ SUBGROUPS_ENV = "CRUCIBLE_SUBGROUPS"
 
 class Subgroup:
     """One cgroup (memory, pids, cpuacct) for an untrusted part of the box's tree. Crucible, outside the box, made
-    it, sets its limits and handed us descriptors: cgroup.procs of each controller, write-only (writing "0" moves
-    the writer there, and everything it forks stays), and the three directories, read-only (usage, OOM kills,
-    peak, members). The kernel counts every process that ever joined, orphans and double forks included."""
+    it, sets its limits and handed us descriptors: cgroup.procs of each controller, write-only (writing a pid
+    moves that task there, and everything it forks stays), and the three directories, read-only (usage, OOM
+    kills, peak). The kernel counts every process that ever joined, orphans and double forks included."""
 
     def __init__(self, spec):
         self.procs = [int(fd) for fd in spec["procs"]]   # memory, pids, cpuacct
@@ -68,15 +68,6 @@ class Subgroup:
     def peak_kib(self):
         return int(self._read(self.memory, "memory.max_usage_in_bytes")) // 1024
 
-    def members(self):
-        """Pids (in this pid namespace) of the group's live tasks, read fresh from every controller. A zombie
-        (dead, waiting for its parent, e.g. the spawner, to reap it) is not live: nothing waits for that."""
-        found = set()
-        for dir_fd in (self.memory, self.pids_dir, self.cpuacct):
-            for word in self._read(dir_fd, "cgroup.procs").split():
-                found.add(int(word))
-        found.discard(0)
-        return {pid for pid in found if (read_stat(pid) or ("Z",))[0] not in ("Z", "X")}
 
 
 PR_SET_DUMPABLE_ON = 1
@@ -250,6 +241,17 @@ def read_stat(pid):
     return rest[0].decode(), int(rest[1]), ticks * 1000 // CLK_TCK, int(rest[21]) * PAGE_KIB
 
 
+def schedstat_ns(pid):
+    """CPU time (ns) a single-threaded process has run so far (/proc/<pid>/schedstat), or None."""
+    if not pid:
+        return None
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def cpu_ms(pid):
     """CPU time of a live process, ms: the larger of the tick-resolution total over all threads (and reaped
     children) and the ns-resolution main-thread figure of /proc/<pid>/schedstat."""
@@ -295,10 +297,12 @@ def reap_children():
 SWEEP_DEADLINE_S = 10.0
 
 
-def sweep_processes(keep, groups=(), deadline_s=SWEEP_DEADLINE_S):
-    """SIGKILL every process but `keep` until none is left alive and every sub-group in `groups` is empty; reap
-    what is ours. Returns reaped statuses. Loops because a fork bomb keeps creating processes between the scan
-    and the kill; yields first, then sleeps a millisecond per round, until `deadline_s`."""
+def sweep_processes(keep, deadline_s=SWEEP_DEADLINE_S):
+    """SIGKILL every process of the box but `keep` until none is left alive; reap what is ours. Returns reaped
+    statuses. Loops because a fork bomb keeps creating processes between the scan and the kill; yields first,
+    then sleeps a millisecond per round, until `deadline_s`. Every task of the box's sub-groups is a process of
+    the box's pid namespace (nothing in it can make another: seccomp), so when none is alive the groups hold no
+    live task and their CPU figures are final."""
     reaped = {}
     end = time.monotonic() + deadline_s
     rounds = 0
@@ -316,19 +320,9 @@ def sweep_processes(keep, groups=(), deadline_s=SWEEP_DEADLINE_S):
                     pass
         reaped.update(reap_children())
         if live == 0:
-            members = set()
-            for group in groups:
-                members |= group.members()
-            members -= set(keep)
-            if not members:
-                # Zombies left are dead children of the spawner (it reaps and reports them); orphans were
-                # re-parented to us and reaped above.
-                return reaped
-            for pid in members:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+            # Zombies left are dead children of the spawner (it reaps and reports them); orphans were
+            # re-parented to us and reaped above.
+            return reaped
         if time.monotonic() > end:
             raise ConfinementError(f"processes still alive after the sweep ({deadline_s:.0f} s)")
         rounds += 1

@@ -4,15 +4,16 @@ S is started by exec (not fork) from the zygote, so its memory never contains a 
 expected value and no other sample's program can be scraped from a C's inherited heap. The zygote hands it
 the fds of one job over a SOCK_SEQPACKET control socket (fd 3); S forks C, reports C's pid, waits for C and
 reports its exit status and rusage. When the box has a candidate sub-cgroup, S gets its cgroup.procs
-descriptors (`--join MEMORY,PIDS,CPUACCT`). S joins the group's memory controller itself, once, after start-up
-(moving a task between memory cgroups is the costly migration, ~0.4 ms; S's own pages stay charged where they
-were, so only what C and its tree allocate counts), and puts each new C in the pids and cpuacct controllers
-before C may go on: C waits on a pipe until S has written its pid there, so no instruction of a program runs
-outside the group, and C raises its own oom_score_adj so that the memory limit never picks S. If a join fails,
-C ends without running anything and S reports the failure (Crucible's, never the program's).
+descriptors (`--join MEMORY,PIDS,CPUACCT`) and joins the group itself, once, after start-up: every C is then born
+in it (no instruction of a program ever runs outside it) and no job pays for a migration (moving a task between
+cgroups waits for an RCU grace period: ~0.5 ms idle, ~6 ms on a loaded host, per job). S's own pages stay
+charged where they were; its CPU while in the group (forking C, the reports) is the zygote's to subtract, which
+it reads from /proc/<S>/schedstat; each C raises its oom_score_adj so that the group's OOM kills take C's tree,
+never S. If S cannot join, it starts no C and reports why (Crucible's failure, never the program's).
 
+  S -> zygote: {"ready": true} once, after start-up (and the join)
   zygote -> S: {"memoryKiB", "cpuSec", "dir"} + fds [channel, stdout_w, stderr_w]
-  S -> zygote: {"pid": n} (or {"pid": n, "joinError": text}), later {"pid": n, "status": wait_status,
+  S -> zygote: {"pid": n} (or {"pid": 0, "joinError": text}), later {"pid": n, "status": wait_status,
                "cpuMs": n, "maxrssKiB": n}
 """
 import json
@@ -29,14 +30,15 @@ def main(join_fds=()):
     confine.drop_capabilities()
     confine.ignore_signals()
     ctl = socket.socket(fileno=CONTROL_FD)
-    setup_error = None
-    if join_fds:
-        memory_fd, join_fds = join_fds[0], tuple(join_fds[1:])
+    join_error = None
+    for fd in join_fds:
         try:
-            os.write(memory_fd, b"0")
+            os.write(fd, b"0")
         except OSError as e:
-            setup_error = f"the spawner cannot join the candidate memory cgroup: {e}"
-        os.close(memory_fd)
+            join_error = f"the spawner cannot join the candidate cgroup: {e}"
+        os.close(fd)
+    # Start-up is over: from here on, S's CPU in the group is only the judge's work per job, which Z subtracts.
+    ctl.send(json.dumps({"ready": True}).encode())
     while True:
         try:
             msg, fds, _flags, _addr = socket.recv_fds(ctl, 65536, 3)
@@ -45,37 +47,23 @@ def main(join_fds=()):
         if not msg:
             return
         params = json.loads(msg)
-        go_r, go_w = os.pipe()
+        if join_error is not None:
+            for fd in fds:
+                os.close(fd)
+            ctl.send(json.dumps({"pid": 0, "joinError": join_error}).encode())
+            continue
         pid = os.fork()
         if pid == 0:
             try:
                 ctl.close()
-                os.close(go_w)
-                for fd in join_fds:
-                    os.close(fd)
-                if os.read(go_r, 1) != b"1":
-                    os._exit(0)   # not in the sub-group: never run the program
-                os.close(go_r)
                 if join_fds:
                     confine.prefer_for_oom_kill()   # the group's OOM kills take C's tree, never S
             except BaseException:
                 os._exit(0)
             candidate.run(fds, params)
-        os.close(go_r)
-        join_error = setup_error
-        if join_error is None:
-            try:
-                confine.join_from_parent(join_fds, pid)
-            except OSError as e:
-                join_error = f"cannot put the candidate in its cgroup: {e}"
-        os.write(go_w, b"1" if join_error is None else b"0")
-        os.close(go_w)
         for fd in fds:
             os.close(fd)
-        report = {"pid": pid}
-        if join_error is not None:
-            report["joinError"] = join_error
-        ctl.send(json.dumps(report).encode())
+        ctl.send(json.dumps({"pid": pid}).encode())
         _, status, ru = os.wait4(pid, 0)
         ctl.send(json.dumps({
             "pid": pid,

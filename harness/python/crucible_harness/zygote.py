@@ -16,7 +16,7 @@ for C's whole tree. Without sub-groups (a host without cgroups) Z falls back to 
 C can reach nothing of Z or T: both are non-dumpable and C has no capabilities, so /proc/<pid>/{mem,fd,environ}
 and ptrace are closed to it; Z is pid 1 of its pid namespace, so C cannot signal it either, and no other
 process of the box holds the host's pipes. After every job Z SIGKILLs every process but itself, S and the
-warm T until none is left and the sub-groups are empty, reaps them, resumes S and T (a candidate may have
+warm T until none is left (which empties the sub-groups: their tasks are processes of the box), reaps them, resumes S and T (a candidate may have
 stopped them), empties /box, /tmp and /dev/shm (however deep the tree a candidate built) and removes the box's
 SysV IPC objects, so the next candidate finds nothing of this one.
 
@@ -99,6 +99,11 @@ class Spawner:
         os.close(null)
         theirs.close()
         self.sock = ours
+        # Wait until S is done starting (and in the candidate group): a job's share of S's CPU is then only what
+        # S spends on that job. A spawner that never gets ready fails the next job (Crucible's failure).
+        ready = self.receive(10.0)
+        if not ready or ready.get("ready") is not True:
+            self.stop()
 
     def stop(self):
         try:
@@ -118,6 +123,10 @@ class Spawner:
         """Ask S for a new C. Restarts S once if it is gone."""
         msg = json.dumps(params).encode()
         for attempt in (0, 1):
+            if self.sock is None:
+                self.start()
+            if self.sock is None:
+                raise confine.ConfinementError("the spawner did not start")
             try:
                 socket.send_fds(self.sock, [msg], fds)
                 return
@@ -181,10 +190,14 @@ class Job:
         self.z = zygote
         self.req = req
         self.t0 = time.monotonic()
-        # The candidate sub-group (when the box has one): its CPU and OOM-kill counters at the start of the job.
+        # The candidate sub-group (when the box has one): its CPU and OOM-kill counters at the start of the job,
+        # and the spawner's own CPU, which the group also holds (S lives in it so that every C is born there).
         self.group = zygote.groups.get("candidate")
         self.group_cpu0 = self.group.cpu_ns() if self.group else 0
         self.group_oom0 = self.group.oom_kills() if self.group else 0
+        self.spawner_pid = zygote.spawner.proc_pid
+        self.spawner_cpu0 = confine.schedstat_ns(self.spawner_pid) if self.group else None
+        self.group_cpu_seen = 0.0
         self.out_r, self.out_w = os.pipe()
         self.err_r, self.err_w = os.pipe()
         self.stdout = Sink(self.out_r, req["outputBytes"])
@@ -210,6 +223,7 @@ class Job:
             self.z.spawner.start()
             raise RuntimeError("the spawner did not start the candidate")
         if "joinError" in msg:
+            self.z.spawner.start()
             raise confine.ConfinementError(str(msg["joinError"]))
         self.c_pid = msg["pid"]
         self.c_cpu_seen = 0
@@ -219,7 +233,15 @@ class Job:
         """CPU ms of the candidate: with the sub-group, of every process that was ever in it during this job
         (monotone over the job); without, of the current C and its waited-for children (monotone per C)."""
         if self.group is not None:
-            return (self.group.cpu_ns() - self.group_cpu0) / 1e6
+            used = self.group.cpu_ns() - self.group_cpu0
+            # Subtract what S spent (forking C, reporting): the judge's work, not the candidate's. If S was
+            # replaced meanwhile (a candidate killed it) its share cannot be known and counts as C's.
+            spawner = self.z.spawner.proc_pid
+            now = confine.schedstat_ns(spawner) if spawner == self.spawner_pid else None
+            if now is not None and self.spawner_cpu0 is not None:
+                used -= now - self.spawner_cpu0
+            self.group_cpu_seen = max(self.group_cpu_seen, used / 1e6)
+            return self.group_cpu_seen
         if self.c_pid is not None:
             c = confine.cpu_ms(self.c_pid)
             if c is not None:
@@ -890,7 +912,7 @@ class Zygote:
         keep = {os.getpid(), self.spawner.proc_pid}
         if self.tester is not None:
             keep.add(self.tester.pid)
-        reaped = confine.sweep_processes(keep, self.groups.values())
+        reaped = confine.sweep_processes(keep)
         if self.tester is not None:
             if self.tester.pid in reaped:
                 self.tester.sock.close()
@@ -901,7 +923,7 @@ class Zygote:
                     os.kill(self.tester.pid, signal.SIGCONT)
                 except ProcessLookupError:
                     self.tester = None
-        if self.spawner.proc_pid in reaped:
+        if self.spawner.proc_pid is None or self.spawner.proc_pid in reaped:
             self.spawner.proc_pid = None
             self.spawner.start()
         else:
