@@ -93,7 +93,10 @@ export function wallMsFor(cpuMs: number): number {
   return cpuMs * 3 + 2000;
 }
 
-/** Limits of one plain run when the caller sets nothing: 2 s CPU, 512 MiB, 64 processes, 8 MiB of output each. */
+/**
+ * Limits of one plain run when the caller sets nothing: 2 s CPU, 512 MiB, 64 processes, 8 MiB of output each,
+ * 64 MiB of writable space (/box, /tmp and /dev/shm together).
+ */
 export const DEFAULT_RUN_LIMITS: Limits = {
   cpuMs: 2000,
   wallMs: wallMsFor(2000),
@@ -102,9 +105,10 @@ export const DEFAULT_RUN_LIMITS: Limits = {
   fileSizeKiB: 64 * 1024,
   openFiles: 256,
   outputBytes: 8 * 1024 * 1024,
+  diskKiB: 64 * 1024,
 };
 
-/** Limits of a compile step (its own, independent of the run's). */
+/** Limits of a compile step (its own, independent of the run's); 256 MiB of writable space for toolchain caches. */
 export const DEFAULT_COMPILE_LIMITS: Limits = {
   cpuMs: 30_000,
   wallMs: 60_000,
@@ -113,6 +117,7 @@ export const DEFAULT_COMPILE_LIMITS: Limits = {
   fileSizeKiB: 256 * 1024,
   openFiles: 512,
   outputBytes: 256 * 1024,
+  diskKiB: 256 * 1024,
 };
 
 /**

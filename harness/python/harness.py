@@ -2,7 +2,8 @@
 with PYTHONHASHSEED=0 in an otherwise empty environment.
 
 Modes: default = zygote (NDJSON requests on fd 0, one NDJSON response per request on fd 1);
-`--once` = answer one request and exit; `--spawner` = internal (the clean process that forks candidates).
+`--once` = answer one request and exit; `--spawner [--join FDS]` = internal (the clean process that forks
+candidates; FDS are the candidate sub-cgroup's cgroup.procs descriptors each candidate joins).
 Theory of operation: crucible_harness/zygote.py. Standard library only.
 """
 import os
@@ -19,7 +20,8 @@ def _main(argv):
     if "--spawner" in argv:
         sys.set_int_max_str_digits(0)
         zygote.preload()
-        spawner.main()
+        join = argv[argv.index("--join") + 1] if "--join" in argv else ""
+        spawner.main(tuple(int(fd) for fd in join.split(",") if fd))
         return 0
     return zygote.main(os.path.abspath(__file__), once="--once" in argv)
 

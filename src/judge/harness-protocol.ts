@@ -41,6 +41,8 @@ export const harnessResponseSchema = z.object({
   reason: z.string().optional(),
   stdout: z.string().optional(),
   stderr: z.string().optional(),
+  /** Set (true) only when the caller cancelled the job: the status is then `internal_error`. */
+  cancelled: z.literal(true).optional(),
   results: z.array(z.object({
     status: statusSchema,
     value: z.unknown().optional(),

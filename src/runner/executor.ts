@@ -86,9 +86,10 @@ export class Executor {
   /**
    * Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers);
    * `files` are written into the work directory beside it (e.g. a checker's input and answer).
+   * @throws the signal's reason when `signal` aborts (the run under way is killed; no verdict is made of it).
    */
   async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
-    limits: Limits, files: Readonly<Record<string, string>> = {}): Promise<ExecutionResult> {
+    limits: Limits, files: Readonly<Record<string, string>> = {}, signal?: AbortSignal): Promise<ExecutionResult> {
     this.stats.runs++;
     const { result } = await this.sandbox.run({
       argv: language.run,
@@ -97,7 +98,9 @@ export class Executor {
       mounts: outcome.artifactDir ? [{ hostPath: outcome.artifactDir, boxPath: ARTIFACT }] : [],
       stdin,
       limits: forLanguage(limits, language),
+      signal,
     });
+    if (result.cancelled) signal?.throwIfAborted();
     return result;
   }
 
@@ -107,8 +110,7 @@ export class Executor {
    * after the first failed input; results then cover only the inputs that ran. A compile failure returns
    * `{compile}` with no runs.
    * Cancellation: `signal` is checked before the compilation and before each run; once it aborts no further
-   * execution starts and the call rejects with the signal's reason (the sandbox does not yet stop a run under
-   * way, so the one running finishes within its own limits).
+   * execution starts, the run under way is killed, and the call rejects with the signal's reason.
    */
   async runMany(language: Language, source: string, inputs: readonly string[], limits: Limits,
     options: { readonly failFast?: boolean; readonly signal?: AbortSignal;
@@ -120,7 +122,7 @@ export class Executor {
     const runs: ExecutionResult[] = [];
     for (let i = 0; i < inputs.length; i++) {
       options.signal?.throwIfAborted();
-      const result = await this.runCompiled(language, source, compile, inputs[i]!, limits);
+      const result = await this.runCompiled(language, source, compile, inputs[i]!, limits, {}, options.signal);
       runs.push(result);
       const failed = options.onResult ? await options.onResult(i, result) : result.status !== 'ok';
       if (options.failFast && failed) break;
@@ -138,7 +140,7 @@ export class Executor {
     const compile = await this.compile(language, source);
     if (!compile.ok) return compile.result;
     options.signal?.throwIfAborted();
-    return this.runCompiled(language, source, compile, stdin, limits, options.files);
+    return this.runCompiled(language, source, compile, stdin, limits, options.files, options.signal);
   }
 
   /** Discard every cached artifact. */

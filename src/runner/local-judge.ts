@@ -155,7 +155,7 @@ export class LocalJudge implements Judge {
         cpuMs: limits.cpuMs, memoryKiB: limits.memoryKiB,
         ...(limits.wallMs === undefined ? {} : { wallMs: limits.wallMs }),
         ...(limits.outputBytes === undefined ? {} : { outputBytes: limits.outputBytes }),
-      }));
+      }), {}, signal);
       return { compile: compiled.result, run };
     } catch (error) {
       if (signal?.aborted) throw error;

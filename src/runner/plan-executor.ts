@@ -43,10 +43,15 @@ export class PlanExecutor {
     return this.runPrograms(mode, problem, plan, signal);
   }
 
-  /** One harness job; never rejects for what the program does (the pool's failure policy). */
+  /**
+   * One harness job; never rejects for what the program does (the pool's failure policy).
+   * @throws the signal's reason when `signal` aborts (the job's processes are killed; no verdict is made of it).
+   */
   async runHarness(job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
     signal?.throwIfAborted();
-    return this.harness.run(job);
+    const response = await this.harness.run(job, { signal });
+    if (response.cancelled) signal?.throwIfAborted();
+    return response;
   }
 
   /** The language a program names. @throws JudgeRequestError when it is not configured. */

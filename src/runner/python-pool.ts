@@ -7,15 +7,24 @@
  * consecutive unit_test jobs of one problem (the warm tester, see harness/python/crucible_harness/zygote.py),
  * so jobs of a problem are best sent in a row. The host isolation is the same bubblewrap box as every run.
  *
+ * Limits of the candidate's whole tree: every box has two sub-cgroups (src/sandbox/subgroups.ts), "candidate"
+ * (each judged program and everything it forks) and "tester" (the tester of model-generated tests). The pool
+ * sets their memory and process limits from outside the box before each job; the harness reads their CPU and
+ * OOM counters to enforce the job's limits, and for unit_test jobs (rewards and pass@k) the pool checks the
+ * kernel's CPU figure again from outside before it lets a `passed` through.
+ *
  * Failure policy: a zygote must answer a ping before it gets a job; one that cannot is Crucible's failure
  * (`internal_error`). A zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
  * replaced, and the job is retried once in a fresh one-shot box (`--once`). The harness is pid 1 of that
  * box, which no process of the box can signal, and it bounds the job itself, so if the one-shot box still
  * gives no answer the harness failed: `internal_error` with the reason, never a verdict on the program.
+ * A transient failure inside the harness (its answer says `harness failure: ...`) is retried, at most
+ * `MAX_ATTEMPTS` times in all. Cancellation (`run(job, {signal})`) kills the zygote at once (its box takes
+ * every process of the job with it) and answers `internal_error` with `cancelled: true`.
  */
 import { createInterface } from 'node:readline';
-import { BOX_HARNESS, type OpenBox, type Sandbox } from '../sandbox/index.js';
-import type { Limits } from '../sandbox/types.js';
+import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox } from '../sandbox/index.js';
+import type { Limits, SubgroupLimits } from '../sandbox/types.js';
 import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness-protocol.js';
 
 export type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
@@ -34,7 +43,10 @@ export interface PythonInterpreter {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** Limits of a zygote box for its whole life (per-job CPU/memory are set by the harness per job). */
+/**
+ * Limits of a zygote box for its whole life (per-job CPU/memory are set per job: the sub-groups' limits by the
+ * pool, CPU by the harness). `diskKiB` is each of /box, /tmp and /dev/shm (emptied after every job).
+ */
 const BOX_LIMITS: Limits = {
   cpuMs: 24 * 3600 * 1000,
   wallMs: 24 * 3600 * 1000,
@@ -43,7 +55,47 @@ const BOX_LIMITS: Limits = {
   fileSizeKiB: 64 * 1024,
   openFiles: 256,
   outputBytes: 1 << 20,
+  diskKiB: 256 * 1024,
 };
+
+/** Processes + threads a candidate's tree may hold at once; a tester's (generated tests) likewise. */
+const CANDIDATE_PROCESSES = 64;
+const TESTER_PROCESSES = 32;
+/** The tester's memory floor (it decodes the candidate's answers): as its RLIMIT_AS in tester.py. */
+const TESTER_MIN_MEMORY_KIB = 512 * 1024;
+/** Attempts of one job when the harness reports a transient failure of its own. */
+const MAX_ATTEMPTS = 3;
+
+/** The sub-groups' limits for one job. */
+function subgroupLimits(job: HarnessJob): Record<'candidate' | 'tester', SubgroupLimits> {
+  return {
+    candidate: { memoryKiB: job.memoryKiB, processes: CANDIDATE_PROCESSES },
+    tester: { memoryKiB: Math.max(job.memoryKiB, TESTER_MIN_MEMORY_KIB), processes: TESTER_PROCESSES },
+  };
+}
+
+/** A harness answer that says the harness itself failed in a way worth another try (not a verdict). */
+function transient(response: HarnessResponse): boolean {
+  return response.status === 'internal_error' && response.cancelled !== true &&
+    (response.reason ?? '').startsWith('harness failure:');
+}
+
+function cancelled(id: string): HarnessResponse {
+  return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason: CANCELLED_REASON, cancelled: true };
+}
+
+/**
+ * The kernel's CPU figure for a unit_test job's candidate tree, read outside the box, overrules a `passed` over
+ * the CPU limit (a second line behind the harness's own enforcement, which also handles OOM kills; the harness
+ * is trusted, but a pass is what a reward is made of). `beforeNs`/`afterNs`: the group's cpuacct.usage.
+ */
+function checkOutside(job: HarnessJob, response: HarnessResponse, beforeNs: number, afterNs: number): HarnessResponse {
+  if (job.mode !== 'unit_test' || response.status !== 'passed') return response;
+  const cpuMs = Math.round((afterNs - beforeNs) / 1e6);
+  if (cpuMs <= job.cpuMs) return response;
+  return { ...response, status: 'time_limit_exceeded', cpuMs,
+    reason: `CPU limit of ${job.cpuMs} ms exceeded by the candidate's processes together (${cpuMs} ms, counted outside the box)` };
+}
 
 /** Wall time a job may take before the host gives up on its harness: per input (call mode) or per generated
  *  test (assertions mode), plus slack. */
@@ -51,6 +103,13 @@ function jobBudgetMs(job: HarnessJob): number {
   const units = job.mode === 'call' ? job.inputs.length : job.mode === 'assertions' ? job.assertions.length : 1;
   return job.wallMs * Math.max(1, units) + 10_000;
 }
+
+/** A unit_test job every harness must pass (the self-test). */
+const SELF_TEST_JOB: HarnessJob = {
+  mode: 'unit_test', program: 'def add(a, b):\n    return a + b\n', prelude: '', entryPoint: 'add',
+  test: 'def check(candidate):\n    assert candidate(2, 3) == 5\n',
+  cpuMs: 2000, wallMs: 10_000, memoryKiB: 256 * 1024, outputBytes: 64 * 1024,
+};
 
 interface Pending {
   readonly resolve: (r: HarnessResponse) => void;
@@ -76,9 +135,10 @@ class Zygote {
     });
   }
 
-  static async start(sandbox: Sandbox, python: PythonInterpreter): Promise<Zygote> {
+  static async start(sandbox: Sandbox, python: PythonInterpreter, first: HarnessJob): Promise<Zygote> {
     // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
-    const box = await sandbox.open({ argv: [...python.argv, HARNESS], env: python.env, limits: BOX_LIMITS, asPid1: true });
+    const box = await sandbox.open({ argv: [...python.argv, HARNESS], env: python.env, limits: BOX_LIMITS,
+      asPid1: true, subgroups: subgroupLimits(first) });
     const zygote = new Zygote(box);
     await zygote.ping();
     return zygote;
@@ -141,7 +201,30 @@ class Zygote {
     this.box.launched.kill(reason);
   }
 
-  run(id: string, job: HarnessJob): Promise<HarnessResponse> {
+  /**
+   * Run one job: set the sub-groups' limits for it (outside the box), send it, and check a unit_test pass
+   * against the kernel's figures. Aborting `signal` kills the box (the caller answers `cancelled`).
+   */
+  async run(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
+    const limits = subgroupLimits(job);
+    const candidate = this.box.subgroups.get('candidate');
+    candidate?.setLimits(limits.candidate);
+    // Only generated tests put the tester in its group.
+    if (job.mode === 'assertions') this.box.subgroups.get('tester')?.setLimits(limits.tester);
+    const before = job.mode === 'unit_test' ? candidate?.cpuNs() : undefined;
+    const abort = (): void => this.kill(CANCELLED_REASON);
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      if (signal?.aborted) abort();
+      const response = await this.send(id, job);
+      return candidate && before !== undefined && response.status === 'passed'
+        ? checkOutside(job, response, before, candidate.cpuNs()) : response;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+
+  private send(id: string, job: HarnessJob): Promise<HarnessResponse> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.fail(new Error('harness did not answer within the job wall bound'));
@@ -156,42 +239,59 @@ class Zygote {
 /** Pool of zygotes over a sandbox; `size` defaults to the sandbox's slot count for long-lived boxes. */
 export class PythonHarnessPool {
   private readonly idle: Zygote[] = [];
-  private readonly waiting: ((z: Zygote) => void)[] = [];
+  private readonly waiting: ((z: Zygote | 'retry') => void)[] = [];
   private starting = 0;
   private live = 0;
   private closed = false;
   private counter = 0;
   /** Counters for metrics and benchmarks. */
-  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0 };
+  readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0, transientRetries: 0, cancelled: 0 };
 
   constructor(private readonly sandbox: Sandbox, private readonly python: PythonInterpreter,
     private readonly size = sandbox.boxSlotCount) {}
 
-  private async acquire(): Promise<Zygote> {
-    const ready = this.idle.pop();
-    if (ready) return ready;
-    if (this.live + this.starting < this.size) {
-      this.starting++;
-      try {
-        const zygote = await Zygote.start(this.sandbox, this.python);
-        this.live++;
-        return zygote;
-      } finally {
-        this.starting--;
+  /**
+   * An idle zygote, a new one, or the next one released; null when `signal` aborts first.
+   * @throws Error when a new zygote cannot be started.
+   */
+  private async acquire(job: HarnessJob, signal?: AbortSignal): Promise<Zygote | null> {
+    for (;;) {
+      const ready = this.idle.pop();
+      if (ready) return ready;
+      if (this.live + this.starting < this.size) {
+        this.starting++;
+        try {
+          const zygote = await Zygote.start(this.sandbox, this.python, job);
+          this.live++;
+          return zygote;
+        } finally {
+          this.starting--;
+        }
       }
+      if (signal?.aborted) return null;
+      // A waiter is handed a zygote, or told to try again (a zygote died: there is room to start one).
+      const given = await new Promise<Zygote | 'retry' | null>((resolve) => {
+        const waiter = (zygote: Zygote | 'retry'): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(zygote);
+        };
+        const onAbort = (): void => {
+          const at = this.waiting.indexOf(waiter);
+          if (at >= 0) this.waiting.splice(at, 1);
+          resolve(null);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiting.push(waiter);
+      });
+      if (given !== 'retry') return given;
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   private release(zygote: Zygote): void {
     if (zygote.dead || this.closed) {
       this.live--;
-      if (!this.closed) {
-        this.stats.zygoteRestarts++;
-        // Hand a waiter a fresh zygote rather than letting it wait forever.
-        const waiter = this.waiting.shift();
-        if (waiter) void this.acquire().then(waiter);
-      }
+      if (!this.closed) this.stats.zygoteRestarts++;
+      this.waiting.shift()?.('retry');
       return;
     }
     const waiter = this.waiting.shift();
@@ -199,39 +299,57 @@ export class PythonHarnessPool {
     else this.idle.push(zygote);
   }
 
-  /** Run one job; never rejects for anything the program does (see the failure policy above). */
-  async run(job: HarnessJob): Promise<HarnessResponse> {
+  /**
+   * Run one job; never rejects for anything the program does (see the failure policy above). Aborting
+   * `options.signal` cancels it: `internal_error` with `cancelled: true`, every process of the job killed.
+   */
+  async run(job: HarnessJob, options: { readonly signal?: AbortSignal } = {}): Promise<HarnessResponse> {
     this.stats.jobs++;
     const id = `j${++this.counter}`;
-    let zygote: Zygote;
+    for (let attempt = 1; ; attempt++) {
+      const response = await this.attempt(id, job, options.signal);
+      if (response.cancelled) this.stats.cancelled++;
+      if (!transient(response) || attempt >= MAX_ATTEMPTS) return response;
+      this.stats.transientRetries++;
+    }
+  }
+
+  private async attempt(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
+    if (signal?.aborted) return cancelled(id);
+    let zygote: Zygote | null;
     try {
-      zygote = await this.acquire();
+      zygote = await this.acquire(job, signal);
     } catch (error) {
       return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0,
         reason: `cannot start the Python judge harness: ${(error as Error).message}` };
     }
+    if (zygote === null) return cancelled(id);
     try {
-      const response = await zygote.run(id, job);
+      const response = await zygote.run(id, job, signal);
       if ((response.testerJob ?? 0) > 1) this.stats.testerReuses++;
       return response;
     } catch {
       zygote.kill('failed job');
+      if (signal?.aborted) return cancelled(id);
       this.stats.oneShotRetries++;
-      return this.runOnce(id, job);
+      return this.runOnce(id, job, signal);
     } finally {
       this.release(zygote);
     }
   }
 
-  /** Run one job in a fresh one-shot box (`harness.py --once`). */
-  async runOnce(id: string, job: HarnessJob): Promise<HarnessResponse> {
+  /** Run one job in a fresh one-shot box (`harness.py --once`), with the job's sub-groups. */
+  async runOnce(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
     const { result } = await this.sandbox.run({
       argv: [...this.python.argv, HARNESS, '--once'],
       env: this.python.env,
       asPid1: true,
       stdin: JSON.stringify({ op: 'run', id, ...job }) + '\n',
       limits: { ...BOX_LIMITS, wallMs: jobBudgetMs(job), outputBytes: 64 << 20 },
+      subgroups: subgroupLimits(job),
+      signal,
     });
+    if (result.cancelled) return cancelled(id);
     const line = result.stdout.trim().split('\n').pop() ?? '';
     try {
       return harnessResponseSchema.parse(JSON.parse(line));
@@ -241,9 +359,23 @@ export class PythonHarnessPool {
     }
   }
 
+  /**
+   * Judge a tiny known-good program end to end (a zygote, a candidate in its sub-group, a tester): ok, or the
+   * reason it failed. For health checks; never throws.
+   */
+  async selfTest(signal?: AbortSignal): Promise<{ readonly ok: true; readonly wallMs: number } | { readonly ok: false; readonly wallMs: number; readonly reason: string }> {
+    const started = Date.now();
+    const response = await this.run({ ...SELF_TEST_JOB }, { signal });
+    const wallMs = Date.now() - started;
+    if (response.status === 'passed') return { ok: true, wallMs };
+    return { ok: false, wallMs, reason: `the Python judge harness answered ${response.status} for a correct program: ${response.reason ?? ''}`.trim() };
+  }
+
   /** Kill every zygote. */
   close(): void {
     this.closed = true;
     for (const zygote of this.idle.splice(0)) zygote.kill('pool closed');
+    // Waiters try again and meet the closed sandbox: an internal_error answer, never a hang.
+    for (const waiter of this.waiting.splice(0)) waiter('retry');
   }
 }

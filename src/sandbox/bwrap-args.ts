@@ -1,8 +1,9 @@
 /**
  * The containment sequence, as bubblewrap arguments. Each line is one isolation step; together:
- * new user, pid, uts and mount namespaces (network and IPC namespaces are the slot's, entered by the
- * launcher), a read-only system, one private writable work directory at /box, a private /tmp, a fresh /proc
- * and a minimal /dev, nothing else of the host (no project tree, no home directories, no other runs).
+ * new user, pid, uts, IPC and mount namespaces (the network namespace is the slot's, entered by the
+ * launcher), a read-only system, a fresh /proc and a read-only minimal /dev, and a writable space of the run's
+ * disk quota at /box, /tmp and /dev/shm (one tmpfs, made by the run's init: src/sandbox/native/workspace.h),
+ * nothing else of the host (no project tree, no home directories, no other runs).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,12 @@ export const BOX_INIT = '/crucible/bin/box-init';
 export const BOX_HARNESS = '/crucible/harness';
 /** Working directory of the program inside the box. */
 export const BOX_WORK = '/box';
+/** Where a per-run box's init finds the host work directory (the request's files; a kept run's copy-out). */
+const BOX_HOST_WORK = '/crucible/work';
+/** Empty mount point of a run's tmpfs while its init lays it out (workspace.h STAGE). */
+const BOX_STAGE = '/crucible/rw';
+/** Descriptor on which crucible-box hands bubblewrap the seccomp program (`--seccomp-fd`, `--seccomp`). */
+export const SECCOMP_FD = 5;
 
 const etcMounts = ETC_READ_ONLY.filter((path) => existsSync(path));
 
@@ -28,7 +35,7 @@ export const SLOT_BOX_MOUNT_POINTS: readonly string[] = ['/artifact'];
 /** Where a slot's long-lived box sees the sandbox's work directories (covered in every run's own view). */
 export const BOX_RUNS = '/crucible/runs';
 
-/** What every box sees of the host: hostname, read-only /usr (and its symlinks), /etc's toolchain files, /proc, /dev, /tmp. */
+/** What every box sees of the host: hostname, read-only /usr (and its symlinks), /etc's toolchain files, /proc, /dev. */
 function systemView(): string[] {
   const args = [
     '--hostname', 'box',
@@ -37,7 +44,7 @@ function systemView(): string[] {
     '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
   ];
   for (const path of etcMounts) args.push('--ro-bind', path, path);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--proc', '/proc', '--dev', '/dev', '--dir', '/tmp');
   return args;
 }
 
@@ -54,7 +61,7 @@ export function slotBoxArguments(runsRoot: string): string[] {
     '--die-with-parent', '--new-session', '--as-pid-1',
     '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP',
     ...systemView(),
-    '--dir', BOX_WORK,
+    '--dir', BOX_WORK, '--dir', BOX_STAGE,
   ];
   for (const point of SLOT_BOX_MOUNT_POINTS) args.push('--dir', point);
   args.push(
@@ -68,37 +75,56 @@ export function slotBoxArguments(runsRoot: string): string[] {
 }
 
 /**
- * bwrap argv (without the `bwrap` itself) for running `argv` in a box whose work dir is `workDir`.
+ * bwrap argv (without the `bwrap` itself) for running `argv` in a fresh box.
+ * - `workDir`: the host work directory (the request's files), bound at /crucible/work for box-init to copy into
+ *   the run's tmpfs (and, with `keep`, to copy /box back into), then covered; null when there are no files.
+ * - `diskBytes`: the run's writable space (/box, /tmp and /dev/shm together); box-init makes it.
+ * - `asPid1`: run `argv` itself as pid 1 (a trusted harness): no box-init, so /box, /tmp and /dev/shm are three
+ *   tmpfs of `diskBytes` each made by bubblewrap, /dev is remounted read-only, and bubblewrap installs the
+ *   seccomp program crucible-box hands it on `SECCOMP_FD` (it then covers every process of the box).
  * `env` is the complete environment; `mounts` are extra binds (read-only unless `writable`).
- * `withNetwork`/`withIpc` ask bwrap to make those namespaces itself (used when no slot namespace exists).
+ * `unshareNet` asks bwrap for a network namespace of its own (used when no slot namespace exists).
  */
 export function bwrapArguments(options: {
-  readonly workDir: string;
+  readonly workDir: string | null;
+  readonly keep: boolean;
+  readonly diskBytes: number;
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly mounts: readonly Mount[];
   readonly unshareNet: boolean;
-  readonly unshareIpc: boolean;
-  /** Run argv as pid 1 itself (no box-init). */
-  readonly asPid1?: boolean;
+  readonly asPid1: boolean;
 }): string[] {
   const args: string[] = [
-    '--unshare-user', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try',
+    '--unshare-user', '--unshare-pid', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup-try',
     ...(options.unshareNet ? ['--unshare-net'] : []),
-    ...(options.unshareIpc ? ['--unshare-ipc'] : []),
     '--die-with-parent', '--new-session', '--as-pid-1',
     ...systemView(),
-    '--bind', options.workDir, BOX_WORK,
-    '--ro-bind', join(NATIVE_DIR, 'box-init'), BOX_INIT,
-    '--ro-bind', HARNESS_DIR, BOX_HARNESS,
   ];
+  const size = String(options.diskBytes);
+  if (options.asPid1) {
+    if (options.workDir !== null) throw new Error('a box whose pid 1 is the program takes no files');
+    args.push('--size', size, '--tmpfs', BOX_WORK, '--size', size, '--tmpfs', '/tmp',
+      '--size', size, '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  } else {
+    // box-init lays out the run's tmpfs and drops the program's capabilities for good before it execs it.
+    args.push('--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP', '--dir', BOX_WORK, '--dir', BOX_STAGE);
+    if (options.workDir !== null) args.push('--bind', options.workDir, BOX_HOST_WORK);
+    args.push('--ro-bind', join(NATIVE_DIR, 'box-init'), BOX_INIT);
+  }
+  args.push('--ro-bind', HARNESS_DIR, BOX_HARNESS);
   for (const mount of options.mounts) {
     args.push(mount.writable ? '--bind' : '--ro-bind', mount.hostPath, mount.boxPath);
   }
-  // The box's root is bubblewrap's private tmpfs: make it read-only, so /box and /tmp are the only writable places.
-  args.push('--remount-ro', '/', '--chdir', BOX_WORK, '--clearenv');
+  // The box's root is bubblewrap's private tmpfs: make it read-only, so the run's own space is all it can write.
+  args.push('--remount-ro', '/', '--chdir', options.asPid1 ? BOX_WORK : '/', '--clearenv');
   for (const [key, value] of Object.entries(options.env)) args.push('--setenv', key, value);
-  if (options.asPid1) args.push(...options.argv);
-  else args.push('--setenv', 'CRUCIBLE_STATUS_FD', '4', BOX_INIT, ...options.argv);
+  if (options.asPid1) {
+    args.push('--seccomp', String(SECCOMP_FD), ...options.argv);
+  } else {
+    args.push('--setenv', 'CRUCIBLE_STATUS_FD', '4', BOX_INIT, '--workspace', size);
+    if (options.workDir !== null) args.push('--work', BOX_HOST_WORK, ...(options.keep ? ['--keep'] : []));
+    args.push('--', ...options.argv);
+  }
   return args;
 }

@@ -4,6 +4,7 @@
  * isolation unless the caller explicitly asked for `unsafe-no-sandbox`).
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CRUCIBLE_BOX, NATIVE_DIR } from './paths.js';
@@ -46,7 +47,8 @@ function v1Mount(controller: string): string | undefined {
 }
 
 function canCreateGroup(dir: string): boolean {
-  const probe = join(dir, `crucible-probe-${process.pid}`);
+  // A random name: pids repeat across pid namespaces, and two instances may probe at once.
+  const probe = join(dir, `crucible-probe-${randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(probe);
     rmdirSync(probe);

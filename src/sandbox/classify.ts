@@ -5,11 +5,18 @@
  */
 import { constants } from 'node:os';
 import { z } from 'zod';
-import type { ExecutionResult, Limits, MemoryEnforcement } from './types.js';
+import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits, type MemoryEnforcement } from './types.js';
+
+/** The run's writable space at the end (src/sandbox/native/run-init.h); absent from older or failed inits. */
+const diskFields = {
+  diskUsedBytes: z.number().optional(),
+  diskFull: z.boolean().optional(),
+  keptSkipped: z.number().optional(),
+};
 
 const initSchema = z.union([
-  z.object({ exitCode: z.number().int(), cpuUs: z.number(), maxRssKiB: z.number() }),
-  z.object({ signal: z.number().int(), cpuUs: z.number(), maxRssKiB: z.number() }),
+  z.object({ exitCode: z.number().int(), cpuUs: z.number(), maxRssKiB: z.number(), ...diskFields }),
+  z.object({ signal: z.number().int(), cpuUs: z.number(), maxRssKiB: z.number(), ...diskFields }),
   z.object({ error: z.string() }),
 ]);
 
@@ -62,6 +69,13 @@ export interface ClassifyInput {
   readonly memoryEnforcement: MemoryEnforcement;
   /** False when the program ran as pid 1 without box-init: the status is bubblewrap's exit code. */
   readonly initExpected: boolean;
+  /**
+   * True when the report's cgroup CPU time covers exactly the program's tree (slot boxes: only the program joins
+   * the run cgroups). Then the verdict's CPU time is the larger of it and the init's figure.
+   */
+  readonly cgroupCpuIsTree: boolean;
+  /** True when the caller cancelled the run (`killReason` then says so). */
+  readonly cancelled?: boolean;
 }
 
 /** Decide the verdict of one execution. Pure. */
@@ -77,6 +91,9 @@ export function classify(input: ClassifyInput): ExecutionResult {
     ...base, status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs, memoryKiB: 0, reason,
   });
   const report = input.report;
+  // Cancelled before the launcher could report (it may not even have set up its signal handling): the caller's
+  // decision, not a failure of the launcher.
+  if (input.cancelled && (input.launcherFailure !== null || report === null)) return { ...internal(CANCELLED_REASON), cancelled: true };
   if (input.launcherFailure !== null || report === null) return internal(input.launcherFailure ?? 'no report');
   if ('error' in report) return internal(`sandbox launcher: ${report.error}`);
   const wallMs = Math.round(report.wallUs / 1000);
@@ -84,7 +101,9 @@ export function classify(input: ClassifyInput): ExecutionResult {
   if (!report.treeClean) return internal('a process of the run could not be killed', wallMs);
   const init = report.init;
   if (init !== null && 'error' in init) return internal(`box-init: ${init.error}`, wallMs);
-  const cpuMs = init !== null ? Math.round(init.cpuUs / 1000) : Math.max(0, Math.round(report.cpuNs / 1e6));
+  const cgroupCpuMs = Math.max(0, Math.round(report.cpuNs / 1e6));
+  const cpuMs = init === null ? cgroupCpuMs
+    : input.cgroupCpuIsTree ? Math.max(cgroupCpuMs, Math.round(init.cpuUs / 1000)) : Math.round(init.cpuUs / 1000);
   const memoryKiB = report.memoryPeakBytes > 0
     ? Math.round(report.memoryPeakBytes / 1024)
     : init !== null ? init.maxRssKiB : 0;
@@ -96,7 +115,10 @@ export function classify(input: ClassifyInput): ExecutionResult {
   if (input.outputExceeded) {
     return { ...verdict, status: 'output_limit_exceeded', reason: `output exceeded ${input.limits.outputBytes} bytes` };
   }
-  if (report.limit === 'killed') return internal(`run cancelled: ${input.killReason ?? 'killed'}`, wallMs);
+  if (report.limit === 'killed') {
+    if (input.cancelled) return { ...internal(CANCELLED_REASON, wallMs), cancelled: true };
+    return internal(`run cancelled: ${input.killReason ?? 'killed'}`, wallMs);
+  }
   if (report.limit === 'cpu' || signalNumber === constants.signals.SIGXCPU || cpuMs > input.limits.cpuMs) {
     return { ...verdict, cpuMs: Math.max(cpuMs, input.limits.cpuMs), status: 'time_limit_exceeded',
       reason: `CPU time limit of ${input.limits.cpuMs} ms exceeded` };
@@ -121,7 +143,12 @@ export function classify(input: ClassifyInput): ExecutionResult {
   if (failed && OUT_OF_MEMORY.test(input.stderr)) {
     return { ...verdict, status: 'memory_limit_exceeded', reason: 'the program ran out of memory' };
   }
-  if (signalNumber !== null) return { ...verdict, status: 'runtime_error', reason: `killed by ${signal}` };
-  if (failed) return { ...verdict, status: 'runtime_error', reason: `exit code ${exitCode}` };
+  const how = signalNumber !== null ? `killed by ${signal}` : `exit code ${exitCode}`;
+  if (failed && init.diskFull === true) {
+    const diskKiB = input.limits.diskKiB ?? DEFAULT_DISK_KIB;
+    return { ...verdict, status: 'runtime_error',
+      reason: `${how}; the run's writable space of ${diskKiB} KiB (/box, /tmp, /dev/shm) was full: writes failed with ENOSPC` };
+  }
+  if (failed) return { ...verdict, status: 'runtime_error', reason: how };
   return { ...verdict, status: 'ok' };
 }

@@ -9,20 +9,29 @@
  * - long-lived boxes (harness zygotes), other mounts, and hosts without root: `launch` (spawns the native
  *   launcher, drains outputs, classifies) → `crucible-box` (root, outside: limits, tree kill, report) →
  *   bubblewrap (namespaces, mounts, per run) → `box-init` (pid 1: exact exit status) → program.
+ * On both paths the run's init makes the run's only writable space (one tmpfs of `limits.diskKiB` at /box, /tmp
+ * and /dev/shm) and the program runs without capabilities under the seccomp filter (native/seccomp.h); a box
+ * whose pid 1 is a trusted harness gets the filter from bubblewrap and sub-cgroups for its untrusted parts
+ * (subgroups.ts). Slot pools are named by random instance ids and kept alive by flock (instance.ts), so several
+ * Crucible processes, in any pid namespaces, share a host. Every run can be cancelled (`request.signal`);
+ * `selfTest` proves a real boxed program runs confined.
  */
-import { chmodSync, chownSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { detectCapabilities, type Capabilities } from './capabilities.js';
-import { launch, type Launched } from './launch.js';
+import { removeTree } from './cleanup.js';
+import { launch, type Launched, type PassedDescriptor } from './launch.js';
 import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
 import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
-import type { ExecutionResult, SandboxRequest } from './types.js';
+import { Subgroup, SUBGROUPS_ENV, type SubgroupDescriptors } from './subgroups.js';
+import { CANCELLED_REASON, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
 
 export * from './types.js';
 export { detectCapabilities, type Capabilities } from './capabilities.js';
 export { BOX_HARNESS, BOX_WORK } from './bwrap-args.js';
+export type { SubgroupUsage } from './subgroups.js';
 
 /** Options of a sandbox. `slots` defaults to the number of cores. */
 export interface SandboxOptions {
@@ -53,24 +62,72 @@ export class IsolationUnavailableError extends Error {
   }
 }
 
+/** Control of one sub-cgroup of an open box from outside it (see `SandboxRequest.subgroups`). */
+export interface SubgroupControl {
+  /** Set the group's memory (KiB) and process limits and reset its memory peak; call between jobs. @throws Error */
+  setLimits(limits: { readonly memoryKiB: number; readonly processes: number }): void;
+  /** CPU time (ns) of every task ever in the group. @throws Error */
+  cpuNs(): number;
+  /** The group's kernel counters: CPU ns ever used, OOM kills by its limit. @throws Error */
+  usage(): { readonly cpuNs: number; readonly oomKills: number };
+}
+
 /** A long-lived box (e.g. a harness zygote) with its standard streams; holds one slot until it ends. */
 export interface OpenBox {
   readonly launched: Launched;
   /** Settles when every process of the box is gone; the slot is released then. */
   readonly result: Promise<ExecutionResult>;
+  /** The box's sub-cgroups by name (empty when the request asked for none or the host has no cgroups). */
+  readonly subgroups: ReadonlyMap<string, SubgroupControl>;
 }
 
-const PATH = '/usr/local/bin:/usr/bin:/bin';
+/** What `Sandbox.selfTest` found: a real boxed program ran confined, or the reason it did not. */
+export type SelfTestResult =
+  | { readonly ok: true; readonly wallMs: number; readonly path: 'slot box' | 'bubblewrap per run' | 'unsafe' }
+  | { readonly ok: false; readonly wallMs: number; readonly reason: string };
 
-let runCounter = 0;
+const PATH = '/usr/local/bin:/usr/bin:/bin';
+/** Limits of the self-test's probe program. */
+const SELF_TEST_LIMITS: Limits = {
+  cpuMs: 2000, wallMs: 10_000, memoryKiB: 64 * 1024, processes: 8, fileSizeKiB: 1024, openFiles: 32,
+  outputBytes: 64 * 1024, diskKiB: MIN_DISK_KIB,
+};
+const MAX_SUBGROUPS = 8;
 
 /** The complete environment of a program in a box: a fixed base, then the request's variables. */
-function boxEnvironment(request: SandboxRequest): Record<string, string> {
-  return { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env };
+function boxEnvironment(request: SandboxRequest, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env, ...extra };
+}
+
+/** The verdict of a run Crucible could not carry out (never a verdict on the program). */
+function internalError(reason: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
+  return {
+    status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason, ...extra,
+  };
+}
+
+/** Check what a caller may get wrong. @throws RangeError naming the field. */
+function validate(request: SandboxRequest): void {
+  const disk = request.limits.diskKiB;
+  if (disk !== undefined && (!Number.isInteger(disk) || disk < MIN_DISK_KIB || disk > MAX_DISK_KIB)) {
+    throw new RangeError(`limits.diskKiB must be an integer from ${MIN_DISK_KIB} to ${MAX_DISK_KIB}, got ${disk}`);
+  }
+  const subgroups = Object.keys(request.subgroups ?? {});
+  if (subgroups.length > 0 && request.asPid1 !== true) throw new RangeError('subgroups need a box whose pid 1 is the program (asPid1)');
+  if (subgroups.length > MAX_SUBGROUPS) throw new RangeError(`at most ${MAX_SUBGROUPS} subgroups`);
+  if (request.asPid1 && Object.keys(request.files ?? {}).length > 0) throw new RangeError('files need box-init: not with asPid1');
+  if (request.asPid1 && request.keepWorkDir) throw new RangeError('keepWorkDir needs box-init: not with asPid1');
+  for (const name of Object.keys(request.files ?? {})) {
+    if (name.includes('/') || name.startsWith('.') || name.includes('\0')) throw new RangeError(`file name not allowed in a box: ${name}`);
+  }
 }
 
 /** A pool of isolated execution slots. Create once per process; `close()` releases everything. */
 export class Sandbox {
+  private runCounter = 0;
+  private readonly subgroups = new Map<Slot, Map<string, Subgroup>>();
+
   /**
    * `pool` serves one-shot runs; `boxPool` serves long-lived boxes (harness zygotes), so warm harnesses never
    * starve one-shot runs of slots (and vice versa) when both kinds of work share a sandbox.
@@ -91,7 +148,13 @@ export class Sandbox {
     if (!caps.nativeBuilt) throw new IsolationUnavailableError(caps.problems);
     const count = Math.min(16, Math.max(1, options.slots ?? availableParallelism()));
     const pool = SlotPool.create(caps, count);
-    const boxPool = SlotPool.create(caps, Math.min(17, Math.max(1, options.boxSlots ?? count + 1)));
+    let boxPool: SlotPool;
+    try {
+      boxPool = SlotPool.create(caps, Math.min(17, Math.max(1, options.boxSlots ?? count + 1)));
+    } catch (error) {
+      pool.close();
+      throw error;
+    }
     const slotBoxesPossible = caps.isolation && pool.slots.every((slot) => slot.cgroups !== null && slot.netns !== null);
     const slotBoxes = options.slotBoxes !== false && slotBoxesPossible
       ? new Map(pool.slots.map((slot) => [slot, new SlotBox(slot, pool.root, caps.bwrapPath ?? '/usr/bin/bwrap',
@@ -99,7 +162,6 @@ export class Sandbox {
       : null;
     return new Sandbox(caps, pool, boxPool, unsafe && !caps.isolation, slotBoxes);
   }
-
   /**
    * Core a slot box is placed on: slot i on core i when there are no more slots than cores (each run then
    * starts on the core whose caches hold its box; `npm run bench:sandbox`, 3 alternating runs each:
@@ -145,10 +207,20 @@ export class Sandbox {
     return this.pool.busy;
   }
 
-  private prepare(slot: Slot, request: SandboxRequest): string {
-    const workDir = SlotPool.makeWorkDir(slot, `run${++runCounter}`);
-    for (const [name, contents] of Object.entries(request.files ?? {})) {
-      if (name.includes('/') || name.startsWith('.')) throw new Error(`file name not allowed in a box: ${name}`);
+  /** Instance ids of this sandbox's two slot pools (they name its work roots, cgroups and namespace files). */
+  get instanceIds(): readonly string[] {
+    return [this.pool.instanceId, this.boxPool.instanceId];
+  }
+
+  /**
+   * The run's host work directory, made only when the run needs one: files to copy in, a kept copy-out, or the
+   * unsafe mode (the program's working directory). Null otherwise.
+   */
+  private prepare(slot: Slot, request: SandboxRequest): string | null {
+    const files = Object.entries(request.files ?? {});
+    if (files.length === 0 && !request.keepWorkDir && !this.unsafeNoSandbox) return null;
+    const workDir = SlotPool.makeWorkDir(slot, `run${++this.runCounter}`);
+    for (const [name, contents] of files) {
       const path = join(workDir, name);
       writeFileSync(path, contents);
       chownSync(path, slot.uid, slot.gid);
@@ -156,50 +228,110 @@ export class Sandbox {
     return workDir;
   }
 
-  private start(slot: Slot, workDir: string, request: SandboxRequest, capture: boolean, enforceCpu: boolean): Launched {
+  /** The sub-groups a request asks for, made under the slot's cgroups with their initial limits. */
+  private subgroupsFor(slot: Slot, request: SandboxRequest): {
+    readonly groups: ReadonlyMap<string, Subgroup>; readonly passed: readonly PassedDescriptor[];
+    readonly env: Readonly<Record<string, string>>;
+  } {
+    const wanted = Object.entries(request.subgroups ?? {});
+    if (wanted.length === 0 || slot.cgroups === null || this.unsafeNoSandbox) return { groups: new Map(), passed: [], env: {} };
+    let made = this.subgroups.get(slot);
+    if (!made) this.subgroups.set(slot, made = new Map());
+    const groups = new Map<string, Subgroup>();
+    const passed: PassedDescriptor[] = [];
+    const told: Record<string, SubgroupDescriptors> = {};
+    wanted.forEach(([name, limits], index) => {
+      let group = made!.get(name);
+      if (!group) made!.set(name, group = Subgroup.make(slot.cgroups!, name));
+      group.setLimits(limits);
+      const descriptors = group.descriptors(index);
+      passed.push(...descriptors.passed);
+      told[name] = descriptors.told;
+      groups.set(name, group);
+    });
+    return { groups, passed, env: { [SUBGROUPS_ENV]: JSON.stringify(told) } };
+  }
+
+  private start(slot: Slot, workDir: string | null, request: SandboxRequest, capture: boolean, enforceCpu: boolean,
+    subgroups: ReturnType<Sandbox['subgroupsFor']>): Launched {
     return launch({
       slot,
       workDir,
+      keep: request.keepWorkDir === true,
       argv: request.argv,
-      env: boxEnvironment(request),
+      env: boxEnvironment(request, subgroups.env),
       mounts: request.mounts ?? [],
       limits: request.limits,
       bwrapPath: this.capabilities.bwrapPath ?? '/usr/bin/bwrap',
       unsafeNoSandbox: this.unsafeNoSandbox,
       enforceCpu,
       asPid1: request.asPid1 === true,
+      passed: subgroups.passed,
+      drain: [...subgroups.groups.values()].flatMap((group) => group.cgroupDirs),
+      // crucible-box enforces the wall bound itself; this only catches a launcher that hangs.
+      watchdogMs: enforceCpu ? request.limits.wallMs + 30_000 : null,
     }, request.stdin, capture);
   }
 
   /**
    * Run one command in a fresh box and return its verdict. With `keepWorkDir` the work directory survives
    * (made world-readable, for use as a read-only artifact mount) and its path is returned; release it with
-   * `discard`. Never throws for anything the program does; throws only for invalid requests.
+   * `discard`. Aborting `request.signal` cancels the run (`cancelled: true`). Never throws for anything the
+   * program does, nor for a failure of the host (that is `internal_error`); the slot is always released.
+   * @throws RangeError for an invalid request; Error when the sandbox is closed.
    */
   async run(request: SandboxRequest): Promise<{ readonly result: ExecutionResult; readonly workDir?: string }> {
-    const slot = await this.pool.acquire();
-    let workDir: string | null = null;
+    validate(request);
+    const slot = await this.pool.acquire(request.signal);
+    if (slot === null) {
+      if (request.signal?.aborted) return { result: internalError(CANCELLED_REASON, { cancelled: true }) };
+      throw new Error('sandbox is closed');
+    }
     try {
-      workDir = this.prepare(slot, request);
-      const result = await (this.inSlotBox(slot, workDir, request) ?? this.start(slot, workDir, request, true, true).result);
-      if (request.keepWorkDir) {
-        chmodSync(workDir, 0o755);
-        const kept = workDir;
-        workDir = null;
-        return { result, workDir: kept };
-      }
-      return { result };
+      return await this.runInSlot(slot, request);
     } finally {
-      if (workDir !== null) rmSync(workDir, { recursive: true, force: true });
       this.pool.release(slot);
     }
+  }
+
+  /** The body of `run` once a slot is held: never throws, always removes what it made unless kept. */
+  private async runInSlot(slot: Slot, request: SandboxRequest): Promise<{ readonly result: ExecutionResult; readonly workDir?: string }> {
+    let workDir: string | null = null;
+    let result: ExecutionResult;
+    try {
+      workDir = this.prepare(slot, request);
+      const subgroups = this.subgroupsFor(slot, request);
+      const pending = this.inSlotBox(slot, workDir, request);
+      if (pending !== null) {
+        result = await pending;
+      } else {
+        const launched = this.start(slot, workDir, request, true, true, subgroups);
+        const abort = (): void => launched.kill(CANCELLED_REASON);
+        request.signal?.addEventListener('abort', abort, { once: true });
+        if (request.signal?.aborted) abort();
+        try {
+          result = await launched.result;
+        } finally {
+          request.signal?.removeEventListener('abort', abort);
+        }
+      }
+      if (request.keepWorkDir && workDir !== null) {
+        chmodSync(workDir, 0o755);
+        return { result, workDir };
+      }
+    } catch (error) {
+      result = internalError(`sandbox: ${(error as Error).message}`);
+    }
+    const problem = workDir === null ? null : removeTree(workDir);
+    if (problem !== null) return { result: internalError(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
+    return { result };
   }
 
   /**
    * Serve a one-shot run from the slot's long-lived box when it can: every mount is a work directory of this
    * sandbox, read-only, at one of the box's mount points. Null when the run needs the per-run bubblewrap path.
    */
-  private inSlotBox(slot: Slot, workDir: string, request: SandboxRequest): Promise<ExecutionResult> | null {
+  private inSlotBox(slot: Slot, workDir: string | null, request: SandboxRequest): Promise<ExecutionResult> | null {
     const box = this.slotBoxes?.get(slot);
     if (!box || request.asPid1) return null;
     const root = this.pool.root + '/';
@@ -209,7 +341,9 @@ export class Sandbox {
       mounts.push({ source: mount.hostPath.slice(root.length), boxPath: mount.boxPath });
     }
     return box.run({
-      workDir: workDir.slice(root.length),
+      workDir: workDir === null ? null : workDir.slice(root.length),
+      keep: request.keepWorkDir === true,
+      signal: request.signal,
       mounts,
       argv: request.argv,
       env: boxEnvironment(request),
@@ -218,35 +352,69 @@ export class Sandbox {
     });
   }
 
-  /** Remove a work directory kept by `run({keepWorkDir: true})`. */
-  discard(workDir: string): void {
-    rmSync(workDir, { recursive: true, force: true });
+  /**
+   * Remove a work directory kept by `run({keepWorkDir: true})`. Never throws: returns null, or the reason the
+   * directory is still there (the sandbox's `close` tries again).
+   */
+  discard(workDir: string): string | null {
+    return removeTree(workDir);
   }
 
   /**
    * Open a long-lived box: the caller talks to the program over stdin/stdout. The launcher bounds wall time,
-   * memory and processes for the box's whole life; CPU per job is the harness's business.
+   * memory and processes for the box's whole life; CPU per job is the harness's business, with the box's
+   * sub-groups (`request.subgroups`, controlled through `OpenBox.subgroups`) for exact accounting of untrusted
+   * parts of its tree. Aborting `request.signal` kills the box.
+   * @throws RangeError for an invalid request; Error when the sandbox is closed or the box cannot be started.
    */
   async open(request: SandboxRequest): Promise<OpenBox> {
-    const slot = await this.boxPool.acquire();
+    validate(request);
+    const slot = await this.boxPool.acquire(request.signal);
+    if (slot === null) throw new Error(request.signal?.aborted ? CANCELLED_REASON : 'sandbox is closed');
     let workDir: string | null = null;
     try {
       workDir = this.prepare(slot, request);
-      const launched = this.start(slot, workDir, request, false, false);
+      const subgroups = this.subgroupsFor(slot, request);
+      const launched = this.start(slot, workDir, request, false, false, subgroups);
+      const abort = (): void => launched.kill(CANCELLED_REASON);
+      request.signal?.addEventListener('abort', abort, { once: true });
       const dir = workDir;
       const result = launched.result.finally(() => {
-        rmSync(dir, { recursive: true, force: true });
+        request.signal?.removeEventListener('abort', abort);
+        if (dir !== null) removeTree(dir);
         this.boxPool.release(slot);
       });
-      return { launched, result };
+      return { launched, result, subgroups: subgroups.groups };
     } catch (error) {
-      if (workDir !== null) rmSync(workDir, { recursive: true, force: true });
+      if (workDir !== null) removeTree(workDir);
       this.boxPool.release(slot);
       throw error;
     }
   }
 
-  /** Release slots, namespaces, cgroups and work directories. */
+  /**
+   * Run a real tiny program in a box, as every run is (a slot box where one-shot runs use them), and check it
+   * ran confined: exit 0, seccomp filter on, no_new_privs, no effective capability. Cheap (one run, ~ms) and
+   * never throws: for health checks, which must not say "ok" while the sandbox cannot run anything.
+   */
+  async selfTest(signal?: AbortSignal): Promise<SelfTestResult> {
+    const started = Date.now();
+    const failed = (reason: string): SelfTestResult => ({ ok: false, wallMs: Date.now() - started, reason });
+    try {
+      const { result } = await this.run({ argv: ['/usr/bin/cat', '/proc/self/status'], limits: SELF_TEST_LIMITS, signal });
+      if (result.status !== 'ok') return failed(`the probe program ended ${result.status}: ${result.reason ?? ''}`.trim());
+      const field = (name: string): string | undefined => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(result.stdout)?.[1];
+      if (field('Seccomp') !== '2') return failed(`the probe program ran without the seccomp filter (Seccomp: ${field('Seccomp')})`);
+      if (field('NoNewPrivs') !== '1') return failed('the probe program ran without no_new_privs');
+      if (!this.unsafeNoSandbox && field('CapEff') !== '0000000000000000') return failed(`the probe program held capabilities (CapEff: ${field('CapEff')})`);
+      const path = this.unsafeNoSandbox ? 'unsafe' : this.slotBoxes !== null ? 'slot box' : 'bubblewrap per run';
+      return { ok: true, wallMs: Date.now() - started, path };
+    } catch (error) {
+      return failed(`the sandbox could not run the probe: ${(error as Error).message}`);
+    }
+  }
+
+  /** Release slots, namespaces, cgroups (with their sub-groups) and work directories, and the instance locks. */
   close(): void {
     for (const box of this.slotBoxes?.values() ?? []) box.close();
     this.pool.close();

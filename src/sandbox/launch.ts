@@ -6,16 +6,19 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { bwrapArguments, BOX_WORK } from './bwrap-args.js';
+import { bwrapArguments, BOX_WORK, SECCOMP_FD } from './bwrap-args.js';
 import { classify, type LauncherReport, parseLauncherReport } from './classify.js';
 import { CRUCIBLE_BOX, NATIVE_DIR } from './paths.js';
 import type { Slot } from './slots.js';
-import type { ExecutionResult, Limits, Mount } from './types.js';
+import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits, type Mount } from './types.js';
 
 /** Options of one launch. `unsafeNoSandbox` runs without bubblewrap (explicit opt-in only). */
 export interface LaunchOptions {
   readonly slot: Slot;
-  readonly workDir: string;
+  /** Host work directory: the request's files, and a kept run's copy-out; null when there is neither. */
+  readonly workDir: string | null;
+  /** Copy what the program left under /box back to `workDir` at the end. */
+  readonly keep: boolean;
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly mounts: readonly Mount[];
@@ -26,6 +29,19 @@ export interface LaunchOptions {
   readonly enforceCpu: boolean;
   /** The program is pid 1 of the box (no box-init, no status descriptor). */
   readonly asPid1: boolean;
+  /** Descriptors crucible-box opens as root and hands into the box at `target` (see `Subgroups`). */
+  readonly passed: readonly PassedDescriptor[];
+  /** More cgroups crucible-box empties at the end (sub-cgroups of the box). */
+  readonly drain: readonly string[];
+  /** Kill the launcher and report `internal_error` if it has not finished this long after start (ms). */
+  readonly watchdogMs: number | null;
+}
+
+/** A file crucible-box opens as root for the box: write-only (a cgroup.procs) or a directory (read-only). */
+export interface PassedDescriptor {
+  readonly target: number;
+  readonly path: string;
+  readonly directory: boolean;
 }
 
 function launcherArguments(o: LaunchOptions): string[] {
@@ -39,10 +55,10 @@ function launcherArguments(o: LaunchOptions): string[] {
   } else {
     args.push('--rlimit-as', String(limits.memoryKiB * 1024));
   }
-  if (!o.unsafeNoSandbox) {
-    if (slot.netns) args.push('--netns', slot.netns);
-    if (slot.ipcns) args.push('--ipcns', slot.ipcns);
-  }
+  if (!o.unsafeNoSandbox && slot.netns) args.push('--netns', slot.netns);
+  if (!o.unsafeNoSandbox && o.asPid1) args.push('--seccomp-fd', String(SECCOMP_FD));
+  for (const p of o.passed) args.push(p.directory ? '--pass-dfd' : '--pass-wfd', `${p.target}=${p.path}`);
+  for (const dir of o.drain) args.push('--drain-cgroup', dir);
   if (o.enforceCpu) {
     args.push('--cpu-ms', String(limits.cpuMs));
     // Per-process backstop; the tree-wide bound is the cgroup's.
@@ -56,16 +72,17 @@ function launcherArguments(o: LaunchOptions): string[] {
   args.push('--');
   if (o.unsafeNoSandbox) {
     const rewrite = (arg: string): string => {
-      if (arg === BOX_WORK || arg.startsWith(BOX_WORK + '/')) return o.workDir + arg.slice(BOX_WORK.length);
+      if (o.workDir !== null && (arg === BOX_WORK || arg.startsWith(BOX_WORK + '/'))) return o.workDir + arg.slice(BOX_WORK.length);
       for (const m of o.mounts) {
         if (arg === m.boxPath || arg.startsWith(m.boxPath + '/')) return m.hostPath + arg.slice(m.boxPath.length);
       }
       return arg;
     };
-    args.push(`${NATIVE_DIR}/box-init`, ...o.argv.map(rewrite));
+    args.push(`${NATIVE_DIR}/box-init`, '--', ...o.argv.map(rewrite));
   } else {
-    args.push(o.bwrapPath, ...bwrapArguments({ workDir: o.workDir, argv: o.argv, env: o.env, mounts: o.mounts,
-      unshareNet: o.slot.netns === null, unshareIpc: o.slot.ipcns === null, asPid1: o.asPid1 }));
+    args.push(o.bwrapPath, ...bwrapArguments({ workDir: o.workDir, keep: o.keep,
+      diskBytes: (o.limits.diskKiB ?? DEFAULT_DISK_KIB) * 1024, argv: o.argv, env: o.env, mounts: o.mounts,
+      unshareNet: o.slot.netns === null, asPid1: o.asPid1 }));
   }
   return args;
 }
@@ -118,7 +135,7 @@ export interface Launched {
  */
 export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefined, capture: boolean): Launched {
   const child = spawn(CRUCIBLE_BOX, launcherArguments(o), {
-    cwd: o.unsafeNoSandbox ? o.workDir : '/',
+    cwd: o.unsafeNoSandbox && o.workDir !== null ? o.workDir : '/',
     env: o.unsafeNoSandbox ? { ...o.env } : {},
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
   });
@@ -156,12 +173,18 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
       if (s.readableEnded || s.destroyed) resolve();
       else s.once('close', () => resolve());
     })));
+  let overdue: string | null = null;
+  const watchdog = o.watchdogMs === null ? null : setTimeout(() => {
+    overdue = `the sandbox launcher did not finish within ${o.watchdogMs} ms and was killed`;
+    child.kill('SIGKILL');
+  }, o.watchdogMs);
   const result = new Promise<ExecutionResult>((resolve) => {
     let spawnError: Error | null = null;
     child.once('error', (error) => {
       spawnError = error;
     });
     child.once('close', (code, signal) => {
+      if (watchdog !== null) clearTimeout(watchdog);
       void streamsClosed.then(() => {
         const raw = Buffer.concat(reportChunks).toString('utf8');
         let report: LauncherReport | null = null;
@@ -171,7 +194,8 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
         } catch (error) {
           parseProblem = (error as Error).message;
         }
-        const launcherFailure = spawnError
+        const launcherFailure = overdue !== null ? overdue
+          : spawnError
           ? `cannot start the sandbox launcher: ${spawnError.message}`
           : report === null
             ? `sandbox launcher exited (${code ?? signal}) without a valid report: ${parseProblem ?? raw.slice(0, 200)}`
@@ -188,6 +212,9 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
           stderrTruncated: stderr.truncated,
           memoryEnforcement: o.slot.cgroups ? 'cgroup' : 'rlimit_as',
           initExpected: !o.asPid1,
+          // The slot cgroups also hold bubblewrap and box-init here; box-init's own figure covers the run's tree.
+          cgroupCpuIsTree: false,
+          cancelled: killReason === CANCELLED_REASON,
         }));
       });
     });

@@ -18,11 +18,19 @@ import { classify, type LauncherReport, parseLauncherReport } from './classify.j
 import { OutputDrain } from './launch.js';
 import { CRUCIBLE_SLOT } from './paths.js';
 import type { Slot } from './slots.js';
-import type { ExecutionResult, Limits } from './types.js';
+import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits } from './types.js';
 
-/** One run in a slot box. Paths of `workDir` and mount sources are relative to the box's runs root. */
+/** Slack past a run's wall bound after which Node gives up on the supervisor (it enforces the bound itself). */
+const WATCHDOG_SLACK_MS = 30_000;
+
+/**
+ * One run in a slot box. Paths of `workDir` and mount sources are relative to the box's runs root; `workDir` is
+ * null when the run has no files and is not kept; `keep` copies /box back into it at the end.
+ */
 export interface SlotBoxRun {
-  readonly workDir: string;
+  readonly workDir: string | null;
+  readonly keep: boolean;
+  readonly signal?: AbortSignal;
   readonly mounts: readonly { readonly source: string; readonly boxPath: string }[];
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -50,7 +58,9 @@ function encodeFrame(type: string, payload: Buffer): Buffer {
 function encodeRun(seq: number, run: SlotBoxRun): Buffer {
   const { limits } = run;
   const tokens: string[] = [
-    'work', run.workDir,
+    'disk', String((limits.diskKiB ?? DEFAULT_DISK_KIB) * 1024),
+    ...(run.workDir !== null ? ['work', run.workDir] : []),
+    ...(run.keep ? ['keep', '1'] : []),
     'cpu-ms', String(limits.cpuMs),
     'wall-ms', String(limits.wallMs),
     'memory-limit', String(limits.memoryKiB * 1024),
@@ -177,11 +187,15 @@ export class SlotBox {
       stderrTruncated: pending.stderr.truncated,
       memoryEnforcement: 'cgroup',
       initExpected: true,
+      cgroupCpuIsTree: true,
+      cancelled: pending.killReason === CANCELLED_REASON,
     });
   }
 
   /**
-   * Run one execution and return its verdict. Never rejects for anything the program does.
+   * Run one execution and return its verdict. Never rejects for anything the program does. Aborting
+   * `run.signal` kills the run at once (`internal_error`, `cancelled: true`). If the supervisor gives no report
+   * within the wall bound plus WATCHDOG_SLACK_MS, the box is ended and the run is `internal_error`.
    * @throws Error when a run is already in progress (a bug of the caller) or the request holds a NUL byte.
    */
   run(run: SlotBoxRun): Promise<ExecutionResult> {
@@ -189,7 +203,20 @@ export class SlotBox {
     const seq = (this.seq = (this.seq + 1) >>> 0);
     const frame = encodeRun(seq, run);
     const child = this.child ?? this.start();
-    return new Promise<ExecutionResult>((resolve) => {
+    const watchdog = setTimeout(() => {
+      if (this.pending?.seq !== seq || this.child !== child) return;
+      this.onEnd(child, `the slot supervisor gave no report within ${run.limits.wallMs + WATCHDOG_SLACK_MS} ms`);
+      child.kill('SIGKILL');
+    }, run.limits.wallMs + WATCHDOG_SLACK_MS);
+    const abort = (): void => cancelRun(CANCELLED_REASON);
+    let cancelRun: (reason: string) => void = () => {};
+    run.signal?.addEventListener('abort', abort, { once: true });
+    return new Promise<ExecutionResult>((resolveRun) => {
+      const resolve = (result: ExecutionResult): void => {
+        clearTimeout(watchdog);
+        run.signal?.removeEventListener('abort', abort);
+        resolveRun(result);
+      };
       const cancel = (reason: string): void => {
         if (this.pending !== pending || pending.killReason !== null) return;
         pending.killReason = reason;
@@ -197,6 +224,7 @@ export class SlotBox {
         body.writeUInt32LE(seq, 0);
         child.stdin?.write(encodeFrame('C', body));
       };
+      cancelRun = cancel;
       const overflow = (): void => {
         pending.outputExceeded = true;
         cancel('output limit');
@@ -208,6 +236,7 @@ export class SlotBox {
       };
       this.pending = pending;
       child.stdin?.write(frame);
+      if (run.signal?.aborted) cancel(CANCELLED_REASON);
     });
   }
 

@@ -3,149 +3,143 @@
  *
  * A slot owns an unprivileged host uid/gid (so RLIMIT_NPROC and file ownership are per slot and a program
  * that escaped its namespaces would still be nobody), one cgroup per controller (memory, pids, cpuacct), and a
- * network and an IPC namespace created once and re-entered by every run of the slot. Creating a network
- * namespace costs milliseconds per run (see docs/PERFORMANCE.md); a pre-made one is as isolated: it holds only
- * a loopback device that is down, and because it belongs to the host's root user namespace, nothing inside a
- * box can bring it up or add devices. Between runs no process of the slot survives (the launcher checks the
- * cgroups are empty), so no socket or SysV IPC object is left: the launcher removes IPC objects too.
+ * network namespace created once and re-entered by every run of the slot. Creating a network namespace costs
+ * milliseconds per run (see docs/PERFORMANCE.md); a pre-made one is as isolated: it holds only a loopback
+ * device that is down, and because it belongs to the host's root user namespace, nothing inside a box can
+ * bring it up or add devices. Between runs no process of the slot survives (the supervisors check the cgroups
+ * are empty). IPC namespaces are made per run (or per long-lived box), so SysV and POSIX IPC die with it.
+ *
+ * Every name a pool makes carries its instance id, and the pool holds the instance's lock for its life
+ * (src/sandbox/instance.ts): several Crucible processes, in any pid namespaces, share a host without touching
+ * each other's slots, and a dead one's leftovers are swept by the next to start.
  *
  * Resources are acquired in `SlotPool.create` and released in `SlotPool.close`, in reverse order.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
+import { chownSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Capabilities } from './capabilities.js';
+import { removeTree } from './cleanup.js';
+import { InstanceLock, NS_DIR, removeCgroup, removeNamespaceFile, STATE_DIR, sweepStaleInstances, UID_BLOCK_SIZE } from './instance.js';
 
-/** One slot's resources. `cgroups` is empty when cgroups are not writable (RLIMIT_AS fallback). */
+/** One slot's cgroup directories (one per controller). */
+export interface SlotCgroups {
+  readonly memory: string;
+  readonly pids: string;
+  readonly cpuacct: string;
+}
+
+/** One slot's resources. `cgroups` is null when cgroups are not writable (RLIMIT_AS fallback). */
 export interface Slot {
   readonly index: number;
   readonly uid: number;
   readonly gid: number;
-  readonly cgroups: { readonly memory: string; readonly pids: string; readonly cpuacct: string } | null;
+  readonly cgroups: SlotCgroups | null;
   readonly netns: string | null;
-  readonly ipcns: string | null;
   /** Host directory under which this slot's per-run work directories are made. */
   readonly workRoot: string;
 }
 
-const NS_DIR = '/run/crucible/ns';
-let poolInstances = 0;
-
+/**
+ * Persistent namespace files need a mount with private propagation: made once per host (per mount namespace),
+ * under a lock so that two instances starting together do not stack two mounts.
+ */
 function ensureNamespaceDir(): void {
   mkdirSync(NS_DIR, { recursive: true });
-  try {
-    execFileSync('mountpoint', ['-q', NS_DIR]);
-  } catch {
-    // Persistent namespace files need a mount with private propagation.
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0755', 'crucible-ns', NS_DIR]);
-    execFileSync('mount', ['--make-private', NS_DIR]);
-  }
+  execFileSync('flock', [join(STATE_DIR, '.ns.lock'), 'sh', '-c',
+    'mountpoint -q "$1" || { mount -t tmpfs -o size=1m,mode=0755 crucible-ns "$1" && mount --make-private "$1"; }', 'sh', NS_DIR]);
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** The cgroup v1 controller mounts of a host, for sweeping. */
+function cgroupRoots(caps: Capabilities): string[] {
+  return Object.values(caps.cgroupDirs).filter((dir): dir is string => typeof dir === 'string');
 }
 
-/** Remove namespaces and cgroups left by Crucible processes that died without closing their pool. */
-function sweepStale(caps: Capabilities): void {
-  if (existsSync(NS_DIR)) {
-    for (const name of readdirSync(NS_DIR)) {
-      const pid = Number(name.split('-')[0]);
-      if (Number.isInteger(pid) && !pidAlive(pid)) {
-        try {
-          execFileSync('umount', [join(NS_DIR, name)], { stdio: 'ignore' });
-        } catch {
-          // already unmounted
-        }
-        rmSync(join(NS_DIR, name), { force: true });
-      }
-    }
-  }
-  for (const dir of Object.values(caps.cgroupDirs)) {
-    const base = join(dir, 'crucible');
-    if (!existsSync(base)) continue;
-    for (const name of readdirSync(base)) {
-      const pid = Number(name.split('-')[0]);
-      if (Number.isInteger(pid) && !pidAlive(pid)) {
-        try {
-          rmdirSync(join(base, name));
-        } catch {
-          // still has tasks; leave it
-        }
-      }
-    }
-  }
-}
-
-/** The fixed set of slots of one Crucible process. */
+/** The fixed set of slots of one Crucible pool (one instance). */
 export class SlotPool {
   private readonly free: Slot[] = [];
-  private readonly waiters: ((slot: Slot) => void)[] = [];
+  private readonly waiters: ((slot: Slot | null) => void)[] = [];
   private closed = false;
 
   /** `root` is the host directory holding every slot's work directories. */
-  private constructor(readonly slots: readonly Slot[], readonly root: string) {
+  private constructor(readonly slots: readonly Slot[], readonly root: string, private readonly lock: InstanceLock) {
     this.free.push(...slots);
+  }
+
+  /** This pool's instance id (names its work root, cgroups and namespace files). */
+  get instanceId(): string {
+    return this.lock.id;
   }
 
   /**
    * Create `count` slots. With root and writable cgroup v1: cgroups, uids and namespaces; otherwise
-   * plain work directories only (the caller decides whether that is acceptable).
+   * plain work directories only (the caller decides whether that is acceptable). Sweeps dead instances first.
    * @throws Error when a namespace or cgroup cannot be created although the capabilities said it could.
    */
   static create(caps: Capabilities, count: number): SlotPool {
-    const instance = ++poolInstances;
-    const root = join(tmpdir(), `crucible-${process.pid}-${instance}`);
-    mkdirSync(root, { recursive: true, mode: 0o711 });
-    if (caps.isRoot) {
-      ensureNamespaceDir();
-      sweepStale(caps);
-    }
-    // Spread uids by pid so two Crucible processes on one host do not share RLIMIT_NPROC accounting.
-    const uidBase = 200_000 + (process.pid % 50_000) * 128;
+    if (count > UID_BLOCK_SIZE) throw new Error(`at most ${UID_BLOCK_SIZE} slots per pool`);
+    const lock = InstanceLock.acquire((id) => join(tmpdir(), `crucible-${id}`), caps.isRoot);
+    const root = join(tmpdir(), `crucible-${lock.id}`);
     const slots: Slot[] = [];
-    for (let index = 0; index < count; index++) {
-      const tag = `${process.pid}-${instance}-${index}`;
-      let cgroups: Slot['cgroups'] = null;
-      if (caps.cgroupWritable && caps.cgroupDirs.memory && caps.cgroupDirs.pids && caps.cgroupDirs.cpuacct) {
-        const make = (dir: string): string => {
-          const path = join(dir, 'crucible', tag);
-          mkdirSync(path, { recursive: true });
-          return path;
-        };
-        cgroups = { memory: make(caps.cgroupDirs.memory), pids: make(caps.cgroupDirs.pids), cpuacct: make(caps.cgroupDirs.cpuacct) };
-      }
-      let netns: string | null = null;
-      let ipcns: string | null = null;
+    try {
       if (caps.isRoot) {
-        netns = join(NS_DIR, `${tag}-net`);
-        ipcns = join(NS_DIR, `${tag}-ipc`);
-        closeSync(openSync(netns, 'w'));
-        closeSync(openSync(ipcns, 'w'));
-        execFileSync('unshare', [`--net=${netns}`, `--ipc=${ipcns}`, 'true']);
+        ensureNamespaceDir();
+        sweepStaleInstances(cgroupRoots(caps));
       }
-      const workRoot = join(root, `slot${index}`);
-      mkdirSync(workRoot, { recursive: true, mode: 0o711 });
-      const offset = (instance * 16 + index) % 128;
-      const uid = caps.isRoot ? uidBase + offset : (process.getuid?.() ?? 0);
-      const gid = caps.isRoot ? uidBase + offset : (process.getgid?.() ?? 0);
-      slots.push({ index, uid, gid, cgroups, netns, ipcns, workRoot });
+      mkdirSync(root, { recursive: true, mode: 0o711 });
+      for (let index = 0; index < count; index++) {
+        const tag = `${lock.id}-${index}`;
+        let cgroups: SlotCgroups | null = null;
+        if (caps.cgroupWritable && caps.cgroupDirs.memory && caps.cgroupDirs.pids && caps.cgroupDirs.cpuacct) {
+          const make = (dir: string): string => {
+            const path = join(dir, 'crucible', tag);
+            mkdirSync(path, { recursive: true });
+            return path;
+          };
+          cgroups = { memory: make(caps.cgroupDirs.memory), pids: make(caps.cgroupDirs.pids), cpuacct: make(caps.cgroupDirs.cpuacct) };
+        }
+        let netns: string | null = null;
+        if (caps.isRoot) {
+          netns = join(NS_DIR, `${tag}-net`);
+          closeSync(openSync(netns, 'w'));
+          execFileSync('unshare', [`--net=${netns}`, 'true']);
+        }
+        const workRoot = join(root, `slot${index}`);
+        mkdirSync(workRoot, { recursive: true, mode: 0o711 });
+        const uid = caps.isRoot ? lock.uidBase + index : (process.getuid?.() ?? 0);
+        const gid = caps.isRoot ? lock.uidBase + index : (process.getgid?.() ?? 0);
+        slots.push({ index, uid, gid, cgroups, netns, workRoot });
+      }
+    } catch (error) {
+      new SlotPool(slots, root, lock).close();
+      throw error;
     }
-    return new SlotPool(slots, root);
+    return new SlotPool(slots, root, lock);
   }
 
-  /** Wait for a free slot. @throws Error after `close()`. */
-  acquire(): Promise<Slot> {
+  /**
+   * Wait for a free slot; resolves null when `signal` aborts first (the caller gave up; nothing is held).
+   * @throws Error after `close()`.
+   */
+  acquire(signal?: AbortSignal): Promise<Slot | null> {
     if (this.closed) return Promise.reject(new Error('sandbox is closed'));
+    if (signal?.aborted) return Promise.resolve(null);
     const slot = this.free.pop();
     if (slot) return Promise.resolve(slot);
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve) => {
+      const waiter = (given: Slot | null): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(given);
+      };
+      const onAbort = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        resolve(null);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
   }
 
   /** Return a slot; hands it straight to the longest waiter, if any. */
@@ -160,31 +154,17 @@ export class SlotPool {
     return this.slots.length - this.free.length;
   }
 
-  /** Release every resource (namespaces, cgroups, work directories). Idempotent. */
+  /** Release every resource (namespaces, cgroups with their sub-groups, work directories, the lock). Idempotent. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter(null);
     for (const slot of this.slots) {
-      for (const ns of [slot.netns, slot.ipcns]) {
-        if (ns === null) continue;
-        try {
-          execFileSync('umount', [ns], { stdio: 'ignore' });
-        } catch {
-          // not mounted
-        }
-        rmSync(ns, { force: true });
-      }
-      if (slot.cgroups) {
-        for (const dir of Object.values(slot.cgroups)) {
-          try {
-            rmdirSync(dir);
-          } catch {
-            // a task is still inside: left for the next start's sweep
-          }
-        }
-      }
+      if (slot.netns !== null) removeNamespaceFile(slot.netns);
+      if (slot.cgroups) for (const dir of Object.values(slot.cgroups)) removeCgroup(dir);
     }
-    rmSync(this.root, { recursive: true, force: true });
+    removeTree(this.root);
+    this.lock.release();
   }
 
   /** Make a fresh private work directory for one run, owned by the slot's uid. */

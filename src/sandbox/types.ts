@@ -33,6 +33,10 @@ export const EXECUTION_STATUSES: readonly ExecutionStatus[] = [
  * - `fileSizeKiB`: largest file the program may write, KiB (RLIMIT_FSIZE).
  * - `openFiles`: open file descriptors per process (RLIMIT_NOFILE).
  * - `outputBytes`: bytes kept of stdout and of stderr each; more is `output_limit_exceeded`.
+ * - `diskKiB`: the run's writable space, KiB: /box, /tmp and /dev/shm together (one tmpfs per run; its pages are
+ *   memory, so they count towards `memoryKiB` too). Writing past it fails with ENOSPC. Default
+ *   `DEFAULT_DISK_KIB`; at least `MIN_DISK_KIB`, at most `MAX_DISK_KIB`. For a box whose pid 1 is the program
+ *   (`asPid1`), each of the three places gets this much.
  */
 export interface Limits {
   readonly cpuMs: number;
@@ -42,7 +46,15 @@ export interface Limits {
   readonly fileSizeKiB: number;
   readonly openFiles: number;
   readonly outputBytes: number;
+  readonly diskKiB?: number;
 }
+
+/** Writable space of a run when its limits do not say (64 MiB). */
+export const DEFAULT_DISK_KIB = 64 * 1024;
+/** Smallest writable space a run may ask for (1 MiB). */
+export const MIN_DISK_KIB = 1024;
+/** Largest writable space a run may ask for (16 GiB; it is memory). */
+export const MAX_DISK_KIB = 16 * 1024 * 1024;
 
 /** How the memory limit was enforced: a cgroup v1/v2 memory controller for the tree, or RLIMIT_AS per process. */
 export type MemoryEnforcement = 'cgroup' | 'rlimit_as';
@@ -66,7 +78,15 @@ export interface ExecutionResult {
   readonly stderrTruncated: boolean;
   readonly memoryEnforcement: MemoryEnforcement;
   readonly reason?: string;
+  /**
+   * Present (true) only when the caller cancelled the run (`SandboxRequest.signal`): the status is then
+   * `internal_error` with the reason "cancelled by the caller", and the verdict says nothing about the program.
+   */
+  readonly cancelled?: true;
 }
+
+/** Reason of every cancelled run (`ExecutionResult.cancelled`). */
+export const CANCELLED_REASON = 'cancelled by the caller';
 
 /** A read-only file or directory of the host made visible inside the box at `boxPath`. */
 export interface Mount {
@@ -76,12 +96,31 @@ export interface Mount {
 }
 
 /**
+ * Limits of a sub-cgroup of a long-lived box (see `SandboxRequest.subgroups`): memory of the group's whole tree
+ * (KiB) and processes + threads it may hold at once.
+ */
+export interface SubgroupLimits {
+  readonly memoryKiB: number;
+  readonly processes: number;
+}
+
+/**
  * One command to run in one fresh box.
  * - `argv`: command and arguments as seen inside the box (absolute paths of real binaries).
  * - `files`: files written into the fresh work directory (`/box`) before the run, name -> contents.
  * - `mounts`: extra host paths to bind (read-only unless `writable`), e.g. a compiled artifact.
  * - `env`: the complete environment of the program (nothing of the host's leaks in).
  * - `stdin`: bytes fed to standard input (closed after), or none (empty stdin).
+ * - `signal`: aborting it cancels the run: its processes are killed at once, its slot is freed, and the result
+ *   is `internal_error` with `cancelled: true` (a run still waiting for a slot never starts).
+ * - `subgroups`: only for a box whose pid 1 is a trusted harness (`asPid1`): cgroups nested in the box's own
+ *   (memory, pids, cpuacct), one per name, with these initial limits, for the harness to put untrusted parts of
+ *   its tree in (a judged candidate, a generated test). Crucible opens them as root outside the box and passes
+ *   descriptors; the box's environment variable `CRUCIBLE_SUBGROUPS` maps each name to
+ *   `{"procs": [fd, fd, fd] (cgroup.procs of memory, pids, cpuacct, write-only: write a pid to move that task,
+ *   "0" to move the writer), "memory", "pids", "cpuacct" (directory
+ *   descriptors, read-only: usage, peak, OOM kills)}`. Their limits are changed from outside through
+ *   `OpenBox.subgroups`.
  */
 export interface SandboxRequest {
   readonly argv: readonly string[];
@@ -95,6 +134,12 @@ export interface SandboxRequest {
    * must be pid 1 themselves; exit status then comes from bubblewrap (signals folded into 128+N).
    */
   readonly asPid1?: boolean;
-  /** Keep the work directory after the run and return its host path (used by compilation). */
+  /**
+   * Keep the work directory after the run and return its host path (used by compilation): what the program left
+   * under /box is copied there once every process of the run is dead (directories and regular files, at most 16
+   * levels, names of printable ASCII; see src/sandbox/native/workspace.h).
+   */
   readonly keepWorkDir?: boolean;
+  readonly signal?: AbortSignal;
+  readonly subgroups?: Readonly<Record<string, SubgroupLimits>>;
 }

@@ -2,6 +2,8 @@
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { Executor } from '../../src/runner/executor.js';
 import { Sandbox } from '../../src/sandbox/index.js';
+import { harnessInterpreter } from '../../src/runner/local-judge.js';
+import type { PythonInterpreter } from '../../src/runner/python-pool.js';
 
 /**
  * Create the real sandbox (tests never run programs outside it) and an executor over the shipped languages.
@@ -11,4 +13,9 @@ export function openExecutor(slots = 2, options: { readonly slotBoxes?: boolean 
   const sandbox = Sandbox.create({ slots, slotBoxes: options.slotBoxes });
   const languages = LanguageRegistry.load();
   return { sandbox, executor: new Executor(sandbox, languages), languages };
+}
+
+/** The Python that runs the judge harness, from the shipped `languages/python.yaml` (as LocalJudge takes it). */
+export function pythonInterpreter(): PythonInterpreter {
+  return harnessInterpreter(LanguageRegistry.load().get('python'));
 }

@@ -1,7 +1,7 @@
 """The candidate process C: untrusted from the moment it runs `program`.
 
 Forked from the spawner (whose memory never held a test, an expected output or another job's program), it
-confines itself, receives the program over its private call channel (fd 3), executes it in a fresh `{}`
+waits until the spawner has put it in the candidate sub-cgroup (when the box has one), confines itself, receives the program over its private call channel (fd 3), executes it in a fresh `{}`
 globals dict, exactly as openai/human-eval does (so `__name__` resolves to "builtins" and `__main__` blocks
 do not run), then serves calls until the channel closes. Nothing it sends is trusted by anyone.
 

@@ -1,11 +1,13 @@
 """Small confinement steps used by the harness processes, each failing loudly or being explicitly best-effort,
-plus /proc readers for CPU accounting and the end-of-job sweep."""
+plus the kernel's accounting of a job (the box's sub-cgroups, or /proc without them), the end-of-job sweep and
+the clean-up of what a candidate may leave in the box (files, SysV IPC objects)."""
 import ctypes
+import json
 import os
 import resource
-import shutil
 import signal
 import stat
+import time
 
 PR_SET_DUMPABLE = 4
 PR_CAPBSET_DROP = 24
@@ -22,6 +24,83 @@ _devnull_path = os.devnull
 
 class ConfinementError(Exception):
     pass
+
+
+# ----- sub-cgroups (made, limited and read from outside the box by Crucible: src/sandbox/subgroups.ts) -----
+
+SUBGROUPS_ENV = "CRUCIBLE_SUBGROUPS"
+
+
+class Subgroup:
+    """One cgroup (memory, pids, cpuacct) for an untrusted part of the box's tree. Crucible, outside the box, made
+    it, sets its limits and handed us descriptors: cgroup.procs of each controller, write-only (writing a pid
+    moves that task there, and everything it forks stays), and the three directories, read-only (usage, OOM
+    kills, peak). The kernel counts every process that ever joined, orphans and double forks included."""
+
+    def __init__(self, spec):
+        self.procs = [int(fd) for fd in spec["procs"]]   # memory, pids, cpuacct
+        self.memory, self.pids_dir, self.cpuacct = int(spec["memory"]), int(spec["pids"]), int(spec["cpuacct"])
+        for fd in self.procs + [self.memory, self.pids_dir, self.cpuacct]:
+            os.set_inheritable(fd, False)
+
+    def join(self, pid):
+        """Move `pid` (a child that waits for our go-ahead before it runs anything untrusted) into the group.
+        Raises OSError on failure."""
+        join_from_parent(self.procs, pid)
+
+    @staticmethod
+    def _read(dir_fd, name):
+        fd = os.open(name, os.O_RDONLY | os.O_CLOEXEC, dir_fd=dir_fd)
+        try:
+            return os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+
+    def cpu_ns(self):
+        return int(self._read(self.cpuacct, "cpuacct.usage"))
+
+    def oom_kills(self):
+        for line in self._read(self.memory, "memory.oom_control").split(b"\n"):
+            if line.startswith(b"oom_kill "):
+                return int(line.split()[1])
+        return 0
+
+    def peak_kib(self):
+        return int(self._read(self.memory, "memory.max_usage_in_bytes")) // 1024
+
+
+
+PR_SET_DUMPABLE_ON = 1
+
+
+def prefer_for_oom_kill():
+    """Raise our oom_score_adj to 1000 (always allowed), so that an OOM kill in a cgroup we share with the spawner
+    takes us and what we fork, never it. /proc/self files of a non-dumpable process belong to root: the flag is
+    lifted for the write and set again."""
+    if _libc.prctl(PR_SET_DUMPABLE, PR_SET_DUMPABLE_ON, 0, 0, 0) != 0:
+        raise ConfinementError(f"prctl(PR_SET_DUMPABLE) failed: errno {ctypes.get_errno()}")
+    try:
+        with open("/proc/self/oom_score_adj", "w") as adj:
+            adj.write("1000")
+    finally:
+        set_nondumpable()
+
+
+def join_from_parent(procs_fds, pid):
+    """Write `pid` to every cgroup.procs descriptor of `procs_fds` (the kernel lets a process move a task of its
+    own uid through a descriptor opened by root)."""
+    text = str(pid).encode()
+    for fd in procs_fds:
+        os.write(fd, text)
+
+
+def subgroups_from_env():
+    """The sub-groups Crucible gave this box ({name: Subgroup}), removed from the environment so that no child
+    sees it. Empty without them (a host without cgroups, or a box started by hand)."""
+    spec = os.environ.pop(SUBGROUPS_ENV, None)
+    if not spec:
+        return {}
+    return {name: Subgroup(desc) for name, desc in json.loads(spec).items()}
 
 
 def set_nondumpable():
@@ -162,6 +241,17 @@ def read_stat(pid):
     return rest[0].decode(), int(rest[1]), ticks * 1000 // CLK_TCK, int(rest[21]) * PAGE_KIB
 
 
+def schedstat_ns(pid):
+    """CPU time (ns) a single-threaded process has run so far (/proc/<pid>/schedstat), or None."""
+    if not pid:
+        return None
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def cpu_ms(pid):
     """CPU time of a live process, ms: the larger of the tick-resolution total over all threads (and reaped
     children) and the ns-resolution main-thread figure of /proc/<pid>/schedstat."""
@@ -201,17 +291,28 @@ def reap_children():
     return reaped
 
 
-def sweep_processes(keep, max_rounds=2000):
-    """SIGKILL every process but `keep` until none is left alive; reap what is ours. Returns reaped statuses.
-    Loops because a fork bomb keeps creating processes between the scan and the kill."""
+# How long a sweep waits for killed processes to be gone. A SIGKILLed process is not gone at once: one freeing
+# a large address space, or in uninterruptible sleep, takes milliseconds; counting rounds of sched_yield (as this
+# once did) lost that race on an idle machine ("processes still alive after the sweep").
+SWEEP_DEADLINE_S = 10.0
+
+
+def sweep_processes(keep, deadline_s=SWEEP_DEADLINE_S):
+    """SIGKILL every process of the box but `keep` until none is left alive; reap what is ours. Returns reaped
+    statuses. Loops because a fork bomb keeps creating processes between the scan and the kill; yields first,
+    then sleeps a millisecond per round, until `deadline_s`. Every task of the box's sub-groups is a process of
+    the box's pid namespace (nothing in it can make another: seccomp), so when none is alive the groups hold no
+    live task and their CPU figures are final."""
     reaped = {}
-    for _ in range(max_rounds):
+    end = time.monotonic() + deadline_s
+    rounds = 0
+    while True:
         live = 0
         for pid in other_pids(keep):
             st = read_stat(pid)
             if st is None:
                 continue
-            if st[0] != "Z":
+            if st[0] not in ("Z", "X"):
                 live += 1
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -222,41 +323,98 @@ def sweep_processes(keep, max_rounds=2000):
             # Zombies left are dead children of the spawner (it reaps and reports them); orphans were
             # re-parented to us and reaped above.
             return reaped
-        os.sched_yield()
-    raise ConfinementError("processes still alive after the sweep")
-
-
-def _make_writable(path):
-    try:
-        os.chmod(path, stat.S_IRWXU)
-    except OSError:
-        pass
+        if time.monotonic() > end:
+            raise ConfinementError(f"processes still alive after the sweep ({deadline_s:.0f} s)")
+        rounds += 1
+        if rounds < 100:
+            os.sched_yield()
+        else:
+            time.sleep(0.001)
 
 
 def empty_dir(path):
-    """Remove everything inside `path` (best effort: a directory that cannot be emptied is reported)."""
+    """Remove everything inside `path`, however deep and whatever its names and modes, never following a symbolic
+    link. The walk moves the working directory (chdir into a directory, `..` back), so no path it uses is longer
+    than one name: a 3000-level tree of 50-character names (150,000 characters, far past PATH_MAX) goes like any
+    other. Entries that cannot be removed are skipped (so the walk ends) and returned as names under `path`.
+    Restores the working directory to `/`. Must only run when nothing else writes in `path` (after the sweep)."""
     left = []
     try:
-        names = os.listdir(path)
+        os.chdir(path)
     except OSError:
         return left
-    for name in names:
-        full = os.path.join(path, name)
-        try:
-            if os.path.isdir(full) and not os.path.islink(full):
-                def onerror(func, p, exc):
-                    _make_writable(os.path.dirname(p))
-                    _make_writable(p)
+    stack = []          # names of the directories we are in, below `path`
+    skipped = set()     # (st_dev, st_ino) of entries that could not be entered or removed
+    try:
+        while True:
+            descended = False
+            try:
+                names = os.listdir(".")
+            except OSError:
+                names = []
+            for name in names:
+                try:
+                    st = os.lstat(name)
+                except OSError:
+                    continue
+                if (st.st_dev, st.st_ino) in skipped:
+                    continue
+                if stat.S_ISDIR(st.st_mode):
                     try:
-                        func(p)
+                        if st.st_mode & 0o700 != 0o700:
+                            os.chmod(name, 0o700)
+                        os.chdir(name)
                     except OSError:
-                        pass
-                _make_writable(full)
-                shutil.rmtree(full, onerror=onerror)
-            else:
-                os.unlink(full)
+                        skipped.add((st.st_dev, st.st_ino))
+                        if not stack:
+                            left.append(os.path.join(path, name))
+                        continue
+                    stack.append((name, st.st_dev, st.st_ino))
+                    descended = True
+                    break
+                try:
+                    os.unlink(name)
+                except OSError:
+                    skipped.add((st.st_dev, st.st_ino))
+                    if not stack:
+                        left.append(os.path.join(path, name))
+            if descended:
+                continue
+            if not stack:
+                return left
+            name, dev, ino = stack.pop()
+            os.chdir("..")
+            try:
+                os.rmdir(name)
+            except OSError:
+                skipped.add((dev, ino))
+                if not stack:
+                    left.append(os.path.join(path, name))
+    except OSError:
+        left.append(path)
+        return left
+    finally:
+        os.chdir("/")
+
+
+_IPC_RMID = 0
+
+
+def clean_ipc():
+    """Remove every SysV IPC object of the box's IPC namespace (shared memory, message queues, semaphores): a
+    candidate's segment must not reach the next candidate of this long-lived box. Best effort; returns how many
+    could not be removed."""
+    left = 0
+    for kind, remove in (("shm", lambda i: _libc.shmctl(i, _IPC_RMID, None)),
+                         ("msg", lambda i: _libc.msgctl(i, _IPC_RMID, None)),
+                         ("sem", lambda i: _libc.semctl(i, 0, _IPC_RMID))):
+        try:
+            with open(f"/proc/sysvipc/{kind}") as f:
+                lines = f.read().splitlines()[1:]
         except OSError:
-            pass
-        if os.path.lexists(full):
-            left.append(full)
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 1 and remove(int(fields[1])) != 0:
+                left += 1
     return left

@@ -369,7 +369,7 @@ class _WarmLoop:
 
 # ------------------------------------------------------------------------------------------ generated tests
 
-def run_assertions(chan_fd, report_fd, control_fd, req, cpu=None):
+def run_assertions(chan_fd, report_fd, control_fd, req, cpu=None, go_fd=None):
     """Entry point of a tester for generated tests (zygote `assertions` mode). Never returns.
 
     The zygote writes one command line per test to `control_fd`: the index of the assertion to run. For each,
@@ -381,6 +381,11 @@ def run_assertions(chan_fd, report_fd, control_fd, req, cpu=None):
     until a limit or a crash makes the zygote replace both processes."""
     _exit = os._exit
     try:
+        # The zygote first puts us in the tester sub-group (when the box has one): nothing runs before its go.
+        if go_fd is not None:
+            if os.read(go_fd, 1) != b"1":
+                _exit(0)
+            os.close(go_fd)
         _confine({CHANNEL_FD: chan_fd, REPORT_FD: report_fd, CONTROL_FD: control_fd}, req,
                  req["cpuMs"] * (len(req["assertions"]) + 1), cpu)
         GeneratedTests(req).serve()

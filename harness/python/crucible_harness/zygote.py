@@ -8,12 +8,17 @@ Theory of operation (one unit_test job):
                      |-- fork --> T (warm tester)  <==== call channel (socketpair) ====>  C
                      |<=== T's control socket (only Z and T hold it): C's channel + program in, report out
 
-The verdict is built by Z from T's report, C's CPU time (Z reads /proc/<C>/stat every tick; S reports C's
-rusage), the output caps and the wall clock. C can reach nothing of Z or T: both are non-dumpable and C has
-no capabilities, so /proc/<pid>/{mem,fd,environ} and ptrace are closed to it; Z is pid 1 of its pid
-namespace, so C cannot signal it either, and no other process of the box holds the host's pipes.
-After every job Z SIGKILLs every process but itself, S and the warm T, reaps them, resumes S and T (a
-candidate may have stopped them), and empties /tmp and /dev/shm.
+The verdict is built by Z from T's report, C's CPU time, the output caps and the wall clock. CPU and memory are
+the kernel's figures for the candidate sub-cgroup (Crucible makes it outside the box, sets its limits per job
+and hands Z its descriptors: confine.Subgroup): S puts every C in it before C runs anything, and whatever C
+forks stays there, so a double-forked, orphaned grandchild's CPU counts against C and the memory limit holds
+for C's whole tree. Without sub-groups (a host without cgroups) Z falls back to /proc/<C>/stat of C itself.
+C can reach nothing of Z or T: both are non-dumpable and C has no capabilities, so /proc/<pid>/{mem,fd,environ}
+and ptrace are closed to it; Z is pid 1 of its pid namespace, so C cannot signal it either, and no other
+process of the box holds the host's pipes. After every job Z SIGKILLs every process but itself, S and the
+warm T until none is left (which empties the sub-groups: their tasks are processes of the box), reaps them, resumes S and T (a candidate may have
+stopped them), empties /box, /tmp and /dev/shm (however deep the tree a candidate built) and removes the box's
+SysV IPC objects, so the next candidate finds nothing of this one.
 
 Warm tester: T is forked once per problem and judges consecutive candidates of that problem (same prelude,
 test code, entry point and memory limit), each in fresh globals with `random` re-seeded, builtins, timers and
@@ -44,7 +49,10 @@ REPORT_MAX_BYTES = 1 << 20
 # Jobs one warm tester serves before it is replaced (bounds whatever drift test code could accumulate in it).
 WARM_TESTER_JOBS = 100
 JOB_DIR = "/tmp/crucible-job"
-SCRATCH_DIRS = ("/tmp", "/dev/shm")
+SCRATCH_DIRS = ("/box", "/tmp", "/dev/shm")
+# Descriptors at which the spawner receives the candidate sub-group's cgroup.procs of the memory, pids and
+# cpuacct controllers, in that order (spawner.py `--join`).
+SPAWNER_JOIN_FDS = (4, 5, 6)
 # The only variable the spawner (hence every candidate) inherits from the zygote's environment: the host starts
 # the harness with a fixed hash seed so that set iteration order, and the answers of programs depending on it,
 # are the same on every run (src/runner/python-pool.ts HARNESS_ENV).
@@ -67,8 +75,9 @@ def _cut(s, n=REASON_CHARS):
 class Spawner:
     """Handle on S. Restarted (by exec, so still clean) whenever it dies or stops answering."""
 
-    def __init__(self, harness_path):
+    def __init__(self, harness_path, group=None):
         self.harness_path = harness_path
+        self.group = group
         self.proc_pid = None
         self.sock = None
         self.start()
@@ -82,11 +91,19 @@ class Spawner:
                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 3)]
         # -s -P rather than -I (which implies -E): the spawner honours the inherited hash seed.
         argv = [sys.executable, "-s", "-P", "-S", "-B", self.harness_path, "--spawner"]
+        if self.group is not None:
+            actions += [(os.POSIX_SPAWN_DUP2, src, dst) for src, dst in zip(self.group.procs, SPAWNER_JOIN_FDS)]
+            argv += ["--join", ",".join(str(fd) for fd in SPAWNER_JOIN_FDS)]
         env = {k: os.environ[k] for k in INHERITED_ENV if k in os.environ}
         self.proc_pid = os.posix_spawn(sys.executable, argv, env, file_actions=actions)
         os.close(null)
         theirs.close()
         self.sock = ours
+        # Wait until S is done starting (and in the candidate group): a job's share of S's CPU is then only what
+        # S spends on that job. A spawner that never gets ready fails the next job (Crucible's failure).
+        ready = self.receive(10.0)
+        if not ready or ready.get("ready") is not True:
+            self.stop()
 
     def stop(self):
         try:
@@ -106,6 +123,10 @@ class Spawner:
         """Ask S for a new C. Restarts S once if it is gone."""
         msg = json.dumps(params).encode()
         for attempt in (0, 1):
+            if self.sock is None:
+                self.start()
+            if self.sock is None:
+                raise confine.ConfinementError("the spawner did not start")
             try:
                 socket.send_fds(self.sock, [msg], fds)
                 return
@@ -169,6 +190,14 @@ class Job:
         self.z = zygote
         self.req = req
         self.t0 = time.monotonic()
+        # The candidate sub-group (when the box has one): its CPU and OOM-kill counters at the start of the job,
+        # and the spawner's own CPU, which the group also holds (S lives in it so that every C is born there).
+        self.group = zygote.groups.get("candidate")
+        self.group_cpu0 = self.group.cpu_ns() if self.group else 0
+        self.group_oom0 = self.group.oom_kills() if self.group else 0
+        self.spawner_pid = zygote.spawner.proc_pid
+        self.spawner_cpu0 = confine.schedstat_ns(self.spawner_pid) if self.group else None
+        self.group_cpu_seen = 0.0
         self.out_r, self.out_w = os.pipe()
         self.err_r, self.err_w = os.pipe()
         self.stdout = Sink(self.out_r, req["outputBytes"])
@@ -193,16 +222,35 @@ class Job:
         if not msg or "pid" not in msg or "status" in msg:
             self.z.spawner.start()
             raise RuntimeError("the spawner did not start the candidate")
+        if "joinError" in msg:
+            self.z.spawner.start()
+            raise confine.ConfinementError(str(msg["joinError"]))
         self.c_pid = msg["pid"]
         self.c_cpu_seen = 0
         self.c_exit = None
 
     def poll_candidate_cpu(self):
+        """CPU ms of the candidate: with the sub-group, of every process that was ever in it during this job
+        (monotone over the job); without, of the current C and its waited-for children (monotone per C)."""
+        if self.group is not None:
+            used = self.group.cpu_ns() - self.group_cpu0
+            # Subtract what S spent (forking C, reporting): the judge's work, not the candidate's. If S was
+            # replaced meanwhile (a candidate killed it) its share cannot be known and counts as C's.
+            spawner = self.z.spawner.proc_pid
+            now = confine.schedstat_ns(spawner) if spawner == self.spawner_pid else None
+            if now is not None and self.spawner_cpu0 is not None:
+                used -= now - self.spawner_cpu0
+            self.group_cpu_seen = max(self.group_cpu_seen, used / 1e6)
+            return self.group_cpu_seen
         if self.c_pid is not None:
             c = confine.cpu_ms(self.c_pid)
             if c is not None:
                 self.c_cpu_seen = max(self.c_cpu_seen, c)
         return self.c_cpu_seen
+
+    def oom_killed(self):
+        """True when the sub-group's memory limit killed a process of the candidate's tree during this job."""
+        return self.group is not None and self.group.oom_kills() > self.group_oom0
 
     def end_candidate(self):
         """Kill C and everything it started; collect its exit status and rusage from S."""
@@ -211,12 +259,18 @@ class Job:
             msg = self.z.spawner.receive(2.0)
             if msg and msg.get("pid") == self.c_pid and "status" in msg:
                 self.c_exit = msg
-                self.cpu_ms += max(self.c_cpu_seen, msg["cpuMs"])
-                self.memory_kib = max(self.memory_kib, msg["maxrssKiB"])
+                if self.group is None:
+                    self.cpu_ms += max(self.c_cpu_seen, msg["cpuMs"])
+                    self.memory_kib = max(self.memory_kib, msg["maxrssKiB"])
             else:
-                self.cpu_ms += self.c_cpu_seen
+                if self.group is None:
+                    self.cpu_ms += self.c_cpu_seen
                 self.z.spawner.start()
             self.c_pid = None
+        if self.group is not None:
+            # Every process of the tree is gone (the sweep waited for the group to empty): the figures are final.
+            self.cpu_ms = self.poll_candidate_cpu()
+            self.memory_kib = max(self.memory_kib, self.group.peak_kib())
         return reaped
 
     def pump_output(self, fds):
@@ -246,6 +300,7 @@ class Job:
                 os.close(fd)
             for d in SCRATCH_DIRS:
                 confine.empty_dir(d)
+            confine.clean_ipc()
 
     def base_response(self, status, reason):
         return {
@@ -416,6 +471,10 @@ def _unit_test_verdict(job, req, limit, rep, t_status):
     c_exit = job.c_exit["status"] if job.c_exit else None
     if job.output_exceeded():
         return respond("output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes")
+    if job.oom_killed():
+        # First: what follows an OOM kill (a parent waiting forever for a killed child) is its consequence.
+        return respond("memory_limit_exceeded", f"memory limit of {req['memoryKiB']} KiB exceeded by the candidate's "
+                                                "processes together (cgroup OOM kill)")
     if limit is not None:
         return respond(*limit)
     if job.cpu_ms > req["cpuMs"] or _signal_name(c_exit) == "SIGXCPU":
@@ -508,6 +567,8 @@ class _Candidate:
                     return "bad", "the answer exceeds the transfer limit", used
                 if raw is not None:
                     used = job.poll_candidate_cpu() - start_cpu
+                    if used > cpu_ms:
+                        return "tle", None, used
                     try:
                         return "reply", pyvalue.loads(raw.decode("utf-8")), used
                     except (pyvalue.DecodeError, UnicodeDecodeError):
@@ -526,6 +587,8 @@ def _failure(job, outcome, payload, req, cpu_ms):
         return "output_limit_exceeded", f"output exceeded {req['outputBytes']} bytes"
     if outcome == "bad":
         return "runtime_error", f"the candidate broke the call protocol: {payload}"
+    if outcome == "dead" and job.oom_killed():
+        return "memory_limit_exceeded", f"memory limit of {req['memoryKiB']} KiB exceeded (cgroup OOM kill)"
     if outcome == "dead":
         return "runtime_error", "the candidate process died"
     if type(payload) is dict and type(payload.get("error")) is list and len(payload["error"]) == 2 \
@@ -605,6 +668,9 @@ def _call(job, req):
         reason = first_bad["reason"] if first_bad else ""
         if not first_bad and len(results) != len(inputs):
             status, reason = "internal_error", "not every input was run"
+    if status == "ok" and job.oom_killed():
+        # A process of the candidate's tree was killed by the memory limit even though every answer came back.
+        status, reason = "memory_limit_exceeded", f"memory limit of {req['memoryKiB']} KiB exceeded (cgroup OOM kill)"
     out = job.base_response(status, reason)
     out["results"] = results
     return out
@@ -627,15 +693,28 @@ class _TesterPair:
             chan_c.close()
         rep_r, rep_w = os.pipe()
         ctl_r, ctl_w = os.pipe()
+        go_r, go_w = os.pipe()
         t_pid = os.fork()
         if t_pid == 0:
-            tester.run_assertions(chan_t.fileno(), rep_w, ctl_r, req, job.cpu)   # never returns
+            os.close(go_w)
+            tester.run_assertions(chan_t.fileno(), rep_w, ctl_r, req, job.cpu, go_r)   # never returns
+        os.close(go_r)
         os.close(rep_w)
         os.close(ctl_r)
         chan_t.close()
         self.job, self.t_pid, self.rep_r, self.ctl_w = job, t_pid, rep_r, ctl_w
         self.buffer = bytearray()
+        # Generated tests are model-written: T goes into the tester sub-group (its tree counted and limited like
+        # a candidate's) before it may run one; it waits on `go` for that.
+        self.tgroup = job.z.groups.get("tester")
+        self.oom_hit = False
         try:
+            try:
+                if self.tgroup is not None:
+                    self.tgroup.join(t_pid)
+                os.write(go_w, b"1")
+            finally:
+                os.close(go_w)
             job.receive_candidate_pid()
         except BaseException:
             self.close()
@@ -650,11 +729,29 @@ class _TesterPair:
                 pass
         self.job.end_candidate()
 
+    def tester_cpu(self):
+        """CPU ms of T's tree (its sub-group) or of T itself (no sub-groups)."""
+        if self.tgroup is not None:
+            return self.tgroup.cpu_ns() / 1e6
+        return confine.cpu_ms(self.t_pid) or 0
+
+    def ooms(self):
+        groups = [g for g in (self.job.group, self.tgroup) if g is not None]
+        return sum(g.oom_kills() for g in groups)
+
     def run(self, i, cpu_ms, wall_ms):
-        """Run assertion i. Returns (outcome, report): outcome "report" | "tle" | "wall" | "ole" | "dead"."""
+        """Run assertion i. Returns (outcome, report): outcome "report" | "tle" | "wall" | "ole" | "dead".
+        Sets `oom_hit` when a memory limit killed a process of C's or T's tree meanwhile."""
+        oom0 = self.ooms()
+        try:
+            return self._run(i, cpu_ms, wall_ms)
+        finally:
+            self.oom_hit = self.ooms() > oom0
+
+    def _run(self, i, cpu_ms, wall_ms):
         job = self.job
         c_start = job.poll_candidate_cpu()
-        t_start = confine.cpu_ms(self.t_pid) or 0
+        t_start = self.tester_cpu()
         deadline = time.monotonic() + wall_ms / 1000
         try:
             os.write(self.ctl_w, b"%d\n" % i)
@@ -668,9 +765,12 @@ class _TesterPair:
                     rep = json.loads(line)
                 except ValueError:
                     return "dead", None
+                # The trees' CPU up to the report counts too (a tick may not have seen its last milliseconds).
+                if job.poll_candidate_cpu() - c_start > cpu_ms or self.tester_cpu() - t_start > cpu_ms:
+                    return "tle", None
                 return ("report", rep) if type(rep) is dict and rep.get("i") == i else ("dead", None)
             now = time.monotonic()
-            if job.poll_candidate_cpu() - c_start > cpu_ms or (confine.cpu_ms(self.t_pid) or 0) - t_start > cpu_ms:
+            if job.poll_candidate_cpu() - c_start > cpu_ms or self.tester_cpu() - t_start > cpu_ms:
                 return "tle", None
             if now >= deadline:
                 return "wall", None
@@ -724,9 +824,14 @@ def run_assertions(z, req):
                 pair = _TesterPair(job, req, n - i)
             outcome, rep = pair.run(i, req["cpuMs"], req["wallMs"])
             result = _assertion_result(outcome, rep, req)
-            results.append(result)
             err = rep.get("error") if outcome == "report" else None
             kind = err.get("kind") if type(err) is dict else None
+            if pair.oom_hit and result["status"] not in ("time_limit_exceeded", "output_limit_exceeded"):
+                # A memory limit killed a process of C's or T's tree during this test, whatever T reported.
+                result = {"status": "memory_limit_exceeded",
+                          "reason": f"memory limit of {req['memoryKiB']} KiB exceeded (cgroup OOM kill)"}
+                kind = "candidate_memory"
+            results.append(result)
             if kind == "candidate_load":
                 results.extend(dict(result) for _ in range(i + 1, n))
                 break
@@ -779,8 +884,10 @@ def validate(req):
 
 
 class Zygote:
-    def __init__(self, harness_path):
-        self.spawner = Spawner(harness_path)
+    def __init__(self, harness_path, groups=None):
+        # Sub-groups Crucible gave the box: "candidate" (every C's tree) and "tester" (generated tests' T).
+        self.groups = groups or {}
+        self.spawner = Spawner(harness_path, self.groups.get("candidate"))
         self.tester = None
 
     def warm_tester(self, req, chan_fd, cpu):
@@ -816,7 +923,7 @@ class Zygote:
                     os.kill(self.tester.pid, signal.SIGCONT)
                 except ProcessLookupError:
                     self.tester = None
-        if self.spawner.proc_pid in reaped:
+        if self.spawner.proc_pid is None or self.spawner.proc_pid in reaped:
             self.spawner.proc_pid = None
             self.spawner.start()
         else:
@@ -867,11 +974,12 @@ def main(harness_path, once):
                      "reason": "the harness must run as pid 1 of its own pid namespace (bwrap --as-pid-1): "
                                "otherwise another process of the box holds the host's pipes"})
         return 2
+    groups = confine.subgroups_from_env()
     confine.set_nondumpable()
     confine.drop_capabilities()
     preload()
     sys.set_int_max_str_digits(0)
-    z = Zygote(harness_path)
+    z = Zygote(harness_path, groups)
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()

@@ -7,16 +7,19 @@
  * CAP_SYS_ADMIN and CAP_SETPCAP in the box's user namespace (nothing else; no capability outside it). For each
  * run request read from fd 0 it
  *   1. clones the run's init (C1) into NEW pid, mount and IPC namespaces;
- *   2. C1, in its private mount namespace: makes every mount private, mounts a fresh tmpfs on /tmp and on
- *      /dev/shm, remounts /dev read-only, binds the run's work directory at /box (and any artifact directory
- *      read-only at its mount point), mounts a /proc that shows only the run's pid namespace, and covers the
- *      directory of all work directories with an empty read-only tmpfs, so the run sees no other run's files;
+ *   2. C1, in its private mount namespace: makes every mount private, remounts /dev read-only, makes the run's
+ *      writable space (workspace.h: one tmpfs of the run's disk quota bound at /box, /tmp and /dev/shm, the
+ *      request's files copied in from its host work directory), binds any artifact directory read-only at its
+ *      mount point, mounts a /proc that shows only the run's pid namespace, and covers the directory of all
+ *      work directories with an empty read-only tmpfs, so the run sees no other run's files;
  *   3. C1 forks the program (C2), which joins the slot's run cgroups through descriptors crucible-slot opened
  *      (so limits and accounting cover exactly the program's tree), starts a new session, sets its rlimits,
- *      drops every capability for good (bounding set, ambient set, securebits locked, no_new_privs) and execs;
- *   4. C1 reaps every process of the namespace until the program ends, writes its exact end (exit code or
- *      signal, CPU time and peak RSS of everything it reaped) to a status pipe and exits; the kernel then kills
- *      whatever is left in the namespace before C1's exit completes;
+ *      drops every capability for good (bounding set, ambient set, securebits locked, no_new_privs), installs
+ *      the seccomp filter (seccomp.h) and execs;
+ *   4. C1 reaps every process of the namespace until the program ends, then kills and reaps the rest, copies
+ *      /box back to the host work directory when the request keeps it, writes the run's exact end (exit code
+ *      or signal, CPU time and peak RSS of every process of the run, the writable space's use) to a status
+ *      pipe and exits (run-init.h);
  *   5. meanwhile this server feeds the program's stdin and relays its stdout and stderr to fd 1 as frames, and
  *      when both reach end of file and C1 is reaped it sends the status frame. A run's processes live only in
  *      the run's pid namespace, so nothing of a run can reach the server (it is not in their namespace, and it
@@ -25,8 +28,10 @@
  *
  * Frames on fd 0 and fd 1: u8 type, u32 little-endian payload length, payload.
  *   in  'R': u32 seq, u32 token bytes, tokens ("key\0value\0"...), then the program's stdin bytes.
- *            keys: work (path under /crucible/runs), mount-src + mount-dst (pairs), arg, env ("K=V"),
- *            rlimit-cpu, rlimit-nproc, rlimit-fsize, rlimit-nofile (numbers); unknown keys are ignored.
+ *            keys: disk (bytes of the run's writable space), work (optional: the host work directory under
+ *            /crucible/runs holding the request's files), keep ("1": copy /box back into it at the end),
+ *            mount-src + mount-dst (pairs), arg, env ("K=V"), rlimit-cpu, rlimit-nproc, rlimit-fsize,
+ *            rlimit-nofile (numbers); unknown keys are ignored.
  *   out 'H' (empty) once, when the server is ready. 'O' / 'E': stdout / stderr bytes. 'X': the status JSON of C1 (same shape as box-init's), or empty when
  *            C1 wrote none. Fatal errors of the server itself: message on stderr, exit 1.
  * Arguments: --cgroup-fd N (repeated): open cgroup.procs descriptors of the run cgroups.
@@ -34,8 +39,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <linux/securebits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -46,7 +49,6 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +56,7 @@
 #include "run-init.h"
 
 #define RUNS_DIR "/crucible/runs"
+#define STAGE "/crucible/rw"
 #define MAX_CGROUP_FDS 4
 #define MAX_ITEMS 4096
 
@@ -72,6 +75,8 @@ static void send_frame(char type, const void *data, uint32_t len) {
 /* One parsed run request; every string points into the request buffer. */
 struct request {
   const char *work;
+  long long disk;
+  int keep;
   const char *mount_src[8], *mount_dst[8];
   int mounts;
   char *argv[MAX_ITEMS];
@@ -85,7 +90,7 @@ struct request {
 
 static int parse_request(unsigned char *payload, uint32_t len, struct request *r) {
   memset(r, 0, sizeof *r);
-  r->rlimit_cpu = r->rlimit_nproc = r->rlimit_fsize = r->rlimit_nofile = -1;
+  r->rlimit_cpu = r->rlimit_nproc = r->rlimit_fsize = r->rlimit_nofile = r->disk = -1;
   if (len < 8) return -1;
   uint32_t token_bytes = u32_at(payload + 4);
   if (token_bytes > len - 8) return -1;
@@ -98,6 +103,8 @@ static int parse_request(unsigned char *payload, uint32_t len, struct request *r
     char *value = p;
     p += strlen(p) + 1;
     if (strcmp(key, "work") == 0) r->work = value;
+    else if (strcmp(key, "disk") == 0) r->disk = atoll(value);
+    else if (strcmp(key, "keep") == 0) r->keep = strcmp(value, "1") == 0;
     else if (strcmp(key, "mount-src") == 0 && r->mounts < 8) r->mount_src[r->mounts] = value;
     else if (strcmp(key, "mount-dst") == 0 && r->mounts < 8) r->mount_dst[r->mounts++] = value;
     else if (strcmp(key, "arg") == 0 && r->argc < MAX_ITEMS - 1) r->argv[r->argc++] = value;
@@ -107,7 +114,7 @@ static int parse_request(unsigned char *payload, uint32_t len, struct request *r
     else if (strcmp(key, "rlimit-fsize") == 0) r->rlimit_fsize = atoll(value);
     else if (strcmp(key, "rlimit-nofile") == 0) r->rlimit_nofile = atoll(value);
   }
-  if (r->work == NULL || r->argc == 0) return -1;
+  if (r->disk <= 0 || r->argc == 0 || (r->keep && r->work == NULL)) return -1;
   for (int i = 0; i < r->mounts; i++) if (r->mount_src[i] == NULL) return -1;
   r->stdin_data = payload + 8 + token_bytes;
   r->stdin_len = len - 8 - token_bytes;
@@ -147,19 +154,9 @@ static void run_program(const struct request *r, int in_fd, int out_fd, int err_
   if (dup3(exec_fd, 3, O_CLOEXEC) < 0) child_fail(exec_fd, errno);
   exec_fd = 3;
   if (syscall(SYS_close_range, 4, ~0U, 0) != 0) child_fail(exec_fd, errno);
-  /* Drop every capability for good: nothing the program execs can regain one. */
-  if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
-            SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
-            SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) != 0) child_fail(exec_fd, errno);
-  for (int cap = 0; cap <= 63; cap++) {
-    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) child_fail(exec_fd, errno);
-  }
-  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) child_fail(exec_fd, errno);
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(exec_fd, errno);
-  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
-  struct __user_cap_data_struct data[2];
-  memset(data, 0, sizeof data);
-  if (syscall(SYS_capset, &header, data) != 0) child_fail(exec_fd, errno);
+  /* Drop every capability for good, then the seccomp filter: nothing the program execs can regain either. */
+  if (drop_capabilities_for_good() != 0) child_fail(exec_fd, errno);
+  if (crucible_install_seccomp() != 0) child_fail(exec_fd, errno);
   if (chdir("/box") != 0) child_fail(exec_fd, errno);
   sigset_t none;
   sigemptyset(&none);
@@ -168,19 +165,6 @@ static void run_program(const struct request *r, int in_fd, int out_fd, int err_
   environ = (char **)r->envp;
   execvp(r->argv[0], r->argv);
   child_fail(exec_fd, errno);
-}
-
-/* Remount a bind mount with its current flags plus `extra`: flags the box's mounts carry are locked, and a
- * remount that omits one (nodev, an atime mode) is refused. */
-static int remount_adding(const char *path, unsigned long extra) {
-  struct statvfs st;
-  if (statvfs(path, &st) != 0) return -1;
-  static const struct { unsigned long st, ms; } map[] = {
-      {ST_RDONLY, MS_RDONLY}, {ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV}, {ST_NOEXEC, MS_NOEXEC},
-      {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
-  unsigned long flags = MS_REMOUNT | MS_BIND | extra;
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) if (st.f_flag & map[i].st) flags |= map[i].ms;
-  return mount(NULL, path, NULL, flags, NULL);
 }
 
 static void bind_at(int status_fd, const char *src, const char *dst, unsigned long extra, const char *step) {
@@ -192,14 +176,22 @@ static void bind_at(int status_fd, const char *src, const char *dst, unsigned lo
 static void run_init(const struct request *r, int in_fd, int out_fd, int err_fd, int status_fd) {
   char path[4096];
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) init_fail(status_fd, "private mounts");
-  if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) init_fail(status_fd, "tmpfs /tmp");
   if (remount_adding("/dev", MS_RDONLY | MS_NOSUID) != 0) init_fail(status_fd, "read-only /dev");
-  if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) init_fail(status_fd, "tmpfs /dev/shm");
-  if (snprintf(path, sizeof path, RUNS_DIR "/%s", r->work) >= (int)sizeof path || strstr(r->work, "..")) {
-    errno = EINVAL;
-    init_fail(status_fd, "work path");
+  int work_fd = -1;
+  if (r->work != NULL) {
+    if (snprintf(path, sizeof path, RUNS_DIR "/%s", r->work) >= (int)sizeof path || strstr(r->work, "..")) {
+      errno = EINVAL;
+      init_fail(status_fd, "work path");
+    }
+    work_fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (work_fd < 0) init_fail(status_fd, "open the work directory");
   }
-  bind_at(status_fd, path, "/box", 0, "bind /box");
+  const char *step = NULL;
+  if (workspace_make(STAGE, r->disk, work_fd, &step) != 0) init_fail(status_fd, step);
+  if (!r->keep && work_fd >= 0) {
+    close(work_fd);
+    work_fd = -1;
+  }
   for (int i = 0; i < r->mounts; i++) {
     if (snprintf(path, sizeof path, RUNS_DIR "/%s", r->mount_src[i]) >= (int)sizeof path || strstr(r->mount_src[i], "..")) {
       errno = EINVAL;
@@ -225,15 +217,12 @@ static void run_init(const struct request *r, int in_fd, int out_fd, int err_fd,
   close(out_fd);
   close(err_fd);
   for (int i = 0; i < cgroup_fd_count; i++) close(cgroup_fds[i]);
-  /* C1 needs no capability any more. */
-  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
-  struct __user_cap_data_struct data[2];
-  memset(data, 0, sizeof data);
-  syscall(SYS_capset, &header, data);
+  /* C1 needs no capability any more: copying a kept /box out needs only ownership. */
+  drop_own_capabilities();
   int exec_errno = 0;
   ssize_t got = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
   close(exec_pipe[0]);
-  _exit(reap_and_report(status_fd, program, r->argv[0], got == (ssize_t)sizeof exec_errno ? exec_errno : 0));
+  _exit(finish_run(status_fd, program, r->argv[0], got == (ssize_t)sizeof exec_errno ? exec_errno : 0, 1, work_fd));
 }
 
 /* Run one request: start C1, pump stdin/stdout/stderr, collect the status, send 'X'. */

@@ -3,11 +3,11 @@
  * Node process; everything it enforces is enforced from outside the program.
  *
  * Theory of operation (one execution):
- *   node ──spawn──> crucible-box ──fork──> [child] setsid, PDEATHSIG, join slot cgroups, setns(netns,
- *                                                  ipcns), drop to the slot's uid/gid, rlimits, exec bwrap
- *                                                  ──> bwrap (user/pid/uts/mount namespaces, --as-pid-1)
- *                                                      ──> box-init (pid 1, reaps, reports exact status)
- *                                                          ──> program
+ *   node ──spawn──> crucible-box ──fork──> [child] setsid, PDEATHSIG, join slot cgroups, setns(netns),
+ *                                                  drop to the slot's uid/gid, rlimits, exec bwrap
+ *                                                  ──> bwrap (user/pid/uts/ipc/mount namespaces, --as-pid-1)
+ *                                                      ──> box-init (pid 1: the run's writable space, reaps,
+ *                                                          reports exact status) ──> program (seccomp)
  *   The parent stays outside: it waits for the child on a pidfd, and enforces the wall-clock bound and the
  *   CPU-time bound of the whole tree (cgroup cpuacct, read only when the remaining budget could have been
  *   spent, never by busy polling). On a limit, or on SIGTERM from Node (output limit, cancellation), it
@@ -16,6 +16,11 @@
  *   waits until the cgroups are empty before it reports, so no process of the run survives the verdict.
  *   Finally it writes one JSON object to fd 3 (the report) and exits 0; a non-zero exit means crucible-box
  *   itself failed and the report says why.
+ *   Descriptors handed into the box, opened here as root (the box could not open them): --seccomp-fd N gets a
+ *   pipe holding the seccomp program of seccomp.h (for bwrap --seccomp N, when the program is the box's pid 1);
+ *   --pass-wfd N=PATH (write-only) and --pass-dfd N=PATH (a directory, read-only) give a long-lived box the
+ *   cgroup.procs files and directories of its sub-cgroups (see src/sandbox/slots.ts), which --drain-cgroup
+ *   also empties at the end.
  *
  * Steps that fail leave through the report's "error" field (Crucible's own failure, never the program's).
  */
@@ -32,11 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ipc.h>
-#include <sys/msg.h>
 #include <sys/prctl.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -46,10 +47,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "seccomp.h"
 #include "supervise.h"
 
 #define REPORT_FD 3
 #define MAX_CGROUPS 4
+#define MAX_DRAIN 8
+#define MAX_PASSED 64
+/* Descriptors handed into the box use numbers 5..63; ours are moved above that first. */
+#define PASSED_FD_MAX 63
+#define OWN_FD_MIN 64
 
 struct options {
   uid_t uid;
@@ -60,7 +67,11 @@ struct options {
   const char *cpuacct_dir; /* one of cgroups, for CPU accounting */
   const char *memory_dir;  /* one of cgroups, for peak memory and OOM */
   const char *netns;
-  const char *ipcns;
+  const char *drain[MAX_DRAIN];
+  int drain_count;
+  int seccomp_fd;                   /* target number, or -1 */
+  struct { int target; const char *path; int directory; int fd; } passed[MAX_PASSED];
+  int passed_count;
   long long cpu_ms;
   long long wall_ms;
   long long rlimit_as;
@@ -100,11 +111,6 @@ static void run_child(const struct options *o, int err_fd, int status_fd) {
     if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) fail_child(err_fd, "setns(net)");
     close(fd);
   }
-  if (o->ipcns) {
-    int fd = open(o->ipcns, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || setns(fd, CLONE_NEWIPC) != 0) fail_child(err_fd, "setns(ipc)");
-    close(fd);
-  }
   if (o->drop_privileges) {
     if (setgroups(0, NULL) != 0) fail_child(err_fd, "setgroups");
     if (setresgid(o->gid, o->gid, o->gid) != 0) fail_child(err_fd, "setresgid");
@@ -121,6 +127,9 @@ static void run_child(const struct options *o, int err_fd, int status_fd) {
   set_limit(err_fd, RLIMIT_CORE, 0, "setrlimit(CORE)");
   /* The box-init status pipe must survive exec; everything else of ours is close-on-exec. */
   if (!o->no_status && dup2(status_fd, 4) < 0) fail_child(err_fd, "dup2(status)");
+  for (int i = 0; i < o->passed_count; i++) {
+    if (dup2(o->passed[i].fd, o->passed[i].target) < 0) fail_child(err_fd, "dup2(passed descriptor)");
+  }
   close(REPORT_FD);
   sigset_t none;
   sigemptyset(&none);
@@ -134,6 +143,7 @@ static int parse_options(int argc, char **argv, struct options *o) {
   o->cpu_ms = o->wall_ms = -1;
   o->rlimit_as = o->rlimit_cpu = o->rlimit_nproc = o->rlimit_fsize = o->rlimit_nofile = o->rlimit_stack = -1;
   o->memory_limit = o->pids_max = -1;
+  o->seccomp_fd = -1;
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -146,7 +156,16 @@ static int parse_options(int argc, char **argv, struct options *o) {
     else if (strcmp(a, "--cpuacct") == 0) o->cpuacct_dir = v;
     else if (strcmp(a, "--memory") == 0) o->memory_dir = v;
     else if (strcmp(a, "--netns") == 0) o->netns = v;
-    else if (strcmp(a, "--ipcns") == 0) o->ipcns = v;
+    else if (strcmp(a, "--drain-cgroup") == 0) { if (o->drain_count == MAX_DRAIN) return -1; o->drain[o->drain_count++] = v; }
+    else if (strcmp(a, "--seccomp-fd") == 0) o->seccomp_fd = atoi(v);
+    else if (strcmp(a, "--pass-wfd") == 0 || strcmp(a, "--pass-dfd") == 0) {
+      const char *eq = strchr(v, '=');
+      if (o->passed_count == MAX_PASSED || eq == NULL) return -1;
+      o->passed[o->passed_count].target = atoi(v);
+      o->passed[o->passed_count].path = eq + 1;
+      o->passed[o->passed_count].directory = strcmp(a, "--pass-dfd") == 0;
+      o->passed_count++;
+    }
     else if (strcmp(a, "--cpu-ms") == 0) o->cpu_ms = atoll(v);
     else if (strcmp(a, "--wall-ms") == 0) o->wall_ms = atoll(v);
     else if (strcmp(a, "--rlimit-as") == 0) o->rlimit_as = atoll(v);
@@ -162,6 +181,10 @@ static int parse_options(int argc, char **argv, struct options *o) {
     else return -1;
   }
   if (i >= argc) return -1;
+  for (int k = 0; k < o->passed_count; k++) {
+    if (o->passed[k].target < 5 || o->passed[k].target > PASSED_FD_MAX) return -1;
+  }
+  if (o->seccomp_fd != -1 && (o->seccomp_fd < 5 || o->seccomp_fd > PASSED_FD_MAX)) return -1;
   o->argv = argv + i;
   return 0;
 }
@@ -212,6 +235,34 @@ int main(int argc, char **argv) {
   long long cpu_start_ns = o.cpuacct_dir ? read_number(o.cpuacct_dir, "cpuacct.usage") : -1;
   long long oom_start = o.memory_dir ? read_oom_kills(o.memory_dir) : -1;
 
+  for (int k = 0; k < o.passed_count; k++) {
+    int fd = open(o.passed[k].path, (o.passed[k].directory ? O_RDONLY | O_DIRECTORY : O_WRONLY) | O_CLOEXEC);
+    int high = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, OWN_FD_MIN) : -1;
+    if (fd >= 0) close(fd);
+    if (high < 0) {
+      fprintf(report, "{\"error\":\"open a descriptor for the box: %s\"}\n", strerror(errno));
+      return 1;
+    }
+    o.passed[k].fd = high;
+  }
+  if (o.seccomp_fd >= 0) {
+    int sp[2];
+    if (pipe2(sp, O_CLOEXEC) != 0 || crucible_write_seccomp(sp[1]) != 0) {
+      fprintf(report, "{\"error\":\"seccomp program: %s\"}\n", strerror(errno));
+      return 1;
+    }
+    close(sp[1]);
+    int high = fcntl(sp[0], F_DUPFD_CLOEXEC, OWN_FD_MIN);
+    close(sp[0]);
+    if (o.passed_count == MAX_PASSED || high < 0) {
+      fprintf(report, "{\"error\":\"seccomp program: too many descriptors\"}\n");
+      return 1;
+    }
+    o.passed[o.passed_count].target = o.seccomp_fd;
+    o.passed[o.passed_count].fd = high;
+    o.passed[o.passed_count].path = "seccomp";
+    o.passed_count++;
+  }
   int err_pipe[2], status_pipe[2];
   if (pipe2(err_pipe, O_CLOEXEC) != 0 || pipe2(status_pipe, O_CLOEXEC) != 0) {
     fprintf(report, "{\"error\":\"pipe: %s\"}\n", strerror(errno));
@@ -230,6 +281,7 @@ int main(int argc, char **argv) {
   }
   close(err_pipe[1]);
   close(status_pipe[1]);
+  for (int k = 0; k < o.passed_count; k++) close(o.passed[k].fd);
   int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 
   const char *limit_hit = NULL;
@@ -269,6 +321,7 @@ int main(int argc, char **argv) {
   for (int round = 0; round < 4000; round++) {
     int left = 0;
     for (int i = 0; i < o.cgroup_count; i++) left += kill_cgroup(o.cgroups[i]);
+    for (int i = 0; i < o.drain_count; i++) left += kill_cgroup(o.drain[i]);
     int no_children = 0;
     for (;;) {
       int st = 0;
@@ -301,7 +354,6 @@ int main(int argc, char **argv) {
   long long oom_end = o.memory_dir ? read_oom_kills(o.memory_dir) : -1;
   long long failcnt = o.memory_dir ? read_number(o.memory_dir, "memory.failcnt") : -1;
 
-  if (o.ipcns && tree_clean) clean_ipc(o.ipcns);
   /* Page cache a run left charged to the slot counts in the next run's usage; reclaiming it costs ~4 ms and
    * evicts the toolchains' pages, so only do it when it is large (it is reclaimable before any OOM kill). */
   if (o.memory_dir && tree_clean && read_number(o.memory_dir, "memory.usage_in_bytes") > (64LL << 20)) {

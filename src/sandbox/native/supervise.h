@@ -1,7 +1,7 @@
 /*
  * Helpers shared by Crucible's two supervisors outside the box (crucible-box: one execution per process;
  * crucible-slot: a slot's long-lived box): monotonic time, cgroup v1 files (limits, accounting, OOM kills,
- * killing every task), the slot IPC namespace clean-up, and JSON string output for their reports.
+ * killing every task) and JSON string output for their reports.
  * Header-only (static functions): each supervisor is one statically linked program.
  */
 #ifndef CRUCIBLE_SUPERVISE_H
@@ -15,10 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ipc.h>
-#include <sys/msg.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,29 +79,6 @@ static inline int kill_cgroup(const char *dir) {
   return count;
 }
 
-
-/* Remove every SysV IPC object of the slot's IPC namespace, so nothing passes from one run to the next. */
-static inline void clean_ipc(const char *ipcns) {
-  int fd = open(ipcns, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  if (setns(fd, CLONE_NEWIPC) != 0) { close(fd); return; }
-  close(fd);
-  const char *files[3] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
-  for (int kind = 0; kind < 3; kind++) {
-    FILE *f = fopen(files[kind], "re");
-    if (!f) continue;
-    char line[512];
-    if (!fgets(line, sizeof line, f)) { fclose(f); continue; } /* header */
-    while (fgets(line, sizeof line, f)) {
-      long key, id;
-      if (sscanf(line, "%ld %ld", &key, &id) != 2) continue;
-      if (kind == 0) shmctl((int)id, IPC_RMID, NULL);
-      else if (kind == 1) msgctl((int)id, IPC_RMID, NULL);
-      else semctl((int)id, 0, IPC_RMID);
-    }
-    fclose(f);
-  }
-}
 
 static inline void json_string(FILE *out, const char *s) {
   fputc('"', out);

@@ -1,0 +1,46 @@
+/**
+ * bench:harness — what one job of the warm Python judge harness costs: wall time, Node's CPU and the harness
+ * box's CPU (its cgroup, which holds the candidate and tester sub-groups) per unit_test job, for N jobs
+ * (default 400) of the canonical solutions of the first 10 HumanEval problems, N/10 in a row per problem (so the
+ * warm tester is reused as in an eval), through one harness box. CPU figures move little with the machine's
+ * load, wall time does. Root and cgroup v1 only.
+ * Usage: npm run bench:harness [-- --jobs 400]
+ */
+import { pythonInterpreter } from '../test/support/sandbox.js';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { PythonHarnessPool, type HarnessJob } from '../src/runner/python-pool.js';
+import { Sandbox } from '../src/sandbox/index.js';
+import { HUMANEVAL } from '../test/support/codet-data.js';
+
+const jobs = Number(process.argv[process.argv.indexOf('--jobs') + 1] || 400) || 400;
+
+interface Problem { readonly prompt: string; readonly canonical_solution: string; readonly test: string; readonly entry_point: string }
+const problems = gunzipSync(readFileSync(HUMANEVAL)).toString('utf8').split('\n').filter(Boolean).slice(0, 10)
+  .map((line) => JSON.parse(line) as Problem);
+const job = (p: Problem): HarnessJob => ({
+  mode: 'unit_test', program: p.prompt + p.canonical_solution, prelude: p.prompt, test: p.test, entryPoint: p.entry_point,
+  cpuMs: 1000, wallMs: 5000, memoryKiB: 512 * 1024, outputBytes: 1 << 16,
+});
+
+const sandbox = Sandbox.create({ slots: 1, boxSlots: 1 });
+const pool = new PythonHarnessPool(sandbox, pythonInterpreter(), 1);
+const boxCpuFile = `/sys/fs/cgroup/cpuacct/crucible/${sandbox.instanceIds[1]}-0/cpuacct.usage`;
+const boxCpuNs = (): number => Number(readFileSync(boxCpuFile, 'utf8'));
+for (let i = 0; i < 20; i++) await pool.run(job(problems[i % problems.length]!));
+const cpuBefore = process.cpuUsage();
+const boxBefore = boxCpuNs();
+const started = process.hrtime.bigint();
+let passed = 0;
+for (let i = 0; i < jobs; i++) {
+  const response = await pool.run(job(problems[Math.floor((i * problems.length) / jobs)]!));
+  if (response.status === 'passed') passed++;
+}
+const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+const node = process.cpuUsage(cpuBefore);
+const box = boxCpuNs() - boxBefore;
+pool.close();
+sandbox.close();
+console.log(`${jobs} unit_test jobs through one warm harness box (${passed} passed): ` +
+  `wall ${(wallMs / jobs).toFixed(2)} ms/job, Node CPU ${((node.user + node.system) / 1000 / jobs).toFixed(2)} ms/job, ` +
+  `harness box CPU ${(box / 1e6 / jobs).toFixed(2)} ms/job; tester reuses ${pool.stats.testerReuses}`);
