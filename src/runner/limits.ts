@@ -48,9 +48,13 @@ export function runLimits(options: { readonly timeLimitSeconds?: number; readonl
   };
 }
 
-/** Apply a language's multipliers (CPU, wall, memory) and process floor to limits. */
+/** Apply a language's run multipliers (CPU, wall, memory) and process floor to limits. */
 export function forLanguage(limits: Limits, language: Language): Limits {
-  const m = language.limits;
+  return scaleLimits(limits, language.limits);
+}
+
+/** Apply multipliers of CPU and wall time and of memory, and a floor on processes+threads, to limits. */
+export function scaleLimits(limits: Limits, m: Language['limits']): Limits {
   return {
     ...limits,
     cpuMs: Math.round(limits.cpuMs * m.cpu),
