@@ -49,8 +49,10 @@ export function prepareLanguages(languages: readonly Language[], available: (lan
       mkdirSync(dirname(step.creates), { recursive: true, mode: 0o755 });
       const work = mkdtempSync(join(tmpdir(), `crucible-prepare-${language.id}-`));
       try {
-        const result = spawnSync('/usr/bin/bash', ['-euo', 'pipefail', '-c', step.script], {
+        // --norc: bash reads /etc/bash.bashrc when its stdin is a socket, as Node's pipes are.
+        const result = spawnSync('/usr/bin/bash', ['--norc', '--noprofile', '-euo', 'pipefail', '-c', step.script], {
           cwd: work,
+          stdio: ['ignore', 'pipe', 'pipe'],
           env: { PATH: '/usr/bin:/bin', HOME: work, LANG: 'C.UTF-8', OUT: step.creates, SUPPORT: supportDir },
           encoding: 'utf8',
           timeout: 600_000,
