@@ -42,7 +42,7 @@ export function prepareLanguages(languages: readonly Language[], available: (lan
       const done = (action: PrepareOutcome['action'], detail: string | null): void => {
         const outcome = { language: language.id, creates: step.creates, action, detail, wallMs: Math.round(performance.now() - started) };
         outcomes.push(outcome);
-        log(`${language.id}: ${step.creates}: ${action}${detail ? ` (${detail})` : ''} in ${outcome.wallMs} ms`);
+        if (action !== 'up_to_date') log(`${language.id}: ${step.creates}: ${action}${detail ? ` (${detail})` : ''} in ${outcome.wallMs} ms`);
       };
       if (isUpToDate(step)) { done('up_to_date', null); continue; }
       if (!available(language)) { done('skipped', 'toolchain not installed'); continue; }

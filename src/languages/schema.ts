@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /**
- * Placeholders an argv item may contain, replaced per run (see `expandArgv` in ./argv.ts):
+ * Placeholders an item of the run's argv may contain, replaced per run (see `expandArgv` in ./argv.ts):
  * `{memoryLimitMiB}` is the caller's memory limit of the run in MiB, before the language's memory multiplier
  * (e.g. a JVM's `-Xmx{memoryLimitMiB}m`: the heap gets what the caller asked for, the multiplier covers the
  * runtime's own footprint, as contest judges do).
@@ -14,10 +14,12 @@ import { z } from 'zod';
 export const ARGV_PLACEHOLDERS = ['memoryLimitMiB'] as const;
 
 const placeholder = /\{([A-Za-z]+)\}/g;
-const argvItem = z.string().min(1).refine((item) => [...item.matchAll(placeholder)]
+const argv = z.array(z.string().min(1)).min(1).describe('command and arguments, absolute paths of real binaries');
+/** The run's argv: items may hold placeholders (`ARGV_PLACEHOLDERS`), and only known ones. */
+const runArgv = z.array(z.string().min(1).refine((item) => [...item.matchAll(placeholder)]
   .every((m) => (ARGV_PLACEHOLDERS as readonly string[]).includes(m[1]!)),
-{ message: `unknown placeholder; allowed: ${ARGV_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}` });
-const argv = z.array(argvItem).min(1).describe('command and arguments, absolute paths of real binaries');
+{ message: `unknown placeholder; allowed: ${ARGV_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}` })).min(1)
+  .describe('command and arguments of a run, absolute paths of real binaries, with placeholders');
 const env = z.record(z.string()).default({}).describe('extra environment variables');
 const absolutePath = z.string().regex(/^\/[^\0]*$/, 'an absolute path').refine((p) => !p.split('/').includes('..'),
   { message: 'no ".." components' });
@@ -57,7 +59,7 @@ export const languageSchema = z.object({
       .describe('host paths outside /usr the compiler alone reads (e.g. /etc/ldc2.conf), bound read-only in the compile box'),
     limits: languageLimitsSchema.default({}).describe('multipliers of the compile limits and a process floor'),
   }).strict().optional().describe('compile step, run once per distinct source'),
-  run: argv,
+  run: runArgv,
   env,
   version: argv.describe('command printing the toolchain version (run on the host; trusted binaries)'),
   packages: z.array(z.string()).min(1).describe('Debian packages that provide the toolchain'),
