@@ -33,8 +33,8 @@ export const languageLimitsSchema = z.object({
 
 /**
  * A warm-start file made once on the host by `crucible languages --prepare` (which `scripts/setup` runs):
- * e.g. a class-data sharing archive of a JVM language's runtime jars. `script` is trusted bash run in an empty
- * temporary directory with `$OUT` set to `creates`; it is re-run when `creates` is missing or older than any
+ * e.g. a class-data sharing archive of a JVM language's runtime jars. `script` is trusted bash run on the host in an
+ * empty temporary directory with `$OUT` set to `creates` and `$SUPPORT` to languages/support; it is re-run when `creates` is missing or older than any
  * of `from` (the toolchain files it is derived from). Every run reads `creates` read-only; the language is
  * unavailable until it exists.
  */
