@@ -159,7 +159,8 @@ export function detectToolchain(language: Language): Promise<ToolchainStatus> {
       problem: `missing warm-start file ${unprepared.join(', ')} (run scripts/setup or crucible languages --prepare)` });
   }
   return new Promise((resolve) => {
-    execFile(language.version[0]!, language.version.slice(1), { timeout: 15_000 }, (error, stdout, stderr) => {
+    // A generous timeout: all languages are asked at once, and a loaded host must not make a toolchain look missing.
+    execFile(language.version[0]!, language.version.slice(1), { timeout: 60_000 }, (error, stdout, stderr) => {
       const text = `${stdout}\n${stderr}`.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? null;
       if (error) {
         resolve({ id: language.id, available: false, version: text,
