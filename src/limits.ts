@@ -141,9 +141,13 @@ export function compileLimits(cpuMs?: number): Limits {
   return cpuMs === undefined ? DEFAULT_COMPILE_LIMITS : { ...DEFAULT_COMPILE_LIMITS, cpuMs, wallMs: wallMsFor(cpuMs) };
 }
 
-/** Apply a language's multipliers (CPU, wall, memory) and process floor to limits. */
+/** Apply a language's run multipliers (CPU, wall, memory) and process floor to limits. */
 export function forLanguage(limits: Limits, language: Language): Limits {
-  const m = language.limits;
+  return scaleLimits(limits, language.limits);
+}
+
+/** Apply multipliers of CPU and wall time and of memory, and a floor on processes+threads, to limits. */
+export function scaleLimits(limits: Limits, m: Language['limits']): Limits {
   return {
     ...limits,
     cpuMs: Math.round(limits.cpuMs * m.cpu),

@@ -76,7 +76,17 @@ export class LanguageRegistry {
   private readonly byName = new Map<string, Language>();
   private versionCache: Promise<readonly ToolchainStatus[]> | null = null;
 
-  constructor(readonly languages: readonly Language[]) {
+  /**
+   * `support`: contents of the files of `languages/support/` that compile steps include (`compile.include`),
+   * by file name; every included name must be present.
+   * @throws LanguageFileError for a name used twice or an included file that is missing
+   */
+  constructor(readonly languages: readonly Language[], private readonly support: ReadonlyMap<string, string> = new Map()) {
+    for (const language of languages) {
+      for (const name of language.compile?.include ?? []) {
+        if (!support.has(name)) throw new LanguageFileError(`language ${language.id}: compile.include: languages/support/${name} not found`);
+      }
+    }
     for (const language of languages) {
       for (const name of [language.id, ...language.aliases]) {
         const key = name.toLowerCase();
@@ -93,7 +103,18 @@ export class LanguageRegistry {
   static load(dir: string = LANGUAGES_DIR): LanguageRegistry {
     if (!existsSync(dir)) throw new LanguageFileError(`${dir}: language directory not found`);
     const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
-    return new LanguageRegistry(files.map((f) => parseLanguageFile(join(dir, f), readFileSync(join(dir, f), 'utf8'))));
+    const languages = files.map((f) => parseLanguageFile(join(dir, f), readFileSync(join(dir, f), 'utf8')));
+    const support = new Map<string, string>();
+    for (const name of new Set(languages.flatMap((l) => l.compile?.include ?? []))) {
+      const path = join(dir, 'support', name);
+      if (existsSync(path)) support.set(name, readFileSync(path, 'utf8'));
+    }
+    return new LanguageRegistry(languages, support);
+  }
+
+  /** Files written next to the source in the compile box of `language`: its `compile.include`, name -> contents. */
+  compileFiles(language: Language): Record<string, string> {
+    return Object.fromEntries((language.compile?.include ?? []).map((name) => [name, this.support.get(name) ?? '']));
   }
 
   /** Find a language by id or alias (case-insensitive). @throws UnknownLanguageError */
@@ -115,17 +136,31 @@ export class LanguageRegistry {
   }
 }
 
-/** Run a language's version command (a trusted toolchain binary) and report availability. */
-export function detectToolchain(language: Language): Promise<ToolchainStatus> {
+/**
+ * Host files of the toolchain that are absent: the binaries of `version`, `run` and `compile` (those under
+ * /usr) and the `readOnlyPaths` (of the runs and of the compile step). Empty when the Debian packages are installed. Warm-start files are not counted.
+ */
+export function missingToolchainFiles(language: Language): string[] {
   const needed = [language.version[0]!, language.run[0]!, ...(language.compile ? [language.compile.argv[0]!] : [])]
     .filter((p) => p.startsWith('/usr/'));
-  const missing = needed.filter((p) => !existsSync(p));
+  return [...needed, ...language.readOnlyPaths, ...language.compile?.readOnlyPaths ?? []].filter((p) => !existsSync(p));
+}
+
+/** Run a language's version command (a trusted toolchain binary) and report availability. */
+export function detectToolchain(language: Language): Promise<ToolchainStatus> {
+  const missing = missingToolchainFiles(language);
   if (missing.length > 0) {
     return Promise.resolve({ id: language.id, available: false, version: null,
       problem: `missing ${missing.join(', ')} (apt-get install ${language.packages.join(' ')})` });
   }
+  const unprepared = language.prepare.map((step) => step.creates).filter((p) => !existsSync(p));
+  if (unprepared.length > 0) {
+    return Promise.resolve({ id: language.id, available: false, version: null,
+      problem: `missing warm-start file ${unprepared.join(', ')} (run scripts/setup or crucible languages --prepare)` });
+  }
   return new Promise((resolve) => {
-    execFile(language.version[0]!, language.version.slice(1), { timeout: 15_000 }, (error, stdout, stderr) => {
+    // A generous timeout: all languages are asked at once, and a loaded host must not make a toolchain look missing.
+    execFile(language.version[0]!, language.version.slice(1), { timeout: 60_000 }, (error, stdout, stderr) => {
       const text = `${stdout}\n${stderr}`.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? null;
       if (error) {
         resolve({ id: language.id, available: false, version: text,

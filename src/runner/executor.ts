@@ -5,11 +5,12 @@
  * directory is mounted read-only at `/artifact` in every run.
  */
 import { createHash } from 'node:crypto';
+import { expandArgv, toolchainMounts } from '../languages/argv.js';
 import type { Language } from '../languages/schema.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { ExecutionResult, Limits } from '../sandbox/types.js';
-import { DEFAULT_COMPILE_LIMITS, forLanguage } from '../limits.js';
+import { DEFAULT_COMPILE_LIMITS, forLanguage, scaleLimits } from '../limits.js';
 
 /** Result of a compile step: an artifact to run, or the verdict that stops the program here. */
 export type CompileOutcome =
@@ -37,7 +38,7 @@ export class Executor {
   /**
    * Compile `source` (no-op for interpreted languages). A failing compiler exit is `compile_error`; a
    * compiler that exceeds its own limits on this source is `compile_error` too (the program caused it);
-   * `internal_error` stays `internal_error`.
+   * `internal_error` stays `internal_error`. The language's compile multipliers apply to `compileLimits`.
    */
   compile(language: Language, source: string, compileLimits: Limits = DEFAULT_COMPILE_LIMITS): Promise<CompileOutcome> {
     if (!language.compile) return Promise.resolve({ ok: true, artifactDir: null, result: null });
@@ -52,8 +53,9 @@ export class Executor {
     const pending = this.sandbox.run({
       argv: compile.argv,
       env: { ...language.env, ...compile.env },
-      files: { [language.sourceFile]: source },
-      limits: compileLimits,
+      files: { ...this.languages.compileFiles(language), [language.sourceFile]: source },
+      mounts: toolchainMounts(language, 'compile'),
+      limits: scaleLimits(compileLimits, compile.limits),
       keepWorkDir: true,
     }).then(({ result, workDir }): CompileOutcome => {
       if (result.status === 'ok') return { ok: true, artifactDir: workDir ?? null, result };
@@ -92,10 +94,10 @@ export class Executor {
     limits: Limits, files: Readonly<Record<string, string>> = {}, signal?: AbortSignal): Promise<ExecutionResult> {
     this.stats.runs++;
     const { result } = await this.sandbox.run({
-      argv: language.run,
+      argv: expandArgv(language.run, { memoryLimitMiB: limits.memoryKiB / 1024 }),
       env: language.env,
       files: outcome.artifactDir ? files : { ...files, [language.sourceFile]: source },
-      mounts: outcome.artifactDir ? [{ hostPath: outcome.artifactDir, boxPath: ARTIFACT }] : [],
+      mounts: [...outcome.artifactDir ? [{ hostPath: outcome.artifactDir, boxPath: ARTIFACT }] : [], ...toolchainMounts(language, 'run')],
       stdin,
       limits: forLanguage(limits, language),
       signal,

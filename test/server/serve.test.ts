@@ -130,7 +130,7 @@ describe('POST /v1/judge', () => {
       [{ code: SUM_PY, problem: 'sum', colour: 'red' }, 'colour', 'invalid_body'],
       [{ code: SUM_PY, problem: 'sum', comparator: { kind: 'fuzzy' } }, 'comparator.kind', 'invalid_body'],
       [{ code: SUM_PY, problem: 'nope' }, 'problem', 'unknown_problem'],
-      [{ code: SUM_PY, problem: 'sum', language: 'cobol' }, 'language', 'unknown_language'],
+      [{ code: SUM_PY, problem: 'sum', language: 'no-such-language' }, 'language', 'unknown_language'],
       [{ code: SUM_PY, tests: SUM.tests, timeLimitMs: 10 ** 7 }, 'timeLimitMs', 'invalid_body'],
       [{ code: SUM_PY, tests: SUM.tests, timeLimitMs: 1 }, 'timeLimitMs', 'invalid_body'],
       [{ code: SUM_PY, tests: SUM.tests, memoryLimitKiB: 1 }, 'memoryLimitKiB', 'invalid_body'],
