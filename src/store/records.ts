@@ -44,3 +44,45 @@ export interface SampleRecord {
   readonly wallMs: number;
   readonly reason?: string;
 }
+
+/**
+ * What one failing test showed, kept for people reading results (the dashboard's sample page), never written to
+ * `verdicts.jsonl`. `index` is the test's index as in `TestResult`. Texts: `input` as the program received it
+ * (stdin, the call's arguments in Python syntax, or the unit-test code), `expected` (expected stdout or return
+ * value), `actual` (what the program printed or returned, or the failure it raised), `stderr` (its standard
+ * error). Each is cut to `TEST_DETAIL_CHARS` characters; `cut` names the fields that were cut.
+ */
+export interface FailedTestDetail {
+  readonly index: number;
+  readonly input?: string;
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly stderr?: string;
+  readonly cut?: readonly TestDetailField[];
+}
+
+/** The text fields of a `FailedTestDetail`. */
+export type TestDetailField = 'input' | 'expected' | 'actual' | 'stderr';
+
+/** Characters kept of each text of a `FailedTestDetail` (the rest is cut and the cut is recorded). */
+export const TEST_DETAIL_CHARS = 4000;
+
+/** Failing tests of one sample given full detail; later failing tests keep status, reason and times only. */
+export const MAX_DETAILED_FAILURES = 100;
+
+/**
+ * Build a `FailedTestDetail`, cutting each text to `TEST_DETAIL_CHARS` and recording which were cut.
+ * Undefined texts are left out.
+ */
+export function failedTestDetail(index: number, texts: Partial<Record<TestDetailField, string | undefined>>): FailedTestDetail {
+  const detail: { index: number; cut?: TestDetailField[] } & Partial<Record<TestDetailField, string>> = { index };
+  const cut: TestDetailField[] = [];
+  for (const field of ['input', 'expected', 'actual', 'stderr'] as const) {
+    const text = texts[field];
+    if (text === undefined) continue;
+    if (text.length > TEST_DETAIL_CHARS) cut.push(field);
+    detail[field] = text.length > TEST_DETAIL_CHARS ? text.slice(0, TEST_DETAIL_CHARS) : text;
+  }
+  if (cut.length > 0) detail.cut = cut;
+  return detail;
+}

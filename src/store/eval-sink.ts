@@ -1,0 +1,170 @@
+/**
+ * The store's side of `crucible eval`: the eval hands each judged sample to `EvalSink.record` (after it is
+ * durable in the run directory) and calls `finish` at the end; the sink batches samples into the store
+ * (`FLUSH_SAMPLES` or `FLUSH_MS`, whichever comes first) with the progress bar's numbers, so a dashboard
+ * follows the run live.
+ *
+ * A store that fails never costs a result: the run directory has every record, the first store error is kept
+ * and reported by `finish` (which then marks the run failed if it still can), and `crucible store import DIR`
+ * adds the run later. A resumed eval (same run directory, data and options) continues its store run; records
+ * resumed from the directory that the store lacks are added without their program text.
+ */
+import type { Problem, Sample } from '../formats/types.js';
+import { analyseRun } from './analysis.js';
+import { StoreError } from './errors.js';
+import type { FailedTestDetail, SampleRecord } from './records.js';
+import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem } from './result-store.js';
+
+/** Samples buffered before a write. */
+export const FLUSH_SAMPLES = 500;
+/** Longest time a judged sample waits before it is written, ms. */
+export const FLUSH_MS = 500;
+
+/** What the judge adds to a record for the store (a `DetailedVerdict` of `runner/pipeline.ts` fits). */
+export interface VerdictDetail {
+  readonly failures?: readonly FailedTestDetail[];
+  readonly stderr?: string;
+  readonly memoryKiB?: number;
+}
+
+/** One judged sample as the eval knows it. */
+export interface JudgedSample {
+  readonly problem: Problem;
+  readonly sample: Sample;
+  /** The program judged. */
+  readonly source: string;
+  readonly language?: string;
+  readonly verdict?: VerdictDetail;
+  /** How code was extracted from the response, when it was (opaque JSON). */
+  readonly extraction?: unknown;
+}
+
+/** The run to write: `NewRun` less what the sink fills in. `provenance.runDir` ties it to its run directory. */
+export type EvalSinkRun = Omit<NewRun, 'status' | 'createdMs' | 'keepTests'> & { readonly keepTests?: KeepTests };
+
+/** Tests of a problem as a verdict counts them. */
+export function testCountOf(problem: Problem): number {
+  switch (problem.kind) {
+    case 'io': return problem.tests.length;
+    case 'unit_test': return 1;
+    case 'call': return problem.baseInputs.length + problem.plusInputs.length;
+  }
+}
+
+/** A problem as the store keeps it. */
+export function storedProblem(problem: Problem): StoredProblem {
+  return {
+    taskId: problem.taskId,
+    kind: problem.kind,
+    ...(problem.kind === 'io' ? {} : { prompt: problem.prompt }),
+    testCount: testCountOf(problem),
+  };
+}
+
+/** Writes one eval into the store (see the module comment). */
+export class EvalSink {
+  private pending: SampleInput[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private error: Error | null = null;
+  private done: number;
+  private passed: number;
+  private judged = 0;
+  private readonly startedMs = Date.now();
+
+  private constructor(readonly store: ResultStore, readonly runId: number, private readonly total: number, done: number, passed: number) {
+    this.done = done;
+    this.passed = passed;
+  }
+
+  /**
+   * Open the run in `store` (continuing the run of the same run directory, data and options when there is
+   * one), record its problems, and add resumed records it lacks.
+   * @throws StoreError or the engine's error when the store cannot be written at all.
+   */
+  static async open(store: ResultStore, run: EvalSinkRun, problems: readonly Problem[], resumed: Iterable<SampleRecord> = []): Promise<EvalSink> {
+    const options = JSON.stringify(run.options);
+    const runDir = run.provenance['runDir'];
+    const previous = (await store.findRuns(run)).find((r) => JSON.stringify(r.options) === options && r.provenance['runDir'] === runDir);
+    const runId = previous?.id ?? await store.createRun({ ...run, keepTests: run.keepTests ?? 'failing' });
+    if (previous !== undefined) await store.finishRun(runId, 'running');
+    await store.addProblems(runId, problems.map(storedProblem));
+    const records = [...resumed];
+    if (records.length > 0) await store.appendSamples(runId, records.map((record) => ({ record })));
+    const stored = await store.getRun(runId);
+    return new EvalSink(store, runId, run.totalSamples, stored?.doneSamples ?? records.length, stored?.passedSamples ?? 0);
+  }
+
+  /** Queue one judged sample (never throws; a store failure is kept for `finish`). */
+  record(record: SampleRecord, judged: JudgedSample): void {
+    const completion = judged.sample.completion ?? judged.sample.solution;
+    this.pending.push({
+      record,
+      program: {
+        source: judged.source,
+        ...(judged.language === undefined ? {} : { language: judged.language }),
+        ...(completion === undefined ? {} : { completion }),
+        ...(judged.extraction === undefined ? {} : { extraction: judged.extraction }),
+      },
+      ...(judged.verdict?.failures === undefined ? {} : { failures: judged.verdict.failures }),
+      ...(judged.verdict?.stderr === undefined ? {} : { stderr: judged.verdict.stderr }),
+      ...(judged.verdict?.memoryKiB === undefined ? {} : { memoryKiB: judged.verdict.memoryKiB }),
+    });
+    this.done++;
+    this.judged++;
+    if (record.passed) this.passed++;
+    if (this.pending.length >= FLUSH_SAMPLES) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** The progress bar's numbers now. */
+  progress(): RunProgress {
+    const rate = this.judged / Math.max((Date.now() - this.startedMs) / 1000, 1e-3);
+    return {
+      done: this.done,
+      total: this.total,
+      passed: this.passed,
+      samplesPerSecond: rate,
+      etaSeconds: rate > 0 ? Math.max(0, (this.total - this.done) / rate) : null,
+    };
+  }
+
+  /** Write what is queued (one transaction). Resolves when written; failures are kept for `finish`. */
+  flush(): Promise<void> {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0 || this.error !== null) return this.writing;
+    const progress = this.progress();
+    this.writing = this.writing.then(() => this.store.appendSamples(this.runId, batch, progress)).catch((error: Error) => {
+      this.error ??= error;
+    });
+    return this.writing;
+  }
+
+  /**
+   * Write the rest, store the eval's summary and the run's pass@k analysis, and mark the run `status`.
+   * @throws StoreError `store_unavailable` when any write failed (the run directory still has every record).
+   */
+  async finish(summary: unknown, status: 'finished' | 'failed' | 'interrupted' = 'finished'): Promise<void> {
+    await this.flush();
+    if (this.error === null) {
+      try {
+        await this.store.finishRun(this.runId, status, summary);
+        const run = await this.store.getRun(this.runId);
+        if (run !== undefined && status === 'finished') await analyseRun(this.store, run, await this.store.problemCounts(this.runId));
+      } catch (error) {
+        this.error = error as Error;
+      }
+    }
+    if (this.error !== null) {
+      await this.store.finishRun(this.runId, 'failed').catch(() => undefined);
+      const cause = this.error;
+      throw new StoreError('store_unavailable', `the store ${this.store.location} could not be written (${cause.message}); ` +
+        'the run directory has every result: add it with `crucible store import DIR`');
+    }
+  }
+}
