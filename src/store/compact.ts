@@ -2,14 +2,15 @@
  * How a judged sample becomes compact rows and how rows become a `verdicts.jsonl` record again (pure).
  *
  * - Passing tests are a count and a run-length list of their indices (`0-749`, `0-3,5,7-9`) unless every test
- *   is kept; a failing test (any status but `passed`) keeps status, times, reason and, when the judge gave it,
- *   what the program printed or returned and its stderr; its input and expected output go to `test_cases`.
+ *   is kept; failing tests (any status but `passed`) keep index, status, times and reason as columns
+ *   (`TestColumns`, compressed by `blob.ts`); what they printed or returned and their stderr are columns of
+ *   the program (`DetailColumns`); inputs and expected outputs go to `test_cases`.
  * - A program equal to its problem's prompt followed by the completion keeps the completion only.
  * - Export (`expandRecord`) gives back the record `crucible eval` wrote, except the per-test times of passing
  *   tests stored as counts (a passing test is then `{index, status: "passed"}`; those fields are optional in
  *   the record schema).
  */
-import type { KeepTests, SampleInput, SampleProgram } from './result-store.js';
+import type { KeepTests, SampleProgram } from './result-store.js';
 import type { FailedTestDetail, SampleRecord, SampleStatus, TestResult } from './records.js';
 
 /** `[0,1,2,3,5,7,8,9]` → `"0-3,5,7-9"` (sorted, duplicates dropped). */
@@ -43,7 +44,7 @@ export function parseRanges(text: string): number[] {
   return out;
 }
 
-/** Row of `samples` without the run and numbering columns. */
+/** Row of `samples` without the run, numbering and blob columns. */
 export interface CompactSample {
   readonly status: SampleStatus;
   readonly passed: number;
@@ -51,64 +52,36 @@ export interface CompactSample {
   readonly plusPassed: number | null;
   readonly cpuMs: number;
   readonly wallMs: number;
-  readonly memoryKiB: number | null;
   readonly reason: string | null;
-  readonly stderr: string | null;
   readonly testsRun: number;
   readonly testsPassed: number;
   readonly passedRanges: string;
 }
 
-/** Row of `test_results` without the run and sample columns. */
-export interface CompactTest {
-  readonly index: number;
-  readonly status: SampleStatus;
-  readonly cpuMs: number | null;
-  readonly wallMs: number | null;
-  readonly reason: string | null;
-  readonly actual: string | null;
-  readonly stderr: string | null;
-  readonly cut: string | null;
+/** Per-test columns of a sample's kept tests (`samples.tests`). */
+export interface TestColumns {
+  readonly index: readonly number[];
+  readonly status: readonly SampleStatus[];
+  readonly cpuMs: readonly (number | null)[];
+  readonly wallMs: readonly (number | null)[];
+  readonly reason: readonly (string | null)[];
 }
 
-/** Row of `test_cases` without the run and problem columns. */
-export interface CompactCase {
-  readonly index: number;
-  readonly input: string | null;
-  readonly expected: string | null;
-  readonly cut: string | null;
+/** Per-test columns of what a program's failing tests showed (`programs.detail`); `cut` is comma-separated. */
+export interface DetailColumns {
+  readonly index: readonly number[];
+  readonly actual: readonly (string | null)[];
+  readonly stderr: readonly (string | null)[];
+  readonly cut: readonly (string | null)[];
 }
 
-/** The rows of one sample. */
-export interface CompactRows {
-  readonly sample: CompactSample;
-  readonly tests: readonly CompactTest[];
-  readonly cases: readonly CompactCase[];
-}
-
-function cutOf(detail: FailedTestDetail | undefined, fields: readonly string[]): string | null {
-  const cut = (detail?.cut ?? []).filter((f) => fields.includes(f));
-  return cut.length === 0 ? null : cut.join(',');
-}
-
-/** Split a sample into compact rows (see the module comment). */
-export function compactSample(input: SampleInput, keepTests: KeepTests): CompactRows {
-  const { record } = input;
-  const details = new Map<number, FailedTestDetail>();
-  for (const d of input.failures ?? []) if (!details.has(d.index)) details.set(d.index, d);
+/**
+ * A sample's row and its kept tests: failing tests, or every test with `keepTests = 'all'` (null when none);
+ * passing tests otherwise become `testsPassed` and `passedRanges`.
+ */
+export function compactSample(record: SampleRecord, keepTests: KeepTests): { sample: CompactSample; tests: TestColumns | null } {
   const passing = record.tests.filter((t) => t.status === 'passed');
   const kept = keepTests === 'all' ? record.tests : record.tests.filter((t) => t.status !== 'passed');
-  const tests: CompactTest[] = kept.map((t) => {
-    const d = details.get(t.index);
-    return {
-      index: t.index, status: t.status, cpuMs: t.cpuMs ?? null, wallMs: t.wallMs ?? null, reason: t.reason ?? null,
-      actual: d?.actual ?? null, stderr: d?.stderr ?? null, cut: cutOf(d, ['actual', 'stderr']),
-    };
-  });
-  const failing = new Set(kept.filter((t) => t.status !== 'passed').map((t) => t.index));
-  const cases: CompactCase[] = [...details.values()]
-    .filter((d) => failing.has(d.index) && (d.input !== undefined || d.expected !== undefined))
-    .map((d) => ({ index: d.index, input: d.input ?? null, expected: d.expected ?? null, cut: cutOf(d, ['input', 'expected']) }));
   return {
     sample: {
       status: record.status,
@@ -117,16 +90,51 @@ export function compactSample(input: SampleInput, keepTests: KeepTests): Compact
       plusPassed: record.plusPassed === undefined ? null : record.plusPassed ? 1 : 0,
       cpuMs: record.cpuMs,
       wallMs: record.wallMs,
-      memoryKiB: input.memoryKiB ?? null,
       reason: record.reason ?? null,
-      stderr: input.stderr ?? null,
       testsRun: record.tests.length,
       testsPassed: passing.length,
       passedRanges: keepTests === 'all' ? '' : formatRanges(passing.map((t) => t.index)),
     },
-    tests,
-    cases,
+    tests: kept.length === 0 ? null : {
+      index: kept.map((t) => t.index),
+      status: kept.map((t) => t.status),
+      cpuMs: kept.map((t) => t.cpuMs ?? null),
+      wallMs: kept.map((t) => t.wallMs ?? null),
+      reason: kept.map((t) => t.reason ?? null),
+    },
   };
+}
+
+/** A program's failing-test detail as columns (null when there is none). */
+export function detailColumns(failures: readonly FailedTestDetail[] | undefined): DetailColumns | null {
+  if (failures === undefined || failures.length === 0) return null;
+  return {
+    index: failures.map((f) => f.index),
+    actual: failures.map((f) => f.actual ?? null),
+    stderr: failures.map((f) => f.stderr ?? null),
+    cut: failures.map((f) => {
+      const cut = (f.cut ?? []).filter((c) => c === 'actual' || c === 'stderr');
+      return cut.length === 0 ? null : cut.join(',');
+    }),
+  };
+}
+
+/** The tests of a record: kept ones from their columns, passing ones from `passedRanges`, by index. */
+export function expandTests(sample: Pick<CompactSample, 'passedRanges'>, columns: TestColumns | null): TestResult[] {
+  const results: TestResult[] = (columns?.index ?? []).map((index, i) => {
+    const cpuMs = columns!.cpuMs[i] ?? null;
+    const wallMs = columns!.wallMs[i] ?? null;
+    const reason = columns!.reason[i] ?? null;
+    return {
+      index,
+      status: columns!.status[i]!,
+      ...(cpuMs === null ? {} : { cpuMs }),
+      ...(wallMs === null ? {} : { wallMs }),
+      ...(reason === null ? {} : { reason }),
+    };
+  });
+  for (const index of parseRanges(sample.passedRanges)) results.push({ index, status: 'passed' });
+  return results.sort((a, b) => a.index - b.index);
 }
 
 /** The program's columns: `source` is null when it is `prompt + completion` (rebuilt on read). */
@@ -150,22 +158,8 @@ export function programSource(row: { completion: string | null; source: string |
 }
 
 /** A stored sample back as the `verdicts.jsonl` record (see the module comment for what is not kept). */
-export function expandRecord(
-  taskId: string,
-  sampleIndex: number,
-  programHash: string,
-  sample: CompactSample,
-  tests: readonly Pick<CompactTest, 'index' | 'status' | 'cpuMs' | 'wallMs' | 'reason'>[],
-): SampleRecord {
-  const results: TestResult[] = tests.map((t) => ({
-    index: t.index,
-    status: t.status,
-    ...(t.cpuMs === null ? {} : { cpuMs: t.cpuMs }),
-    ...(t.wallMs === null ? {} : { wallMs: t.wallMs }),
-    ...(t.reason === null ? {} : { reason: t.reason }),
-  }));
-  for (const index of parseRanges(sample.passedRanges)) results.push({ index, status: 'passed' });
-  results.sort((a, b) => a.index - b.index);
+export function expandRecord(taskId: string, sampleIndex: number, programHash: string, sample: CompactSample,
+  columns: TestColumns | null): SampleRecord {
   return {
     taskId,
     sampleIndex,
@@ -173,7 +167,7 @@ export function expandRecord(
     status: sample.status,
     passed: sample.passed === 1,
     ...(sample.plusStatus === null ? {} : { plusStatus: sample.plusStatus, plusPassed: sample.plusPassed === 1 }),
-    tests: results,
+    tests: expandTests(sample, columns),
     cpuMs: sample.cpuMs,
     wallMs: sample.wallMs,
     ...(sample.reason === null ? {} : { reason: sample.reason }),

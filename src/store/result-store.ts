@@ -101,14 +101,26 @@ export interface SampleProgram {
   readonly extraction?: unknown;
 }
 
-/** One judged sample to store: its verdict record plus what the dashboard shows about it. */
+/**
+ * One judged sample to store: its verdict record plus what the dashboard shows about it. `failures`,
+ * `stderr` and `memoryKiB` belong to the program (identical programs are judged once) and are kept with the
+ * first sample of a program that has them.
+ */
 export interface SampleInput {
   readonly record: SampleRecord;
   readonly program?: SampleProgram;
+  /** What failing tests printed or returned, and their stderr (input and expected go to `addTestCases`). */
   readonly failures?: readonly FailedTestDetail[];
   /** Compiler or harness stderr when no test ran (compile error, harness failure). */
   readonly stderr?: string;
+  /** Peak memory of the program's run(s), KiB. */
   readonly memoryKiB?: number;
+}
+
+/** The input and expected output of one test of a dataset (`FailedTestDetail` with `input`/`expected`). */
+export interface StoredTestCase {
+  readonly taskId: string;
+  readonly detail: FailedTestDetail;
 }
 
 /** Per-problem counts of a run: n samples, c passed (base), plus-passed, and status counts. */
@@ -239,6 +251,10 @@ export interface ResultStore {
    * is. Updates the run's done/passed counts and `progress` when given.
    */
   appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void>;
+  /** Keys (`taskId` + NUL + index) of the test cases stored for a dataset. */
+  knownTestCases(problemsHash: string): Promise<Set<string>>;
+  /** Store test cases of a dataset (one already stored is kept). */
+  addTestCases(problemsHash: string, cases: readonly StoredTestCase[]): Promise<void>;
   /** Mark a run finished/failed/interrupted and keep the eval's summary. */
   finishRun(runId: number, status: RunStatus, summary?: unknown): Promise<void>;
   /** Delete a run and everything stored for it; resolves to whether it existed. */

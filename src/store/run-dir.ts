@@ -167,11 +167,13 @@ export async function importRunDirectory(store: ResultStore, dir: string, option
  * Write run `run` as a run directory at `dir` (created; refused when it already holds `verdicts.jsonl`):
  * `run.json`, `verdicts.jsonl` (see `compact.ts` for what the records keep), and `summary.json` when the run
  * has one. Files are written under a temporary name and renamed, so a reader never sees half a file.
- * @throws Error when `dir` already holds a run, or the file system's error.
+ * @throws StoreError `export_failed` when `dir` already holds a run; the file system's error.
  */
 export async function exportRunDirectory(store: ResultStore, run: RunRow, dir: string): Promise<{ samples: number }> {
   const absolute = resolve(dir);
-  if (existsSync(join(absolute, 'verdicts.jsonl'))) throw new Error(`${absolute} already holds a run (verdicts.jsonl): choose another --out`);
+  if (existsSync(join(absolute, 'verdicts.jsonl'))) {
+    throw new StoreError('export_failed', `${absolute} already holds a run (verdicts.jsonl): choose another --out`);
+  }
   mkdirSync(absolute, { recursive: true });
   const write = (name: string, text: string): void => {
     writeFileSync(join(absolute, `${name}.tmp`), text);

@@ -1,8 +1,9 @@
 /** Compact rows of a sample: ranges of passing tests, what a failing test keeps, program elision. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compactProgram, compactSample, expandRecord, formatRanges, parseRanges, programSource } from '../../src/store/compact.js';
-import { failedTestDetail, TEST_DETAIL_CHARS } from '../../src/store/records.js';
+import { decodeColumns, encodeColumns } from '../../src/store/blob.js';
+import { compactProgram, compactSample, detailColumns, expandRecord, formatRanges, parseRanges, programSource } from '../../src/store/compact.js';
+import { failedTestDetail, FULL_DETAIL_FAILURES, SHORT_DETAIL_CHARS, TEST_DETAIL_CHARS } from '../../src/store/records.js';
 
 describe('passed_ranges', () => {
   it('writes runs of indices and reads them back', () => {
@@ -29,24 +30,49 @@ describe('compactSample', () => {
     cpuMs: 3, wallMs: 4,
   };
 
-  it('keeps failing tests with their detail and passing tests as counts; cases go to their own rows', () => {
-    const rows = compactSample({ record, failures: [failedTestDetail(1, { input: 'in', expected: 'out', actual: 'got', stderr: 'err' })] }, 'failing');
-    assert.deepEqual(rows.sample.passedRanges, '0');
+  it('keeps failing tests as columns and passing tests as counts, and gives the record back', () => {
+    const rows = compactSample(record, 'failing');
+    assert.equal(rows.sample.passedRanges, '0');
     assert.equal(rows.sample.testsRun, 2);
     assert.equal(rows.sample.testsPassed, 1);
-    assert.deepEqual(rows.tests, [{ index: 1, status: 'wrong_answer', cpuMs: 2, wallMs: null, reason: 'differs', actual: 'got', stderr: 'err', cut: null }]);
-    assert.deepEqual(rows.cases, [{ index: 1, input: 'in', expected: 'out', cut: null }]);
+    assert.deepEqual(rows.tests, { index: [1], status: ['wrong_answer'], cpuMs: [2], wallMs: [null], reason: ['differs'] });
     assert.deepEqual(expandRecord('t', 0, 'h', rows.sample, rows.tests),
       { ...record, tests: [{ index: 0, status: 'passed' }, { index: 1, status: 'wrong_answer', cpuMs: 2, reason: 'differs' }] });
   });
 
-  it('keeps every test with --keep-tests all, and records which detail fields were cut', () => {
-    const long = 'y'.repeat(TEST_DETAIL_CHARS + 10);
-    const rows = compactSample({ record, failures: [failedTestDetail(1, { input: long, actual: long })] }, 'all');
+  it('keeps every test with --keep-tests all, exactly', () => {
+    const rows = compactSample(record, 'all');
     assert.equal(rows.sample.passedRanges, '');
-    assert.deepEqual(rows.tests.map((t) => [t.index, t.cut]), [[0, null], [1, 'actual']]);
-    assert.deepEqual(rows.cases.map((c) => [c.input?.length, c.cut]), [[TEST_DETAIL_CHARS, 'input']]);
+    assert.deepEqual(rows.tests?.index, [0, 1]);
     assert.deepEqual(expandRecord('t', 0, 'h', rows.sample, rows.tests), record);
+  });
+
+  it('a passing sample has no kept tests', () => {
+    const passing = { ...record, status: 'passed' as const, passed: true, tests: [record.tests[0]!] };
+    assert.equal(compactSample(passing, 'failing').tests, null);
+  });
+});
+
+describe('detail columns', () => {
+  it('hold what failing tests showed and which texts were cut; the first 20 keep 4,000 characters, later ones 300', () => {
+    const long = 'y'.repeat(TEST_DETAIL_CHARS + 10);
+    const first = failedTestDetail(1, { input: long, actual: long, stderr: 'err' });
+    assert.equal(first.actual?.length, TEST_DETAIL_CHARS);
+    assert.deepEqual(first.cut, ['input', 'actual']);
+    const later = failedTestDetail(30, { actual: long }, FULL_DETAIL_FAILURES);
+    assert.equal(later.actual?.length, SHORT_DETAIL_CHARS);
+    assert.deepEqual(detailColumns([first, later]), { index: [1, 30], actual: [first.actual, later.actual], stderr: ['err', null], cut: ['actual', 'actual'] });
+    assert.equal(detailColumns([]), null);
+  });
+});
+
+describe('column blobs', () => {
+  it('round-trip and compress repeated per-test text', async () => {
+    const columns = { index: Array.from({ length: 1000 }, (_, i) => i), reason: Array.from({ length: 1000 }, () => 'expected False, got None') };
+    const blob = await encodeColumns(columns);
+    assert.ok(blob.length < JSON.stringify(columns).length / 20, `${blob.length} bytes`);
+    assert.deepEqual(await decodeColumns(blob), columns);
+    await assert.rejects(decodeColumns(Buffer.from('nonsense')));
   });
 });
 

@@ -39,14 +39,14 @@ export function fixtureSamples(): SampleInput[] {
     {
       record: record('add', 1, tests(2, { index: 2, status: 'wrong_answer', reason: 'expected 5, got -1' }), 'wrong_answer', false),
       program: { language: 'python', completion: '    return a - b\n', source: `${PROMPT}    return a - b\n` },
-      failures: [failedTestDetail(2, { input: 'add(2, 3)', expected: '5', actual: '-1', stderr: 'x'.repeat(5000) })],
+      failures: [failedTestDetail(2, { actual: '-1', stderr: 'x'.repeat(5000) })],
       memoryKiB: 9100,
     },
     { record: record('mul', 0, tests(2), 'passed', true), program: { language: 'python', completion: 'return a*b', source: 'def mul(a, b): return a*b\n' } },
     {
       record: record('mul', 1, tests(0, { index: 0, status: 'time_limit_exceeded', reason: 'CPU time limit of 1000 ms exceeded' }), 'time_limit_exceeded', false),
       program: { source: 'while True: pass\n' },
-      failures: [failedTestDetail(0, { input: 'mul(2, 2)', expected: '4', actual: 'time_limit_exceeded' })],
+      failures: [failedTestDetail(0, { actual: 'time_limit_exceeded' })],
     },
   ];
 }
@@ -55,6 +55,7 @@ async function seeded(store: ResultStore, keepTests: KeepTests = 'failing'): Pro
   const id = await store.createRun(newRun({ keepTests }));
   await store.addProblems(id, [{ taskId: 'add', kind: 'call', prompt: PROMPT, testCount: 3 }, { taskId: 'mul', kind: 'call', prompt: 'def mul(a, b):\n', testCount: 2 }]);
   await store.appendSamples(id, fixtureSamples(), { done: 4, total: 4, passed: 2, samplesPerSecond: 2, etaSeconds: 0 });
+  await store.addTestCases(newRun().problemsHash, [{ taskId: 'add', detail: failedTestDetail(2, { input: 'add(2, 3)', expected: '5' }) }]);
   return id;
 }
 
@@ -124,6 +125,8 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
         const other = await store.sample(id, 'mul', 0);
         assert.equal(other?.source, 'def mul(a, b): return a*b\n', 'a program that is not prompt + completion is kept whole');
         assert.equal(await store.sample(id, 'mul', 9), undefined);
+        const timedOut = await store.sample(id, 'mul', 1);
+        assert.deepEqual(timedOut?.tests.map((x) => [x.index, x.status, x.input, x.actual]), [[0, 'time_limit_exceeded', null, 'time_limit_exceeded']]);
       } finally {
         await store.close();
       }
@@ -141,6 +144,39 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
         const all = await seeded(store, 'all');
         assert.deepEqual(await store.records(all), fixtureSamples().map((s) => s.record), '--keep-tests all round-trips exactly');
         assert.equal((await store.sample(all, 'add', 0))?.tests.length, 3);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('stores test cases once per dataset', async () => {
+      const store = await open();
+      try {
+        await seeded(store);
+        await store.addTestCases('q'.repeat(64), [{ taskId: 'add', detail: failedTestDetail(2, { input: 'other', expected: '6' }) }]);
+        await store.addTestCases(newRun().problemsHash, [{ taskId: 'add', detail: failedTestDetail(2, { input: 'changed', expected: '0' }) },
+          { taskId: 'mul', detail: failedTestDetail(0, { input: 'mul(2, 2)', expected: '4' }) }]);
+        assert.deepEqual([...await store.knownTestCases(newRun().problemsHash)].sort(), ['add\u00002', 'mul\u00000']);
+        const id = await seeded(store);
+        assert.equal((await store.sample(id, 'add', 1))?.tests[0]?.input, 'add(2, 3)', 'the first copy is kept');
+        assert.equal((await store.sample(id, 'mul', 1))?.tests[0]?.expected, '4');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('gives a program its detail from a later sample when its first had none', async () => {
+      const store = await open();
+      try {
+        const id = await store.createRun(newRun());
+        const [, failing] = fixtureSamples();
+        const { failures: _f, memoryKiB: _m, ...bare } = failing!;
+        await store.appendSamples(id, [bare]);
+        assert.equal((await store.sample(id, 'add', 1))?.tests[0]?.actual, null);
+        await store.appendSamples(id, [{ ...failing!, record: { ...failing!.record, sampleIndex: 7 } }]);
+        const sample = await store.sample(id, 'add', 1);
+        assert.equal(sample?.tests[0]?.actual, '-1');
+        assert.equal(sample?.memoryKiB, 9100);
       } finally {
         await store.close();
       }

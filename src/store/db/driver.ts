@@ -9,8 +9,8 @@
  * back as JavaScript numbers from both (the PostgreSQL adapter parses BIGINT and NUMERIC).
  */
 
-/** A value bound to a placeholder or read from a column. Booleans are stored as 0/1 SMALLINT. */
-export type SqlValue = string | number | null;
+/** A value bound to a placeholder or read from a column. Booleans are stored as 0/1 SMALLINT; blobs are Buffers. */
+export type SqlValue = string | number | null | Buffer;
 
 /** The engines the store runs on. */
 export type SqlDialect = 'sqlite' | 'postgres';

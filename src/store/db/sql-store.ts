@@ -8,11 +8,13 @@
  * its own store object and reloads the numbers).
  */
 import type { SampleRecord, SampleStatus } from '../records.js';
-import { compactProgram, compactSample, expandRecord, programSource, type CompactSample } from '../compact.js';
+import { decodeColumns, encodeColumns } from '../blob.js';
+import { compactProgram, compactSample, detailColumns, expandRecord, programSource, type CompactSample, type DetailColumns,
+  type TestColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
   NewRun, ProblemCountsRow, ResultStore, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
-  SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
+  SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, StoredTestCase, TrainingBucketRow,
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
@@ -161,44 +163,69 @@ class SqlStore implements ResultStore {
       if (run === undefined) throw new StoreError('run_not_found', `${this.location}: no run ${runId}`);
       const keepTests = run.keepTests === 'all' ? 'all' : 'failing';
       const cache = await this.cache(runId);
+      // Compress outside the transaction (zlib's thread pool), then write in one transaction.
+      const encoded = await Promise.all(samples.map(async (input) => {
+        const rows = compactSample(input.record, keepTests);
+        const detail = detailColumns(input.failures);
+        return {
+          input,
+          sample: rows.sample,
+          tests: rows.tests === null ? null : await encodeColumns(rows.tests as unknown as Record<string, (string | number | null)[]>),
+          detail: detail === null ? null : await encodeColumns(detail as unknown as Record<string, (string | number | null)[]>),
+        };
+      }));
       await this.db.transaction(async (tx) => {
         const unknownProblems = samples.filter((s) => !cache.problems.has(s.record.taskId))
           .map((s) => ({ taskId: s.record.taskId, kind: 'unknown', testCount: s.record.tests.length }));
         await this.insertProblems(tx, runId, cache, unknownProblems);
         const programRows: SqlValue[][] = [];
         const sampleRows: SqlValue[][] = [];
-        const testRows: SqlValue[][] = [];
-        const caseRows: SqlValue[][] = [];
-        for (const input of samples) {
+        const detailed: { id: number; input: SampleInput; detail: Buffer | null }[] = [];
+        for (const { input, sample: s, tests, detail } of encoded) {
           const problem = cache.problems.get(input.record.taskId)!;
           let programId = cache.programs.get(input.record.programHash);
           if (programId === undefined) {
             programId = cache.nextProgram++;
             cache.programs.set(input.record.programHash, programId);
             const p = compactProgram(input.program, problem.prompt ?? undefined);
-            programRows.push([runId, programId, input.record.programHash, p.language, p.completion, p.source, p.extraction]);
+            programRows.push([runId, programId, input.record.programHash, p.language, p.completion, p.source, p.extraction,
+              input.memoryKiB ?? null, input.stderr ?? null, detail]);
+          } else if (detail !== null || input.memoryKiB !== undefined || input.stderr !== undefined) {
+            detailed.push({ id: programId, input, detail });
           }
-          const rows = compactSample(input, keepTests);
-          const s = rows.sample;
           sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
-            s.cpuMs, s.wallMs, s.memoryKiB, s.reason, s.stderr, s.testsRun, s.testsPassed, s.passedRanges]);
-          for (const t of rows.tests) {
-            testRows.push([runId, problem.id, input.record.sampleIndex, t.index, t.status, t.cpuMs, t.wallMs, t.reason, t.actual, t.stderr, t.cut]);
-          }
-          for (const c of rows.cases) caseRows.push([runId, problem.id, c.index, c.input, c.expected, c.cut]);
+            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests]);
         }
-        await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json'], programRows, true);
+        await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json',
+          'memory_kib', 'stderr', 'detail'], programRows, true);
+        // A program first stored without detail (resumed, or deduplicated before) gets it from a later sample.
+        for (const d of detailed) {
+          await tx.run(`UPDATE programs SET detail = COALESCE(detail, ?), memory_kib = COALESCE(memory_kib, ?), stderr = COALESCE(stderr, ?)
+            WHERE run_id = ? AND program_id = ?`, [d.detail, d.input.memoryKiB ?? null, d.input.stderr ?? null, runId, d.id]);
+        }
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
-          'plus_passed', 'cpu_ms', 'wall_ms', 'memory_kib', 'reason', 'stderr', 'tests_run', 'tests_passed', 'passed_ranges'], sampleRows, true);
-        await tx.insertMany('test_results', ['run_id', 'problem_id', 'sample_index', 'test_index', 'status', 'cpu_ms', 'wall_ms', 'reason',
-          'actual', 'stderr', 'cut'], testRows, true);
-        await tx.insertMany('test_cases', ['run_id', 'problem_id', 'test_index', 'input', 'expected', 'cut'], caseRows, true);
+          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests'], sampleRows, true);
         await tx.run(
           `UPDATE runs SET done_samples = (SELECT COUNT(*) FROM samples WHERE run_id = ?),
              passed_samples = (SELECT COALESCE(SUM(passed), 0) FROM samples WHERE run_id = ?),
              progress_json = COALESCE(?, progress_json), updated_ms = ? WHERE id = ?`,
           [runId, runId, progress === undefined ? null : JSON.stringify(progress), Date.now(), runId]);
       });
+    });
+  }
+
+  async knownTestCases(problemsHash: string): Promise<Set<string>> {
+    const rows = await this.db.all<{ taskId: string; index: number }>(
+      'SELECT task_id AS "taskId", test_index AS "index" FROM test_cases WHERE problems_hash = ?', [problemsHash]);
+    return new Set(rows.map((r) => `${r.taskId}\0${r.index}`));
+  }
+
+  addTestCases(problemsHash: string, cases: readonly StoredTestCase[]): Promise<void> {
+    return this.write(async () => {
+      await this.db.insertMany('test_cases', ['problems_hash', 'task_id', 'test_index', 'input', 'expected', 'cut'], cases.map((c) => {
+        const cut = (c.detail.cut ?? []).filter((f) => f === 'input' || f === 'expected');
+        return [problemsHash, c.taskId, c.detail.index, c.detail.input ?? null, c.detail.expected ?? null, cut.length === 0 ? null : cut.join(',')];
+      }), true);
     });
   }
 
@@ -212,7 +239,7 @@ class SqlStore implements ResultStore {
 
   deleteRun(runId: number): Promise<boolean> {
     return this.write(() => this.db.transaction(async (tx) => {
-      for (const table of ['test_cases', 'test_results', 'samples', 'programs', 'problems']) {
+      for (const table of ['samples', 'programs', 'problems']) {
         await tx.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
       }
       this.caches.delete(runId);
@@ -284,7 +311,7 @@ class SqlStore implements ResultStore {
 
   private static readonly SAMPLE_COLUMNS = `s.sample_index AS "sampleIndex", s.status AS "status", s.passed AS "passed",
     s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs", s.wall_ms AS "wallMs",
-    s.memory_kib AS "memoryKiB", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed", s.reason AS "reason",
+    g.memory_kib AS "memoryKiB", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed", s.reason AS "reason",
     g.hash AS "programHash"`;
 
   private static sampleListRow(r: Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null }): SampleListRow {
@@ -302,21 +329,48 @@ class SqlStore implements ResultStore {
 
   async sample(runId: number, taskId: string, sampleIndex: number): Promise<SampleDetailRow | undefined> {
     const row = await this.db.get<Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null;
-      problemId: number; problemKind: string; testCount: number; prompt: string | null; language: string | null;
-      completion: string | null; source: string | null; extractionJson: string | null; stderr: string | null; passedRanges: string }>(
-      `SELECT ${SqlStore.SAMPLE_COLUMNS}, p.problem_id AS "problemId", p.kind AS "problemKind", p.test_count AS "testCount",
+      problemKind: string; testCount: number; prompt: string | null; language: string | null; completion: string | null;
+      source: string | null; extractionJson: string | null; stderr: string | null; passedRanges: string; tests: Uint8Array | null;
+      detail: Uint8Array | null; problemsHash: string }>(
+      `SELECT ${SqlStore.SAMPLE_COLUMNS}, p.kind AS "problemKind", p.test_count AS "testCount",
          p.prompt AS "prompt", g.language AS "language", g.completion AS "completion", g.source AS "source",
-         g.extraction_json AS "extractionJson", s.stderr AS "stderr", s.passed_ranges AS "passedRanges"
+         g.extraction_json AS "extractionJson", g.stderr AS "stderr", s.passed_ranges AS "passedRanges", s.tests AS "tests",
+         g.detail AS "detail", r.problems_hash AS "problemsHash"
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
+         JOIN runs r ON r.id = s.run_id
        WHERE s.run_id = ? AND p.task_id = ? AND s.sample_index = ?`, [runId, taskId, sampleIndex]);
     if (row === undefined) return undefined;
-    const tests = await this.db.all<Omit<StoredTest, 'cut'> & { testCut: string | null; caseCut: string | null }>(
-      `SELECT t.test_index AS "index", t.status AS "status", t.cpu_ms AS "cpuMs", t.wall_ms AS "wallMs", t.reason AS "reason",
-         t.actual AS "actual", t.stderr AS "stderr", t.cut AS "testCut", c.input AS "input", c.expected AS "expected", c.cut AS "caseCut"
-       FROM test_results t LEFT JOIN test_cases c ON c.run_id = t.run_id AND c.problem_id = t.problem_id AND c.test_index = t.test_index
-       WHERE t.run_id = ? AND t.problem_id = ? AND t.sample_index = ? ORDER BY t.test_index`, [runId, row.problemId, sampleIndex]);
-    const { problemId: _problemId, prompt, extractionJson, ...rest } = row;
+    const kept = row.tests === null ? null : await decodeColumns(row.tests) as unknown as TestColumns;
+    const detail = row.detail === null ? null : await decodeColumns(row.detail) as unknown as DetailColumns;
+    const failing = (kept?.index ?? []).filter((_, i) => kept!.status[i] !== 'passed');
+    const cases = new Map<number, { input: string | null; expected: string | null; cut: string | null }>();
+    for (let start = 0; start < failing.length; start += 500) {
+      const chunk = failing.slice(start, start + 500);
+      const rows = await this.db.all<{ index: number; input: string | null; expected: string | null; cut: string | null }>(
+        `SELECT test_index AS "index", input AS "input", expected AS "expected", cut AS "cut" FROM test_cases
+         WHERE problems_hash = ? AND task_id = ? AND test_index IN (${chunk.map(() => '?').join(', ')})`, [row.problemsHash, taskId, ...chunk]);
+      for (const c of rows) cases.set(c.index, c);
+    }
+    const shown = new Map<number, number>((detail?.index ?? []).map((index, i) => [index, i]));
+    const tests: StoredTest[] = (kept?.index ?? []).map((index, i) => {
+      const d = shown.get(index);
+      const c = cases.get(index);
+      const cut = [d === undefined ? null : detail!.cut[d] ?? null, c?.cut ?? null].filter((x): x is string => x !== null).flatMap((x) => x.split(','));
+      return {
+        index,
+        status: kept!.status[i]!,
+        cpuMs: kept!.cpuMs[i] ?? null,
+        wallMs: kept!.wallMs[i] ?? null,
+        reason: kept!.reason[i] ?? null,
+        input: c?.input ?? null,
+        expected: c?.expected ?? null,
+        actual: d === undefined ? null : detail!.actual[d] ?? null,
+        stderr: d === undefined ? null : detail!.stderr[d] ?? null,
+        cut,
+      };
+    });
+    const { prompt, extractionJson, tests: _tests, detail: _detail, problemsHash: _hash, ...rest } = row;
     return {
       ...SqlStore.sampleListRow(rest),
       taskId,
@@ -328,7 +382,7 @@ class SqlStore implements ResultStore {
       extraction: parseJson(extractionJson),
       stderr: row.stderr,
       passedRanges: row.passedRanges,
-      tests: tests.map(({ testCut, caseCut, ...t }) => ({ ...t, cut: [testCut, caseCut].filter((c): c is string => c !== null).flatMap((c) => c.split(',')) })),
+      tests,
     };
   }
 
@@ -340,31 +394,20 @@ class SqlStore implements ResultStore {
   async records(runId: number, options: { readonly taskId?: string; readonly tests?: boolean } = {}): Promise<SampleRecord[]> {
     const byTask = options.taskId === undefined ? '' : ' AND p.task_id = ?';
     const params: SqlValue[] = options.taskId === undefined ? [runId] : [runId, options.taskId];
-    const samples = await this.db.all<CompactSample & { problemId: number; taskId: string; sampleIndex: number; programHash: string }>(
-      `SELECT s.problem_id AS "problemId", p.task_id AS "taskId", s.sample_index AS "sampleIndex", g.hash AS "programHash",
+    const withTests = options.tests !== false;
+    const samples = await this.db.all<CompactSample & { taskId: string; sampleIndex: number; programHash: string; tests: Uint8Array | null }>(
+      `SELECT p.task_id AS "taskId", s.sample_index AS "sampleIndex", g.hash AS "programHash",
          s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
-         s.wall_ms AS "wallMs", s.memory_kib AS "memoryKiB", s.reason AS "reason", s.stderr AS "stderr", s.tests_run AS "testsRun",
-         s.tests_passed AS "testsPassed", s.passed_ranges AS "passedRanges"
+         s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
+         s.passed_ranges AS "passedRanges"${withTests ? ', s.tests AS "tests"' : ''}
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
        WHERE s.run_id = ?${byTask} ORDER BY s.problem_id, s.sample_index`, params);
-    if (options.tests === false) {
-      return samples.map((s) => ({ ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, []), tests: [] }));
-    }
-    const tests = await this.db.all<{ problemId: number; sampleIndex: number; index: number; status: SampleStatus;
-      cpuMs: number | null; wallMs: number | null; reason: string | null }>(
-      `SELECT t.problem_id AS "problemId", t.sample_index AS "sampleIndex", t.test_index AS "index", t.status AS "status",
-         t.cpu_ms AS "cpuMs", t.wall_ms AS "wallMs", t.reason AS "reason"
-       FROM test_results t JOIN problems p ON p.run_id = t.run_id AND p.problem_id = t.problem_id
-       WHERE t.run_id = ?${byTask} ORDER BY t.problem_id, t.sample_index, t.test_index`, params);
-    const bySample = new Map<string, (typeof tests)[number][]>();
-    for (const t of tests) {
-      const key = `${t.problemId}:${t.sampleIndex}`;
-      const list = bySample.get(key);
-      if (list === undefined) bySample.set(key, [t]);
-      else list.push(t);
-    }
-    return samples.map((s) => expandRecord(s.taskId, s.sampleIndex, s.programHash, s, bySample.get(`${s.problemId}:${s.sampleIndex}`) ?? []));
+    return Promise.all(samples.map(async (s) => {
+      if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [] };
+      const columns = s.tests === null || s.tests === undefined ? null : await decodeColumns(s.tests) as unknown as TestColumns;
+      return expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns);
+    }));
   }
 
   async cachedAnalysis(runId: number): Promise<{ readonly done: number; readonly analysis: unknown } | undefined> {
