@@ -58,13 +58,47 @@ export interface CompactSample {
   readonly passedRanges: string;
 }
 
-/** Per-test columns of a sample's kept tests (`samples.tests`). */
+/** Per-test columns of a sample's kept tests. */
 export interface TestColumns {
   readonly index: readonly number[];
   readonly status: readonly SampleStatus[];
   readonly cpuMs: readonly (number | null)[];
   readonly wallMs: readonly (number | null)[];
   readonly reason: readonly (string | null)[];
+}
+
+/**
+ * `TestColumns` as stored (`samples.tests`, before compression): `index` as ranges when ascending (else the
+ * list), `status` run-length (`[status, count, …]`), `wallMs` left out when every value is null.
+ */
+export type StoredTestColumns = Record<string, (string | number | null)[]>;
+
+/** `TestColumns` → the stored form. */
+export function packTestColumns(c: TestColumns): StoredTestColumns {
+  const ascending = c.index.every((x, i) => i === 0 || x > c.index[i - 1]!);
+  const status: (string | number)[] = [];
+  for (const s of c.status) {
+    if (status.length > 0 && status[status.length - 2] === s) status[status.length - 1] = (status[status.length - 1] as number) + 1;
+    else status.push(s, 1);
+  }
+  return {
+    ...(ascending ? { ranges: [formatRanges(c.index)] } : { index: [...c.index] }),
+    status,
+    cpuMs: [...c.cpuMs],
+    ...(c.wallMs.every((w) => w === null) ? {} : { wallMs: [...c.wallMs] }),
+    reason: [...c.reason],
+  };
+}
+
+/** The stored form → `TestColumns`. @throws RangeError on a malformed value. */
+export function unpackTestColumns(stored: Readonly<Record<string, readonly (string | number | null)[]>>): TestColumns {
+  const index = stored['ranges'] !== undefined ? parseRanges(String(stored['ranges'][0] ?? '')) : (stored['index'] ?? []).map(Number);
+  const status: SampleStatus[] = [];
+  const runs = stored['status'] ?? [];
+  for (let i = 0; i + 1 < runs.length; i += 2) for (let n = 0; n < Number(runs[i + 1]); n++) status.push(runs[i] as SampleStatus);
+  if (status.length !== index.length) throw new RangeError(`per-test columns: ${index.length} indices but ${status.length} statuses`);
+  const column = (name: string) => (stored[name] ?? index.map(() => null)) as (number | null)[];
+  return { index, status, cpuMs: column('cpuMs'), wallMs: column('wallMs'), reason: (stored['reason'] ?? index.map(() => null)) as (string | null)[] };
 }
 
 /** Per-test columns of what a program's failing tests showed (`programs.detail`); `cut` is comma-separated. */

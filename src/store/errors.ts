@@ -8,7 +8,6 @@ export const STORE_ERROR_CODES = {
   store_unavailable: 'the store cannot be opened or reached (file not writable, server down, bad URL)',
   store_schema_newer: 'the store was written by a newer Crucible (its schema version is higher than this one reads)',
   run_not_found: 'no run has this id or name',
-  run_mismatch: 'a resumed run names other data or options than the run in the store',
   import_failed: 'a run directory cannot be imported (unreadable or malformed file, named with its line)',
   export_failed: 'a run cannot be exported (the target folder already holds a run)',
   invalid_event: 'a training event does not match the schema (the field is named)',

@@ -13,7 +13,7 @@ import type { Problem, Sample } from '../formats/types.js';
 import { analyseRun } from './analysis.js';
 import { StoreError } from './errors.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
-import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem } from './result-store.js';
+import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem, StoredTestCase } from './result-store.js';
 
 /** Samples buffered before a write. */
 export const FLUSH_SAMPLES = 500;
@@ -41,6 +41,17 @@ export interface JudgedSample {
 
 /** The run to write: `NewRun` less what the sink fills in. `provenance.runDir` ties it to its run directory. */
 export type EvalSinkRun = Omit<NewRun, 'status' | 'createdMs' | 'keepTests'> & { readonly keepTests?: KeepTests };
+
+/** Options of `EvalSink.open`. */
+export interface EvalSinkOptions {
+  /** Records already in the run directory (a resumed eval); those the store lacks are added without program text. */
+  readonly resumed?: Iterable<SampleRecord>;
+  /**
+   * The input and expected output of a test (`runner/test-case-text.ts`), asked once per dataset and failing
+   * test; without it the store keeps no test cases.
+   */
+  readonly describeTest?: (problem: Problem, index: number) => Promise<FailedTestDetail>;
+}
 
 /** Tests of a problem as a verdict counts them. */
 export function testCountOf(problem: Problem): number {
@@ -72,27 +83,34 @@ export class EvalSink {
   private judged = 0;
   private readonly startedMs = Date.now();
 
-  private constructor(readonly store: ResultStore, readonly runId: number, private readonly total: number, done: number, passed: number) {
+  private constructor(readonly store: ResultStore, readonly runId: number, private readonly run: EvalSinkRun, done: number, passed: number,
+    private readonly problems: ReadonlyMap<string, Problem>, private readonly knownCases: Set<string>,
+    private readonly describeTest: EvalSinkOptions['describeTest']) {
+    this.total = run.totalSamples;
     this.done = done;
     this.passed = passed;
   }
+
+  private readonly total: number;
 
   /**
    * Open the run in `store` (continuing the run of the same run directory, data and options when there is
    * one), record its problems, and add resumed records it lacks.
    * @throws StoreError or the engine's error when the store cannot be written at all.
    */
-  static async open(store: ResultStore, run: EvalSinkRun, problems: readonly Problem[], resumed: Iterable<SampleRecord> = []): Promise<EvalSink> {
-    const options = JSON.stringify(run.options);
+  static async open(store: ResultStore, run: EvalSinkRun, problems: readonly Problem[], options: EvalSinkOptions = {}): Promise<EvalSink> {
+    const identity = JSON.stringify(run.options);
     const runDir = run.provenance['runDir'];
-    const previous = (await store.findRuns(run)).find((r) => JSON.stringify(r.options) === options && r.provenance['runDir'] === runDir);
+    const previous = (await store.findRuns(run)).find((r) => JSON.stringify(r.options) === identity && r.provenance['runDir'] === runDir);
     const runId = previous?.id ?? await store.createRun({ ...run, keepTests: run.keepTests ?? 'failing' });
     if (previous !== undefined) await store.finishRun(runId, 'running');
     await store.addProblems(runId, problems.map(storedProblem));
-    const records = [...resumed];
+    const records = [...(options.resumed ?? [])];
     if (records.length > 0) await store.appendSamples(runId, records.map((record) => ({ record })));
     const stored = await store.getRun(runId);
-    return new EvalSink(store, runId, run.totalSamples, stored?.doneSamples ?? records.length, stored?.passedSamples ?? 0);
+    const known = options.describeTest === undefined ? new Set<string>() : await store.knownTestCases(run.problemsHash);
+    return new EvalSink(store, runId, run, stored?.doneSamples ?? records.length, stored?.passedSamples ?? 0,
+      new Map(problems.map((p) => [p.taskId, p])), known, options.describeTest);
   }
 
   /** Queue one judged sample (never throws; a store failure is kept for `finish`). */
@@ -139,10 +157,30 @@ export class EvalSink {
     this.pending = [];
     if (batch.length === 0 || this.error !== null) return this.writing;
     const progress = this.progress();
-    this.writing = this.writing.then(() => this.store.appendSamples(this.runId, batch, progress)).catch((error: Error) => {
+    this.writing = this.writing.then(async () => {
+      await this.store.appendSamples(this.runId, batch, progress);
+      await this.storeTestCases(batch);
+    }).catch((error: Error) => {
       this.error ??= error;
     });
     return this.writing;
+  }
+
+  /** Input and expected output of failing tests not yet in the store (once per dataset and test). */
+  private async storeTestCases(batch: readonly SampleInput[]): Promise<void> {
+    if (this.describeTest === undefined) return;
+    const cases: StoredTestCase[] = [];
+    for (const { record } of batch) {
+      const problem = this.problems.get(record.taskId);
+      if (problem === undefined) continue;
+      for (const t of record.tests) {
+        const key = `${record.taskId}\0${t.index}`;
+        if (t.status === 'passed' || this.knownCases.has(key)) continue;
+        this.knownCases.add(key);
+        cases.push({ taskId: record.taskId, detail: await this.describeTest(problem, t.index) });
+      }
+    }
+    if (cases.length > 0) await this.store.addTestCases(this.run.problemsHash, cases);
   }
 
   /**

@@ -50,7 +50,7 @@ export interface SampleRecord {
  * `verdicts.jsonl`. `index` is the test's index as in `TestResult`. Texts: `input` as the program received it
  * (stdin, the call's arguments in Python syntax, or the unit-test code), `expected` (expected stdout or return
  * value), `actual` (what the program printed or returned, or the failure it raised), `stderr` (its standard
- * error). Each is cut (see `failedTestDetail`); `cut` names the fields that were cut.
+ * error). Each is cut to `TEST_DETAIL_CHARS`; `cut` names the fields that were cut.
  */
 export interface FailedTestDetail {
   readonly index: number;
@@ -64,29 +64,27 @@ export interface FailedTestDetail {
 /** The text fields of a `FailedTestDetail`. */
 export type TestDetailField = 'input' | 'expected' | 'actual' | 'stderr';
 
-/** Characters kept of each text of the first `FULL_DETAIL_FAILURES` failing tests of a sample. */
+/** Characters kept of each text of a `FailedTestDetail`. */
 export const TEST_DETAIL_CHARS = 4000;
 
-/** Failing tests of a sample whose texts keep `TEST_DETAIL_CHARS`; later ones keep `SHORT_DETAIL_CHARS`. */
-export const FULL_DETAIL_FAILURES = 20;
-
-/** Characters kept of each text of a failing test after the first `FULL_DETAIL_FAILURES` (as a `reason`). */
-export const SHORT_DETAIL_CHARS = 300;
+/**
+ * Failing tests of a sample given a `FailedTestDetail` (what they printed or returned, their stderr); every
+ * failing test keeps its status, reason and times in any case, and its input and expected output.
+ */
+export const MAX_DETAILED_FAILURES = 20;
 
 /**
- * Build a `FailedTestDetail`, cutting each text to `limit` characters and recording which were cut. `rank` is
- * the test's position among the sample's failing tests (0 = first): from `FULL_DETAIL_FAILURES` on, the
- * default limit is `SHORT_DETAIL_CHARS`. Undefined texts are left out.
+ * Build a `FailedTestDetail`, cutting each text to `TEST_DETAIL_CHARS` characters and recording which were cut.
+ * Undefined texts are left out.
  */
-export function failedTestDetail(index: number, texts: Partial<Record<TestDetailField, string | undefined>>, rank = 0,
-  limit = rank < FULL_DETAIL_FAILURES ? TEST_DETAIL_CHARS : SHORT_DETAIL_CHARS): FailedTestDetail {
+export function failedTestDetail(index: number, texts: Partial<Record<TestDetailField, string | undefined>>): FailedTestDetail {
   const detail: { index: number; cut?: TestDetailField[] } & Partial<Record<TestDetailField, string>> = { index };
   const cut: TestDetailField[] = [];
   for (const field of ['input', 'expected', 'actual', 'stderr'] as const) {
     const text = texts[field];
     if (text === undefined) continue;
-    if (text.length > limit) cut.push(field);
-    detail[field] = text.length > limit ? text.slice(0, limit) : text;
+    if (text.length > TEST_DETAIL_CHARS) cut.push(field);
+    detail[field] = text.length > TEST_DETAIL_CHARS ? text.slice(0, TEST_DETAIL_CHARS) : text;
   }
   if (cut.length > 0) detail.cut = cut;
   return detail;

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeColumns, encodeColumns } from '../../src/store/blob.js';
-import { compactProgram, compactSample, detailColumns, expandRecord, formatRanges, parseRanges, programSource } from '../../src/store/compact.js';
-import { failedTestDetail, FULL_DETAIL_FAILURES, SHORT_DETAIL_CHARS, TEST_DETAIL_CHARS } from '../../src/store/records.js';
+import { compactProgram, compactSample, detailColumns, expandRecord, formatRanges, packTestColumns, parseRanges, programSource, unpackTestColumns } from '../../src/store/compact.js';
+import { failedTestDetail, TEST_DETAIL_CHARS } from '../../src/store/records.js';
 
 describe('passed_ranges', () => {
   it('writes runs of indices and reads them back', () => {
@@ -54,15 +54,27 @@ describe('compactSample', () => {
 });
 
 describe('detail columns', () => {
-  it('hold what failing tests showed and which texts were cut; the first 20 keep 4,000 characters, later ones 300', () => {
+  it('hold what failing tests showed and which texts were cut (4,000 characters kept)', () => {
     const long = 'y'.repeat(TEST_DETAIL_CHARS + 10);
     const first = failedTestDetail(1, { input: long, actual: long, stderr: 'err' });
     assert.equal(first.actual?.length, TEST_DETAIL_CHARS);
     assert.deepEqual(first.cut, ['input', 'actual']);
-    const later = failedTestDetail(30, { actual: long }, FULL_DETAIL_FAILURES);
-    assert.equal(later.actual?.length, SHORT_DETAIL_CHARS);
-    assert.deepEqual(detailColumns([first, later]), { index: [1, 30], actual: [first.actual, later.actual], stderr: ['err', null], cut: ['actual', 'actual'] });
+    const other = failedTestDetail(30, { actual: 'None' });
+    assert.deepEqual(detailColumns([first, other]), { index: [1, 30], actual: [first.actual, 'None'], stderr: ['err', null], cut: ['actual', null] });
     assert.equal(detailColumns([]), null);
+  });
+});
+
+describe('stored test columns', () => {
+  it('pack indices as ranges and statuses run-length, and unpack to the same columns', () => {
+    const columns = { index: [0, 1, 2, 5], status: ['wrong_answer', 'wrong_answer', 'wrong_answer', 'runtime_error'] as const,
+      cpuMs: [1, 0, 0, 2], wallMs: [null, null, null, null], reason: ['a', 'b', 'c', null] };
+    const packed = packTestColumns({ ...columns, status: [...columns.status] });
+    assert.deepEqual(packed, { ranges: ['0-2,5'], status: ['wrong_answer', 3, 'runtime_error', 1], cpuMs: [1, 0, 0, 2], reason: ['a', 'b', 'c', null] });
+    assert.deepEqual(unpackTestColumns(packed), { ...columns, status: [...columns.status] });
+    const unordered = { ...columns, index: [5, 0, 1, 2], status: [...columns.status] };
+    assert.deepEqual(unpackTestColumns(packTestColumns(unordered)).index, [5, 0, 1, 2]);
+    assert.throws(() => unpackTestColumns({ ranges: ['0-3'], status: ['passed', 1] }), RangeError);
   });
 });
 

@@ -9,8 +9,8 @@
  */
 import type { SampleRecord, SampleStatus } from '../records.js';
 import { decodeColumns, encodeColumns } from '../blob.js';
-import { compactProgram, compactSample, detailColumns, expandRecord, programSource, type CompactSample, type DetailColumns,
-  type TestColumns } from '../compact.js';
+import { compactProgram, compactSample, detailColumns, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
+  type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
   NewRun, ProblemCountsRow, ResultStore, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
@@ -170,7 +170,7 @@ class SqlStore implements ResultStore {
         return {
           input,
           sample: rows.sample,
-          tests: rows.tests === null ? null : await encodeColumns(rows.tests as unknown as Record<string, (string | number | null)[]>),
+          tests: rows.tests === null ? null : await encodeColumns(packTestColumns(rows.tests)),
           detail: detail === null ? null : await encodeColumns(detail as unknown as Record<string, (string | number | null)[]>),
         };
       }));
@@ -341,7 +341,7 @@ class SqlStore implements ResultStore {
          JOIN runs r ON r.id = s.run_id
        WHERE s.run_id = ? AND p.task_id = ? AND s.sample_index = ?`, [runId, taskId, sampleIndex]);
     if (row === undefined) return undefined;
-    const kept = row.tests === null ? null : await decodeColumns(row.tests) as unknown as TestColumns;
+    const kept = row.tests === null ? null : unpackTestColumns(await decodeColumns(row.tests));
     const detail = row.detail === null ? null : await decodeColumns(row.detail) as unknown as DetailColumns;
     const failing = (kept?.index ?? []).filter((_, i) => kept!.status[i] !== 'passed');
     const cases = new Map<number, { input: string | null; expected: string | null; cut: string | null }>();
@@ -405,7 +405,7 @@ class SqlStore implements ResultStore {
        WHERE s.run_id = ?${byTask} ORDER BY s.problem_id, s.sample_index`, params);
     return Promise.all(samples.map(async (s) => {
       if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [] };
-      const columns = s.tests === null || s.tests === undefined ? null : await decodeColumns(s.tests) as unknown as TestColumns;
+      const columns = s.tests === null || s.tests === undefined ? null : unpackTestColumns(await decodeColumns(s.tests));
       return expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns);
     }));
   }
