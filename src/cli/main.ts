@@ -12,6 +12,7 @@ import { register as registerRun } from './run.js';
 import { register as registerServe } from './serve.js';
 import { register as registerStore } from './store.js';
 import { register as registerExport } from './export.js';
+import { register as registerDashboard } from './dashboard.js';
 
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
@@ -21,7 +22,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
   for (const register of [registerEval, registerRun, registerLanguages, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
-    registerStore, registerExport]) register(program);
+    registerStore, registerExport, registerDashboard]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
