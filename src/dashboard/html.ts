@@ -10,6 +10,14 @@ import { escapeHtml } from '../report/html.js';
 /** Escape text for element content and quoted attributes. */
 export const esc = escapeHtml;
 
+/**
+ * Text for a `<pre>` element: escaped, after a newline (the HTML parser drops one newline right after `<pre>`,
+ * which would eat the text's own first line break).
+ */
+export function preText(text: string): string {
+  return `\n${esc(text)}`;
+}
+
 /** A fraction as a percentage with two decimals ("22.12"). */
 export function pct(fraction: number): string {
   return (100 * fraction).toFixed(2);
@@ -51,7 +59,7 @@ export interface PageOptions {
   readonly page: string;
   /** Extra <body data-*> attributes (e.g. the run id a live page follows). */
   readonly data?: Readonly<Record<string, string | number>>;
-  /** Whether the page draws charts (loads vega, vega-lite, vega-embed). */
+  /** Whether the page draws charts (the browser script then loads vega, vega-lite and vega-embed after the content). */
   readonly charts?: boolean;
 }
 
@@ -59,13 +67,10 @@ export interface PageOptions {
 export function page(options: PageOptions, body: string): string {
   const data = Object.entries(options.data ?? {}).map(([k, v]) => ` data-${k}="${esc(String(v))}"`).join('');
   const crumbs = (options.crumbs ?? []).map(([label, href]) => (href === null ? esc(label) : `<a href="${esc(href)}">${esc(label)}</a>`)).join(' › ');
-  const vendor = options.charts === true
-    ? ['vega.min.js', 'vega-lite.min.js', 'vega-embed.min.js'].map((f) => `<script defer src="static/${f}"></script>`).join('')
-    : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <base href="${esc(options.base)}"><link rel="icon" href="data:,"><title>${esc(options.title)} · Crucible</title>
-<link rel="stylesheet" href="static/dashboard.css">${vendor}<script defer type="module" src="static/dashboard.js"></script></head>
+<link rel="stylesheet" href="static/dashboard.css"><script type="module" src="static/dashboard.js"></script>${options.charts === true ? '<link rel="preload" as="script" href="static/vega.min.js">' : ''}</head>
 <body data-page="${esc(options.page)}"${data}>
 <header><a class="brand" href="">Crucible</a><nav><a href="">Runs</a><a href="compare">Compare</a><a href="training">Training</a></nav>
 <span id="live-status" class="live" title="live updates">●</span></header>

@@ -13,6 +13,7 @@ import type { Problem, Sample } from '../formats/types.js';
 import { analyseRun } from './analysis.js';
 import { StoreError } from './errors.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
+import { openResultStore } from './open.js';
 import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem, StoredTestCase } from './result-store.js';
 
 /** Samples buffered before a write. */
@@ -204,5 +205,53 @@ export class EvalSink {
       throw new StoreError('store_unavailable', `the store ${this.store.location} could not be written (${cause.message}); ` +
         'the run directory has every result: add it with `crucible store import DIR`');
     }
+  }
+}
+
+/** An open store and the sink of one eval (`openEvalStore`). */
+export interface EvalStoreHandle {
+  readonly store: ResultStore;
+  readonly sink: EvalSink;
+  /**
+   * Finish the run with the eval's summary (or mark it failed when `summary` is undefined) and close the store.
+   * Resolves to the line to print, or rejects with `StoreError` when the store could not be written.
+   */
+  close(summary?: unknown): Promise<string>;
+}
+
+/**
+ * Open the store named by `spec` (see `open.ts`; `false`: no store) and an `EvalSink` for the run. A store named
+ * explicitly that cannot be opened is an error; the default one is a warning (`warn`), and the eval writes its
+ * run directory only.
+ * @throws StoreError when `spec` names a store that cannot be opened or written.
+ */
+export async function openEvalStore(spec: string | false | undefined, run: EvalSinkRun, problems: readonly Problem[],
+  options: EvalSinkOptions, warn: (message: string) => void): Promise<EvalStoreHandle | null> {
+  if (spec === false) return null;
+  let store: ResultStore | undefined;
+  try {
+    store = await openResultStore(spec);
+    const sink = await EvalSink.open(store, run, problems, options);
+    const opened = store;
+    let closed = false;
+    return {
+      store: opened,
+      sink,
+      async close(summary?: unknown): Promise<string> {
+        if (closed) return '';
+        closed = true;
+        try {
+          await sink.finish(summary, summary === undefined ? 'failed' : 'finished');
+          return `store: run ${sink.runId} in ${opened.location} (crucible dashboard shows it)`;
+        } finally {
+          await opened.close();
+        }
+      },
+    };
+  } catch (error) {
+    await store?.close().catch(() => undefined);
+    if (spec !== undefined) throw error;
+    warn(`results go to the run directory only: ${(error as Error).message}`);
+    return null;
   }
 }

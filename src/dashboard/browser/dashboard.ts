@@ -1,6 +1,7 @@
 /**
  * The dashboard's browser script (an ES module; compiled by `tsconfig.browser.json`): draws the charts whose
- * vega-lite specs the server put in the page (vega-embed, loaded as classic scripts before this module), sorts
+ * vega-lite specs the server put in the page (vega, vega-lite and vega-embed are loaded by this script once the
+ * page's tables and numbers are shown, so they never delay them), sorts
  * tables on a header click, and follows live updates (server-sent events from `events`): progress numbers and
  * counts of a running eval, a training run's charts. Sets `body[data-charts-ready]` and
  * `window.crucibleTimings` when the charts are drawn (the browser tests read them).
@@ -29,8 +30,24 @@ async function draw(id: string, spec: unknown): Promise<void> {
   views.set(id, await embed(el, spec, { actions: false, renderer: 'svg' }));
 }
 
+function loadScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`cannot load ${src}`));
+    document.head.appendChild(script);
+  });
+}
+
 async function drawAll(): Promise<void> {
   const boxes = [...document.querySelectorAll<HTMLElement>('.chart[data-chart]')];
+  if (boxes.length > 0 && window.vegaEmbed === undefined) {
+    // vega-lite and vega-embed need the vega global: load in order.
+    await loadScript('static/vega.min.js');
+    await loadScript('static/vega-lite.min.js');
+    await loadScript('static/vega-embed.min.js');
+  }
   await Promise.all(boxes.map((box) => {
     const id = box.dataset['chart']!;
     const spec = document.getElementById(`spec-${id}`)?.textContent;

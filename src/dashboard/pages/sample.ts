@@ -5,7 +5,7 @@
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import type { RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
-import { badge, esc, facts, kib, ms, page } from '../html.js';
+import { badge, esc, facts, kib, ms, page, preText } from '../html.js';
 
 /** Failing tests shown in full on the page (the rest are listed with status and reason). */
 export const TESTS_SHOWN = 50;
@@ -27,12 +27,12 @@ export function diffHtml(expected: string, actual: string): string {
       out.push(part.added ? `<ins>${esc(part.value)}</ins>` : part.removed ? `<del>${esc(part.value)}</del>` : esc(part.value));
     }
   }
-  return `<pre class="diff" data-testid="diff">${out.join('')}</pre>`;
+  return `<pre class="diff" data-testid="diff">\n${out.join('')}</pre>`;
 }
 
 function block(label: string, text: string | null, testid: string, cut: boolean): string {
   if (text === null || text === '') return '';
-  return `<div class="block"><h4>${esc(label)}${cut ? ' <span class="muted">(cut)</span>' : ''}</h4><pre data-testid="${testid}">${esc(text)}</pre></div>`;
+  return `<div class="block"><h4>${esc(label)}${cut ? ' <span class="muted">(cut)</span>' : ''}</h4><pre data-testid="${testid}">${preText(text)}</pre></div>`;
 }
 
 function testSection(t: StoredTest): string {
@@ -60,16 +60,16 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow): str
   ], 'sample-facts');
   const extraction = s.extraction === undefined || s.extraction === null
     ? '<p class="muted">The completion was judged as written (no extraction step).</p>'
-    : `<pre data-testid="extraction">${esc(JSON.stringify(s.extraction, null, 2))}</pre>`;
+    : `<pre data-testid="extraction">${preText(JSON.stringify(s.extraction, null, 2))}</pre>`;
   const code = s.source === null
     ? '<p class="empty">The store has no program text for this sample (runs imported from a run directory hold none).</p>'
-    : `<pre class="code" data-testid="source">${esc(s.source)}</pre>`;
-  const completion = s.completion === null || s.completion === s.source ? '' : `<h3>Completion (the model's text)</h3><pre class="code" data-testid="completion">${esc(s.completion)}</pre>`;
+    : `<pre class="code" data-testid="source">${preText(s.source)}</pre>`;
+  const completion = s.completion === null || s.completion === s.source ? '' : `<h3>Completion (the model's text)</h3><pre class="code" data-testid="completion">${preText(s.completion)}</pre>`;
   const shown = failing.slice(0, TESTS_SHOWN).map(testSection).join('');
   const rest = failing.slice(TESTS_SHOWN);
   const more = rest.length === 0 ? '' : `<table id="more-failures"><caption>${rest.length} more failing tests</caption><tbody>${rest.map((t) =>
     `<tr><td>test ${t.index}</td><td>${badge(t.status)}</td><td>${esc(t.reason ?? '')}</td><td>${esc(t.actual ?? '')}</td></tr>`).join('')}</tbody></table>`;
-  const stderr = s.stderr === null || s.stderr === '' ? '' : `<h3>stderr (compiler or harness)</h3><pre data-testid="program-stderr">${esc(s.stderr)}</pre>`;
+  const stderr = s.stderr === null || s.stderr === '' ? '' : `<h3>stderr (compiler or harness)</h3><pre data-testid="program-stderr">${preText(s.stderr)}</pre>`;
   const body = `${summary}
 <section><h2>Failing tests (${failing.length})</h2>${failing.length === 0 ? '<p>Every test that ran passed.</p>' : shown + more}${stderr}</section>
 <section><h2>Program</h2>${code}${completion}<h3>Extraction</h3>${extraction}</section>`;
