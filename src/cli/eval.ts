@@ -1,17 +1,20 @@
 /** `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job. */
 import { availableParallelism } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DatasetError, datasetHash, readProblems, readSamples, type ProblemFormat } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
+import { describeTestCase } from '../runner/test-case-text.js';
 import { DEFAULT_PIPELINE_OPTIONS, Pipeline, type PipelineOptions } from '../runner/pipeline.js';
 import { Sandbox } from '../sandbox/index.js';
 import { PROJECT_ROOT } from '../sandbox/paths.js';
 import { SAMPLE_STATUSES } from '../store/record-schema.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
+import { openEvalStore } from '../store/eval-sink.js';
+import { STORE_OPTION_HELP } from './store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { parseIntList, parsePositiveInt, parsePositiveNumber } from './options.js';
@@ -28,6 +31,7 @@ export const DEFAULT_BENCHMARK = {
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
+  store?: string | false; keepTests: 'failing' | 'all';
 }
 
 function languagesUsed(problems: readonly Problem[], sampleLanguages: readonly (string | undefined)[]): Set<string> {
@@ -118,6 +122,10 @@ export function register(program: Command): void {
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--store <spec>', STORE_OPTION_HELP)
+    .option('--no-store', 'write the run directory only, not the result store')
+    .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
+      .choices(['failing', 'all']).default('failing'))
     .action(async (flags: EvalFlags) => {
       if ((flags.problems === undefined) !== (flags.samples === undefined)) {
         throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
@@ -144,6 +152,13 @@ export function register(program: Command): void {
       const toolchains = Object.fromEntries(languages.languages
         .filter((l) => [...used].some((u) => languages.has(u) && languages.get(u).id === l.id))
         .map((l) => [l.id, statuses.find((s) => s.id === l.id)?.version ?? null]));
+      // The result store (before the sandbox: a store that cannot be opened leaves nothing to close).
+      const results = await openEvalStore(flags.store, {
+        name: basename(resolve(out)), model: basename(samplesPath), dataset: basename(problemsPath), problemsFile: problemsPath, samplesFile: samplesPath,
+        format: flags.format, problemsHash, samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...options }, keepTests: flags.keepTests,
+        provenance: { runDir: resolve(out), toolchains, node: process.version, allTests: flags.allTests === true }, totalSamples: samples.length,
+      }, problems, { resumed: store.existing.values(), describeTest: (p, i) => describeTestCase(pipeline, p, i) },
+      (message) => process.stderr.write(`crucible: warning: ${message}\n`));
       const sandbox = Sandbox.create({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true });
       const pipeline = new Pipeline(sandbox, languages, options);
       const bar = flags.progress && !flags.json && process.stderr.isTTY
@@ -154,6 +169,7 @@ export function register(program: Command): void {
       try {
         const result = await evaluate({
           pipeline, store, problems, samples, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps, seed: flags.seed,
+          ...(results === null ? {} : { sink: results.sink }),
           onProgress: (done, total) => {
             firstDone ??= done;
             const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
@@ -169,8 +185,15 @@ export function register(program: Command): void {
         store.writeSummary(summary);
         process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
         if (result.countsByStatus['internal_error']) process.exitCode = 1;
+        const stored = await results?.close(summary).catch((error: Error) => {
+          process.stderr.write(`crucible: ${error.message}\n`);
+          process.exitCode = 1;
+          return '';
+        });
+        if (stored && !flags.json) process.stdout.write(`${stored}\n`);
       } finally {
         bar?.stop();
+        await results?.close().catch(() => undefined);
         store.close();
         await pipeline.close();
         sandbox.close();

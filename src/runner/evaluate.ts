@@ -6,6 +6,7 @@
 import type { Problem, Sample } from '../formats/types.js';
 import { countsFromRecords } from '../metrics/counts.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
+import type { JudgedSample } from '../store/eval-sink.js';
 import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
 import { inPool } from './in-pool.js';
@@ -55,6 +56,8 @@ export interface EvaluateOptions {
   readonly onProgress?: ProgressListener;
   /** Run every test even after one fails (default: stop at the first failure; pass@k only needs that). */
   readonly allTests?: boolean;
+  /** Gets each judged sample once it is in the run directory, with its program and failure detail (the result store's `EvalSink`). */
+  readonly sink?: { record(record: SampleRecord, judged: JudgedSample): void };
 }
 
 /** What an evaluation produced. `passAtK` maps k (as a string) to the fraction passing. */
@@ -85,7 +88,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   options.onProgress?.(done, total);
   const started = Date.now();
   await inPool(todo, options.concurrency ?? pipeline.defaultConcurrency, async ({ sample, request }) => {
-    const verdict = await pipeline.judge({ ...request, failFast: options.allTests !== true });
+    const verdict = await pipeline.judge({ ...request, failFast: options.allTests !== true, detail: options.sink !== undefined });
     const record: SampleRecord = {
       taskId: sample.taskId,
       sampleIndex: sample.index,
@@ -99,6 +102,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
       ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
     };
     store.append(record);
+    options.sink?.record(record, { problem: request.problem, sample, source: request.source, language: request.language, verdict });
     records.set(sampleKey(sample.taskId, sample.index), record);
     options.onProgress?.(++done, total);
   });

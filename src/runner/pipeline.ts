@@ -10,16 +10,33 @@ import type { CallProblem, IoProblem, Problem, UnitTestProblem } from '../format
 import { compareOutput } from '../judge/comparators.js';
 import { judgeEvalPlusOutput } from '../judge/special-oracles.js';
 import type { PyValue } from '../judge/pyvalue.js';
-import { pyValueSchema } from '../judge/compare-pyvalue.js';
+import { pyValueSchema, show } from '../judge/compare-pyvalue.js';
 import { aggregateTests, type JudgeVerdict, runStatus, shortReason } from '../judge/verdict.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { SampleStatus, TestResult } from '../store/records.js';
+import { failedTestDetail, MAX_DETAILED_FAILURES, TEST_DETAIL_CHARS, type FailedTestDetail, type SampleStatus, type TestResult } from '../store/records.js';
 import { Executor, programHash } from './executor.js';
 import { runLimits, wallMsFor } from './limits.js';
 import { PythonHarnessPool, type HarnessResponse } from './python-pool.js';
 
 export type { JudgeVerdict } from '../judge/verdict.js';
+
+/**
+ * A verdict with what people need to see why a sample failed (`JudgeRequest.detail`): what each failing test
+ * printed or returned and its stderr (`FailedTestDetail`, the first `MAX_DETAILED_FAILURES` failing tests), the compiler's
+ * stderr when nothing ran, and the run's peak memory (KiB). Only the request that judged the program gets it:
+ * the memo keeps plain verdicts, so deduplicated requests cost no memory (the store keeps detail per program).
+ */
+export interface DetailedVerdict extends JudgeVerdict {
+  readonly failures?: readonly FailedTestDetail[];
+  readonly stderr?: string;
+  readonly memoryKiB?: number;
+}
+
+function plainVerdict(verdict: DetailedVerdict): JudgeVerdict {
+  const { failures: _failures, stderr: _stderr, memoryKiB: _memoryKiB, ...plain } = verdict;
+  return plain;
+}
 
 /** What to judge: a complete program for a problem. For Python problems `source` is prompt+completion. */
 export interface JudgeRequest {
@@ -29,6 +46,8 @@ export interface JudgeRequest {
   readonly language?: string;
   /** Stop at the first failing test (binary rewards). Verdict stays exact; fewer tests are reported. */
   readonly failFast?: boolean;
+  /** Return a `DetailedVerdict` when this request is the one that judges the program (not a memo hit). */
+  readonly detail?: boolean;
 }
 
 /** Pipeline-wide judging defaults (per-problem limits override where the problem sets them). */
@@ -94,7 +113,7 @@ export class Pipeline {
   }
 
   /** Judge one submission. Rejects only with `JudgeRequestError` for malformed requests. */
-  judge(request: JudgeRequest): Promise<JudgeVerdict> {
+  judge(request: JudgeRequest): Promise<DetailedVerdict> {
     this.stats.requests++;
     const key = `${request.problem.kind}\0${request.problem.taskId}\0${this.hashOf(request)}\0${request.failFast === true}`;
     const known = this.memo.get(key);
@@ -102,7 +121,8 @@ export class Pipeline {
       this.stats.deduplicated++;
       return known;
     }
-    const pending = this.judgeUncached(request);
+    const detailed = this.judgeUncached(request);
+    const pending = detailed.then(plainVerdict);
     this.memo.set(key, pending);
     // Bounded memo: the oldest verdicts go first (a long-running server judges unboundedly many programs).
     if (this.memo.size > MEMO_CAPACITY) this.memo.delete(this.memo.keys().next().value as string);
@@ -110,18 +130,18 @@ export class Pipeline {
       // Crucible's own failures are never memoised: a retry may succeed.
       if (v.status === 'internal_error') this.memo.delete(key);
     }, () => this.memo.delete(key));
-    return pending;
+    return request.detail === true ? detailed : pending;
   }
 
-  private judgeUncached(request: JudgeRequest): Promise<JudgeVerdict> {
+  private judgeUncached(request: JudgeRequest): Promise<DetailedVerdict> {
     switch (request.problem.kind) {
       case 'io': return this.judgeIo(request.problem, request);
       case 'unit_test': return this.judgeUnitTest(request.problem, request.source);
-      case 'call': return this.judgeCall(request.problem, request.source, request.failFast === true);
+      case 'call': return this.judgeCall(request.problem, request.source, request.failFast === true, request.detail === true);
     }
   }
 
-  private async judgeIo(problem: IoProblem, request: JudgeRequest): Promise<JudgeVerdict> {
+  private async judgeIo(problem: IoProblem, request: JudgeRequest): Promise<DetailedVerdict> {
     const languageName = request.language ?? problem.language;
     if (languageName === undefined) throw new JudgeRequestError(`problem ${problem.taskId}: the submission needs a language`);
     if (!this.languages.has(languageName)) throw new JudgeRequestError(`unknown language "${languageName}"`);
@@ -132,6 +152,7 @@ export class Pipeline {
       outputBytes: Math.max(this.options.outputBytes, ...problem.tests.map((t) => t.output.length * 2 + 1024)),
     });
     const tests: TestResult[] = [];
+    const failures: FailedTestDetail[] = [];
     const { compile, runs } = await this.executor.runMany(language, request.source, problem.tests.map((t) => t.input), limits, {
       failFast: request.failFast === true,
       onResult: (i, result) => {
@@ -139,13 +160,15 @@ export class Pipeline {
         const status: SampleStatus = result.status !== 'ok' ? runStatus(result) : comparison.ok ? 'passed' : 'wrong_answer';
         tests.push({ index: i, status, cpuMs: result.cpuMs, wallMs: result.wallMs,
           reason: shortReason(result.status !== 'ok' ? result.reason : comparison.ok ? undefined : comparison.reason) });
+        if (status !== 'passed' && failures.length < MAX_DETAILED_FAILURES) failures.push(failedTestDetail(i, { actual: result.stdout, stderr: result.stderr }));
         return status !== 'passed';
       },
     });
     if (!compile.ok) {
       return { status: compile.result.status === 'internal_error' ? 'internal_error' : 'compile_error', passed: false,
         tests: [], cpuMs: compile.result.cpuMs, wallMs: compile.result.wallMs, testCount: problem.tests.length,
-        reason: shortReason(`${compile.result.reason ?? ''}: ${compile.result.stderr.slice(0, 500)}`) };
+        reason: shortReason(`${compile.result.reason ?? ''}: ${compile.result.stderr.slice(0, 500)}`),
+        stderr: compile.result.stderr.slice(0, TEST_DETAIL_CHARS), memoryKiB: compile.result.memoryKiB };
     }
     const verdict = aggregateTests(tests, problem.tests.length);
     const stoppedEarly = request.failFast === true && verdict.status !== 'passed';
@@ -157,10 +180,12 @@ export class Pipeline {
       wallMs: runs.reduce((s, r) => s + r.wallMs, 0),
       testCount: problem.tests.length,
       reason: shortReason(verdict.reason),
+      failures,
+      memoryKiB: runs.reduce((m, r) => Math.max(m, r.memoryKiB), 0),
     };
   }
 
-  private async judgeUnitTest(problem: UnitTestProblem, source: string): Promise<JudgeVerdict> {
+  private async judgeUnitTest(problem: UnitTestProblem, source: string): Promise<DetailedVerdict> {
     const response = await this.python.run({
       mode: 'unit_test',
       program: source,
@@ -181,6 +206,8 @@ export class Pipeline {
       wallMs: response.wallMs,
       testCount: 1,
       reason: shortReason(response.reason),
+      failures: status === 'passed' ? [] : [failedTestDetail(0, { actual: response.reason ?? status, stderr: response.stderr })],
+      memoryKiB: response.memoryKiB,
     };
   }
 
@@ -227,7 +254,7 @@ export class Pipeline {
     return { response, results };
   }
 
-  private async judgeCall(problem: CallProblem, source: string, failFast: boolean): Promise<JudgeVerdict> {
+  private async judgeCall(problem: CallProblem, source: string, failFast: boolean, detail = false): Promise<DetailedVerdict> {
     let expected: readonly ExpectedOutput[];
     try {
       expected = await this.expectedOutputs(problem);
@@ -261,10 +288,19 @@ export class Pipeline {
       return { index: i, status: comparison.ok ? 'passed' : 'wrong_answer', cpuMs: r.cpuMs,
         reason: comparison.ok ? undefined : shortReason(comparison.reason) };
     });
+    // What each failing input returned (rendered only when asked: values can be large), stderr with the first.
+    const failures: FailedTestDetail[] = !detail ? [] : tests.filter((t) => t.status !== 'passed').slice(0, MAX_DETAILED_FAILURES).map((t, rank) => {
+      const value = results[t.index]?.status === 'ok' ? pyValueSchema.safeParse(results[t.index]!.value) : undefined;
+      return failedTestDetail(t.index, {
+        actual: value?.success === true ? show(value.data, TEST_DETAIL_CHARS + 1) : t.reason ?? t.status,
+        stderr: rank === 0 ? response.stderr : undefined,
+      });
+    });
     // A harness-level failure with no per-input result (e.g. the program did not load) fails every input.
     if (tests.length === 0 && response.status !== 'ok' && response.status !== 'passed') {
       const status = mapHarnessStatus(response.status);
       tests.push({ index: 0, status, reason: shortReason(response.reason) });
+      if (detail) failures.push(failedTestDetail(0, { actual: response.reason ?? status, stderr: response.stderr }));
     }
     const baseCount = problem.baseInputs.length;
     const base = aggregateTests(tests.filter((t) => t.index < baseCount), baseCount);
@@ -285,6 +321,8 @@ export class Pipeline {
       wallMs: response.wallMs,
       testCount: inputs.length,
       reason: shortReason(baseStatus !== 'passed' ? base.reason ?? response.reason : plus.reason),
+      failures,
+      memoryKiB: response.memoryKiB,
     };
   }
 
