@@ -4,7 +4,7 @@
  * - Passing tests are a count and a run-length list of their indices (`0-749`, `0-3,5,7-9`) unless every test
  *   is kept; failing tests (any status but `passed`) keep index, status, times and reason as columns
  *   (`TestColumns`, compressed by `blob.ts`); what they printed or returned and their stderr are columns of
- *   the program (`DetailColumns`); inputs and expected outputs go to `test_cases`.
+ *   the program (`DetailColumns`); inputs and expected outputs go to `test_cases` (per dataset and problem).
  * - A program equal to its problem's prompt followed by the completion keeps the completion only.
  * - Export (`expandRecord`) gives back the record `crucible eval` wrote, except the per-test times of passing
  *   tests stored as counts (a passing test is then `{index, status: "passed"}`; those fields are optional in

@@ -14,7 +14,7 @@ import { analyseRun } from './analysis.js';
 import { StoreError } from './errors.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 import { openResultStore } from './open.js';
-import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem, StoredTestCase } from './result-store.js';
+import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem } from './result-store.js';
 
 /** Samples buffered before a write. */
 export const FLUSH_SAMPLES = 500;
@@ -48,8 +48,8 @@ export interface EvalSinkOptions {
   /** Records already in the run directory (a resumed eval); those the store lacks are added without program text. */
   readonly resumed?: Iterable<SampleRecord>;
   /**
-   * The input and expected output of a test (`runner/test-case-text.ts`), asked once per dataset and failing
-   * test; without it the store keeps no test cases.
+   * The input and expected output of a test (`runner/test-case-text.ts`), asked for every test of a problem once
+   * per dataset, when a sample first fails one; without it the store keeps no test cases.
    */
   readonly describeTest?: (problem: Problem, index: number) => Promise<FailedTestDetail>;
 }
@@ -167,21 +167,17 @@ export class EvalSink {
     return this.writing;
   }
 
-  /** Input and expected output of failing tests not yet in the store (once per dataset and test). */
+  /** Inputs and expected outputs of every test of a problem, when a sample first fails one (once per dataset). */
   private async storeTestCases(batch: readonly SampleInput[]): Promise<void> {
     if (this.describeTest === undefined) return;
-    const cases: StoredTestCase[] = [];
     for (const { record } of batch) {
       const problem = this.problems.get(record.taskId);
-      if (problem === undefined) continue;
-      for (const t of record.tests) {
-        const key = `${record.taskId}\0${t.index}`;
-        if (t.status === 'passed' || this.knownCases.has(key)) continue;
-        this.knownCases.add(key);
-        cases.push({ taskId: record.taskId, detail: await this.describeTest(problem, t.index) });
-      }
+      if (problem === undefined || this.knownCases.has(record.taskId) || record.tests.every((t) => t.status === 'passed')) continue;
+      this.knownCases.add(record.taskId);
+      const cases: FailedTestDetail[] = [];
+      for (let index = 0; index < testCountOf(problem); index++) cases.push(await this.describeTest(problem, index));
+      await this.store.addTestCases(this.run.problemsHash, record.taskId, cases);
     }
-    if (cases.length > 0) await this.store.addTestCases(this.run.problemsHash, cases);
   }
 
   /**

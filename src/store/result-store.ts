@@ -109,7 +109,7 @@ export interface SampleProgram {
 export interface SampleInput {
   readonly record: SampleRecord;
   readonly program?: SampleProgram;
-  /** What failing tests printed or returned, and their stderr (input and expected go to `addTestCases`). */
+  /** What failing tests printed or returned, and their stderr (inputs and expected outputs go to `addTestCases`). */
   readonly failures?: readonly FailedTestDetail[];
   /** Compiler or harness stderr when no test ran (compile error, harness failure). */
   readonly stderr?: string;
@@ -117,11 +117,7 @@ export interface SampleInput {
   readonly memoryKiB?: number;
 }
 
-/** The input and expected output of one test of a dataset (`FailedTestDetail` with `input`/`expected`). */
-export interface StoredTestCase {
-  readonly taskId: string;
-  readonly detail: FailedTestDetail;
-}
+
 
 /** Per-problem counts of a run: n samples, c passed (base), plus-passed, and status counts. */
 export interface ProblemCountsRow {
@@ -251,10 +247,13 @@ export interface ResultStore {
    * is. Updates the run's done/passed counts and `progress` when given.
    */
   appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void>;
-  /** Keys (`taskId` + NUL + index) of the test cases stored for a dataset. */
+  /** Task ids whose test cases are stored for the dataset with this problems hash. */
   knownTestCases(problemsHash: string): Promise<Set<string>>;
-  /** Store test cases of a dataset (one already stored is kept). */
-  addTestCases(problemsHash: string, cases: readonly StoredTestCase[]): Promise<void>;
+  /**
+   * Store the test cases of one problem of a dataset (`FailedTestDetail`s with `input`/`expected`: every test
+   * of the problem, one compressed value); a problem already stored is kept as it is.
+   */
+  addTestCases(problemsHash: string, taskId: string, cases: readonly FailedTestDetail[]): Promise<void>;
   /** Mark a run finished/failed/interrupted and keep the eval's summary. */
   finishRun(runId: number, status: RunStatus, summary?: unknown): Promise<void>;
   /** Delete a run and everything stored for it; resolves to whether it existed. */

@@ -55,7 +55,7 @@ async function seeded(store: ResultStore, keepTests: KeepTests = 'failing'): Pro
   const id = await store.createRun(newRun({ keepTests }));
   await store.addProblems(id, [{ taskId: 'add', kind: 'call', prompt: PROMPT, testCount: 3 }, { taskId: 'mul', kind: 'call', prompt: 'def mul(a, b):\n', testCount: 2 }]);
   await store.appendSamples(id, fixtureSamples(), { done: 4, total: 4, passed: 2, samplesPerSecond: 2, etaSeconds: 0 });
-  await store.addTestCases(newRun().problemsHash, [{ taskId: 'add', detail: failedTestDetail(2, { input: 'add(2, 3)', expected: '5' }) }]);
+  await store.addTestCases(newRun().problemsHash, 'add', [0, 1, 2].map((i) => failedTestDetail(i, { input: `add(2, ${i + 1})`, expected: String(i + 3) })));
   return id;
 }
 
@@ -149,14 +149,14 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
-    it('stores test cases once per dataset', async () => {
+    it('stores test cases once per dataset and problem', async () => {
       const store = await open();
       try {
         await seeded(store);
-        await store.addTestCases('q'.repeat(64), [{ taskId: 'add', detail: failedTestDetail(2, { input: 'other', expected: '6' }) }]);
-        await store.addTestCases(newRun().problemsHash, [{ taskId: 'add', detail: failedTestDetail(2, { input: 'changed', expected: '0' }) },
-          { taskId: 'mul', detail: failedTestDetail(0, { input: 'mul(2, 2)', expected: '4' }) }]);
-        assert.deepEqual([...await store.knownTestCases(newRun().problemsHash)].sort(), ['add\u00002', 'mul\u00000']);
+        await store.addTestCases('q'.repeat(64), 'add', [failedTestDetail(2, { input: 'other', expected: '6' })]);
+        await store.addTestCases(newRun().problemsHash, 'add', [failedTestDetail(2, { input: 'changed', expected: '0' })]);
+        await store.addTestCases(newRun().problemsHash, 'mul', [failedTestDetail(0, { input: 'mul(2, 2)', expected: '4' }), failedTestDetail(1, { input: 'mul(0, 1)', expected: '0' })]);
+        assert.deepEqual([...await store.knownTestCases(newRun().problemsHash)].sort(), ['add', 'mul']);
         const id = await seeded(store);
         assert.equal((await store.sample(id, 'add', 1))?.tests[0]?.input, 'add(2, 3)', 'the first copy is kept');
         assert.equal((await store.sample(id, 'mul', 1))?.tests[0]?.expected, '4');

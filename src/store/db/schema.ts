@@ -11,8 +11,9 @@
  * completion stores the completion only; a passing test is a count and a run of indices (`passed_ranges`,
  * e.g. `0-749`) unless the run keeps every test; the failing tests of a sample (index, status, times, reason)
  * are one compressed value (`samples.tests`, `blob.ts`), and what each printed or returned and its stderr one
- * per program (`programs.detail`: identical programs are judged once); a test's input and expected output are
- * stored once per dataset (`test_cases`, keyed by the problems file's hash), however many samples fail it.
+ * per program (`programs.detail`: identical programs are judged once); the inputs and expected outputs of a
+ * problem's tests are one compressed value per dataset and problem (`test_cases`, keyed by the problems file's
+ * hash), stored when a sample first fails one of them.
  */
 import type { SqlDialect } from './driver.js';
 
@@ -96,12 +97,9 @@ CREATE TABLE IF NOT EXISTS samples (
 CREATE TABLE IF NOT EXISTS test_cases (
   problems_hash TEXT NOT NULL,
   task_id TEXT NOT NULL,
-  test_index INTEGER NOT NULL,
-  input TEXT,
-  expected TEXT,
-  cut TEXT,
-  PRIMARY KEY (problems_hash, task_id, test_index)
-){COMPACT};
+  cases {BLOB} NOT NULL,
+  PRIMARY KEY (problems_hash, task_id)
+){BLOBS};
 CREATE TABLE IF NOT EXISTS training_runs (
   id {ID},
   name TEXT NOT NULL UNIQUE,

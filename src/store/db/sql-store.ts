@@ -7,14 +7,14 @@
  * (the store object is the run's only writer; another writer of the same run would be a resume, which opens
  * its own store object and reloads the numbers).
  */
-import type { SampleRecord, SampleStatus } from '../records.js';
+import type { FailedTestDetail, SampleRecord, SampleStatus } from '../records.js';
 import { decodeColumns, encodeColumns } from '../blob.js';
 import { compactProgram, compactSample, detailColumns, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
   NewRun, ProblemCountsRow, ResultStore, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
-  SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, StoredTestCase, TrainingBucketRow,
+  SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
@@ -215,17 +215,22 @@ class SqlStore implements ResultStore {
   }
 
   async knownTestCases(problemsHash: string): Promise<Set<string>> {
-    const rows = await this.db.all<{ taskId: string; index: number }>(
-      'SELECT task_id AS "taskId", test_index AS "index" FROM test_cases WHERE problems_hash = ?', [problemsHash]);
-    return new Set(rows.map((r) => `${r.taskId}\0${r.index}`));
+    const rows = await this.db.all<{ taskId: string }>('SELECT task_id AS "taskId" FROM test_cases WHERE problems_hash = ?', [problemsHash]);
+    return new Set(rows.map((r) => r.taskId));
   }
 
-  addTestCases(problemsHash: string, cases: readonly StoredTestCase[]): Promise<void> {
+  async addTestCases(problemsHash: string, taskId: string, cases: readonly FailedTestDetail[]): Promise<void> {
+    const blob = await encodeColumns({
+      index: cases.map((c) => c.index),
+      input: cases.map((c) => c.input ?? null),
+      expected: cases.map((c) => c.expected ?? null),
+      cut: cases.map((c) => {
+        const cut = (c.cut ?? []).filter((f) => f === 'input' || f === 'expected');
+        return cut.length === 0 ? null : cut.join(',');
+      }),
+    });
     return this.write(async () => {
-      await this.db.insertMany('test_cases', ['problems_hash', 'task_id', 'test_index', 'input', 'expected', 'cut'], cases.map((c) => {
-        const cut = (c.detail.cut ?? []).filter((f) => f === 'input' || f === 'expected');
-        return [problemsHash, c.taskId, c.detail.index, c.detail.input ?? null, c.detail.expected ?? null, cut.length === 0 ? null : cut.join(',')];
-      }), true);
+      await this.db.run('INSERT INTO test_cases (problems_hash, task_id, cases) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [problemsHash, taskId, blob]);
     });
   }
 
@@ -343,14 +348,14 @@ class SqlStore implements ResultStore {
     if (row === undefined) return undefined;
     const kept = row.tests === null ? null : unpackTestColumns(await decodeColumns(row.tests));
     const detail = row.detail === null ? null : await decodeColumns(row.detail) as unknown as DetailColumns;
-    const failing = (kept?.index ?? []).filter((_, i) => kept!.status[i] !== 'passed');
     const cases = new Map<number, { input: string | null; expected: string | null; cut: string | null }>();
-    for (let start = 0; start < failing.length; start += 500) {
-      const chunk = failing.slice(start, start + 500);
-      const rows = await this.db.all<{ index: number; input: string | null; expected: string | null; cut: string | null }>(
-        `SELECT test_index AS "index", input AS "input", expected AS "expected", cut AS "cut" FROM test_cases
-         WHERE problems_hash = ? AND task_id = ? AND test_index IN (${chunk.map(() => '?').join(', ')})`, [row.problemsHash, taskId, ...chunk]);
-      for (const c of rows) cases.set(c.index, c);
+    const stored = await this.db.get<{ cases: Uint8Array }>('SELECT cases AS "cases" FROM test_cases WHERE problems_hash = ? AND task_id = ?',
+      [row.problemsHash, taskId]);
+    if (stored !== undefined && kept !== null) {
+      const c = await decodeColumns(stored.cases);
+      (c['index'] ?? []).forEach((index, i) => cases.set(Number(index), {
+        input: (c['input']?.[i] ?? null) as string | null, expected: (c['expected']?.[i] ?? null) as string | null, cut: (c['cut']?.[i] ?? null) as string | null,
+      }));
     }
     const shown = new Map<number, number>((detail?.index ?? []).map((index, i) => [index, i]));
     const tests: StoredTest[] = (kept?.index ?? []).map((index, i) => {
