@@ -90,7 +90,7 @@ describe('crucible eval', () => {
 
   it('gives a sample in an unsupported language its own verdict, judges the rest, and keeps stderr tails in reasons', async () => {
     const samples = file('mixed.jsonl', [
-      { task_id: 'sum', solution: SUM }, { task_id: 'sum', solution: SUM, language: 'cobol' },
+      { task_id: 'sum', solution: SUM }, { task_id: 'sum', solution: SUM, language: 'no-such-language' },
       { task_id: 'div', solution: DIV }, { task_id: 'div', response: 'I would rather not.' },
     ]);
     const out = join(dir, 'run-mixed');
@@ -98,9 +98,9 @@ describe('crucible eval', () => {
     assert.deepEqual(summary.countsByStatus, { passed: 1, invalid_submission: 1, runtime_error: 1, no_code: 1 });
     const records = verdicts(out);
     assert.equal(records.length, 4);
-    const cobol = records.find((r) => r.taskId === 'sum' && r.sampleIndex === 1)!;
-    assert.equal(cobol.status, 'invalid_submission');
-    assert.match(cobol.reason ?? '', /unknown language "cobol"/);
+    const unknown = records.find((r) => r.taskId === 'sum' && r.sampleIndex === 1)!;
+    assert.equal(unknown.status, 'invalid_submission');
+    assert.match(unknown.reason ?? '', /unknown language "no-such-language"/);
     const div = records.find((r) => r.taskId === 'div' && r.sampleIndex === 0)!;
     assert.match(div.reason ?? '', /exit code 1: .*ZeroDivisionError: integer division or modulo by zero/s);
   });
