@@ -15,7 +15,7 @@ import { EVALPLUS_TIME_FACTOR, REFERENCE_CPU_FACTOR, wallMsFor } from '../../lim
 import {
   aggregateTests, pyValueSchema, shortReason, type PyValue, type SampleStatus, type TestResult, type Verdict,
 } from '../../verdict/index.js';
-import type { HarnessResponse } from '../harness-protocol.js';
+import type { HarnessResponse } from '../harness/protocol.js';
 import type { HarnessPlan } from '../plan.js';
 import { judgeEvalPlusOutput } from '../special-oracles.js';
 import { assemblePython, harnessStatus, PYTHON_ONLY } from './python.js';
