@@ -17,7 +17,7 @@ import type { ProblemBase } from '../formats/types.js';
 import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
-import type { HarnessJob, HarnessResponse } from './harness-protocol.js';
+import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 
 /** A problem of a dataset the judge's catalog holds: sha256 of the problem file (`datasetHash`) and task id. */
 export interface ProblemRef {

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
-import type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
+import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
   type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
@@ -34,7 +34,7 @@ import {
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
-import { PythonHarnessPool, type PythonInterpreter } from './python-pool.js';
+import { PythonHarnessPool, type PythonInterpreter } from '../judge/harness/pool.js';
 import { SharedWork } from './shared-work.js';
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */

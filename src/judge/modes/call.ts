@@ -17,7 +17,7 @@ import {
   type Verdict,
 } from '../../verdict/index.js';
 import { show } from '../compare-pyvalue.js';
-import type { HarnessResponse } from '../harness-protocol.js';
+import type { HarnessResponse } from '../harness/protocol.js';
 import type { HarnessPlan } from '../plan.js';
 import { judgeEvalPlusOutput } from '../special-oracles.js';
 import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';

@@ -2,7 +2,7 @@
  * What the Python-prompt kinds (unit_test, call, assertions) share: they are judged in Python, the program is
  * the prompt followed by the completion, and the harness's statuses map onto sample statuses.
  */
-import type { HarnessResponse } from '../harness-protocol.js';
+import type { HarnessResponse } from '../harness/protocol.js';
 import {
   detailText, failedTestDetail, MAX_DETAILED_FAILURES, type SampleStatus, type TestResult, type Verdict, type VerdictDetail,
 } from '../../verdict/index.js';
