@@ -3,7 +3,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { countsFromRecords, type PassField } from '../metrics/counts.js';
 import { maxReportableK } from '../metrics/pass-at-k.js';
 import { comparePaired, type PairedComparison } from '../metrics/paired.js';
-import { loadRun } from '../report/load-run.js';
+import { loadRunOrStored } from '../report/load-run.js';
+import { STORE_OPTION_HELP } from './store.js';
 
 const DEFAULT_KS = [1, 10];
 
@@ -58,6 +59,7 @@ interface CompareFlags {
   readonly reps?: number;
   readonly seed?: number;
   readonly plus?: boolean;
+  readonly store?: string;
 }
 
 /** Adds `compare` to the program. */
@@ -65,16 +67,17 @@ export function register(program: Command): void {
   program
     .command('compare')
     .description('Compare two runs on their shared problems: pass@k difference with paired bootstrap CI, P(A > B), wins/losses, McNemar')
-    .argument('<runA>', 'run directory A (written by crucible eval --out)')
-    .argument('<runB>', 'run directory B')
+    .argument('<runA>', 'run A: a run directory (crucible eval --out, crucible export) or a store run id or name')
+    .argument('<runB>', 'run B: the same')
     .option('--json', 'print the comparison as JSON')
     .option('--k <list>', `k values to compare, comma-separated (default ${DEFAULT_KS.join(',')}, those every problem allows)`, parseKs)
     .option('--reps <n>', 'bootstrap replicates (default 2000)', parseNonNegativeInt('--reps'))
     .option('--seed <s>', 'bootstrap seed (default: a fixed seed, so results repeat)', parseNonNegativeInt('--seed'))
     .option('--plus', 'count a sample as passed only if it passed the EvalPlus plus inputs too')
+    .option('--store <spec>', STORE_OPTION_HELP)
     .action(async (runA: string, runB: string, flags: CompareFlags) => {
       const field: PassField = flags.plus === true ? 'plusPassed' : 'passed';
-      const [a, b] = await Promise.all([loadRun(runA), loadRun(runB)]);
+      const [a, b] = await Promise.all([loadRunOrStored(runA, flags.store), loadRunOrStored(runB, flags.store)]);
       const countsA = countsFromRecords(a.records, field);
       const countsB = countsFromRecords(b.records, field);
       const maxK = maxReportableK([...countsA, ...countsB]);

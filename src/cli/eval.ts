@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
 import type { Judge } from '../judge/judge.js';
@@ -14,8 +14,10 @@ import { createJudge } from '../runner/factory.js';
 import { INTERNAL_ERROR_RETRIES } from '../runner/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
+import { openEvalStore, type EvalStoreHandle } from '../store/eval-sink.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
+import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 
@@ -26,7 +28,7 @@ registerUserError(RunStoreError);
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
-  cacheDir?: string;
+  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all';
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -160,29 +162,77 @@ function progressBar(flags: EvalFlags): (done: number, total: number) => void {
   };
 }
 
-async function runEval(flags: EvalFlags, input: EvalInput, judge: Judge, context: SubmissionContext, cacheDir: string): Promise<void> {
+/**
+ * The result store of the run (`--store`, default on; null with `--no-store` or when the default store cannot
+ * be opened, after a warning). `describeTests` is asked only once samples are judged, so through the judge made
+ * after it (`judge()`).
+ */
+function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, identityOptions: Record<string, number>,
+  toolchains: Record<string, string | null>, context: SubmissionContext, judge: () => Judge): Promise<EvalStoreHandle | null> {
+  return openEvalStore(flags.store, {
+    name: basename(resolve(input.out)), model: basename(input.samplesPath), dataset: basename(input.problemsPath),
+    problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
+    samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
+    provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true },
+    totalSamples: input.samples.length,
+  }, input.problems, {
+    testCount: (problem) => context.modes.of(problem).testCount(problem),
+    resumed: runDir.existing.values(),
+    describeTests: (problem) => judge().describeTests({ datasetHash: input.problemsHash, taskId: problem.taskId }),
+  }, (message) => process.stderr.write(`crucible: warning: ${message}\n`));
+}
+
+async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
   const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
   const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions },
     { rejudge: (record) => record.status === 'internal_error' });
   try {
     const toolchains = await toolchainsOf(languagesUsed(input.problems, input.samples, context), context);
-    const result = await evaluate({
-      judge, store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples, samplesFile: input.samplesPath,
-      submission: context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps, seed: flags.seed,
-      onProgress: progressBar(flags),
+    // The result store before the sandbox: a store that cannot be opened leaves no sandbox to close.
+    let judge: Judge | undefined;
+    const results = await openResults(flags, input, store, identityOptions, toolchains, context, () => {
+      if (judge === undefined) throw new Error('tests were described before the judge was made');
+      return judge;
     });
-    const stats = judge.stats();
-    const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
-      problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
-      out: input.out, limits: input.limits, toolchains, result,
-      groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries });
-    store.writeSummary(summary);
-    process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
-    if (result.countsByStatus['internal_error']) process.exitCode = 1;
+    try {
+      judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+        languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
+      await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
+    } finally {
+      // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
+      await results?.close().catch(() => undefined);
+      await judge?.close();
+    }
   } finally {
     store.close();
   }
+}
+
+/** Evaluate, write the summary into the run directory, print it, and finish the store run with it. */
+async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge; results: EvalStoreHandle | null;
+  context: SubmissionContext; toolchains: Record<string, string | null>; cacheDir: string }): Promise<void> {
+  const { store, judge, results, context, toolchains, cacheDir } = run;
+  const result = await evaluate({
+    judge, store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples, samplesFile: input.samplesPath,
+    submission: context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps, seed: flags.seed,
+    onProgress: progressBar(flags), ...(results === null ? {} : { sink: results.sink }),
+  });
+  const stats = judge.stats();
+  const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
+    problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
+    out: input.out, limits: input.limits, toolchains, result,
+    groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries });
+  store.writeSummary(summary);
+  process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
+  if (result.countsByStatus['internal_error']) process.exitCode = 1;
+  // A store that could not be written fails the command; the run directory above has every result.
+  const stored = await results?.close(summary).catch((error: Error) => {
+    process.stderr.write(`crucible: ${error.message}\n`);
+    process.exitCode = 1;
+    return '';
+  });
+  if (stored && !flags.json) process.stdout.write(`${stored}\n`);
 }
 
 /** Add `eval` to the program. */
@@ -204,16 +254,14 @@ export function register(program: Command): void {
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--store <spec>', STORE_OPTION_HELP)
+    .option('--no-store', 'write the run directory only, not the result store')
+    .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
+      .choices(['failing', 'all']).default('failing'))
     .action(async (flags: EvalFlags) => {
       const input = await readInput(flags);
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
-      const judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-        languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
-      try {
-        await runEval(flags, input, judge, context, cacheDir);
-      } finally {
-        await judge.close();
-      }
+      await runEval(flags, input, context, cacheDir);
     });
 }

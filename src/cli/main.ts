@@ -11,6 +11,9 @@ import { register as registerReport } from './report.js';
 import { register as registerRerank } from './rerank.js';
 import { register as registerRun } from './run.js';
 import { register as registerServe } from './serve.js';
+import { register as registerStore } from './store.js';
+import { register as registerExport } from './export.js';
+import { register as registerDashboard } from './dashboard.js';
 
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
@@ -19,7 +22,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   program.name('crucible').version(CRUCIBLE_VERSION)
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
-  for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe]) register(program);
+  for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
+    registerStore, registerExport, registerDashboard]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { renderRunReport, type ReportFormat } from '../report/render.js';
+import { STORE_OPTION_HELP } from './store.js';
 
 function parseNonNegativeInt(name: string) {
   return (value: string): number => {
@@ -16,6 +17,7 @@ interface ReportFlags {
   readonly output?: string;
   readonly reps?: number;
   readonly seed?: number;
+  readonly store?: string;
 }
 
 /** Adds `report` to the program. */
@@ -23,16 +25,17 @@ export function register(program: Command): void {
   program
     .command('report')
     .description('Report of one run: pass@k with bootstrap CIs, pass@k curve, verdict counts, per-problem table')
-    .argument('<run>', 'run directory (written by crucible eval --out)')
+    .argument('<run>', 'run directory (written by crucible eval --out or crucible export), or a store run id or name')
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'html']).default('md'))
     .option('--output <file>', 'write the report to FILE instead of standard output')
     .option('--reps <n>', 'bootstrap replicates (default 2000)', parseNonNegativeInt('--reps'))
     .option('--seed <s>', 'bootstrap seed (default: a fixed seed, so results repeat)', parseNonNegativeInt('--seed'))
+    .option('--store <spec>', STORE_OPTION_HELP)
     .action(async (run: string, flags: ReportFlags) => {
       const text = await renderRunReport(run, flags.format, {
         ...(flags.reps === undefined ? {} : { reps: flags.reps }),
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-      });
+      }, flags.store);
       if (flags.output === undefined) process.stdout.write(text);
       else await writeFile(flags.output, text, 'utf8');
     });

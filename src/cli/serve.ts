@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
+import { resolveStoreLocation } from '../store/open.js';
+import { STORE_OPTION_HELP } from './store.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds } from './options.js';
 
 function parsePort(value: string): number {
@@ -32,6 +34,8 @@ interface ServeFlags {
   logLevel?: string;
   cacheDir?: string;
   unsafeNoSandbox?: boolean;
+  store?: string | false;
+  trainingRun?: string;
 }
 
 /** Add `serve` to the program. */
@@ -52,6 +56,9 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)
+    .option('--no-store', 'no result store: no dashboard at /ui, no training events')
+    .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
     .action(async (flags: ServeFlags) => {
       const input: ServeConfigInput = {
         host: flags.host,
@@ -68,6 +75,9 @@ export function register(program: Command): void {
         logLevel: flags.logLevel as ServeConfigInput['logLevel'],
         cacheDir: flags.cacheDir,
         unsafeNoSandbox: flags.unsafeNoSandbox === true,
+        // The default store as `crucible eval` resolves it, so the dashboard shows evals and training together.
+        store: flags.store === false ? undefined : resolveStoreLocation(flags.store).target,
+        trainingRun: flags.trainingRun,
       };
       const parsed = ServeConfigSchema.safeParse(input);
       if (!parsed.success) {
@@ -75,7 +85,7 @@ export function register(program: Command): void {
         throw new InvalidArgumentError(`${issue.path.join('.')}: ${issue.message}`);
       }
       const server = await startServer(parsed.data);
-      process.stderr.write(`crucible serve: listening on ${server.url}\n`);
+      process.stderr.write(`crucible serve: listening on ${server.url}${server.context.training === null ? "" : ` (dashboard: ${server.url}/ui/, training run ${server.context.training.run})`}\n`);
       await new Promise<void>((resolve) => {
         const stop = (signal: string): void => {
           process.stderr.write(`crucible serve: ${signal}, draining\n`);

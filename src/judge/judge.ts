@@ -16,8 +16,8 @@
 import type { ProblemBase } from '../formats/types.js';
 import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
-import type { Verdict } from '../verdict/index.js';
-import type { HarnessJob, HarnessResponse } from './harness-protocol.js';
+import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
+import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 
 /** A problem of a dataset the judge's catalog holds: sha256 of the problem file (`datasetHash`) and task id. */
 export interface ProblemRef {
@@ -51,9 +51,16 @@ export interface JudgeRequest {
   readonly limits?: Partial<JudgeLimits>;
 }
 
-/** Options of every judge call. `signal` cancels the call (work shared with other callers goes on for them). */
+/**
+ * Options of every judge call. `signal` cancels the call (work shared with other callers goes on for them).
+ * `detail` (`judge` only): return the verdict's `detail` (what failing tests printed or returned, stderr, peak
+ * memory: `VerdictDetail`, `src/verdict/detail.ts`) when this call is the one that judges the program; a call
+ * answered by an identical request's judgement (in flight or remembered) gets the plain verdict, since the
+ * judge remembers only plain verdicts. Not part of what is judged: the verdict itself is the same either way.
+ */
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  readonly detail?: boolean;
 }
 
 /**
@@ -122,8 +129,14 @@ export interface ProblemCatalog {
 export interface Judge {
   readonly catalog: ProblemCatalog;
   readonly capacity: JudgeCapacity;
-  /** Judge one submission on its problem's tests. */
-  judge(request: JudgeRequest, options?: CallOptions): Promise<Verdict>;
+  /** Judge one submission on its problem's tests (with `detail` only when asked and judged by this call). */
+  judge(request: JudgeRequest, options?: CallOptions): Promise<DetailedVerdict>;
+  /**
+   * Every test of a problem as text for people (its input and expected output; the index alone where the
+   * problem's mode cannot describe it), in test order; computes the mode's reference if it must (e.g. EvalPlus
+   * expected outputs), leaving out what a reference that cannot be made would have given.
+   */
+  describeTests(problem: ProblemSpec, options?: CallOptions): Promise<readonly FailedTestDetail[]>;
   /** Compile and run one program once (`crucible run`, `/run_code`, `/api/v2/execute`). */
   runPlain(request: PlainRunRequest, options?: CallOptions): Promise<PlainRunOutcome>;
   /** Run one raw Python harness job (e.g. CodeT generated tests, whose per-test answers a verdict does not keep). */

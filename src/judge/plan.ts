@@ -15,7 +15,7 @@
 import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TestResult } from '../verdict/index.js';
-import type { HarnessJob, HarnessResponse } from './harness-protocol.js';
+import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 import type { Program } from './judge.js';
 
 /** One run of a `program_runs` plan: the stdin it gets and the mode's data for judging it. */

@@ -43,7 +43,7 @@ export function passAtKCurveSpec(series: Readonly<Record<string, PassAtKSummary>
     width: 520,
     height: 280,
     data: { values },
-    encoding: { x: { field: 'k', type: 'quantitative', title: 'k', scale: { zero: false } } },
+    encoding: { x: { field: 'k', type: 'quantitative', title: 'k', scale: { zero: false }, axis: { format: 'd', tickMinStep: 1 } } },
     layer: [
       {
         mark: { type: 'area', opacity: 0.25 },

@@ -1,11 +1,15 @@
 /**
  * Reads a run directory back (format: `src/store/records.ts`): `verdicts.jsonl`, every line validated
  * against the `SampleRecord` shape, and `summary.json` if present (kept as opaque JSON: its shape belongs
- * to `crucible eval`). Errors name the file and, for JSONL, the 1-based line number.
+ * to `crucible eval`). Errors name the file and, for JSONL, the 1-based line number. `loadRunOrStored` also takes a
+ * run of the result store (src/store/).
  */
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { StoreError } from '../store/errors.js';
+import { openResultStore } from '../store/open.js';
 import type { SampleRecord } from '../store/records.js';
 
 export { sampleRecordSchema } from '../store/record-schema.js';
@@ -92,4 +96,28 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     }
   }
   return { dir, records, summary };
+}
+
+/**
+ * A run given on the command line: a run directory when `ref` is a folder holding `verdicts.jsonl`, else a run
+ * of the result store (`ref` is its id or name; `storeSpec` as `--store`). Store runs load without per-test
+ * results (reports and comparisons need the sample verdicts only); `dir` is then `store:<id> (<name>)`.
+ * @throws RunLoadError as `loadRun` for directories; StoreError (`run_not_found`, `store_unavailable`) for store runs.
+ */
+export async function loadRunOrStored(ref: string, storeSpec?: string): Promise<LoadedRun> {
+  if (existsSync(join(ref, 'verdicts.jsonl')) || (existsSync(ref) && statSync(ref).isDirectory())) return loadRun(ref);
+  const store = await openResultStore(storeSpec);
+  try {
+    const run = await store.resolveRun(ref).catch((error: unknown) => {
+      if (error instanceof StoreError && error.code === 'run_not_found') {
+        throw new RunLoadError('RUN_FILE_UNREADABLE', ref, `${ref} is neither a run directory nor a run of the store ${store.location}`);
+      }
+      throw error;
+    });
+    const records = await store.records(run.id, { tests: false });
+    if (records.length === 0) throw new RunLoadError('RUN_EMPTY', `store:${run.id}`, `store run ${run.id} (${run.name}) holds no samples`);
+    return { dir: `store:${run.id} (${run.name})`, records, summary: run.summary };
+  } finally {
+    await store.close();
+  }
 }

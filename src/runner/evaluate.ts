@@ -7,6 +7,10 @@
  * `no_code`; a language Crucible has no toolchain for (or a Python problem answered in another language) is
  * `invalid_submission` with the reason. A judgement that fails inside Crucible is `internal_error` (after the
  * judge's own retries), recorded like any verdict; a resumed run judges such samples again.
+ *
+ * With a `sink` (the result store's `EvalSink`), each judged sample also goes there once it is in the run
+ * directory, with its program, extraction and the verdict's detail (the judge is asked for it; a program judged
+ * once for several samples gives its detail to the first of them only, the store keeps detail per program).
  */
 import { DatasetError } from '../formats/errors.js';
 import type { Problem, Sample } from '../formats/types.js';
@@ -15,9 +19,10 @@ import { SubmissionError } from '../judge/modes/index.js';
 import { defaultSubmissionContext, prepareSubmission, type PreparedSubmission, type SubmissionContext } from '../judge/submission.js';
 import { countsFromRecords } from '../metrics/counts.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
+import type { JudgedSample } from '../store/eval-sink.js';
 import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
-import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import { verdictWithoutTests, type DetailedVerdict, type Verdict } from '../verdict/index.js';
 import { programHash } from './executor.js';
 import { inPool } from './in-pool.js';
 
@@ -44,6 +49,8 @@ export interface EvaluateOptions {
   readonly onProgress?: ProgressListener;
   /** Run every test even after one fails (default: stop at the first failure; pass@k only needs that). */
   readonly allTests?: boolean;
+  /** Gets each judged sample once it is in the run directory, with its program and failure detail (the result store's `EvalSink`). */
+  readonly sink?: { record(record: SampleRecord, judged: JudgedSample): void };
 }
 
 /** What an evaluation produced. `passAtK` maps k (as a string) to the fraction passing. */
@@ -114,12 +121,23 @@ function recordOf(sample: Sample, hash: string, verdict: Verdict): SampleRecord 
   };
 }
 
+/** What the sink gets of a judged sample: the program run (none for a decided sample), extraction, detail. */
+function judgedSample(problem: Problem, sample: Sample, prepared: PreparedSubmission, verdict: DetailedVerdict): JudgedSample {
+  return {
+    problem, sample,
+    source: prepared.kind === 'program' ? prepared.program.source : '',
+    ...(prepared.kind === 'program' ? { language: prepared.program.language } : {}),
+    ...(verdict.detail === undefined ? {} : { verdict: verdict.detail }),
+    ...(prepared.extraction.kind === 'code' ? {} : { extraction: prepared.extraction }),
+  };
+}
+
 /** Judge one prepared sample; Crucible's failures (a rejection) become `internal_error`, never a lost result. */
-async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: PreparedSubmission): Promise<Verdict> {
+async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: PreparedSubmission): Promise<DetailedVerdict> {
   if (prepared.kind === 'decided') return prepared.verdict;
   try {
     return await options.judge.judge({ problem: { datasetHash: options.datasetHash, taskId: sample.taskId },
-      program: prepared.program, failFast: options.allTests !== true });
+      program: prepared.program, failFast: options.allTests !== true }, { detail: options.sink !== undefined });
   } catch (error) {
     return verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -145,8 +163,10 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const started = Date.now();
   await inPool(todo, options.concurrency ?? judge.capacity.concurrency, async ({ sample, problem }) => {
     const prepared = prepareSample(problem, sample, context);
-    const record = recordOf(sample, preparedHash(prepared), await judgeSample(options, sample, prepared));
+    const verdict = await judgeSample(options, sample, prepared);
+    const record = recordOf(sample, preparedHash(prepared), verdict);
     store.append(record);
+    options.sink?.record(record, judgedSample(problem, sample, prepared, verdict));
     records.set(sampleKey(sample.taskId, sample.index), record);
     options.onProgress?.(++done, total);
   });

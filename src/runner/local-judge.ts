@@ -6,7 +6,8 @@
  * then, once for all identical requests (`SharedWork`: same problem, program, fail-fast and limits, joined in
  * flight or answered from memory), compute the mode's reference if it has one (memory, then the ground-truth
  * cache on disk, then the sandbox), let the mode plan, execute the plan (`PlanExecutor`) and let the mode turn
- * the outcome into the verdict.
+ * the outcome into the verdict. A caller that asks for detail (`CallOptions.detail`) and starts the judgement
+ * gets the mode's `detail` with the verdict; the memo keeps and shares the plain verdict (`plainVerdict`).
  *
  * Failure policy: anything that goes wrong inside Crucible becomes an `internal_error` verdict with the reason,
  * never a rejection and never a verdict on the program; such a judgement (and a plain run or harness job that
@@ -16,10 +17,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
-import type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
+import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
-  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type Program,
+  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
 } from '../judge/judge.js';
 import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../judge/modes/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
@@ -27,11 +28,13 @@ import type { Language } from '../languages/schema.js';
 import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { ExecutionResult } from '../sandbox/types.js';
-import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import {
+  failedTestDetail, plainVerdict, verdictWithoutTests, type DetailedVerdict, type FailedTestDetail, type Verdict,
+} from '../verdict/index.js';
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
-import { PythonHarnessPool, type PythonInterpreter } from './python-pool.js';
+import { PythonHarnessPool, type PythonInterpreter } from '../judge/harness/pool.js';
 import { SharedWork } from './shared-work.js';
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
@@ -52,11 +55,15 @@ export interface LocalJudgeOptions {
   readonly ownsSandbox: boolean;
 }
 
-/** A request resolved against the catalog, the modes and the languages. */
-interface Resolved {
+/** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
+interface ResolvedProblem {
   readonly problem: ProblemBase;
   readonly mode: AnyMode;
   readonly datasetHash: string | null;
+}
+
+/** A request resolved against the catalog, the modes and the languages. */
+interface Resolved extends ResolvedProblem {
   readonly program: Program;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
@@ -126,15 +133,35 @@ export class LocalJudge implements Judge {
     return { slots, harnessSlots, concurrency: Math.max(slots, harnessSlots) * 2 };
   }
 
-  judge(request: JudgeRequest, options: CallOptions = {}): Promise<Verdict> {
+  judge(request: JudgeRequest, options: CallOptions = {}): Promise<DetailedVerdict> {
     let resolved: Resolved;
     try {
       resolved = this.resolve(request);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.memo.run(this.memoKey(resolved),
-      (signal) => this.retried(() => this.judgeOnce(resolved, signal), (v) => v.status === 'internal_error'), options.signal);
+    const detail = options.detail === true;
+    // The call that starts the judgement (synchronously, inside `run`) keeps the detailed verdict; the memo and
+    // every call sharing the judgement get it plain.
+    const started: { verdict?: Promise<DetailedVerdict> } = {};
+    const shared = this.memo.run(this.memoKey(resolved), (signal) => {
+      started.verdict = this.retried(() => this.judgeOnce(resolved, signal, detail), (v) => v.status === 'internal_error');
+      return started.verdict.then(plainVerdict);
+    }, options.signal);
+    const own = started.verdict;
+    return own === undefined || !detail ? shared : shared.then(() => own);
+  }
+
+  async describeTests(spec: ProblemSpec, options: CallOptions = {}): Promise<readonly FailedTestDetail[]> {
+    const target = this.resolveProblem(spec);
+    const { problem, mode } = target;
+    const indexes = Array.from({ length: mode.testCount(problem) }, (_, i) => i);
+    if (mode.describeTest === undefined) return indexes.map((i) => failedTestDetail(i, {}));
+    options.signal?.throwIfAborted();
+    // A reference that cannot be made leaves out what it would have given (the expected values), nothing else.
+    const reference = mode.reference === undefined ? undefined : await this.reference(target).catch(() => undefined);
+    options.signal?.throwIfAborted();
+    return indexes.map((i) => mode.describeTest!(problem, i, reference));
   }
 
   runPlain(request: PlainRunRequest, options: CallOptions = {}): Promise<PlainRunOutcome> {
@@ -184,9 +211,8 @@ export class LocalJudge implements Judge {
     if (this.options.ownsSandbox) this.sandbox.close();
   }
 
-  /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
-  private resolve(request: JudgeRequest): Resolved {
-    const spec = request.problem;
+  /** @throws JudgeRequestError for an unknown problem or a kind no mode judges. */
+  private resolveProblem(spec: ProblemSpec): ResolvedProblem {
     const problem = isInline(spec) ? spec.inline : this.catalog.get(spec);
     if (problem === undefined) {
       const ref = spec as ProblemRef;
@@ -194,13 +220,18 @@ export class LocalJudge implements Judge {
         ? `no problem "${ref.taskId}" in dataset ${ref.datasetHash.slice(0, 12)}`
         : `dataset ${ref.datasetHash.slice(0, 12)} is not in this judge's catalog (catalog.add it first)`);
     }
-    const mode = this.options.modes.of(problem);
+    return { problem, mode: this.options.modes.of(problem), datasetHash: isInline(spec) ? null : spec.datasetHash };
+  }
+
+  /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
+  private resolve(request: JudgeRequest): Resolved {
+    const { problem, mode, datasetHash } = this.resolveProblem(request.problem);
     const language = this.plans.language(request.program).id;
     if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
       throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`, 'program.language');
     }
     return {
-      problem, mode, datasetHash: isInline(spec) ? null : spec.datasetHash, program: { language, source: request.program.source },
+      problem, mode, datasetHash, program: { language, source: request.program.source },
       limits: this.limits(request.limits), failFast: request.failFast === true,
     };
   }
@@ -242,14 +273,16 @@ export class LocalJudge implements Judge {
     }
   }
 
-  private async judgeOnce(r: Resolved, signal: AbortSignal): Promise<Verdict> {
+  private async judgeOnce(r: Resolved, signal: AbortSignal, detail: boolean): Promise<DetailedVerdict> {
     try {
       const reference = await this.reference(r);
       signal.throwIfAborted();
       const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
       const plan = r.mode.plan(r.problem, r.program, context);
       const outcome = await this.plans.execute(r.mode, r.problem, plan, signal);
-      return r.mode.verdict(r.problem, outcome, context);
+      const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);
+      if (!detail || r.mode.detail === undefined) return verdict;
+      return { ...verdict, detail: r.mode.detail(r.problem, outcome, verdict, context) };
     } catch (error) {
       if (signal.aborted) throw error;
       const reason = error instanceof GroundTruthError ? error.message : `crucible failed: ${messageOf(error)}`;
@@ -258,7 +291,7 @@ export class LocalJudge implements Judge {
   }
 
   /** The mode's reference for the problem, made once per process (undefined for modes without one). */
-  private reference(r: Resolved): Promise<unknown> {
+  private reference(r: ResolvedProblem): Promise<unknown> {
     const spec = r.mode.reference;
     if (spec === undefined) return Promise.resolve(undefined);
     const fingerprint = LocalJudge.remembered(this.referencePrints, r.problem, () => spec.fingerprint(r.problem));
@@ -275,7 +308,7 @@ export class LocalJudge implements Judge {
     return pending;
   }
 
-  private async computeReference(r: Resolved, fingerprint: string): Promise<unknown> {
+  private async computeReference(r: ResolvedProblem, fingerprint: string): Promise<unknown> {
     const spec = r.mode.reference!;
     const cache = r.datasetHash === null ? null : this.options.groundTruth;
     const key = { kind: r.mode.kind, datasetHash: r.datasetHash ?? '', taskId: r.problem.taskId, version: spec.version, fingerprint };

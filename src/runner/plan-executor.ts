@@ -11,7 +11,7 @@
  * executor and pool boundary until it does.
  */
 import type { ProblemBase } from '../formats/types.js';
-import type { HarnessJob, HarnessResponse } from '../judge/harness-protocol.js';
+import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import { JudgeRequestError, type Program } from '../judge/judge.js';
 import type { AnyMode } from '../judge/modes/index.js';
 import type { ExecutionTools, Plan, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan } from '../judge/plan.js';
@@ -21,7 +21,7 @@ import { runLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { runStatus, type TestResult } from '../verdict/index.js';
 import type { Executor } from './executor.js';
-import type { PythonHarnessPool } from './python-pool.js';
+import type { PythonHarnessPool } from '../judge/harness/pool.js';
 
 /** A run's test result when the mode does not judge runs itself: passed when the run ended `ok`. */
 function defaultTest(index: number, result: ExecutionResult): TestResult {

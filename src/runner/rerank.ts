@@ -6,8 +6,8 @@
  * 2. `codet` and `majority`: every distinct solution of a problem (its program, in order of first appearance,
  *    with the number of samples that produced it) runs every distinct generated test of the problem in the
  *    sandbox, each test on its own under its own CPU limit (harness `assertions` mode, see
- *    harness/python/crucible_harness/zygote.py). That gives the pass matrix CodeT needs and, from what the
- *    program answered to each call, the output signatures majority voting (MBR-exec) needs.
+ *    harness/python/crucible_harness/modes/assertions.py). That gives the pass matrix CodeT needs and, from
+ *    what the program answered to each call, the output signatures majority voting (MBR-exec) needs.
  * 3. The method's pass@k is computed next to the baseline: the unbiased pass@k over all samples
  *    (Chen et al. 2021), i.e. what one gets without selection.
  *

@@ -22,7 +22,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync,
-  unlinkSync, writeSync } from 'node:fs';
+  writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeTree } from './cleanup.js';
@@ -154,7 +154,9 @@ export function sweepStaleInstances(cgroupRoots: readonly string[]): void {
           // a lock file written only partly: its instance never started
         }
         removeLeftovers(id, workRoot, cgroupRoots);
-        unlinkSync(path);
+        // Another instance sweeping at the same time may have removed it first (both open it, the first
+        // sweeper unlinks it, the second gets the lock after): already gone is done.
+        rmSync(path, { force: true });
       } finally {
         closeSync(fd);
       }

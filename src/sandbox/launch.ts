@@ -130,6 +130,28 @@ export interface Launched {
 }
 
 /**
+ * The launcher's report, or why there is none: the watchdog fired (`overdue`), the launcher could not start
+ * (`spawnError`), or it ended (`exit`: code or signal) without a valid report in `raw`.
+ */
+function readReport(raw: string, overdue: string | null, spawnError: Error | null, exit: number | string | null):
+  { readonly report: LauncherReport | null; readonly launcherFailure: string | null } {
+  let report: LauncherReport | null = null;
+  let parseProblem: string | null = null;
+  try {
+    report = parseLauncherReport(raw);
+  } catch (error) {
+    parseProblem = (error as Error).message;
+  }
+  const launcherFailure = overdue !== null ? overdue
+    : spawnError !== null
+      ? `cannot start the sandbox launcher: ${spawnError.message}`
+      : report === null
+        ? `sandbox launcher exited (${exit}) without a valid report: ${parseProblem ?? raw.slice(0, 200)}`
+        : null;
+  return { report, launcherFailure };
+}
+
+/**
  * Start one execution. With `capture` the launcher's stdout/stderr are drained into the result (capped);
  * without it the caller reads the streams itself (long-lived harness boxes) and the result carries no output.
  */
@@ -186,20 +208,8 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
     child.once('close', (code, signal) => {
       if (watchdog !== null) clearTimeout(watchdog);
       void streamsClosed.then(() => {
-        const raw = Buffer.concat(reportChunks).toString('utf8');
-        let report: LauncherReport | null = null;
-        let parseProblem: string | null = null;
-        try {
-          report = parseLauncherReport(raw);
-        } catch (error) {
-          parseProblem = (error as Error).message;
-        }
-        const launcherFailure = overdue !== null ? overdue
-          : spawnError
-          ? `cannot start the sandbox launcher: ${spawnError.message}`
-          : report === null
-            ? `sandbox launcher exited (${code ?? signal}) without a valid report: ${parseProblem ?? raw.slice(0, 200)}`
-            : null;
+        const { report, launcherFailure } = readReport(Buffer.concat(reportChunks).toString('utf8'), overdue, spawnError,
+          code ?? signal);
         resolve(classify({
           report,
           launcherFailure,

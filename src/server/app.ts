@@ -34,6 +34,7 @@ import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { JudgeService, type LoadedProblem } from './service.js';
+import { defaultTrainingRunName, openTrainingFeed } from './training.js';
 
 export interface StartOptions {
   /** Use this sandbox (the caller closes it); default: create one from the config and close it on shutdown. */
@@ -247,11 +248,15 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   });
   let draining = false;
   const context: ServerContext = { config, service: judging.service, judge: judging.judge, languages: judging.languages,
-    sandbox: judging.sandbox, metrics, draining: () => draining, startedMs: Date.now() };
+    sandbox: judging.sandbox, metrics, draining: () => draining, startedMs: Date.now(), training: null };
   const app = buildApp(config, logger, context, registry);
   try {
+    if (config.store !== undefined) {
+      context.training = await openTrainingFeed(app, config.store, config.trainingRun ?? defaultTrainingRunName(), logger);
+    }
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await context.training?.close();
     await judging.close();
     throw error;
   }
@@ -259,11 +264,16 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info({ host: config.host, port, slots: judging.sandbox.slotCount, maxInFlight: judging.admission.maxInFlight,
-    queueCapacity: judging.admission.capacity, problems: judging.problems.size, auth: config.token !== undefined }, 'crucible serve listening');
+    queueCapacity: judging.admission.capacity, problems: judging.problems.size, auth: config.token !== undefined,
+    dashboard: context.training === null ? null : '/ui', trainingRun: context.training?.run ?? null }, 'crucible serve listening');
   let shutdownPromise: Promise<ShutdownReport> | null = null;
   const shutdown = (deadlineMs = config.shutdownDeadlineMs): Promise<ShutdownReport> => {
     draining = true;
-    shutdownPromise ??= drainAndClose(app, judging, config, logger, deadlineMs);
+    shutdownPromise ??= drainAndClose(app, judging, config, logger, deadlineMs)
+      .then(async (report) => {
+        await context.training?.close().catch((error: Error) => logger.warn({ err: error }, 'closing the result store failed'));
+        return report;
+      });
     return shutdownPromise;
   };
   return { app, url: `http://${host}:${port}`, port, context, logger, shutdown };

@@ -21,6 +21,8 @@ export const ServeConfigSchema = z.object({
   shutdownDeadlineMs: z.number().int().nonnegative().default(30_000).describe('On SIGTERM: time in-flight work gets to finish, ms.'),
   problems: z.array(z.string()).default([]).describe('Problem files loaded at start (any format `readProblems` reads).'),
   cacheDir: z.string().min(1).optional().describe('Ground-truth cache directory; default $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible.'),
+  store: z.string().min(1).optional().describe('Result store (a SQLite file or a postgres:// URL): mounts the dashboard at /ui and records every rewarded rollout as a training event; none = neither.'),
+  trainingRun: z.string().regex(/^[A-Za-z0-9.:@/_-]{1,200}$/, 'letters, digits and . : @ / - _, at most 200').optional().describe('Name of the training run the rollouts go to; default serve-<start time>.'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
   unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
 }).strict();

@@ -5,6 +5,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import type { ServeConfig } from './config.js';
 import type { Counter, Histogram } from './metrics.js';
 import type { JudgeService } from './service.js';
+import type { TrainingFeed } from './training.js';
 
 export interface ServerMetrics {
   readonly httpRequests: Counter;
@@ -25,4 +26,6 @@ export interface ServerContext {
   /** True once shutdown began: new work is refused with `shutting_down`. */
   readonly draining: () => boolean;
   readonly startedMs: number;
+  /** The training feed (set once the store is open; null when the server has no store). */
+  training: TrainingFeed | null;
 }

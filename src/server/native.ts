@@ -58,6 +58,7 @@ export function rewardsBodySchema(maxItems: number) {
   return z.object({
     reward: RewardSpecSchema.default({ kind: 'binary' }).describe('Reward spec for every item without its own.'),
     items: z.array(ItemSchema).max(maxItems).describe('The rollouts to reward.'),
+    step: z.number().int().nonnegative().optional().describe('Trainer step of this batch (the dashboard\'s training page buckets by it).'),
   }).strict();
 }
 
@@ -114,6 +115,13 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
   };
 }
 
+/** Report an answered rollout to the server's training feed (the dashboard), when it has one and a reward. */
+function feed(ctx: ServerContext, result: ItemResult, problemId: string, judged: Judged, step: number | undefined): void {
+  if (ctx.training === null || result.reward === null) return;
+  ctx.training.record({ taskId: problemId, reward: result.reward, status: judged.verdict.status, groupId: result.group,
+    ...(step === undefined ? {} : { step }), cpuMs: judged.verdict.cpuMs, wallMs: judged.verdict.wallMs });
+}
+
 /** Statistics of one group over the rewards it has; `complete` is false when some item has no reward. */
 export function groupLine(group: string, results: readonly ItemResult[]): Record<string, unknown> {
   const rewards = results.map((r) => r.reward).filter((r): r is number => r !== null);
@@ -164,10 +172,14 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
       groups.push(item.group !== undefined ? String(item.group) : p.problemId);
     });
     ctx.service.reserve(prepared);
-    if (wantsNdjson(request)) return streamRewards(reply, ctx, body.items, specs, prepared, groups);
+    if (wantsNdjson(request)) return streamRewards(reply, ctx, body.items, specs, prepared, groups, body.step);
 
-    const results = await Promise.all(prepared.map(async (p, i) =>
-      itemResult(body.items[i]!, groups[i]!, specs[i]!, await ctx.service.judgeReserved(p))));
+    const results = await Promise.all(prepared.map(async (p, i) => {
+      const judged = await ctx.service.judgeReserved(p);
+      const result = itemResult(body.items[i]!, groups[i]!, specs[i]!, judged);
+      feed(ctx, result, p.problemId, judged, body.step);
+      return result;
+    }));
     const byGroup = new Map<string, ItemResult[]>();
     for (const r of results) {
       const list = byGroup.get(r.group) ?? [];
@@ -194,7 +206,7 @@ function summaryOf(results: readonly ItemResult[]): Record<string, unknown> {
  * overloaded server still answers 429 with no body streamed.
  */
 async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: readonly RewardItem[],
-  specs: readonly RewardSpec[], prepared: readonly Prepared[], groups: readonly string[]): Promise<void> {
+  specs: readonly RewardSpec[], prepared: readonly Prepared[], groups: readonly string[], step: number | undefined): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
@@ -206,6 +218,7 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: rea
   await Promise.all(prepared.map(async (p, i) => {
     const judged = await ctx.service.judgeReserved(p);
     const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
+    feed(ctx, result, p.problemId, judged, step);
     results.push(result);
     raw.write(JSON.stringify({ kind: 'item', ...result }) + '\n');
     const list = byGroup.get(result.group) ?? [];

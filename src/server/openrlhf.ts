@@ -96,6 +96,8 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
         `no reward for samples [${failed.join(', ')}]: Crucible could not judge them (${first}); retry the request`);
       return reply.code(500).send(error.body());
     }
+    judged.forEach((j, i) => ctx.training?.record({ taskId: prepared[i]!.problemId, reward: rewards[i]!, status: j.verdict.status,
+      cpuMs: j.verdict.cpuMs, wallMs: j.verdict.wallMs }));
     return {
       rewards,
       scores: rewards,

@@ -25,3 +25,8 @@ export interface SampleRecord {
   /** Partial credit in [0, 1], for problem kinds that grade (see `Verdict.score`). */
   readonly score?: number;
 }
+
+/** Failing-test detail is part of the verdict vocabulary (`src/verdict/detail.ts`); the store keeps it per sample. */
+export {
+  failedTestDetail, MAX_DETAILED_FAILURES, TEST_DETAIL_CHARS, type FailedTestDetail, type TestDetailField,
+} from '../verdict/index.js';

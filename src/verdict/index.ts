@@ -5,3 +5,7 @@ export {
   type TestResult, type Verdict,
 } from './verdict.js';
 export { checkPyValue, DEFAULT_PYVALUE_LIMITS, parseIntPayload, pyValueSchema, type PyValue, type PyValueLimits } from './pyvalue.js';
+export {
+  detailText, failedTestDetail, MAX_DETAILED_FAILURES, plainVerdict, TEST_DETAIL_CHARS,
+  type DetailedVerdict, type FailedTestDetail, type TestDetailField, type VerdictDetail,
+} from './detail.js';

@@ -3,7 +3,7 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { Executor } from '../../src/runner/executor.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { harnessInterpreter } from '../../src/runner/local-judge.js';
-import type { PythonInterpreter } from '../../src/runner/python-pool.js';
+import type { PythonInterpreter } from '../../src/judge/harness/pool.js';
 
 /**
  * Create the real sandbox (tests never run programs outside it) and an executor over the shipped languages.

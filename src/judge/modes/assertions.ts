@@ -5,8 +5,8 @@
  */
 import type { AssertionsProblem } from '../../formats/types.js';
 import { wallMsFor } from '../../limits.js';
-import { aggregateTests, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
-import { assemblePython, harnessStatus, PYTHON_ONLY } from './python.js';
+import { aggregateTests, failedTestDetail, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
+import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
 import { defineMode, type JudgingMode } from './mode.js';
 
 const assertions: JudgingMode<AssertionsProblem> = {
@@ -39,6 +39,16 @@ const assertions: JudgingMode<AssertionsProblem> = {
     return { status: aggregate.status, passed: aggregate.status === 'passed', tests, testCount, cpuMs: r.cpuMs, wallMs: r.wallMs,
       ...(aggregate.reason === undefined ? {} : { reason: shortReason(aggregate.reason) }) };
   },
+  // Each failing assertion's failure as the harness reported it (uncut); a job that failed as a whole has no test.
+  detail: (_problem, outcome, verdict) => {
+    if (outcome.kind !== 'harness') throw new Error('assertions problems are judged by the harness');
+    const r = outcome.response;
+    return harnessDetail(verdict, r, (t) => r.results?.[t.index]?.reason ?? t.reason ?? t.status);
+  },
+  describeTest: (problem, index) => failedTestDetail(index, {
+    input: problem.assertions[index],
+    expected: problem.assertions[index] === undefined ? undefined : 'the assertion holds',
+  }),
 };
 
 /** The `assertions` judging mode. */

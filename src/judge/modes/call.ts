@@ -13,12 +13,14 @@ import { z } from 'zod';
 import type { CallProblem } from '../../formats/types.js';
 import { EVALPLUS_TIME_FACTOR, REFERENCE_CPU_FACTOR, wallMsFor } from '../../limits.js';
 import {
-  aggregateTests, pyValueSchema, shortReason, type PyValue, type SampleStatus, type TestResult, type Verdict,
+  aggregateTests, failedTestDetail, pyValueSchema, shortReason, TEST_DETAIL_CHARS, type PyValue, type SampleStatus, type TestResult,
+  type Verdict,
 } from '../../verdict/index.js';
-import type { HarnessResponse } from '../harness-protocol.js';
+import { show } from '../compare-pyvalue.js';
+import type { HarnessResponse } from '../harness/protocol.js';
 import type { HarnessPlan } from '../plan.js';
 import { judgeEvalPlusOutput } from '../special-oracles.js';
-import { assemblePython, harnessStatus, PYTHON_ONLY } from './python.js';
+import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
 import { defineMode, GroundTruthError, type JudgingMode } from './mode.js';
 
 /** One expected return value of a call problem, and the CPU time the reference took on that input (ms). */
@@ -101,6 +103,15 @@ function baseAndPlus(problem: CallProblem, response: HarnessResponse, tests: Tes
   };
 }
 
+/** What a failing input returned (Python syntax, rendered past `TEST_DETAIL_CHARS` so a cut is recorded), or how it failed. */
+function actualOf(response: HarnessResponse, test: TestResult): string {
+  const result = response.results?.[test.index];
+  if (result === undefined) return response.reason ?? test.reason ?? test.status;
+  if (result.status !== 'ok') return result.reason ?? test.reason ?? test.status;
+  const value = pyValueSchema.safeParse(result.value);
+  return value.success ? show(value.data, TEST_DETAIL_CHARS + 1) : test.reason ?? test.status;
+}
+
 const call: JudgingMode<CallProblem, unknown, readonly ExpectedOutput[]> = {
   kind: 'call',
   description: 'Python entry point called on each input in the harness, return values compared outside the box (EvalPlus)',
@@ -133,6 +144,19 @@ const call: JudgingMode<CallProblem, unknown, readonly ExpectedOutput[]> = {
         testCount: problem.baseInputs.length + problem.plusInputs.length, ...reasonField(response.reason) };
     }
     return baseAndPlus(problem, response, inputTests(problem, response, reference));
+  },
+  detail: (_problem, outcome, verdict) => {
+    if (outcome.kind !== 'harness') throw new Error('call problems are judged by the harness');
+    return harnessDetail(verdict, outcome.response, (t) => actualOf(outcome.response, t));
+  },
+  // The call in Python syntax and the canonical solution's return value.
+  describeTest: (problem, index, reference) => {
+    const args = inputsOf(problem)[index];
+    const expected = reference?.[index]?.value;
+    return failedTestDetail(index, {
+      input: args === undefined ? undefined : `${problem.entryPoint}(${args.map((a) => show(a, TEST_DETAIL_CHARS + 1)).join(', ')})`,
+      expected: expected === undefined ? undefined : show(expected, TEST_DETAIL_CHARS + 1),
+    });
   },
 };
 

@@ -5,7 +5,10 @@
  */
 import type { IoProblem } from '../../formats/types.js';
 import { compareOutput } from '../comparators.js';
-import { aggregateTests, reasonWithStderr, runStatus, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
+import {
+  aggregateTests, detailText, failedTestDetail, MAX_DETAILED_FAILURES, reasonWithStderr, runStatus, shortReason,
+  type TestResult, type Verdict, type VerdictDetail,
+} from '../../verdict/index.js';
 import type { ProgramRunsOutcome } from '../plan.js';
 import { defineMode, type JudgingMode } from './mode.js';
 
@@ -21,6 +24,22 @@ function compileFailure(problem: IoProblem, outcome: ProgramRunsOutcome): Verdic
   return { status: r.status === 'internal_error' ? 'internal_error' : 'compile_error', passed: false, tests: [],
     cpuMs: r.cpuMs, wallMs: r.wallMs, testCount: problem.tests.length,
     reason: shortReason(`${r.reason ?? ''}: ${r.stderr.slice(0, 500)}`) };
+}
+
+/**
+ * What the failing tests printed (stdout as `actual`, stderr), the first `MAX_DETAILED_FAILURES`; the compiler's
+ * stderr when compilation stopped the program; peak memory of the runs (or of the compilation), KiB.
+ */
+function ioDetail(outcome: ProgramRunsOutcome): VerdictDetail {
+  if (!outcome.compiled) {
+    const compile = outcome.compile!;
+    return { failures: [], ...(compile.stderr === '' ? {} : { stderr: detailText(compile.stderr) }), memoryKiB: compile.memoryKiB };
+  }
+  // tests[i] judges runs[i] (the executor runs in order and judges each run as it ends).
+  const failures = outcome.tests.flatMap((t, i) => t.status === 'passed' ? [] : [{ test: t, run: outcome.runs[i] }])
+    .slice(0, MAX_DETAILED_FAILURES)
+    .map(({ test, run }) => failedTestDetail(test.index, { actual: run?.stdout, stderr: run?.stderr || undefined }));
+  return { failures, memoryKiB: outcome.runs.reduce((m, r) => Math.max(m, r.memoryKiB), 0) };
 }
 
 const io: JudgingMode<IoProblem, string> = {
@@ -64,6 +83,14 @@ const io: JudgingMode<IoProblem, string> = {
       testCount,
       reason: shortReason(aggregate.reason),
     };
+  },
+  detail: (_problem, outcome): VerdictDetail => {
+    if (outcome.kind !== 'program_runs') throw new Error('io problems are judged by program runs');
+    return ioDetail(outcome);
+  },
+  describeTest: (problem, index) => {
+    const test = problem.tests[index];
+    return failedTestDetail(index, { input: test?.input, expected: test?.output });
   },
 };
 

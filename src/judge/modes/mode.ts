@@ -6,7 +6,10 @@
  *   outputs from the canonical solution);
  * - which runs to make, as data (`plan`, see `../plan.ts`);
  * - how one run becomes a test result (`judgeRun`, `program_runs` plans: compare, or run a checker through the
- *   tools) and how the outcome becomes the verdict (`verdict`: statuses, partial `score`, subtasks).
+ *   tools) and how the outcome becomes the verdict (`verdict`: statuses, partial `score`, subtasks);
+ * - optionally, what people need to see why a submission failed (`detail`: what failing tests printed or
+ *   returned, stderr, peak memory; asked for only by callers that keep it, such as the result store) and how a
+ *   test reads as text (`describeTest`: its input and expected output).
  * A mode never spawns a process: the executor runs its plan. Modes are pure functions of their inputs (plus the
  * tools they are handed), so a judge on another machine makes the same verdicts from the same plan.
  *
@@ -17,7 +20,7 @@ import type { z } from 'zod';
 import type { ProblemBase } from '../../formats/types.js';
 import type { JudgeLimits } from '../../limits.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
-import type { TestResult, Verdict } from '../../verdict/index.js';
+import type { FailedTestDetail, TestResult, Verdict, VerdictDetail } from '../../verdict/index.js';
 import type { Program } from '../judge.js';
 import type { ExecutionTools, Plan, PlannedRun, PlanOutcome } from '../plan.js';
 
@@ -88,6 +91,18 @@ export interface JudgingMode<P extends ProblemBase = ProblemBase, C = unknown, R
   judgeRun?(problem: P, run: PlannedRun<C>, index: number, result: ExecutionResult, tools: ExecutionTools):
     TestResult | Promise<TestResult>;
   verdict(problem: P, outcome: PlanOutcome, context: ModeContext<R>): Verdict;
+  /**
+   * The verdict's detail (`VerdictDetail`): the first `MAX_DETAILED_FAILURES` failing tests of `verdict` with what
+   * they printed or returned and their stderr, the compiler's stderr when nothing ran, peak memory (KiB). Called
+   * only when a caller asked for detail, after `verdict`, on the same outcome (default: no detail).
+   */
+  detail?(problem: P, outcome: PlanOutcome, verdict: Verdict, context: ModeContext<R>): VerdictDetail;
+  /**
+   * Test `index` of the problem as text for people: its `input` and `expected` output (`FailedTestDetail` without
+   * `actual`/`stderr`, cut by `failedTestDetail`). `reference` is undefined when the mode has none or it could
+   * not be made; fields that cannot be known are left out (default: the index alone).
+   */
+  describeTest?(problem: P, index: number, reference: R | undefined): FailedTestDetail;
 }
 
 /** A mode with its types erased, as the registry holds it. */

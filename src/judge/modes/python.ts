@@ -2,8 +2,10 @@
  * What the Python-prompt kinds (unit_test, call, assertions) share: they are judged in Python, the program is
  * the prompt followed by the completion, and the harness's statuses map onto sample statuses.
  */
-import type { HarnessResponse } from '../harness-protocol.js';
-import type { SampleStatus } from '../../verdict/index.js';
+import type { HarnessResponse } from '../harness/protocol.js';
+import {
+  detailText, failedTestDetail, MAX_DETAILED_FAILURES, type SampleStatus, type TestResult, type Verdict, type VerdictDetail,
+} from '../../verdict/index.js';
 import type { CodeShape } from './mode.js';
 
 /** `language` and `acceptsLanguage` of a mode judged in Python only (whatever alias a submission used). */
@@ -31,4 +33,18 @@ export function assemblePython(prompt: string, entryPoint: string, code: string,
 /** A harness status as a sample status (`ok`, a job that completed, is a pass). */
 export function harnessStatus(status: HarnessResponse['status']): SampleStatus {
   return status === 'ok' ? 'passed' : status;
+}
+
+/**
+ * The detail of a verdict judged by one harness job (`JudgingMode.detail`): the first `MAX_DETAILED_FAILURES`
+ * failing tests of `verdict`, each with `actualOf(test)` (what it returned or raised), the job's stderr with the
+ * first of them (one process ran every test); the job's stderr alone when the verdict failed with no test
+ * (e.g. `internal_error`); the job's peak memory (KiB).
+ */
+export function harnessDetail(verdict: Verdict, response: HarnessResponse, actualOf: (test: TestResult) => string): VerdictDetail {
+  const stderr = response.stderr === undefined || response.stderr === '' ? undefined : response.stderr;
+  const failures = verdict.tests.filter((t) => t.status !== 'passed').slice(0, MAX_DETAILED_FAILURES)
+    .map((t, rank) => failedTestDetail(t.index, { actual: actualOf(t), stderr: rank === 0 ? stderr : undefined }));
+  const alone = failures.length === 0 && !verdict.passed ? detailText(stderr) : undefined;
+  return { failures, ...(alone === undefined ? {} : { stderr: alone }), memoryKiB: response.memoryKiB };
 }

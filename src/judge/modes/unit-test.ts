@@ -6,8 +6,8 @@
  */
 import type { UnitTestProblem } from '../../formats/types.js';
 import { wallMsFor } from '../../limits.js';
-import { shortReason, type Verdict } from '../../verdict/index.js';
-import { assemblePython, harnessStatus, PYTHON_ONLY } from './python.js';
+import { failedTestDetail, shortReason, type Verdict } from '../../verdict/index.js';
+import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
 import { defineMode, type JudgingMode } from './mode.js';
 
 const unitTest: JudgingMode<UnitTestProblem> = {
@@ -34,6 +34,16 @@ const unitTest: JudgingMode<UnitTestProblem> = {
       ...(reason === undefined ? {} : { reason }),
     };
   },
+  // The one test's failure as the tester reported it (the assertion or exception, uncut), with the stderr.
+  detail: (_problem, outcome, verdict) => {
+    if (outcome.kind !== 'harness') throw new Error('unit_test problems are judged by the harness');
+    const r = outcome.response;
+    return harnessDetail(verdict, r, (t) => r.reason ?? t.reason ?? t.status);
+  },
+  describeTest: (problem, index) => failedTestDetail(index, {
+    input: `${problem.test}\ncheck(${problem.entryPoint})`,
+    expected: `check(${problem.entryPoint}) returns without raising`,
+  }),
 };
 
 /** The `unit_test` judging mode. */

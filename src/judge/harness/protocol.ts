@@ -1,8 +1,9 @@
 /**
  * The protocol of the Python judge harness, as the host speaks it: one job (NDJSON line) in, one response out.
  * Plain serialisable data, so a job can be planned by a judging mode (`src/judge/modes/`), run by the local
- * harness pool (`src/runner/python-pool.ts`) or shipped to another machine. The in-box half is
- * `harness/python/` (field checks in `crucible_harness/zygote.py`, `validate`).
+ * harness pool (`pool.ts` beside this file) or shipped to another machine. The in-box half is `harness/python/`:
+ * the common fields are checked in `crucible_harness/zygote.py` (`validate`), each mode's own in
+ * `crucible_harness/modes/<mode>.py` (`validate`), the module that also judges that mode's jobs.
  * Times are ms (CPU time unless named wall), memory KiB, output bytes per stream.
  */
 import { z } from 'zod';

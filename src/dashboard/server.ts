@@ -1,0 +1,34 @@
+/** `crucible dashboard` as a library: a standalone fastify server with the dashboard at `/`. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ResultStore } from '../store/result-store.js';
+import { registerDashboard } from './routes.js';
+
+/** Options of `startDashboard`. */
+export interface StartDashboardOptions {
+  readonly store: ResultStore;
+  /** Address to bind (default 127.0.0.1: the dashboard has no authentication). */
+  readonly host?: string;
+  /** TCP port; 0 (default) picks a free one. */
+  readonly port?: number;
+  readonly pollMs?: number;
+}
+
+/** A running dashboard. `close` stops the server (not the store: it belongs to the caller). */
+export interface DashboardHandle {
+  readonly app: FastifyInstance;
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Start a dashboard server. @throws the listen error (address in use, …). */
+export async function startDashboard(options: StartDashboardOptions): Promise<DashboardHandle> {
+  const app = Fastify({ logger: false });
+  await registerDashboard(app, { store: options.store, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return { app, url: `http://${shown}:${port}/`, port, close: () => app.close() };
+}

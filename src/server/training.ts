@@ -1,0 +1,87 @@
+/**
+ * The dashboard and the live training feed of `crucible serve` (issue #16): when the server has a result store
+ * (`ServeConfig.store`), the dashboard is mounted at `/ui` and every rollout the reward endpoints answer
+ * (`/v1/rewards`, OpenRLHF `/get_reward`) becomes a training event of one training run (`ServeConfig.trainingRun`),
+ * which the dashboard's training page follows live. Events are buffered and written in batches by a
+ * `TrainingRecorder`, so judging never waits on the database; a failed write is logged and counted, never turned
+ * into a reward or an error of the request.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { registerDashboard } from '../dashboard/routes.js';
+import { openResultStore } from '../store/open.js';
+import type { ResultStore } from '../store/result-store.js';
+import { TrainingRecorder } from '../store/training-recorder.js';
+import type { SampleStatus } from '../verdict/index.js';
+
+/** Where the dashboard is mounted under `crucible serve`. */
+export const DASHBOARD_PREFIX = '/ui';
+
+/** One answered rollout, as the reward endpoints report it to the feed. Times in ms. */
+export interface Rollout {
+  readonly taskId: string;
+  readonly reward: number;
+  readonly status: SampleStatus;
+  /** GRPO group key (rollouts of one prompt at one step), when the request gave or implied one. */
+  readonly groupId?: string;
+  /** Trainer step, when the request carried one. */
+  readonly step?: number;
+  readonly cpuMs?: number;
+  readonly wallMs?: number;
+}
+
+/** The training feed of a running server: `record` never throws into the judging path. */
+export interface TrainingFeed {
+  /** The training run's name in the store. */
+  readonly run: string;
+  record(rollout: Rollout): void;
+  /** Flush buffered events and close the store. */
+  close(): Promise<void>;
+}
+
+/** A name for a training run of this server when none is configured: `serve-<ISO time to the second>`. */
+export function defaultTrainingRunName(nowMs = Date.now()): string {
+  return `serve-${new Date(nowMs).toISOString().slice(0, 19).replace(/:/g, '-')}`;
+}
+
+/**
+ * Open the store named by `storeSpec` (a SQLite path or a `postgres://` URL), mount the dashboard on `app` at
+ * `/ui`, and return the feed writing to training run `run`.
+ * @throws StoreError when the store cannot be opened (the server does not start: a named store is a promise).
+ */
+export async function openTrainingFeed(app: FastifyInstance, storeSpec: string, run: string, logger: Logger): Promise<TrainingFeed> {
+  const store: ResultStore = await openResultStore(storeSpec);
+  try {
+    await registerDashboard(app, { store, prefix: DASHBOARD_PREFIX });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  let warned = false;
+  const recorder = new TrainingRecorder(store, run, {
+    onError: (error) => {
+      // Once, then counted: a database that is down must not flood the log at the reward rate.
+      if (!warned) logger.warn({ err: error, run }, 'training events not stored (the rewards were answered)');
+      warned = true;
+    },
+  });
+  return {
+    run,
+    record(rollout: Rollout): void {
+      try {
+        recorder.record({ taskId: rollout.taskId, reward: rollout.reward, status: rollout.status,
+          ...(rollout.groupId === undefined ? {} : { groupId: rollout.groupId }),
+          ...(rollout.step === undefined ? {} : { step: rollout.step }),
+          ...(rollout.cpuMs === undefined ? {} : { cpuMs: rollout.cpuMs }),
+          ...(rollout.wallMs === undefined ? {} : { wallMs: rollout.wallMs }) });
+      } catch (error) {
+        logger.warn({ err: error, run }, 'training event refused');
+      }
+    },
+    async close(): Promise<void> {
+      await recorder.close();
+      if (recorder.failedEvents > 0) logger.warn({ run, failedEvents: recorder.failedEvents }, 'training events lost');
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * How a judged sample becomes compact rows and how rows become a `verdicts.jsonl` record again (pure).
+ *
+ * - Passing tests are a count and a run-length list of their indices (`0-749`, `0-3,5,7-9`) unless every test
+ *   is kept; failing tests (any status but `passed`) keep index, status, times and reason as columns
+ *   (`TestColumns`, compressed by `blob.ts`); what they printed or returned and their stderr are columns of
+ *   the program (`DetailColumns`); inputs and expected outputs go to `test_cases` (per dataset and problem).
+ * - A program equal to its problem's prompt followed by the completion keeps the completion only.
+ * - Export (`expandRecord`) gives back the record `crucible eval` wrote, except the per-test times of passing
+ *   tests stored as counts (a passing test is then `{index, status: "passed"}`; those fields are optional in
+ *   the record schema).
+ */
+import type { KeepTests, SampleProgram } from './result-store.js';
+import type { SampleStatus, TestResult } from '../verdict/index.js';
+import type { FailedTestDetail, SampleRecord } from './records.js';
+
+/** `[0,1,2,3,5,7,8,9]` → `"0-3,5,7-9"` (sorted, duplicates dropped). */
+export function formatRanges(indices: readonly number[]): string {
+  const sorted = [...new Set(indices)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/**
+ * `"0-3,5"` → `[0,1,2,3,5]`.
+ * @throws RangeError on text that `formatRanges` does not write.
+ */
+export function parseRanges(text: string): number[] {
+  if (text === '') return [];
+  const out: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!m) throw new RangeError(`passed_ranges: bad range "${part}" in "${text}"`);
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (to < from) throw new RangeError(`passed_ranges: bad range "${part}" in "${text}"`);
+    for (let i = from; i <= to; i++) out.push(i);
+  }
+  return out;
+}
+
+/** Row of `samples` without the run, numbering and blob columns. */
+export interface CompactSample {
+  readonly status: SampleStatus;
+  readonly passed: number;
+  readonly plusStatus: SampleStatus | null;
+  readonly plusPassed: number | null;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly reason: string | null;
+  readonly testsRun: number;
+  readonly testsPassed: number;
+  readonly passedRanges: string;
+}
+
+/** Per-test columns of a sample's kept tests. */
+export interface TestColumns {
+  readonly index: readonly number[];
+  readonly status: readonly SampleStatus[];
+  readonly cpuMs: readonly (number | null)[];
+  readonly wallMs: readonly (number | null)[];
+  readonly reason: readonly (string | null)[];
+}
+
+/**
+ * `TestColumns` as stored (`samples.tests`, before compression): `index` as ranges when ascending (else the
+ * list), `status` run-length (`[status, count, …]`), `wallMs` left out when every value is null.
+ */
+export type StoredTestColumns = Record<string, (string | number | null)[]>;
+
+/** `TestColumns` → the stored form. */
+export function packTestColumns(c: TestColumns): StoredTestColumns {
+  const ascending = c.index.every((x, i) => i === 0 || x > c.index[i - 1]!);
+  const status: (string | number)[] = [];
+  for (const s of c.status) {
+    if (status.length > 0 && status[status.length - 2] === s) status[status.length - 1] = (status[status.length - 1] as number) + 1;
+    else status.push(s, 1);
+  }
+  return {
+    ...(ascending ? { ranges: [formatRanges(c.index)] } : { index: [...c.index] }),
+    status,
+    cpuMs: [...c.cpuMs],
+    ...(c.wallMs.every((w) => w === null) ? {} : { wallMs: [...c.wallMs] }),
+    reason: [...c.reason],
+  };
+}
+
+/** The stored form → `TestColumns`. @throws RangeError on a malformed value. */
+export function unpackTestColumns(stored: Readonly<Record<string, readonly (string | number | null)[]>>): TestColumns {
+  const index = stored['ranges'] !== undefined ? parseRanges(String(stored['ranges'][0] ?? '')) : (stored['index'] ?? []).map(Number);
+  const status: SampleStatus[] = [];
+  const runs = stored['status'] ?? [];
+  for (let i = 0; i + 1 < runs.length; i += 2) for (let n = 0; n < Number(runs[i + 1]); n++) status.push(runs[i] as SampleStatus);
+  if (status.length !== index.length) throw new RangeError(`per-test columns: ${index.length} indices but ${status.length} statuses`);
+  const column = (name: string) => (stored[name] ?? index.map(() => null)) as (number | null)[];
+  return { index, status, cpuMs: column('cpuMs'), wallMs: column('wallMs'), reason: (stored['reason'] ?? index.map(() => null)) as (string | null)[] };
+}
+
+/** Per-test columns of what a program's failing tests showed (`programs.detail`); `cut` is comma-separated. */
+export interface DetailColumns {
+  readonly index: readonly number[];
+  readonly actual: readonly (string | null)[];
+  readonly stderr: readonly (string | null)[];
+  readonly cut: readonly (string | null)[];
+}
+
+/**
+ * A sample's row and its kept tests: failing tests, or every test with `keepTests = 'all'` (null when none);
+ * passing tests otherwise become `testsPassed` and `passedRanges`.
+ */
+export function compactSample(record: SampleRecord, keepTests: KeepTests): { sample: CompactSample; tests: TestColumns | null } {
+  const passing = record.tests.filter((t) => t.status === 'passed');
+  const kept = keepTests === 'all' ? record.tests : record.tests.filter((t) => t.status !== 'passed');
+  return {
+    sample: {
+      status: record.status,
+      passed: record.passed ? 1 : 0,
+      plusStatus: record.plusStatus ?? null,
+      plusPassed: record.plusPassed === undefined ? null : record.plusPassed ? 1 : 0,
+      cpuMs: record.cpuMs,
+      wallMs: record.wallMs,
+      reason: record.reason ?? null,
+      testsRun: record.tests.length,
+      testsPassed: passing.length,
+      passedRanges: keepTests === 'all' ? '' : formatRanges(passing.map((t) => t.index)),
+    },
+    tests: kept.length === 0 ? null : {
+      index: kept.map((t) => t.index),
+      status: kept.map((t) => t.status),
+      cpuMs: kept.map((t) => t.cpuMs ?? null),
+      wallMs: kept.map((t) => t.wallMs ?? null),
+      reason: kept.map((t) => t.reason ?? null),
+    },
+  };
+}
+
+/** A program's failing-test detail as columns (null when there is none). */
+export function detailColumns(failures: readonly FailedTestDetail[] | undefined): DetailColumns | null {
+  if (failures === undefined || failures.length === 0) return null;
+  return {
+    index: failures.map((f) => f.index),
+    actual: failures.map((f) => f.actual ?? null),
+    stderr: failures.map((f) => f.stderr ?? null),
+    cut: failures.map((f) => {
+      const cut = (f.cut ?? []).filter((c) => c === 'actual' || c === 'stderr');
+      return cut.length === 0 ? null : cut.join(',');
+    }),
+  };
+}
+
+/** The tests of a record: kept ones from their columns, passing ones from `passedRanges`, by index. */
+export function expandTests(sample: Pick<CompactSample, 'passedRanges'>, columns: TestColumns | null): TestResult[] {
+  const results: TestResult[] = (columns?.index ?? []).map((index, i) => {
+    const cpuMs = columns!.cpuMs[i] ?? null;
+    const wallMs = columns!.wallMs[i] ?? null;
+    const reason = columns!.reason[i] ?? null;
+    return {
+      index,
+      status: columns!.status[i]!,
+      ...(cpuMs === null ? {} : { cpuMs }),
+      ...(wallMs === null ? {} : { wallMs }),
+      ...(reason === null ? {} : { reason }),
+    };
+  });
+  for (const index of parseRanges(sample.passedRanges)) results.push({ index, status: 'passed' });
+  return results.sort((a, b) => a.index - b.index);
+}
+
+/** The program's columns: `source` is null when it is `prompt + completion` (rebuilt on read). */
+export function compactProgram(program: SampleProgram | undefined, prompt: string | undefined):
+  { language: string | null; completion: string | null; source: string | null; extraction: string | null } {
+  if (program === undefined) return { language: null, completion: null, source: null, extraction: null };
+  const elided = program.completion !== undefined && prompt !== undefined && program.source === prompt + program.completion;
+  return {
+    language: program.language ?? null,
+    completion: program.completion ?? null,
+    source: elided ? null : program.source,
+    extraction: program.extraction === undefined ? null : JSON.stringify(program.extraction),
+  };
+}
+
+/** The program judged, rebuilt from its columns; null when the store never had it. */
+export function programSource(row: { completion: string | null; source: string | null }, prompt: string | null): string | null {
+  if (row.source !== null) return row.source;
+  if (row.completion !== null && prompt !== null) return prompt + row.completion;
+  return null;
+}
+
+/** A stored sample back as the `verdicts.jsonl` record (see the module comment for what is not kept). */
+export function expandRecord(taskId: string, sampleIndex: number, programHash: string, sample: CompactSample,
+  columns: TestColumns | null): SampleRecord {
+  return {
+    taskId,
+    sampleIndex,
+    programHash,
+    status: sample.status,
+    passed: sample.passed === 1,
+    ...(sample.plusStatus === null ? {} : { plusStatus: sample.plusStatus, plusPassed: sample.plusPassed === 1 }),
+    tests: expandTests(sample, columns),
+    cpuMs: sample.cpuMs,
+    wallMs: sample.wallMs,
+    ...(sample.reason === null ? {} : { reason: sample.reason }),
+  };
+}

@@ -1,0 +1,524 @@
+/**
+ * `ResultStore` over a `SqlDriver`: one implementation for SQLite and PostgreSQL (the conformance suite in
+ * test/store/ runs against both). Tables: `schema.ts`; compact rows: `../compact.ts`.
+ *
+ * Writes go through one promise chain per store object, so a sample batch, a run update and training events
+ * never interleave inside a transaction. Per run, task and program numbers are cached after the first use
+ * (the store object is the run's only writer; another writer of the same run would be a resume, which opens
+ * its own store object and reloads the numbers).
+ */
+import type { SampleStatus } from '../../verdict/index.js';
+import type { FailedTestDetail, SampleRecord } from '../records.js';
+import { decodeColumns, encodeColumns } from '../blob.js';
+import { compactProgram, compactSample, detailColumns, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
+  type DetailColumns } from '../compact.js';
+import { StoreError } from '../errors.js';
+import type {
+  NewRun, ProblemCountsRow, ResultStore, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
+  SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
+  TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
+} from '../result-store.js';
+import type { TrainingEvent } from '../training-event.js';
+import type { SqlDriver, SqlValue } from './driver.js';
+import { schemaScript, SCHEMA_VERSION } from './schema.js';
+
+interface RunCache {
+  readonly problems: Map<string, { readonly id: number; readonly prompt: string | null }>;
+  readonly programs: Map<string, number>;
+  nextProgram: number;
+}
+
+const RUN_LIST_COLUMNS = `id AS "id", name AS "name", status AS "status", created_ms AS "createdMs", updated_ms AS "updatedMs",
+  finished_ms AS "finishedMs", model AS "model", dataset AS "dataset", problems_file AS "problemsFile",
+  samples_file AS "samplesFile", format AS "format", problems_hash AS "problemsHash", samples_hash AS "samplesHash",
+  crucible_version AS "crucibleVersion", keep_tests AS "keepTests", total_samples AS "totalSamples",
+  done_samples AS "doneSamples", passed_samples AS "passedSamples", progress_json AS "progressJson"`;
+
+const RUN_COLUMNS = `${RUN_LIST_COLUMNS}, options_json AS "optionsJson", provenance_json AS "provenanceJson", summary_json AS "summaryJson"`;
+
+type RunListDb = Omit<RunListRow, 'progress' | 'problemsFile' | 'samplesFile' | 'format'> & {
+  progressJson: string | null; problemsFile: string | null; samplesFile: string | null; format: string | null;
+};
+type RunDb = RunListDb & { optionsJson: string; provenanceJson: string; summaryJson: string | null };
+
+function parseJson(text: string | null): unknown {
+  return text === null ? undefined : JSON.parse(text);
+}
+
+function listRow(db: RunListDb): RunListRow {
+  const { progressJson, problemsFile, samplesFile, format, ...rest } = db;
+  return {
+    ...rest,
+    ...(problemsFile === null ? {} : { problemsFile }),
+    ...(samplesFile === null ? {} : { samplesFile }),
+    ...(format === null ? {} : { format }),
+    progress: (parseJson(progressJson) as RunProgress | undefined) ?? null,
+  };
+}
+
+function runRow(db: RunDb): RunRow {
+  const { optionsJson, provenanceJson, summaryJson, ...rest } = db;
+  return {
+    ...listRow(rest),
+    options: JSON.parse(optionsJson) as Record<string, unknown>,
+    provenance: JSON.parse(provenanceJson) as Record<string, unknown>,
+    summary: parseJson(summaryJson),
+  };
+}
+
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Open the store's schema on `driver` (creating tables) and wrap it. @throws StoreError `store_schema_newer`. */
+export async function openSqlStore(driver: SqlDriver, location: string): Promise<ResultStore> {
+  await driver.exec(schemaScript(driver.dialect));
+  await driver.run('INSERT INTO crucible_meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING', ['schema_version', String(SCHEMA_VERSION)]);
+  const row = await driver.get<{ value: string }>('SELECT value AS "value" FROM crucible_meta WHERE key = ?', ['schema_version']);
+  const version = Number(row?.value);
+  if (version > SCHEMA_VERSION) {
+    await driver.close();
+    throw new StoreError('store_schema_newer', `${location}: schema version ${version}, this Crucible reads up to ${SCHEMA_VERSION}: upgrade Crucible`);
+  }
+  return new SqlStore(driver, location);
+}
+
+class SqlStore implements ResultStore {
+  readonly backend: StoreBackend;
+  private writes: Promise<unknown> = Promise.resolve();
+  private readonly caches = new Map<number, Promise<RunCache>>();
+
+  constructor(private readonly db: SqlDriver, readonly location: string) {
+    this.backend = db.dialect;
+  }
+
+  /** Run `fn` after every earlier write of this store object. */
+  private write<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.writes.then(fn);
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private cache(runId: number): Promise<RunCache> {
+    let cache = this.caches.get(runId);
+    if (cache === undefined) {
+      cache = (async () => {
+        const problems = await this.db.all<{ id: number; taskId: string; prompt: string | null }>(
+          'SELECT problem_id AS "id", task_id AS "taskId", prompt AS "prompt" FROM problems WHERE run_id = ?', [runId]);
+        const programs = await this.db.all<{ id: number; hash: string }>(
+          'SELECT program_id AS "id", hash AS "hash" FROM programs WHERE run_id = ?', [runId]);
+        return {
+          problems: new Map(problems.map((p) => [p.taskId, { id: p.id, prompt: p.prompt }])),
+          programs: new Map(programs.map((p) => [p.hash, p.id])),
+          nextProgram: programs.reduce((m, p) => Math.max(m, p.id + 1), 0),
+        };
+      })();
+      this.caches.set(runId, cache);
+      cache.catch(() => this.caches.delete(runId));
+    }
+    return cache;
+  }
+
+  createRun(run: NewRun): Promise<number> {
+    return this.write(async () => {
+      const now = run.createdMs ?? Date.now();
+      const row = await this.db.get<{ id: number }>(
+        `INSERT INTO runs (name, status, created_ms, updated_ms, model, dataset, problems_file, samples_file, format,
+          problems_hash, samples_hash, crucible_version, options_json, provenance_json, keep_tests, total_samples)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id AS "id"`,
+        [run.name, run.status ?? 'running', now, now, run.model, run.dataset, run.problemsFile ?? null, run.samplesFile ?? null,
+          run.format ?? null, run.problemsHash, run.samplesHash, run.crucibleVersion, JSON.stringify(run.options),
+          JSON.stringify(run.provenance), run.keepTests, run.totalSamples]);
+      return row!.id;
+    });
+  }
+
+  async findRuns(query: Pick<NewRun, 'name' | 'problemsHash' | 'samplesHash'>): Promise<RunRow[]> {
+    const rows = await this.db.all<RunDb>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE name = ? AND problems_hash = ? AND samples_hash = ? ORDER BY id DESC`,
+      [query.name, query.problemsHash, query.samplesHash]);
+    return rows.map(runRow);
+  }
+
+  addProblems(runId: number, problems: readonly StoredProblem[]): Promise<void> {
+    return this.write(async () => {
+      const cache = await this.cache(runId);
+      await this.db.transaction((tx) => this.insertProblems(tx, runId, cache, problems));
+    });
+  }
+
+  private async insertProblems(tx: SqlDriver, runId: number, cache: RunCache, problems: readonly StoredProblem[]): Promise<void> {
+    const rows: SqlValue[][] = [];
+    for (const p of problems) {
+      if (cache.problems.has(p.taskId)) continue;
+      const id = cache.problems.size;
+      cache.problems.set(p.taskId, { id, prompt: p.prompt ?? null });
+      rows.push([runId, id, p.taskId, p.kind, p.prompt ?? null, p.testCount]);
+    }
+    await tx.insertMany('problems', ['run_id', 'problem_id', 'task_id', 'kind', 'prompt', 'test_count'], rows, true);
+  }
+
+  appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void> {
+    return this.write(async () => {
+      const run = await this.db.get<{ keepTests: string }>('SELECT keep_tests AS "keepTests" FROM runs WHERE id = ?', [runId]);
+      if (run === undefined) throw new StoreError('run_not_found', `${this.location}: no run ${runId}`);
+      const keepTests = run.keepTests === 'all' ? 'all' : 'failing';
+      const cache = await this.cache(runId);
+      // Compress outside the transaction (zlib's thread pool), then write in one transaction.
+      const encoded = await Promise.all(samples.map(async (input) => {
+        const rows = compactSample(input.record, keepTests);
+        const detail = detailColumns(input.failures);
+        return {
+          input,
+          sample: rows.sample,
+          tests: rows.tests === null ? null : await encodeColumns(packTestColumns(rows.tests)),
+          detail: detail === null ? null : await encodeColumns(detail as unknown as Record<string, (string | number | null)[]>),
+        };
+      }));
+      await this.db.transaction(async (tx) => {
+        const unknownProblems = samples.filter((s) => !cache.problems.has(s.record.taskId))
+          .map((s) => ({ taskId: s.record.taskId, kind: 'unknown', testCount: s.record.tests.length }));
+        await this.insertProblems(tx, runId, cache, unknownProblems);
+        const programRows: SqlValue[][] = [];
+        const sampleRows: SqlValue[][] = [];
+        const detailed: { id: number; input: SampleInput; detail: Buffer | null }[] = [];
+        for (const { input, sample: s, tests, detail } of encoded) {
+          const problem = cache.problems.get(input.record.taskId)!;
+          let programId = cache.programs.get(input.record.programHash);
+          if (programId === undefined) {
+            programId = cache.nextProgram++;
+            cache.programs.set(input.record.programHash, programId);
+            const p = compactProgram(input.program, problem.prompt ?? undefined);
+            programRows.push([runId, programId, input.record.programHash, p.language, p.completion, p.source, p.extraction,
+              input.memoryKiB ?? null, input.stderr ?? null, detail]);
+          } else if (detail !== null || input.memoryKiB !== undefined || input.stderr !== undefined) {
+            detailed.push({ id: programId, input, detail });
+          }
+          sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
+            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests]);
+        }
+        await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json',
+          'memory_kib', 'stderr', 'detail'], programRows, true);
+        // A program first stored without detail (resumed, or deduplicated before) gets it from a later sample.
+        for (const d of detailed) {
+          await tx.run(`UPDATE programs SET detail = COALESCE(detail, ?), memory_kib = COALESCE(memory_kib, ?), stderr = COALESCE(stderr, ?)
+            WHERE run_id = ? AND program_id = ?`, [d.detail, d.input.memoryKiB ?? null, d.input.stderr ?? null, runId, d.id]);
+        }
+        await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
+          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests'], sampleRows, true);
+        await tx.run(
+          `UPDATE runs SET done_samples = (SELECT COUNT(*) FROM samples WHERE run_id = ?),
+             passed_samples = (SELECT COALESCE(SUM(passed), 0) FROM samples WHERE run_id = ?),
+             progress_json = COALESCE(?, progress_json), updated_ms = ? WHERE id = ?`,
+          [runId, runId, progress === undefined ? null : JSON.stringify(progress), Date.now(), runId]);
+      });
+    });
+  }
+
+  async knownTestCases(problemsHash: string): Promise<Set<string>> {
+    const rows = await this.db.all<{ taskId: string }>('SELECT task_id AS "taskId" FROM test_cases WHERE problems_hash = ?', [problemsHash]);
+    return new Set(rows.map((r) => r.taskId));
+  }
+
+  async addTestCases(problemsHash: string, taskId: string, cases: readonly FailedTestDetail[]): Promise<void> {
+    const blob = await encodeColumns({
+      index: cases.map((c) => c.index),
+      input: cases.map((c) => c.input ?? null),
+      expected: cases.map((c) => c.expected ?? null),
+      cut: cases.map((c) => {
+        const cut = (c.cut ?? []).filter((f) => f === 'input' || f === 'expected');
+        return cut.length === 0 ? null : cut.join(',');
+      }),
+    });
+    return this.write(async () => {
+      await this.db.run('INSERT INTO test_cases (problems_hash, task_id, cases) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [problemsHash, taskId, blob]);
+    });
+  }
+
+  finishRun(runId: number, status: RunStatus, summary?: unknown): Promise<void> {
+    return this.write(async () => {
+      const now = Date.now();
+      await this.db.run('UPDATE runs SET status = ?, finished_ms = ?, updated_ms = ?, summary_json = COALESCE(?, summary_json) WHERE id = ?',
+        [status, status === 'running' ? null : now, now, summary === undefined ? null : JSON.stringify(summary), runId]);
+    });
+  }
+
+  deleteRun(runId: number): Promise<boolean> {
+    return this.write(() => this.db.transaction(async (tx) => {
+      for (const table of ['samples', 'programs', 'problems']) {
+        await tx.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
+      }
+      this.caches.delete(runId);
+      return (await tx.run('DELETE FROM runs WHERE id = ?', [runId])) > 0;
+    }));
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<RunListRow[]> {
+    const where: string[] = [];
+    const params: SqlValue[] = [];
+    if (filter.text !== undefined && filter.text !== '') {
+      where.push(`(LOWER(name) LIKE ? ESCAPE '\\' OR LOWER(model) LIKE ? ESCAPE '\\' OR LOWER(dataset) LIKE ? ESCAPE '\\')`);
+      const pattern = likePattern(filter.text);
+      params.push(pattern, pattern, pattern);
+    }
+    for (const [column, value] of [['model', filter.model], ['dataset', filter.dataset]] as const) {
+      if (value !== undefined && value !== '') {
+        where.push(`LOWER(${column}) LIKE ? ESCAPE '\\'`);
+        params.push(likePattern(value));
+      }
+    }
+    if (filter.status !== undefined) {
+      where.push('status = ?');
+      params.push(filter.status);
+    }
+    params.push(filter.limit ?? 500);
+    const rows = await this.db.all<RunListDb>(
+      `SELECT ${RUN_LIST_COLUMNS} FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`, params);
+    return rows.map(listRow);
+  }
+
+  async getRun(runId: number): Promise<RunRow | undefined> {
+    const row = await this.db.get<RunDb>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`, [runId]);
+    return row === undefined ? undefined : runRow(row);
+  }
+
+  async resolveRun(ref: string): Promise<RunRow> {
+    const byId = /^\d+$/.test(ref) ? await this.getRun(Number(ref)) : undefined;
+    if (byId !== undefined) return byId;
+    const row = await this.db.get<RunDb>(`SELECT ${RUN_COLUMNS} FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1`, [ref]);
+    if (row === undefined) throw new StoreError('run_not_found', `${this.location}: no run has id or name "${ref}" (crucible dashboard lists them)`);
+    return runRow(row);
+  }
+
+  async problemCounts(runId: number): Promise<ProblemCountsRow[]> {
+    const rows = await this.db.all<{ problemId: number; taskId: string; kind: string; testCount: number; status: SampleStatus;
+      n: number; c: number; plusC: number; withPlus: number }>(
+      `SELECT p.problem_id AS "problemId", p.task_id AS "taskId", p.kind AS "kind", p.test_count AS "testCount", s.status AS "status",
+         COUNT(*) AS "n", SUM(s.passed) AS "c", SUM(COALESCE(s.plus_passed, 0)) AS "plusC",
+         SUM(CASE WHEN s.plus_status IS NULL THEN 0 ELSE 1 END) AS "withPlus"
+       FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
+       WHERE s.run_id = ? GROUP BY p.problem_id, p.task_id, p.kind, p.test_count, s.status ORDER BY p.problem_id`, [runId]);
+    const byProblem = new Map<number, { taskId: string; kind: string; testCount: number; n: number; c: number; plusC: number; hasPlus: boolean;
+      statuses: Partial<Record<SampleStatus, number>> }>();
+    for (const r of rows) {
+      let p = byProblem.get(r.problemId);
+      if (p === undefined) {
+        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, statuses: {} };
+        byProblem.set(r.problemId, p);
+      }
+      p.n += r.n;
+      p.c += r.c;
+      p.plusC += r.plusC;
+      p.hasPlus ||= r.withPlus > 0;
+      p.statuses[r.status] = r.n;
+    }
+    return [...byProblem.values()];
+  }
+
+  private static readonly SAMPLE_COLUMNS = `s.sample_index AS "sampleIndex", s.status AS "status", s.passed AS "passed",
+    s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs", s.wall_ms AS "wallMs",
+    g.memory_kib AS "memoryKiB", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed", s.reason AS "reason",
+    g.hash AS "programHash"`;
+
+  private static sampleListRow(r: Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null }): SampleListRow {
+    return { ...r, passed: r.passed === 1, plusPassed: r.plusPassed === null ? null : r.plusPassed === 1 };
+  }
+
+  async samplesOf(runId: number, taskId: string): Promise<SampleListRow[]> {
+    const rows = await this.db.all<Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null }>(
+      `SELECT ${SqlStore.SAMPLE_COLUMNS}
+       FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
+         JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
+       WHERE s.run_id = ? AND p.task_id = ? ORDER BY s.sample_index`, [runId, taskId]);
+    return rows.map(SqlStore.sampleListRow);
+  }
+
+  async sample(runId: number, taskId: string, sampleIndex: number): Promise<SampleDetailRow | undefined> {
+    const row = await this.db.get<Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null;
+      problemKind: string; testCount: number; prompt: string | null; language: string | null; completion: string | null;
+      source: string | null; extractionJson: string | null; stderr: string | null; passedRanges: string; tests: Uint8Array | null;
+      detail: Uint8Array | null; problemsHash: string }>(
+      `SELECT ${SqlStore.SAMPLE_COLUMNS}, p.kind AS "problemKind", p.test_count AS "testCount",
+         p.prompt AS "prompt", g.language AS "language", g.completion AS "completion", g.source AS "source",
+         g.extraction_json AS "extractionJson", g.stderr AS "stderr", s.passed_ranges AS "passedRanges", s.tests AS "tests",
+         g.detail AS "detail", r.problems_hash AS "problemsHash"
+       FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
+         JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
+         JOIN runs r ON r.id = s.run_id
+       WHERE s.run_id = ? AND p.task_id = ? AND s.sample_index = ?`, [runId, taskId, sampleIndex]);
+    if (row === undefined) return undefined;
+    const kept = row.tests === null ? null : unpackTestColumns(await decodeColumns(row.tests));
+    const detail = row.detail === null ? null : await decodeColumns(row.detail) as unknown as DetailColumns;
+    const cases = new Map<number, { input: string | null; expected: string | null; cut: string | null }>();
+    const stored = await this.db.get<{ cases: Uint8Array }>('SELECT cases AS "cases" FROM test_cases WHERE problems_hash = ? AND task_id = ?',
+      [row.problemsHash, taskId]);
+    if (stored !== undefined && kept !== null) {
+      const c = await decodeColumns(stored.cases);
+      (c['index'] ?? []).forEach((index, i) => cases.set(Number(index), {
+        input: (c['input']?.[i] ?? null) as string | null, expected: (c['expected']?.[i] ?? null) as string | null, cut: (c['cut']?.[i] ?? null) as string | null,
+      }));
+    }
+    const shown = new Map<number, number>((detail?.index ?? []).map((index, i) => [index, i]));
+    const tests: StoredTest[] = (kept?.index ?? []).map((index, i) => {
+      const d = shown.get(index);
+      const c = cases.get(index);
+      const cut = [d === undefined ? null : detail!.cut[d] ?? null, c?.cut ?? null].filter((x): x is string => x !== null).flatMap((x) => x.split(','));
+      return {
+        index,
+        status: kept!.status[i]!,
+        cpuMs: kept!.cpuMs[i] ?? null,
+        wallMs: kept!.wallMs[i] ?? null,
+        reason: kept!.reason[i] ?? null,
+        input: c?.input ?? null,
+        expected: c?.expected ?? null,
+        actual: d === undefined ? null : detail!.actual[d] ?? null,
+        stderr: d === undefined ? null : detail!.stderr[d] ?? null,
+        cut,
+      };
+    });
+    const { prompt, extractionJson, tests: _tests, detail: _detail, problemsHash: _hash, ...rest } = row;
+    return {
+      ...SqlStore.sampleListRow(rest),
+      taskId,
+      problemKind: row.problemKind,
+      testCount: row.testCount,
+      language: row.language,
+      completion: row.completion,
+      source: programSource(row, prompt),
+      extraction: parseJson(extractionJson),
+      stderr: row.stderr,
+      passedRanges: row.passedRanges,
+      tests,
+    };
+  }
+
+  async taskIds(runId: number): Promise<string[]> {
+    const rows = await this.db.all<{ taskId: string }>('SELECT task_id AS "taskId" FROM problems WHERE run_id = ? ORDER BY problem_id', [runId]);
+    return rows.map((r) => r.taskId);
+  }
+
+  async records(runId: number, options: { readonly taskId?: string; readonly tests?: boolean } = {}): Promise<SampleRecord[]> {
+    const byTask = options.taskId === undefined ? '' : ' AND p.task_id = ?';
+    const params: SqlValue[] = options.taskId === undefined ? [runId] : [runId, options.taskId];
+    const withTests = options.tests !== false;
+    const samples = await this.db.all<CompactSample & { taskId: string; sampleIndex: number; programHash: string; tests: Uint8Array | null }>(
+      `SELECT p.task_id AS "taskId", s.sample_index AS "sampleIndex", g.hash AS "programHash",
+         s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
+         s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
+         s.passed_ranges AS "passedRanges"${withTests ? ', s.tests AS "tests"' : ''}
+       FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
+         JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
+       WHERE s.run_id = ?${byTask} ORDER BY s.problem_id, s.sample_index`, params);
+    return Promise.all(samples.map(async (s) => {
+      if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [] };
+      const columns = s.tests === null || s.tests === undefined ? null : unpackTestColumns(await decodeColumns(s.tests));
+      return expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns);
+    }));
+  }
+
+  async cachedAnalysis(runId: number): Promise<{ readonly done: number; readonly analysis: unknown } | undefined> {
+    const row = await this.db.get<{ done: number | null; json: string | null }>(
+      'SELECT analysis_done AS "done", analysis_json AS "json" FROM runs WHERE id = ?', [runId]);
+    if (row === undefined || row.done === null || row.json === null) return undefined;
+    return { done: row.done, analysis: JSON.parse(row.json) };
+  }
+
+  saveAnalysis(runId: number, done: number, analysis: unknown): Promise<void> {
+    return this.write(async () => {
+      await this.db.run('UPDATE runs SET analysis_json = ?, analysis_done = ? WHERE id = ?', [JSON.stringify(analysis), done, runId]);
+    });
+  }
+
+  recordTrainingEvents(name: string, events: readonly TrainingEvent[]): Promise<number> {
+    return this.write(() => this.db.transaction(async (tx) => {
+      const now = Date.now();
+      await tx.run('INSERT INTO training_runs (name, created_ms, updated_ms, events) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING', [name, now, now]);
+      // Taking the row lock first numbers the events of concurrent writers without overlap.
+      const row = await tx.get<{ id: number; events: number }>(
+        'UPDATE training_runs SET events = events + ?, updated_ms = ? WHERE name = ? RETURNING id AS "id", events AS "events"',
+        [events.length, now, name]);
+      const first = row!.events - events.length;
+      await tx.insertMany('training_events', ['training_run_id', 'seq', 'time_ms', 'step', 'task_id', 'group_id', 'reward', 'status',
+        'passed', 'cpu_ms', 'wall_ms'], events.map((e, i) => [row!.id, first + i, e.timeMs, e.step ?? null, e.taskId, e.groupId ?? null,
+        e.reward, e.status, e.passed ? 1 : 0, e.cpuMs ?? null, e.wallMs ?? null]), false);
+      return row!.id;
+    }));
+  }
+
+  private static readonly TRAINING_COLUMNS = `id AS "id", name AS "name", created_ms AS "createdMs", updated_ms AS "updatedMs",
+    events AS "events", config_json AS "configJson"`;
+
+  private static trainingRow(r: Omit<TrainingRunRow, 'config'> & { configJson: string | null }): TrainingRunRow {
+    const { configJson, ...rest } = r;
+    return { ...rest, config: parseJson(configJson) };
+  }
+
+  async listTrainingRuns(): Promise<TrainingRunRow[]> {
+    const rows = await this.db.all<Omit<TrainingRunRow, 'config'> & { configJson: string | null }>(
+      `SELECT ${SqlStore.TRAINING_COLUMNS} FROM training_runs ORDER BY id DESC`);
+    return rows.map(SqlStore.trainingRow);
+  }
+
+  async getTrainingRun(idOrName: string): Promise<TrainingRunRow | undefined> {
+    const row = /^\d+$/.test(idOrName)
+      ? await this.db.get<Omit<TrainingRunRow, 'config'> & { configJson: string | null }>(
+        `SELECT ${SqlStore.TRAINING_COLUMNS} FROM training_runs WHERE id = ?`, [Number(idOrName)])
+      : undefined;
+    const byName = row ?? await this.db.get<Omit<TrainingRunRow, 'config'> & { configJson: string | null }>(
+      `SELECT ${SqlStore.TRAINING_COLUMNS} FROM training_runs WHERE name = ?`, [idOrName]);
+    return byName === undefined ? undefined : SqlStore.trainingRow(byName);
+  }
+
+  async trainingSeries(trainingRunId: number): Promise<TrainingSeries> {
+    const shape = await this.db.get<{ withoutStep: number | null; first: number | null }>(
+      `SELECT SUM(CASE WHEN step IS NULL THEN 1 ELSE 0 END) AS "withoutStep", MIN(time_ms) AS "first"
+       FROM training_events WHERE training_run_id = ?`, [trainingRunId]);
+    const unit = (shape?.withoutStep ?? 0) === 0 ? 'step' : 'minute';
+    const first = shape?.first ?? 0;
+    const bucket = unit === 'step' ? 'step' : 'CAST((time_ms - ?) / 60000 AS INTEGER)';
+    const bucketParams: SqlValue[] = unit === 'step' ? [] : [first];
+    const buckets = await this.db.all<{ bucket: number; events: number; mean: number; meanSquare: number; passed: number;
+      timeouts: number; internalErrors: number }>(
+      `SELECT ${bucket} AS "bucket", COUNT(*) AS "events", AVG(reward) AS "mean", AVG(reward * reward) AS "meanSquare",
+         SUM(passed) AS "passed", SUM(CASE WHEN status = 'time_limit_exceeded' THEN 1 ELSE 0 END) AS "timeouts",
+         SUM(CASE WHEN status = 'internal_error' THEN 1 ELSE 0 END) AS "internalErrors"
+       FROM training_events WHERE training_run_id = ? GROUP BY 1 ORDER BY 1`, [...bucketParams, trainingRunId]);
+    const groups = await this.db.all<{ bucket: number; groups: number; zero: number }>(
+      `SELECT g.bucket AS "bucket", COUNT(*) AS "groups", SUM(CASE WHEN g.hi = g.lo THEN 1 ELSE 0 END) AS "zero"
+       FROM (SELECT ${bucket} AS bucket, group_id, MAX(reward) AS hi, MIN(reward) AS lo FROM training_events
+             WHERE training_run_id = ? AND group_id IS NOT NULL GROUP BY 1, group_id HAVING COUNT(*) >= 2) g
+       GROUP BY g.bucket`, [...bucketParams, trainingRunId]);
+    const groupsByBucket = new Map(groups.map((g) => [g.bucket, g]));
+    const problems = await this.db.all<TrainingProblemBucketRow>(
+      `SELECT ${bucket} AS "bucket", task_id AS "taskId", COUNT(*) AS "events", SUM(passed) AS "passed"
+       FROM training_events WHERE training_run_id = ? GROUP BY 1, task_id ORDER BY 1, task_id LIMIT 50000`, [...bucketParams, trainingRunId]);
+    return {
+      unit,
+      buckets: buckets.map((b): TrainingBucketRow => ({
+        bucket: b.bucket,
+        events: b.events,
+        rewardMean: b.mean,
+        rewardStd: Math.sqrt(Math.max(0, b.meanSquare - b.mean * b.mean)),
+        passed: b.passed,
+        timeouts: b.timeouts,
+        internalErrors: b.internalErrors,
+        groups: groupsByBucket.get(b.bucket)?.groups ?? 0,
+        zeroVarianceGroups: groupsByBucket.get(b.bucket)?.zero ?? 0,
+      })),
+      problems,
+    };
+  }
+
+  async changesSince(sinceMs: number): Promise<StoreChanges> {
+    const runs = await this.db.all<RunListDb>(`SELECT ${RUN_LIST_COLUMNS} FROM runs WHERE updated_ms > ? ORDER BY id`, [sinceMs]);
+    const training = await this.db.all<Omit<TrainingRunRow, 'config'> & { configJson: string | null }>(
+      `SELECT ${SqlStore.TRAINING_COLUMNS} FROM training_runs WHERE updated_ms > ? ORDER BY id`, [sinceMs]);
+    return { runs: runs.map(listRow), training: training.map(SqlStore.trainingRow) };
+  }
+
+  async close(): Promise<void> {
+    await this.writes;
+    await this.db.close();
+  }
+}
+

@@ -1,0 +1,89 @@
+/**
+ * Verdict detail and test descriptions through the Judge seam, with real programs in the real sandbox: a call
+ * that asks for detail and judges the program gets what its failing tests printed or returned, their stderr and
+ * the peak memory (io, call, unit_test, assertions; the compiler's stderr for a compile error); a call answered
+ * by an identical request's judgement gets the plain verdict, the same verdict either way; `describeTests`
+ * gives each test's input and expected output (EvalPlus expected values from the canonical solution).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { AssertionsProblem, CallProblem, IoProblem, UnitTestProblem } from '../../src/formats/types.js';
+import { createJudge } from '../../src/runner/factory.js';
+import { plainVerdict } from '../../src/verdict/index.js';
+
+const judge = createJudge({ slots: 2, cacheDir: null });
+after(() => judge.close());
+
+const DOUBLE: IoProblem = { kind: 'io', taskId: 'double', comparator: { kind: 'tokens' },
+  tests: [{ input: '1\n', output: '2\n' }, { input: '5\n', output: '10\n' }, { input: '7\n', output: '14\n' }] };
+/** Right on the first test, wrong on the others, with a line of stderr each. */
+const OFF_BY_ONE = 'import sys\nn = int(input())\nprint(2 * n if n == 1 else 2 * n + 1)\nprint("saw", n, file=sys.stderr)\n';
+
+const ADD_ONE: CallProblem = { kind: 'call', taskId: 'add_one', language: 'python', prompt: 'def add_one(x):\n',
+  entryPoint: 'add_one', canonicalSolution: '    return x + 1\n', baseInputs: [[{ i: '1' }], [{ i: '41' }]], plusInputs: [[{ i: '-1' }]],
+  atol: 0, evalplusDataset: 'humaneval' };
+
+const UNIT: UnitTestProblem = { kind: 'unit_test', taskId: 'unit', language: 'python', prompt: 'def inc(x):\n', entryPoint: 'inc',
+  test: 'def check(candidate):\n    assert candidate(1) == 2, "inc(1) should be 2"\n' };
+
+const ASSERTS: AssertionsProblem = { kind: 'assertions', taskId: 'asserts', language: 'python', prompt: 'def inc(x):\n', entryPoint: 'inc',
+  assertions: ['assert inc(1) == 2', 'assert inc(2) == 3'] };
+
+describe('verdict detail through the judge', () => {
+  it('gives an io program\'s failing output and stderr to the call that judged it, and the plain verdict to the others', async () => {
+    const request = { problem: { inline: DOUBLE }, program: { language: 'python', source: OFF_BY_ONE } };
+    const [first, joined] = await Promise.all([judge.judge(request, { detail: true }), judge.judge(request, { detail: true })]);
+    assert.equal(first.status, 'wrong_answer');
+    assert.deepEqual(first.detail?.failures?.map((f) => [f.index, f.actual, f.stderr]),
+      [[1, '11\n', 'saw 5\n'], [2, '15\n', 'saw 7\n']], 'every test runs: detail needs no fail-fast here');
+    assert.ok((first.detail?.memoryKiB ?? 0) > 0, 'peak memory is measured');
+    assert.equal(joined.detail, undefined, 'joined in flight: plain');
+    const remembered = await judge.judge(request, { detail: true });
+    assert.equal(remembered.detail, undefined, 'answered from memory: plain');
+    assert.deepEqual(remembered, plainVerdict(first));
+    assert.deepEqual(joined, plainVerdict(first));
+    const unasked = await judge.judge({ ...request, program: { language: 'python', source: `${OFF_BY_ONE}# other\n` } });
+    assert.equal(unasked.detail, undefined, 'detail only when asked');
+    assert.equal(unasked.status, 'wrong_answer');
+  });
+
+  it('gives the compiler\'s stderr when compilation stopped the program', async () => {
+    const verdict = await judge.judge({ problem: { inline: DOUBLE }, program: { language: 'c', source: 'int main(void) { return x; }\n' } },
+      { detail: true });
+    assert.equal(verdict.status, 'compile_error');
+    assert.deepEqual(verdict.detail?.failures, []);
+    assert.match(verdict.detail?.stderr ?? '', /error/);
+  });
+
+  it('gives what an EvalPlus call returned on each failing input, with the stderr once', async () => {
+    const source = 'import sys\ndef add_one(x):\n    print("called", x, file=sys.stderr)\n    return x + 2 if x > 0 else x + 1\n';
+    const verdict = await judge.judge({ problem: { inline: ADD_ONE }, program: { language: 'python', source } }, { detail: true });
+    assert.equal(verdict.status, 'wrong_answer');
+    const failures = verdict.detail?.failures ?? [];
+    assert.deepEqual(failures.map((f) => [f.index, f.actual]), [[0, '3'], [1, '43']]);
+    assert.match(failures[0]!.stderr ?? '', /called 1/);
+    assert.equal(failures[1]!.stderr, undefined, 'one process answered every input: its stderr goes with the first failure');
+    const tests = await judge.describeTests({ inline: ADD_ONE });
+    assert.deepEqual(tests.map((t) => [t.index, t.input, t.expected]),
+      [[0, 'add_one(1)', '2'], [1, 'add_one(41)', '42'], [2, 'add_one(-1)', '0']]);
+  });
+
+  it('gives the tester\'s report of a failing unit test, and describes the test', async () => {
+    const verdict = await judge.judge({ problem: { inline: UNIT }, program: { language: 'python', source: 'def inc(x):\n    return x\n' } },
+      { detail: true });
+    assert.equal(verdict.status, 'wrong_answer');
+    assert.equal(verdict.detail?.failures?.length, 1);
+    assert.match(verdict.detail!.failures![0]!.actual ?? '', /inc\(1\) should be 2/);
+    const [test] = await judge.describeTests({ inline: UNIT });
+    assert.match(test?.input ?? '', /def check\(candidate\)[\s\S]*check\(inc\)$/);
+  });
+
+  it('gives each failing assertion\'s failure, and describes the assertions', async () => {
+    const verdict = await judge.judge({ problem: { inline: ASSERTS },
+      program: { language: 'python', source: 'def inc(x):\n    return 2 if x == 1 else 0\n' } }, { detail: true });
+    assert.equal(verdict.status, 'wrong_answer');
+    assert.deepEqual(verdict.detail?.failures?.map((f) => f.index), [1]);
+    const tests = await judge.describeTests({ inline: ASSERTS });
+    assert.deepEqual(tests.map((t) => t.input), ASSERTS.assertions);
+  });
+});

@@ -1,0 +1,327 @@
+/**
+ * The conformance suite every `ResultStore` backend passes (SQLite in sqlite.test.ts, PostgreSQL in
+ * postgres.test.ts). `newDatabase` makes a fresh, empty database and returns an opener: each call of the opener
+ * is another connection to that database (two writers). Records are written by hand so that every expected
+ * figure can be checked by eye.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StoreError } from '../../src/store/errors.js';
+import { failedTestDetail, type SampleRecord } from '../../src/store/records.js';
+import type { TestResult } from '../../src/verdict/index.js';
+import type { KeepTests, NewRun, ResultStore, SampleInput } from '../../src/store/result-store.js';
+
+const PROMPT = 'def add(a, b):\n';
+
+export function newRun(overrides: Partial<NewRun> = {}): NewRun {
+  return {
+    name: 'demo-run', model: 'model-a.jsonl', dataset: 'tiny.jsonl', problemsFile: '/data/tiny.jsonl', samplesFile: '/data/model-a.jsonl',
+    format: 'evalplus', problemsHash: 'p'.repeat(64), samplesHash: 's'.repeat(64), crucibleVersion: '0.1.0',
+    options: { timeLimitMs: 1000, memoryLimitKiB: 1048576, outputBytes: 1048576 }, provenance: { toolchains: { python: '3.11.2' }, runDir: '/runs/demo' },
+    keepTests: 'failing', totalSamples: 4, ...overrides,
+  };
+}
+
+function tests(passing: number, failAt?: { index: number; status: TestResult['status']; reason: string }): TestResult[] {
+  const list: TestResult[] = Array.from({ length: passing }, (_, i) => ({ index: i, status: 'passed' as const, cpuMs: 1 + i, wallMs: 2 + i }));
+  if (failAt !== undefined) list.push({ index: failAt.index, status: failAt.status, cpuMs: 7, wallMs: 9, reason: failAt.reason });
+  return list;
+}
+
+/** Four samples of two problems: add/0 passes (3 tests), add/1 fails test 2, mul/0 passes, mul/1 times out. */
+export function fixtureSamples(): SampleInput[] {
+  const record = (taskId: string, sampleIndex: number, t: TestResult[], status: SampleRecord['status'], plus?: boolean): SampleRecord => ({
+    taskId, sampleIndex, programHash: `hash-${taskId}-${sampleIndex}`, status, passed: status === 'passed',
+    ...(plus === undefined ? {} : { plusStatus: plus ? 'passed' as const : 'wrong_answer' as const, plusPassed: plus }),
+    tests: t, cpuMs: t.reduce((s, x) => s + (x.cpuMs ?? 0), 0), wallMs: 30, ...(status === 'passed' ? {} : { reason: `${status} here` }),
+  });
+  return [
+    { record: record('add', 0, tests(3), 'passed', true), program: { language: 'python', completion: '    return a + b\n', source: `${PROMPT}    return a + b\n` }, memoryKiB: 9000 },
+    {
+      record: record('add', 1, tests(2, { index: 2, status: 'wrong_answer', reason: 'expected 5, got -1' }), 'wrong_answer', false),
+      program: { language: 'python', completion: '    return a - b\n', source: `${PROMPT}    return a - b\n` },
+      failures: [failedTestDetail(2, { actual: '-1', stderr: 'x'.repeat(5000) })],
+      memoryKiB: 9100,
+    },
+    { record: record('mul', 0, tests(2), 'passed', true), program: { language: 'python', completion: 'return a*b', source: 'def mul(a, b): return a*b\n' } },
+    {
+      record: record('mul', 1, tests(0, { index: 0, status: 'time_limit_exceeded', reason: 'CPU time limit of 1000 ms exceeded' }), 'time_limit_exceeded', false),
+      program: { source: 'while True: pass\n' },
+      failures: [failedTestDetail(0, { actual: 'time_limit_exceeded' })],
+    },
+  ];
+}
+
+async function seeded(store: ResultStore, keepTests: KeepTests = 'failing'): Promise<number> {
+  const id = await store.createRun(newRun({ keepTests }));
+  await store.addProblems(id, [{ taskId: 'add', kind: 'call', prompt: PROMPT, testCount: 3 }, { taskId: 'mul', kind: 'call', prompt: 'def mul(a, b):\n', testCount: 2 }]);
+  await store.appendSamples(id, fixtureSamples(), { done: 4, total: 4, passed: 2, samplesPerSecond: 2, etaSeconds: 0 });
+  await store.addTestCases(newRun().problemsHash, 'add', [0, 1, 2].map((i) => failedTestDetail(i, { input: `add(2, ${i + 1})`, expected: String(i + 3) })));
+  return id;
+}
+
+/** Define the suite for one backend. */
+export function storeConformance(backend: string, newDatabase: () => Promise<() => Promise<ResultStore>>): void {
+  const open = async (): Promise<ResultStore> => (await newDatabase())();
+  describe(`ResultStore conformance: ${backend}`, () => {
+    it('stores runs with provenance and counts done and passed samples', async () => {
+      const store = await open();
+      try {
+        const id = await seeded(store);
+        const run = await store.getRun(id);
+        assert.ok(run);
+        assert.equal(run.status, 'running');
+        assert.equal(run.doneSamples, 4);
+        assert.equal(run.passedSamples, 2);
+        assert.deepEqual(run.options, newRun().options);
+        assert.deepEqual(run.provenance, newRun().provenance);
+        assert.equal(run.problemsHash, 'p'.repeat(64));
+        assert.deepEqual(run.progress, { done: 4, total: 4, passed: 2, samplesPerSecond: 2, etaSeconds: 0 });
+        await store.finishRun(id, 'finished', { passAtK: { '1': 0.5 } });
+        const finished = await store.getRun(id);
+        assert.equal(finished?.status, 'finished');
+        assert.ok((finished?.finishedMs ?? 0) > 0);
+        assert.deepEqual(finished?.summary, { passAtK: { '1': 0.5 } });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('gives per-problem counts and the samples of a problem', async () => {
+      const store = await open();
+      try {
+        const id = await seeded(store);
+        assert.deepEqual(await store.problemCounts(id), [
+          { taskId: 'add', kind: 'call', testCount: 3, n: 2, c: 1, plusC: 1, hasPlus: true, statuses: { passed: 1, wrong_answer: 1 } },
+          { taskId: 'mul', kind: 'call', testCount: 2, n: 2, c: 1, plusC: 1, hasPlus: true, statuses: { passed: 1, time_limit_exceeded: 1 } },
+        ]);
+        const samples = await store.samplesOf(id, 'add');
+        assert.deepEqual(samples.map((s) => [s.sampleIndex, s.status, s.passed, s.testsRun, s.testsPassed, s.memoryKiB, s.programHash]),
+          [[0, 'passed', true, 3, 3, 9000, 'hash-add-0'], [1, 'wrong_answer', false, 3, 2, 9100, 'hash-add-1']]);
+        assert.deepEqual(await store.taskIds(id), ['add', 'mul']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('keeps a failing test in full: input, expected, actual, stderr, what was cut; the program text', async () => {
+      const store = await open();
+      try {
+        const id = await seeded(store);
+        const sample = await store.sample(id, 'add', 1);
+        assert.ok(sample);
+        assert.equal(sample.source, `${PROMPT}    return a - b\n`, 'program rebuilt from prompt + completion');
+        assert.equal(sample.completion, '    return a - b\n');
+        assert.equal(sample.passedRanges, '0-1');
+        assert.equal(sample.tests.length, 1, 'passing tests are counts');
+        const [t] = sample.tests;
+        assert.equal(t!.index, 2);
+        assert.equal(t!.status, 'wrong_answer');
+        assert.equal(t!.input, 'add(2, 3)');
+        assert.equal(t!.expected, '5');
+        assert.equal(t!.actual, '-1');
+        assert.equal(t!.stderr?.length, 4000);
+        assert.deepEqual(t!.cut, ['stderr']);
+        assert.equal(t!.reason, 'expected 5, got -1');
+        const other = await store.sample(id, 'mul', 0);
+        assert.equal(other?.source, 'def mul(a, b): return a*b\n', 'a program that is not prompt + completion is kept whole');
+        assert.equal(await store.sample(id, 'mul', 9), undefined);
+        const timedOut = await store.sample(id, 'mul', 1);
+        assert.deepEqual(timedOut?.tests.map((x) => [x.index, x.status, x.input, x.actual]), [[0, 'time_limit_exceeded', null, 'time_limit_exceeded']]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('gives the records back as verdicts.jsonl wrote them (passing tests without times unless kept)', async () => {
+      const store = await open();
+      try {
+        const id = await seeded(store);
+        const back = await store.records(id);
+        const strip = (r: SampleRecord): SampleRecord => ({ ...r, tests: r.tests.map((t) => (t.status === 'passed' ? { index: t.index, status: t.status } : t)) });
+        assert.deepEqual(back, fixtureSamples().map((s) => strip(s.record)));
+        assert.deepEqual(await store.records(id, { taskId: 'mul' }), fixtureSamples().slice(2).map((s) => strip(s.record)));
+        assert.deepEqual((await store.records(id, { tests: false })).map((r) => r.tests.length), [0, 0, 0, 0]);
+        const all = await seeded(store, 'all');
+        assert.deepEqual(await store.records(all), fixtureSamples().map((s) => s.record), '--keep-tests all round-trips exactly');
+        assert.equal((await store.sample(all, 'add', 0))?.tests.length, 3);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('stores test cases once per dataset and problem', async () => {
+      const store = await open();
+      try {
+        await seeded(store);
+        await store.addTestCases('q'.repeat(64), 'add', [failedTestDetail(2, { input: 'other', expected: '6' })]);
+        await store.addTestCases(newRun().problemsHash, 'add', [failedTestDetail(2, { input: 'changed', expected: '0' })]);
+        await store.addTestCases(newRun().problemsHash, 'mul', [failedTestDetail(0, { input: 'mul(2, 2)', expected: '4' }), failedTestDetail(1, { input: 'mul(0, 1)', expected: '0' })]);
+        assert.deepEqual([...await store.knownTestCases(newRun().problemsHash)].sort(), ['add', 'mul']);
+        const id = await seeded(store);
+        assert.equal((await store.sample(id, 'add', 1))?.tests[0]?.input, 'add(2, 3)', 'the first copy is kept');
+        assert.equal((await store.sample(id, 'mul', 1))?.tests[0]?.expected, '4');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('gives a program its detail from a later sample when its first had none', async () => {
+      const store = await open();
+      try {
+        const id = await store.createRun(newRun());
+        const [, failing] = fixtureSamples();
+        const { failures: _f, memoryKiB: _m, ...bare } = failing!;
+        await store.appendSamples(id, [bare]);
+        assert.equal((await store.sample(id, 'add', 1))?.tests[0]?.actual, null);
+        await store.appendSamples(id, [{ ...failing!, record: { ...failing!.record, sampleIndex: 7 } }]);
+        const sample = await store.sample(id, 'add', 1);
+        assert.equal(sample?.tests[0]?.actual, '-1');
+        assert.equal(sample?.memoryKiB, 9100);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('keeps the first copy of a sample appended twice and counts it once', async () => {
+      const store = await open();
+      try {
+        const id = await seeded(store);
+        const again = fixtureSamples()[1]!;
+        await store.appendSamples(id, [{ ...again, record: { ...again.record, status: 'passed', passed: true, tests: tests(3) } }]);
+        const run = await store.getRun(id);
+        assert.equal(run?.doneSamples, 4);
+        assert.equal(run?.passedSamples, 2);
+        assert.equal((await store.sample(id, 'add', 1))?.status, 'wrong_answer');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('lists runs newest first with filters, finds runs by id, name and identity, deletes them', async () => {
+      const store = await open();
+      try {
+        const a = await store.createRun(newRun({ name: 'alpha_run', model: 'codegen-16b' }));
+        const b = await store.createRun(newRun({ name: 'beta', model: 'gpt%x', dataset: 'HumanEvalPlus.jsonl.gz' }));
+        const c = await store.createRun(newRun({ name: 'alpha_run', model: 'codegen-16b' }));
+        await store.finishRun(b, 'finished');
+        assert.deepEqual((await store.listRuns()).map((r) => r.id), [c, b, a]);
+        assert.deepEqual((await store.listRuns({ text: 'ALPHA' })).map((r) => r.id), [c, a]);
+        assert.deepEqual((await store.listRuns({ text: 'a_r' })).map((r) => r.id), [c, a], '_ is literal');
+        assert.deepEqual((await store.listRuns({ model: '%' })).map((r) => r.id), [b], '% is literal');
+        assert.deepEqual((await store.listRuns({ dataset: 'plus' })).map((r) => r.id), [b]);
+        assert.deepEqual((await store.listRuns({ status: 'finished' })).map((r) => r.id), [b]);
+        assert.deepEqual((await store.listRuns({ limit: 1 })).map((r) => r.id), [c]);
+        assert.equal((await store.resolveRun(String(b))).name, 'beta');
+        assert.equal((await store.resolveRun('alpha_run')).id, c, 'a name means its latest run');
+        await assert.rejects(store.resolveRun('nope'), (e: unknown) => e instanceof StoreError && e.code === 'run_not_found');
+        assert.deepEqual((await store.findRuns(newRun({ name: 'alpha_run' }))).map((r) => r.id), [c, a]);
+        const seededId = await seeded(store);
+        assert.equal(await store.deleteRun(seededId), true);
+        assert.equal(await store.getRun(seededId), undefined);
+        assert.deepEqual(await store.problemCounts(seededId), []);
+        assert.deepEqual(await store.records(seededId), []);
+        assert.equal(await store.deleteRun(seededId), false);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('caches an analysis per done count', async () => {
+      const store = await open();
+      try {
+        const id = await seeded(store);
+        assert.equal(await store.cachedAnalysis(id), undefined);
+        await store.saveAnalysis(id, 4, { base: { points: [{ k: 1, passAtK: 0.5 }] } });
+        assert.deepEqual(await store.cachedAnalysis(id), { done: 4, analysis: { base: { points: [{ k: 1, passAtK: 0.5 }] } } });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('aggregates training events by step: reward mean and std, pass rate, time-outs, internal errors, zero-variance groups', async () => {
+      const store = await open();
+      try {
+        const event = (step: number, taskId: string, groupId: string, reward: number, status: SampleRecord['status']) =>
+          ({ step, taskId, groupId, reward, status, passed: status === 'passed', timeMs: 1_000_000 + step });
+        const id = await store.recordTrainingEvents('grpo-1', [
+          event(0, 'a', 'g0', 1, 'passed'), event(0, 'a', 'g0', 1, 'passed'), // zero variance
+          event(0, 'b', 'g1', 1, 'passed'), event(0, 'b', 'g1', 0, 'time_limit_exceeded'),
+          event(1, 'a', 'g2', 0, 'wrong_answer'), event(1, 'a', 'g2', 0, 'internal_error'), // zero variance
+        ]);
+        await store.recordTrainingEvents('grpo-1', [event(1, 'b', 'g3', 0.5, 'wrong_answer')]);
+        const run = await store.getTrainingRun('grpo-1');
+        assert.equal(run?.id, id);
+        assert.equal(run?.events, 7);
+        assert.equal((await store.getTrainingRun(String(id)))?.name, 'grpo-1');
+        const series = await store.trainingSeries(id);
+        assert.equal(series.unit, 'step');
+        assert.deepEqual(series.buckets.map((b) => [b.bucket, b.events, b.passed, b.timeouts, b.internalErrors, b.groups, b.zeroVarianceGroups]),
+          [[0, 4, 3, 1, 0, 2, 1], [1, 3, 0, 0, 1, 1, 1]]);
+        assert.equal(series.buckets[0]!.rewardMean, 0.75);
+        assert.ok(Math.abs(series.buckets[0]!.rewardStd - Math.sqrt(0.1875)) < 1e-12);
+        assert.ok(Math.abs(series.buckets[1]!.rewardMean - 0.5 / 3) < 1e-12);
+        assert.deepEqual(series.problems, [
+          { bucket: 0, taskId: 'a', events: 2, passed: 2 }, { bucket: 0, taskId: 'b', events: 2, passed: 1 },
+          { bucket: 1, taskId: 'a', events: 2, passed: 0 }, { bucket: 1, taskId: 'b', events: 1, passed: 0 },
+        ]);
+        assert.deepEqual((await store.listTrainingRuns()).map((r) => r.name), ['grpo-1']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('buckets training events by minute when some have no step', async () => {
+      const store = await open();
+      try {
+        const t0 = 1_700_000_000_000;
+        const id = await store.recordTrainingEvents('online', [
+          { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0 },
+          { taskId: 'a', reward: 0, status: 'wrong_answer', passed: false, timeMs: t0 + 59_999 },
+          { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0 + 60_000, step: 3 },
+          { taskId: 'a', reward: 0, status: 'wrong_answer', passed: false, timeMs: t0 + 185_000 },
+        ]);
+        const series = await store.trainingSeries(id);
+        assert.equal(series.unit, 'minute');
+        assert.deepEqual(series.buckets.map((b) => [b.bucket, b.events, b.passed]), [[0, 2, 1], [1, 1, 1], [3, 1, 0]]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('reports what changed since a time, for live pages', async () => {
+      const store = await open();
+      try {
+        const before = Date.now() - 1;
+        const id = await seeded(store);
+        await store.recordTrainingEvents('live', [{ taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: Date.now() }]);
+        const changes = await store.changesSince(before);
+        assert.deepEqual(changes.runs.map((r) => [r.id, r.doneSamples]), [[id, 4]]);
+        assert.deepEqual(changes.training.map((t) => [t.name, t.events]), [['live', 1]]);
+        const later = await store.changesSince(Date.now() + 60_000);
+        assert.deepEqual([later.runs.length, later.training.length], [0, 0]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('numbers training events of two writers without overlap', async () => {
+      const connect = await newDatabase();
+      const [one, two] = [await connect(), await connect()];
+      try {
+        const event = { taskId: 'a', reward: 1, status: 'passed' as const, passed: true, timeMs: Date.now() };
+        await Promise.all([
+          ...Array.from({ length: 10 }, () => one.recordTrainingEvents('shared', [event, event])),
+          ...Array.from({ length: 10 }, () => two.recordTrainingEvents('shared', [event])),
+        ]);
+        assert.equal((await one.getTrainingRun('shared'))?.events, 30);
+        const series = await two.trainingSeries((await two.getTrainingRun('shared'))!.id);
+        assert.equal(series.buckets.reduce((s, b) => s + b.events, 0), 30);
+      } finally {
+        await one.close();
+        await two.close();
+      }
+    });
+  });
+}
+
