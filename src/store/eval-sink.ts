@@ -12,6 +12,7 @@
 import type { Problem, ProblemBase, Sample } from '../formats/types.js';
 import type { VerdictDetail } from '../verdict/index.js';
 import { analyseRun } from './analysis.js';
+import { WriteBatcher } from './batcher.js';
 import { StoreError } from './errors.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 import { openResultStore } from './open.js';
@@ -63,9 +64,14 @@ export function storedProblem(problem: Problem, testCount: number): StoredProble
 
 /** Writes one eval into the store (see the module comment). */
 export class EvalSink {
-  private pending: SampleInput[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** Samples on their way to the store; a failed write is kept for `finish`, and no later batch is written. */
+  private readonly batcher = new WriteBatcher<SampleInput>(async (batch) => {
+    if (this.error !== null) return;
+    await this.store.appendSamples(this.runId, batch, this.progress());
+    await this.storeTestCases(batch);
+  }, { flushMs: FLUSH_MS, maxBatch: FLUSH_SAMPLES, onError: (error) => {
+    this.error ??= error;
+  } });
   private error: Error | null = null;
   private done: number;
   private passed: number;
@@ -105,7 +111,10 @@ export class EvalSink {
   /** Queue one judged sample (never throws; a store failure is kept for `finish`). */
   record(record: SampleRecord, judged: JudgedSample): void {
     const completion = judged.sample.completion ?? judged.sample.solution;
-    this.pending.push({
+    this.done++;
+    this.judged++;
+    if (record.passed) this.passed++;
+    this.batcher.push({
       record,
       program: {
         source: judged.source,
@@ -117,11 +126,6 @@ export class EvalSink {
       ...(judged.verdict?.stderr === undefined ? {} : { stderr: judged.verdict.stderr }),
       ...(judged.verdict?.memoryKiB === undefined ? {} : { memoryKiB: judged.verdict.memoryKiB }),
     });
-    this.done++;
-    this.judged++;
-    if (record.passed) this.passed++;
-    if (this.pending.length >= FLUSH_SAMPLES) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
   /** The progress bar's numbers now. */
@@ -138,21 +142,7 @@ export class EvalSink {
 
   /** Write what is queued (one transaction). Resolves when written; failures are kept for `finish`. */
   flush(): Promise<void> {
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0 || this.error !== null) return this.writing;
-    const progress = this.progress();
-    this.writing = this.writing.then(async () => {
-      await this.store.appendSamples(this.runId, batch, progress);
-      await this.storeTestCases(batch);
-    }).catch((error: Error) => {
-      this.error ??= error;
-    });
-    return this.writing;
+    return this.batcher.flush();
   }
 
   /** Inputs and expected outputs of every test of a problem, when a sample first fails one (once per dataset). */

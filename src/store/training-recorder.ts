@@ -4,6 +4,7 @@
  * throws), buffers, and writes batches every `flushMs` or `maxBatch` events, so judging never waits on the
  * database. Write failures are counted and passed to `onError`, never thrown into the judging path.
  */
+import { WriteBatcher } from './batcher.js';
 import type { ResultStore } from './result-store.js';
 import { parseTrainingEvent, type TrainingEvent } from './training-event.js';
 
@@ -19,17 +20,21 @@ export interface TrainingRecorderOptions {
 
 /** Buffers training events of one training run and writes them in batches. */
 export class TrainingRecorder {
-  private pending: TrainingEvent[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  private readonly flushMs: number;
-  private readonly maxBatch: number;
+  private readonly batcher: WriteBatcher<TrainingEvent>;
   /** Events whose write failed (lost to the dashboard; the verdicts themselves were already answered). */
   failedEvents = 0;
 
-  constructor(readonly store: ResultStore, readonly run: string, private readonly options: TrainingRecorderOptions = {}) {
-    this.flushMs = options.flushMs ?? 250;
-    this.maxBatch = options.maxBatch ?? 1000;
+  constructor(readonly store: ResultStore, readonly run: string, options: TrainingRecorderOptions = {}) {
+    this.batcher = new WriteBatcher(async (batch) => {
+      await this.store.recordTrainingEvents(this.run, batch);
+    }, {
+      flushMs: options.flushMs ?? 250,
+      maxBatch: options.maxBatch ?? 1000,
+      onError: (error, batch) => {
+        this.failedEvents += batch.length;
+        options.onError?.(error);
+      },
+    });
   }
 
   /**
@@ -37,29 +42,12 @@ export class TrainingRecorder {
    * @throws StoreError `invalid_event` naming the field.
    */
   record(event: unknown): void {
-    this.pending.push(parseTrainingEvent(event));
-    if (this.pending.length >= this.maxBatch) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+    this.batcher.push(parseTrainingEvent(event));
   }
 
   /** Write what is buffered; resolves when written (or failed and counted). */
   flush(): Promise<void> {
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return this.writing;
-    this.writing = this.writing.then(async () => {
-      try {
-        await this.store.recordTrainingEvents(this.run, batch);
-      } catch (error) {
-        this.failedEvents += batch.length;
-        this.options.onError?.(error as Error);
-      }
-    });
-    return this.writing;
+    return this.batcher.flush();
   }
 
   /** Flush and stop (the store stays open: it belongs to the caller). */
