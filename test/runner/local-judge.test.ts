@@ -107,7 +107,7 @@ describe('LocalJudge', () => {
     const program = { language: 'python', source: 'print(1)\n' };
     const cases: [Parameters<typeof judge.judge>[0], RegExp][] = [
       [{ problem: { datasetHash: 'nope', taskId: 'x' }, program }, /dataset nope is not in this judge's catalog/],
-      [{ problem: { inline: ECHO }, program: { language: 'cobol', source: '' } }, /unknown language "cobol"/],
+      [{ problem: { inline: ECHO }, program: { language: 'no-such-language', source: '' } }, /unknown language "no-such-language"/],
       [{ problem: { inline: ECHO }, program, limits: { memoryKiB: 1 } }, /limits: 1 is outside the allowed range/],
       [{ problem: { inline: { kind: 'unit_test', taskId: 'u', language: 'python', prompt: '', entryPoint: 'f', test: '' } as ProblemBase },
         program: { language: 'c', source: '' } }, /cannot be judged in c/],
