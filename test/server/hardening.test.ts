@@ -6,8 +6,11 @@
  * The real server on 127.0.0.1:0 in this process, a real sandbox, real programs.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Sandbox } from '../../src/sandbox/index.js';
+import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
 
@@ -218,6 +221,14 @@ describe('/health tells the truth; Crucible\'s failures are counted and retryabl
     assert.equal(degraded.body.status, 'degraded');
     assert.match(degraded.body.reason, /sandbox: .*closed/);
     assert.deepEqual(degraded.body.internalErrors, { '/v1/judge': 1, '/run_code': 1, '/api/v2/execute': 1, '/get_reward': 1, '/v1/rewards': 1 });
+    // Crucible's Python client reads the degraded body instead of retrying the 503 as overload.
+    const script = `import json, sys\nsys.path.insert(0, ${JSON.stringify(join(PROJECT_ROOT, 'clients', 'python'))})\n`
+      + `import crucible_client as cc\nprint(json.dumps(cc.CrucibleClient(${JSON.stringify(server.url)}, max_retries=0).health()))\n`;
+    const fromClient = JSON.parse(await new Promise<string>((resolve, reject) => {
+      execFile('python3', ['-c', script], { timeout: 60_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
+    })) as { status: string; reason: string };
+    assert.equal(fromClient.status, 'degraded');
+    assert.match(fromClient.reason, /sandbox: /);
     const metrics = (await send(server, 'GET', '/metrics')).text;
     for (const route of ['/v1/judge', '/run_code', '/api/v2/execute', '/get_reward', '/v1/rewards']) {
       assert.equal(metric(metrics, `crucible_internal_errors_total{route="${route}"}`), 1, route);
