@@ -279,6 +279,9 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   logger.info({ host: config.host, port, slots: judging.sandbox.slotCount, maxInFlight: judging.admission.maxInFlight,
     queueCapacity: judging.admission.capacity, problems: judging.problems.size, auth: config.token !== undefined }, 'crucible serve listening');
+  // The first self-test starts now, so the first probe of /health finds a result instead of waiting for a cold
+  // harness (report() never rejects).
+  void judging.health.report();
   let shutdownPromise: Promise<ShutdownReport> | null = null;
   const shutdown = (deadlineMs = config.shutdownDeadlineMs): Promise<ShutdownReport> => {
     draining = true;
