@@ -110,7 +110,17 @@ class CrucibleClient:
     # -- API -----------------------------------------------------------------------------------------------
 
     def health(self):
-        return self._json("GET", "/health")
+        """The server's /health body, whatever its status: ``status`` is "ok", "degraded" (with ``reason``: the
+        self-test of the sandbox or the harness failed) or "draining". Never retried: a 503 here is an answer."""
+        request = urllib.request.Request(self.url + "/health", headers={"Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            payload = _read_json(error)
+            if isinstance(payload, dict) and "status" in payload:
+                return payload
+            raise CrucibleError("HTTP %d" % error.code, None, error.code, payload) from None
 
     def judge(self, response=None, code=None, problem=None, tests=None, language=None, **fields):
         """Judge one submission (``/v1/judge``); returns the verdict dict. Raises ``CrucibleInternalError``

@@ -2,7 +2,11 @@
  * Fenced code blocks in Markdown-ish model output, following CommonMark's fence rules (spec 0.31, §4.5):
  * an opening line of at least three backticks or tildes, indented by at most 3 spaces (more is tolerated:
  * models indent fences inside lists), optionally followed by an info string whose first word is the
- * language tag; the block ends at a line holding only a fence of the same character at least as long.
+ * language tag; the block ends at a line that starts with a fence of the same character at least as long.
+ * Unlike CommonMark, the closing fence may be followed by other text on its line: a chat model's end token
+ * (OpenRLHF sends the decoded response with it: ```` ```<|im_end|> ````, `</s>`, `<|endoftext|>`,
+ * `<|eot_id|>`, `<|end|>`) or prose (```` ``` Hope this helps ````). A fence directly followed by a word
+ * character (```` ```python ````) does not close a block: that is an info string, content of the open block.
  * A block left open at the end of the text (a truncated response) is returned with `terminated: false`.
  * Not recognised: fences that do not start a line (`Here: ```python`), which CommonMark does not allow either.
  */
@@ -19,7 +23,8 @@ export interface FencedBlock {
 }
 
 const OPEN_RE = /^\s*(`{3,}|~{3,})\s*([^\s`]*)[^`]*$/;
-const CLOSE_RE = /^\s*(`{3,}|~{3,})\s*$/;
+/** A closing fence: the fence run, then the end of the line, or anything that does not start with a word character. */
+const CLOSE_RE = /^\s*(`{3,}|~{3,})(?![\w`~])/;
 
 /** All fenced blocks of `text`, in order. */
 export function findFencedBlocks(text: string): FencedBlock[] {

@@ -116,6 +116,21 @@ export interface JudgeStats {
   readonly groundTruthCacheHits: number;
 }
 
+/** One check of `Judge.selfTest`: what it exercised, whether it worked, how long it took (ms), and why not. */
+export interface SelfTestCheck {
+  /** `sandbox`: a real program in a box, confined; `harness`: the Python judge harness judging a known-good program. */
+  readonly name: 'sandbox' | 'harness';
+  readonly ok: boolean;
+  readonly wallMs: number;
+  readonly reason?: string;
+}
+
+/** What `Judge.selfTest` found: ok only when every check is. */
+export interface SelfTestReport {
+  readonly ok: boolean;
+  readonly checks: readonly SelfTestCheck[];
+}
+
 /** The problems a judge knows, by dataset. */
 export interface ProblemCatalog {
   /** Register a dataset's problems (again is a no-op when the hash is known). Task ids are unique per dataset. */
@@ -142,6 +157,12 @@ export interface Judge {
   /** Run one raw Python harness job (e.g. CodeT generated tests, whose per-test answers a verdict does not keep). */
   runHarness(job: HarnessJob, options?: CallOptions): Promise<HarnessResponse>;
   stats(): JudgeStats;
+  /**
+   * Run real programs through the judge's own machinery (a confined probe in the sandbox, a known-good program
+   * through the Python judge harness) and report each check. For health checks: never rejects, and a
+   * cancelled check (`signal`) is reported as not ok.
+   */
+  selfTest(options?: CallOptions): Promise<SelfTestReport>;
   /** Release everything the judge holds (harnesses, artifacts, and the sandbox if it made it). */
   close(): Promise<void>;
 }

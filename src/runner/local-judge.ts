@@ -21,6 +21,7 @@ import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
   type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
+  type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
 import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../judge/modes/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
@@ -203,6 +204,15 @@ export class LocalJudge implements Judge {
       harnessJobs: h.jobs, testerReuses: h.testerReuses,
       groundTruthRuns: this.counters.groundTruthRuns, groundTruthCacheHits: this.counters.groundTruthCacheHits,
     };
+  }
+
+  async selfTest(options: CallOptions = {}): Promise<SelfTestReport> {
+    const [sandbox, harness] = await Promise.all([this.sandbox.selfTest(options.signal), this.harness.selfTest(options.signal)
+      .catch((error: unknown) => ({ ok: false as const, wallMs: 0, reason: `the harness self-test failed: ${messageOf(error)}` }))]);
+    const check = (name: SelfTestCheck['name'], r: { ok: boolean; wallMs: number; reason?: string }): SelfTestCheck =>
+      ({ name, ok: r.ok, wallMs: r.wallMs, ...(r.ok || r.reason === undefined ? {} : { reason: r.reason }) });
+    const checks = [check('sandbox', sandbox), check('harness', harness)];
+    return { ok: checks.every((c) => c.ok), checks };
   }
 
   async close(): Promise<void> {

@@ -33,6 +33,11 @@ export class SharedWork<T> {
   /** `capacity`: settled results remembered (oldest first out); `keep`: whether a result may be remembered. */
   constructor(private readonly capacity: number, private readonly keep: (value: T) => boolean = () => true) {}
 
+  /** Whether a call for `key` now would join an execution in flight or a remembered result. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /**
    * The result of `start` for `key`, started once for all callers of the same key. `start` gets a signal that
    * aborts when every waiting caller has cancelled.

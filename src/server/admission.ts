@@ -38,7 +38,7 @@ export class AdmissionQueue {
   /** Exponentially weighted mean of an item's service time, ms (for `Retry-After`). */
   private meanItemMs = 200;
   /** Counters for metrics. */
-  readonly stats = { admittedItems: 0, rejectedItems: 0, rejectedRequests: 0, completedItems: 0 };
+  readonly stats = { admittedItems: 0, rejectedItems: 0, rejectedRequests: 0, completedItems: 0, cancelledItems: 0 };
 
   constructor(options: AdmissionOptions) {
     if (!(options.maxInFlight >= 1) || !(options.capacity >= 0)) throw new RangeError('admission: maxInFlight >= 1 and capacity >= 0');
@@ -85,11 +85,16 @@ export class AdmissionQueue {
     this.outstandingItems = Math.max(0, this.outstandingItems - n);
   }
 
-  /** Run one reserved item when its turn comes. Rejects with `ShutdownError` if it never started. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Run one reserved item when its turn comes. Rejects with `ShutdownError` if it never started, or with
+   * `signal`'s reason when the caller cancels while the item waits (it then never starts and gives its place
+   * back); a cancellation after the start is `work`'s to honour.
+   */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     try {
+      signal?.throwIfAborted();
       if (this.runningItems >= this.maxInFlight) {
-        await new Promise<void>((start, fail) => this.waiters.push({ start, fail }));
+        await this.waitTurn(signal);
       } else {
         this.runningItems++;
       }
@@ -107,6 +112,30 @@ export class AdmissionQueue {
     } finally {
       this.outstandingItems--;
     }
+  }
+
+  /** Wait for a running item to hand over its place; leave the line when `signal` aborts. */
+  private waitTurn(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((start, fail) => {
+      const onAbort = (): void => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        this.stats.cancelledItems++;
+        fail(signal!.reason ?? new DOMException('the operation was aborted', 'AbortError'));
+      };
+      const waiter: Waiter = {
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          start();
+        },
+        fail: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          fail(error);
+        },
+      };
+      this.waiters.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Seconds until room is likely: the work ahead of a newcomer divided by the parallelism, at least 1. */

@@ -17,21 +17,24 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import type { Logger } from 'pino';
 import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
-import type { Judge } from '../judge/judge.js';
+import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import { defaultSubmissionContext } from '../judge/submission.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { createJudge } from '../runner/factory.js';
+import type { SharedWork } from '../runner/shared-work.js';
 import { Sandbox } from '../sandbox/index.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
 import type { ServerContext, ServerMetrics } from './context.js';
 import { ServiceError } from './errors.js';
+import { HealthMonitor } from './health.js';
 import { createLogger } from './logging.js';
 import { Counter, Histogram, LATENCY_BUCKETS_SECONDS, RateWindow, Registry, Sampled } from './metrics.js';
 import { registerNative } from './native.js';
 import { registerOpenRlhf } from './openrlhf.js';
 import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
+import { plainRunMemo } from './run-plain.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { JudgeService, type LoadedProblem } from './service.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
@@ -94,7 +97,8 @@ function buildMetrics(registry: Registry): ServerMetrics {
     httpSeconds: registry.add(new Histogram('crucible_http_request_duration_seconds', 'HTTP request latency, seconds, by route.', LATENCY_BUCKETS_SECONDS)),
     verdicts: registry.add(new Counter('crucible_verdicts_total', 'Verdicts and plain runs finished, by status.')),
     verdictSeconds: registry.add(new Histogram('crucible_verdict_duration_seconds', 'Time from admission to verdict of one item (queue wait + judging), seconds.', LATENCY_BUCKETS_SECONDS)),
-    rejected: registry.add(new Counter('crucible_overload_rejections_total', 'Requests refused because the admission queue was full, by route.')),
+    rejected: registry.add(new Counter('crucible_overload_rejections_total', 'Requests refused because the admission queue was full, by route (429, or 504 on /run_code).')),
+    internalErrors: registry.add(new Counter('crucible_internal_errors_total', 'Items Crucible failed to judge or run (internal_error: sandbox, harness, shutdown; never the program\'s fault), by route.')),
   };
 }
 
@@ -106,6 +110,8 @@ interface Judging {
   readonly admission: AdmissionQueue;
   readonly service: JudgeService;
   readonly languages: LanguageRegistry;
+  readonly plainRuns: SharedWork<PlainRunOutcome>;
+  readonly health: HealthMonitor;
   close(): Promise<void>;
 }
 
@@ -130,7 +136,8 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
   const admission = new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity });
   const service = new JudgeService(judge, submission, problems, admission,
     { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB });
-  return { sandbox, judge, problems, admission, service, languages: submission.languages, close };
+  const health = new HealthMonitor(judge, { saturated: () => sandbox.busySlots >= sandbox.slotCount });
+  return { sandbox, judge, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
 }
 
 /** Gauges and counters read from the judging side when `/metrics` is scraped. */
@@ -143,7 +150,10 @@ function addSampledMetrics(registry: Registry, j: Judging): void {
   registry.add(new Sampled('crucible_items_in_flight', 'Items being judged now.', 'gauge', () => admission.running));
   registry.add(new Sampled('crucible_queue_limit', 'Most items held at once (in flight + queue capacity).', 'gauge', () => admission.limit));
   registry.add(new Sampled('crucible_rejected_items_total', 'Items refused by admission control.', 'counter', () => admission.stats.rejectedItems));
-  registry.add(new Sampled('crucible_deduplicated_total', 'Submissions answered from an identical program already judged.', 'counter', () => judge.stats().deduplicated));
+  registry.add(new Sampled('crucible_deduplicated_total', 'Submissions and plain runs answered from an identical one already judged or running.', 'counter',
+    () => judge.stats().deduplicated + j.plainRuns.stats.shared));
+  registry.add(new Sampled('crucible_cancelled_items_total', 'Items whose client disconnected before the answer (left the queue, or their runs were killed).', 'counter',
+    () => service.cancelledItems));
   registry.add(new Sampled('crucible_sandbox_slots', 'Sandbox slots.', 'gauge', () => sandbox.slotCount));
   registry.add(new Sampled('crucible_sandbox_busy_slots', 'Sandbox slots running something now.', 'gauge', () => sandbox.busySlots));
   registry.add(new Sampled('process_resident_memory_bytes', 'Resident memory of the server process, bytes.', 'gauge', () => process.memoryUsage.rss()));
@@ -153,6 +163,9 @@ function addSampledMetrics(registry: Registry, j: Judging): void {
 function asServiceError(error: FastifyError | ServiceError, config: ServeConfig, log: FastifyRequest['log']): ServiceError {
   if (error instanceof ServiceError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('payload_too_large', `the body is larger than ${config.bodyLimitBytes} bytes`);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new ServiceError('invalid_json', `the body must be JSON sent with Content-Type: application/json (${error.message})`);
+  }
   if (error.code?.startsWith('FST_ERR_CTP_') || (error.statusCode === 400 && error instanceof SyntaxError)) {
     return new ServiceError('invalid_json', `the body is not valid JSON (${error.message})`);
   }
@@ -204,6 +217,8 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
     return reply.code(error.status).send(error.body());
   });
 
+  // Bodies are JSON only: a text/plain body would reach the schemas as a string (and fail as invalid_body).
+  app.removeContentTypeParser('text/plain');
   registerOps(app, context, registry);
   registerNative(app, context);
   registerSandboxFusion(app, context);
@@ -242,13 +257,18 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   const registry = new Registry();
   const metrics = buildMetrics(registry);
   addSampledMetrics(registry, judging);
-  judging.service.onVerdict((status, seconds) => {
+  judging.service.onVerdict((status, seconds, route) => {
     metrics.verdicts.inc({ status });
     if (seconds > 0) metrics.verdictSeconds.observe({}, seconds);
+    if (status === 'internal_error') {
+      metrics.internalErrors.inc({ route });
+      judging.health.noteInternalError();
+    }
   });
   let draining = false;
   const context: ServerContext = { config, service: judging.service, judge: judging.judge, languages: judging.languages,
-    sandbox: judging.sandbox, metrics, draining: () => draining, startedMs: Date.now(), training: null };
+    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining: () => draining,
+    startedMs: Date.now(), training: null };
   const app = buildApp(config, logger, context, registry);
   try {
     if (config.store !== undefined) {
@@ -266,6 +286,9 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   logger.info({ host: config.host, port, slots: judging.sandbox.slotCount, maxInFlight: judging.admission.maxInFlight,
     queueCapacity: judging.admission.capacity, problems: judging.problems.size, auth: config.token !== undefined,
     dashboard: context.training === null ? null : '/ui', trainingRun: context.training?.run ?? null }, 'crucible serve listening');
+  // The first self-test starts now, so the first probe of /health finds a result instead of waiting for a cold
+  // harness (report() never rejects).
+  void judging.health.report();
   let shutdownPromise: Promise<ShutdownReport> | null = null;
   const shutdown = (deadlineMs = config.shutdownDeadlineMs): Promise<ShutdownReport> => {
     draining = true;

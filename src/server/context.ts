@@ -1,8 +1,10 @@
 /** What every route module receives: the service, the judge (plain runs), languages, metrics and config. */
-import type { Judge } from '../judge/judge.js';
+import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
+import type { SharedWork } from '../runner/shared-work.js';
 import type { ServeConfig } from './config.js';
+import type { HealthMonitor } from './health.js';
 import type { Counter, Histogram } from './metrics.js';
 import type { JudgeService } from './service.js';
 import type { TrainingFeed } from './training.js';
@@ -13,6 +15,8 @@ export interface ServerMetrics {
   readonly verdicts: Counter;
   readonly verdictSeconds: Histogram;
   readonly rejected: Counter;
+  /** Items Crucible failed to judge or run (`internal_error`), by route. */
+  readonly internalErrors: Counter;
 }
 
 export interface ServerContext {
@@ -23,6 +27,10 @@ export interface ServerContext {
   /** The sandbox the judge runs on, for `/health` (slots busy, isolation). */
   readonly sandbox: Sandbox;
   readonly metrics: ServerMetrics;
+  /** Plain runs (`/run_code`, `/api/v2/execute`) deduplicated in flight and remembered (`run-plain.ts`). */
+  readonly plainRuns: SharedWork<PlainRunOutcome>;
+  /** The sandbox and harness self-tests behind `/health` (`health.ts`). */
+  readonly health: HealthMonitor;
   /** True once shutdown began: new work is refused with `shutting_down`. */
   readonly draining: () => boolean;
   readonly startedMs: number;

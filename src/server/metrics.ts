@@ -41,6 +41,16 @@ export class Counter implements Metric {
     return this.values.get(keyOf(labels))?.value ?? 0;
   }
 
+  /** Values summed by one label (e.g. `{"/v1/judge": 2}` for label `route`); series without it are left out. */
+  byLabel(name: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const { labels, value } of this.values.values()) {
+      const key = labels[name];
+      if (key !== undefined) out[key] = (out[key] ?? 0) + value;
+    }
+    return out;
+  }
+
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
     for (const { labels, value } of this.values.values()) lines.push(`${this.name}${labelText(labels)} ${value}`);

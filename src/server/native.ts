@@ -11,6 +11,7 @@ import { groupStats, rewardOf, RewardSpecSchema, type RewardSpec } from '../rewa
 import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
+import { requestScope, type RequestScope } from './scope.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { parseBody } from './validate.js';
 
@@ -144,7 +145,7 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(JudgeBodySchema, request.body);
     const prepared = ctx.service.prepare(toSubmission(body, body.failFast === true));
     ctx.service.reserve([prepared]);
-    const judged = await ctx.service.judgeReserved(prepared);
+    const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply));
     const payload = verdictJson(judged.verdict, judged.extraction);
     if (judged.verdict.status === 'internal_error') {
       // A status-only client must not mistake Crucible's failure for a failing program.
@@ -172,10 +173,11 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
       groups.push(item.group !== undefined ? String(item.group) : p.problemId);
     });
     ctx.service.reserve(prepared);
-    if (wantsNdjson(request)) return streamRewards(reply, ctx, body.items, specs, prepared, groups, body.step);
+    const scope = requestScope(request, reply);
+    if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, step: body.step });
 
     const results = await Promise.all(prepared.map(async (p, i) => {
-      const judged = await ctx.service.judgeReserved(p);
+      const judged = await ctx.service.judgeReserved(p, scope);
       const result = itemResult(body.items[i]!, groups[i]!, specs[i]!, judged);
       feed(ctx, result, p.problemId, judged, body.step);
       return result;
@@ -205,8 +207,10 @@ function summaryOf(results: readonly ItemResult[]): Record<string, unknown> {
  * (`{"kind":"group",...}`), then `{"kind":"summary",...}`. Admission was reserved before the first byte, so an
  * overloaded server still answers 429 with no body streamed.
  */
-async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: readonly RewardItem[],
-  specs: readonly RewardSpec[], prepared: readonly Prepared[], groups: readonly string[], step: number | undefined): Promise<void> {
+async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: RequestScope,
+  batch: { items: readonly RewardItem[]; specs: readonly RewardSpec[]; prepared: readonly Prepared[]; groups: readonly string[];
+    step: number | undefined }): Promise<void> {
+  const { items, specs, prepared, groups, step } = batch;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
@@ -216,7 +220,8 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: rea
   const byGroup = new Map<string, ItemResult[]>();
   const results: ItemResult[] = [];
   await Promise.all(prepared.map(async (p, i) => {
-    const judged = await ctx.service.judgeReserved(p);
+    const judged = await ctx.service.judgeReserved(p, scope);
+    if (scope.signal.aborted) return;
     const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
     feed(ctx, result, p.problemId, judged, step);
     results.push(result);
@@ -228,5 +233,5 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, items: rea
     remaining.set(result.group, left);
     if (left === 0) raw.write(JSON.stringify({ kind: 'group', ...groupLine(result.group, list) }) + '\n');
   }));
-  raw.end(JSON.stringify({ kind: 'summary', ...summaryOf(results) }) + '\n');
+  if (!scope.signal.aborted) raw.end(JSON.stringify({ kind: 'summary', ...summaryOf(results) }) + '\n');
 }

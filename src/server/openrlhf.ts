@@ -9,8 +9,8 @@
  * - `labels[i]`: how to judge sample i (docs/API.md, "Label format"): a JSON string (or object) with
  *   `problem` (a loaded problem id) or `tests` (`[{input, output}]`), optional `language`, `comparator`,
  *   `timeLimitMs`, `reward` (a reward spec, default binary); a bare string that is not JSON is a problem id.
- * - `rewards[i]` = `scores[i]` = the reward; `extra_logs` holds per-sample `status`, `tests_passed`,
- *   `tests_total` (lists, which OpenRLHF logs).
+ * - `rewards[i]` = `scores[i]` = the reward; `extra_logs` holds per-sample lists of numbers only (`extraLogs`):
+ *   OpenRLHF makes a tensor of each value, which a list of strings would break.
  * Empty lists give empty answers. When any sample is `internal_error` there is no honest float to return, so
  * the whole request fails with 500 `internal_error` naming the samples: OpenRLHF's client retries (5 times)
  * and then raises, instead of training on a made-up 0. Overloaded: 429 with `Retry-After` (the client retries
@@ -20,9 +20,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
 import { rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { SAMPLE_STATUSES, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
+import { requestScope } from './scope.js';
 import { fieldPath, parseBody } from './validate.js';
 
 export const GetRewardSchema = z.object({
@@ -63,6 +65,22 @@ function parseLabel(raw: string | Record<string, unknown>, i: number): z.output<
   throw new ServiceError('invalid_body', `${field}: ${issue.message}`, field);
 }
 
+/**
+ * Per-sample logs OpenRLHF can take: it turns every `extra_logs` value into a tensor (`torch.tensor(v)`), so
+ * each is a list of numbers, one per sample: `passed` (0/1), `tests_passed`, `tests_total`, `cpu_ms`, and one
+ * 0/1 list per status, `status_<status>`, for every status (the same keys in every answer, so batches stack).
+ */
+export function extraLogs(verdicts: readonly Verdict[]): Record<string, number[]> {
+  const logs: Record<string, number[]> = {
+    passed: verdicts.map((v) => (v.passed ? 1 : 0)),
+    tests_passed: verdicts.map((v) => v.tests.filter((t) => t.status === 'passed').length),
+    tests_total: verdicts.map((v) => v.testCount),
+    cpu_ms: verdicts.map((v) => v.cpuMs),
+  };
+  for (const status of SAMPLE_STATUSES) logs[`status_${status}`] = verdicts.map((v) => (v.status === status ? 1 : 0));
+  return logs;
+}
+
 export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/get_reward', async (request, reply) => {
     const body = parseBody(GetRewardSchema, request.body);
@@ -87,7 +105,8 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
       specs.push(label.reward);
     }
     ctx.service.reserve(prepared);
-    const judged = await Promise.all(prepared.map((p) => ctx.service.judgeReserved(p)));
+    const scope = requestScope(request, reply);
+    const judged = await Promise.all(prepared.map((p) => ctx.service.judgeReserved(p, scope)));
     const rewards = judged.map((j, i) => rewardOf(specs[i]!, j.verdict));
     const failed = rewards.flatMap((r, i) => (r === null ? [i] : []));
     if (failed.length > 0) {
@@ -101,11 +120,7 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
     return {
       rewards,
       scores: rewards,
-      extra_logs: n === 0 ? {} : {
-        status: judged.map((j) => j.verdict.status),
-        tests_passed: judged.map((j) => j.verdict.tests.filter((t) => t.status === 'passed').length),
-        tests_total: judged.map((j) => j.verdict.testCount),
-      },
+      extra_logs: n === 0 ? {} : extraLogs(judged.map((j) => j.verdict)),
     };
   });
 }

@@ -15,11 +15,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
-import { COMPAT_DEFAULTS } from '../limits.js';
+import { COMPAT_DEFAULTS, LIMIT_RANGES, outOfRange } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { languageOf, runPlain } from './run-plain.js';
+import { requestScope } from './scope.js';
 import { parseBody } from './validate.js';
 
 export const ExecuteSchema = z.object({
@@ -78,8 +79,26 @@ function stage(r: ExecutionResult): Stage {
   }
 }
 
-function decode(content: string, encoding: 'utf8' | 'base64' | 'hex' | undefined): string {
-  return encoding === undefined || encoding === 'utf8' ? content : Buffer.from(content, encoding).toString('utf8');
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;
+
+/**
+ * The text of a file in its declared encoding. Node's decoders skip what they cannot read, which would run
+ * garbage, so the content is checked first (RFC 4648 base64 with padding, whitespace ignored; hex of even
+ * length) and then decoded as strict UTF-8.
+ * @throws ServiceError `invalid_body` naming `field` for content that is not in its encoding.
+ */
+export function decodeFile(content: string, encoding: 'utf8' | 'base64' | 'hex' | undefined, field: string): string {
+  if (encoding === undefined || encoding === 'utf8') return content;
+  const compact = encoding === 'base64' ? content.replace(/\s+/g, '') : content;
+  if (!(encoding === 'base64' ? BASE64_RE : HEX_RE).test(compact)) {
+    throw new ServiceError('invalid_body', `${field}: not valid ${encoding}`, field);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, encoding));
+  } catch {
+    throw new ServiceError('invalid_body', `${field}: the decoded ${encoding} is not UTF-8 text`, field);
+  }
 }
 
 export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
@@ -96,7 +115,7 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     });
   });
 
-  app.post('/api/v2/execute', async (request) => {
+  app.post('/api/v2/execute', async (request, reply) => {
     const body = parseBody(ExecuteSchema, request.body);
     const language = languageOf(ctx, body.language, 'language');
     const version = await versionOf(language);
@@ -110,18 +129,21 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
       throw new ServiceError('invalid_body', `run_cpu_time: at most ${ctx.config.maxTimeLimitMs} ms`, 'run_cpu_time');
     }
     const limitBytes = body.run_memory_limit ?? -1;
-    const memoryKiB = limitBytes < 0 ? ctx.config.memoryLimitKiB : Math.ceil(limitBytes / 1024);
-    if (memoryKiB > ctx.config.maxMemoryLimitKiB) {
-      throw new ServiceError('invalid_body', `run_memory_limit: at most ${ctx.config.maxMemoryLimitKiB * 1024} bytes`, 'run_memory_limit');
+    const memoryKiB = limitBytes === -1 ? ctx.config.memoryLimitKiB : Math.ceil(limitBytes / 1024);
+    const memoryProblem = outOfRange(memoryKiB, { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB }, 'KiB', 'MiB',
+      `${limitBytes} bytes`);
+    if (memoryProblem !== null) {
+      throw new ServiceError('invalid_body', `run_memory_limit: ${memoryProblem} (or -1 for the server's default)`, 'run_memory_limit');
     }
     const file = body.files[0]!;
+    const source = decodeFile(file.content, file.encoding, 'files[0].content');
     const outcome = await runPlain(ctx, {
-      language, source: decode(file.content, file.encoding), stdin: body.stdin ?? '', runCpuMs,
+      language, source, stdin: body.stdin ?? '', runCpuMs,
       ...(body.run_timeout === undefined ? {} : { runWallMs: body.run_timeout }),
       compileCpuMs: Math.min(body.compile_cpu_time ?? body.compile_timeout ?? COMPAT_DEFAULTS.pistonCompileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs),
       memoryKiB,
-    });
-    return {
+    }, requestScope(request, reply));
+    const answer = {
       language: language.id,
       version,
       ...(outcome.compile === null ? {} : { compile: stage(outcome.compile) }),
@@ -131,5 +153,12 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
             cpu_time: 0, wall_time: 0, memory: 0 }
         : stage(outcome.run),
     };
+    // Crucible's own failure (after the judge's retries): 500, which open-r1's Piston client retries with
+    // back-off; the Piston body (status XX) still comes along.
+    if (outcome.compile?.status === 'internal_error' || outcome.run?.status === 'internal_error') {
+      const error = new ServiceError('internal_error', outcome.run?.reason ?? outcome.compile?.reason ?? 'crucible failed');
+      return reply.code(500).send({ ...error.body(), ...answer });
+    }
+    return answer;
   });
 }

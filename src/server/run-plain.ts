@@ -3,12 +3,15 @@
  * `/run_code` and Piston `/execute`. `Judge.runPlain`: compile with the caller's compile limits, run once on
  * stdin, report both steps. Goes through the same admission queue as judging.
  */
+import { createHash } from 'node:crypto';
 import type { PlainRunOutcome } from '../judge/judge.js';
 import type { Language } from '../languages/schema.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';
+import { SharedWork } from '../runner/shared-work.js';
 import { ServiceError } from './errors.js';
+import type { RequestScope } from './scope.js';
 
 export interface PlainRun {
   readonly language: Language;
@@ -36,24 +39,69 @@ export function languageOf(ctx: ServerContext, name: string, field: string): Lan
   return ctx.languages.get(name);
 }
 
-/** Reserve one item or throw `overloaded`; then run. Never rejects for what the program does. */
-export async function runPlain(ctx: ServerContext, job: PlainRun): Promise<PlainOutcome> {
-  ctx.service.reserveItems(1);
+/** Plain runs remembered for identical requests (outcomes, oldest first out). */
+export const PLAIN_RUN_MEMO_CAPACITY = 4096;
+
+/** A deduplicating memo of plain runs, one per server (see `runPlain`). */
+export function plainRunMemo(): SharedWork<PlainOutcome> {
+  return new SharedWork<PlainOutcome>(PLAIN_RUN_MEMO_CAPACITY, (o) => !isInternalError(o));
+}
+
+function isInternalError(o: PlainOutcome): boolean {
+  return o.compile?.status === 'internal_error' || o.run?.status === 'internal_error';
+}
+
+/** What makes two plain runs identical: language, source, stdin and every limit. */
+function plainRunKey(job: PlainRun): string {
+  return createHash('sha256')
+    .update(JSON.stringify([job.language.id, job.source, job.stdin, job.runCpuMs, job.runWallMs ?? null, job.compileCpuMs, job.memoryKiB]))
+    .digest('hex');
+}
+
+/**
+ * Run one program once, deduplicated: identical requests (same language, source, stdin and limits) share one
+ * execution while it runs and are answered from a bounded memo after it (verl sends the same program for
+ * every rollout that produced it; Crucible's own failures are never remembered). A request that is neither
+ * joined nor remembered reserves one item of admission (or throws `overloaded`, which the route answers in its
+ * family's way). `scope.signal` cancels this caller's wait; the execution is cancelled when every caller
+ * waiting on it has gone. Never rejects for what the program does; the outcome of a cancelled caller is an
+ * `internal_error` nobody reads.
+ */
+export async function runPlain(ctx: ServerContext, job: PlainRun, scope: RequestScope): Promise<PlainOutcome> {
+  const key = plainRunKey(job);
+  const memo = ctx.plainRuns;
+  const joined = memo.has(key);
+  if (!joined) ctx.service.reserveItems(1);
   const startedMs = performance.now();
   let outcome: PlainOutcome;
-  try {
-    outcome = await ctx.service.admission.run(() => ctx.judge.runPlain({
+  let started = false;
+  const execute = (signal: AbortSignal): Promise<PlainOutcome> => {
+    started = true;
+    return ctx.service.admission.run(() => ctx.judge.runPlain({
       program: { language: job.language.id, source: job.source },
       stdin: job.stdin,
       limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
         ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
-    }));
+    }, { signal }), signal);
+  };
+  try {
+    outcome = await memo.run(key, execute, scope.signal);
   } catch (error) {
+    // A reservation whose work never began (the client was gone already) goes back.
+    if (!joined && !started) ctx.service.admission.release(1);
+    if (scope.signal.aborted) {
+      ctx.service.cancelledItems++;
+      return { compile: null, run: failed(`cancelled: ${(scope.signal.reason as Error).message}`) };
+    }
     const why = error instanceof ShutdownError ? `not run: ${error.message}` : `crucible failed: ${(error as Error).message}`;
     outcome = { compile: null, run: failed(why) };
   }
   const status = outcome.run?.status ?? outcome.compile?.status ?? 'internal_error';
-  ctx.metrics.verdicts.inc({ status: status === 'ok' ? 'ok' : status });
+  ctx.metrics.verdicts.inc({ status });
   ctx.metrics.verdictSeconds.observe({}, (performance.now() - startedMs) / 1000);
+  if (isInternalError(outcome)) {
+    ctx.metrics.internalErrors.inc({ route: scope.route });
+    ctx.health.noteInternalError();
+  }
   return outcome;
 }

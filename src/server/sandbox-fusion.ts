@@ -6,7 +6,10 @@
  * `stdin` (optional), `compile_timeout` and `run_timeout` (seconds, default 10), `memory_limit_MB` (-1 = the
  * server default), `files`, `fetch_files`, `args`. Unknown keys are ignored, as pydantic does. Crucible
  * supports no extra files or arguments: non-empty `files`, `fetch_files` or `args` is a 400.
- * `run_timeout` bounds CPU time here (SandboxFusion bounds wall time); wall time is bounded at 3x + 2 s.
+ * `run_timeout` is the run's wall-clock limit, as in SandboxFusion, and its CPU limit too (a sleeping program
+ * holds a slot no longer than the caller asked). `memory_limit_MB` is -1 (the server's default) or within the
+ * server's memory range; anything else (0, -7) is a 400 naming the range. Identical requests are run once
+ * (in flight and remembered, `run-plain.ts`).
  *
  * Response (`RunCodeResponse`): `status` `Success` | `Failed` | `SandboxError` (SandboxFusion's
  * `parse_run_status`: any step `Error` -> SandboxError; any `TimeLimitExceeded` or non-zero `return_code` ->
@@ -14,17 +17,19 @@
  * `TimeLimitExceeded`, `execution_time` in seconds, `return_code`, `stdout`, `stderr`; `sandbox/runners/
  * types.py`), `executor_pod_name`, `files`. A program killed for memory or output is `Finished` with the
  * negative signal number as `return_code` (what SandboxFusion's subprocess reports), and `message` says why.
- * Crucible's own failures are `SandboxError` (verl scores them -1, "api/sandbox error", never a program fault).
- * Overloaded: 504 with `Retry-After`, the status verl's client retries.
+ * Crucible's own failures are `SandboxError` (verl scores them -1, "api/sandbox error", never a program fault),
+ * sent with HTTP 504 so that verl and the SDK retry them. Overloaded: 504 with `Retry-After`, the status verl's
+ * client retries; counted in `crucible_overload_rejections_total{route="/run_code"}`.
  */
 import { constants as osConstants } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { COMPAT_DEFAULTS, mibToKiB, secondsToMs } from '../limits.js';
+import { COMPAT_DEFAULTS, LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { languageOf, runPlain } from './run-plain.js';
+import { requestScope } from './scope.js';
 import { parseBody } from './validate.js';
 
 /** SandboxFusion language names (`sandbox/runners/types.py`, `Language`) that map onto a Crucible language. */
@@ -89,22 +94,26 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
       }
     }
     const language = languageOf(ctx, SANDBOX_FUSION_LANGUAGES[body.language] ?? body.language, 'language');
-    const runCpuMs = secondsToMs(body.run_timeout);
+    // run_timeout is SandboxFusion's wall-clock limit: the run's wall limit, and its CPU limit too.
+    const runMs = secondsToMs(body.run_timeout);
+    const timeRange = { min: LIMIT_RANGES.cpuMs.min, max: ctx.config.maxTimeLimitMs };
+    const timeProblem = outOfRange(runMs, timeRange, 'ms', 'seconds', `${body.run_timeout} s`);
+    if (timeProblem !== null) throw new ServiceError('invalid_body', `run_timeout: ${timeProblem}`, 'run_timeout');
     const compileCpuMs = secondsToMs(body.compile_timeout);
-    if (runCpuMs > ctx.config.maxTimeLimitMs) {
-      throw new ServiceError('invalid_body', `run_timeout: at most ${ctx.config.maxTimeLimitMs / 1000} s`, 'run_timeout');
-    }
-    const memoryKiB = body.memory_limit_MB <= 0 ? ctx.config.memoryLimitKiB : mibToKiB(body.memory_limit_MB);
-    if (memoryKiB > ctx.config.maxMemoryLimitKiB) {
-      throw new ServiceError('invalid_body', `memory_limit_MB: at most ${ctx.config.maxMemoryLimitKiB / 1024}`, 'memory_limit_MB');
+    const memoryKiB = body.memory_limit_MB === -1 ? ctx.config.memoryLimitKiB : mibToKiB(body.memory_limit_MB);
+    const memoryRange = { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB };
+    const memoryProblem = outOfRange(memoryKiB, memoryRange, 'KiB', 'MiB', `${body.memory_limit_MB} MB`);
+    if (memoryProblem !== null) {
+      throw new ServiceError('invalid_body', `memory_limit_MB: ${memoryProblem} (or -1 for the server's default)`, 'memory_limit_MB');
     }
     let outcome;
     try {
-      outcome = await runPlain(ctx, { language, source: body.code, stdin: body.stdin ?? '', runCpuMs,
-        compileCpuMs: Math.min(compileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs), memoryKiB });
+      outcome = await runPlain(ctx, { language, source: body.code, stdin: body.stdin ?? '', runCpuMs: runMs, runWallMs: runMs,
+        compileCpuMs: Math.min(compileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs), memoryKiB }, requestScope(request, reply));
     } catch (error) {
       // verl retries 504 (Gateway Timeout) with a growing delay; 429 would end its retries at once.
       if (error instanceof ServiceError && error.code === 'overloaded') {
+        ctx.metrics.rejected.inc({ route: '/run_code' });
         reply.header('retry-after', String(error.retryAfterSeconds ?? 1));
         return reply.code(504).send(error.body());
       }
@@ -119,7 +128,7 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
     else if (steps.some((s) => s.status === 'TimeLimitExceeded' || (s.return_code ?? 0) !== 0)) status = 'Failed';
     const notes = sources.filter((s) => s.status !== 'ok' && s.reason).map((s) => s.reason!);
     const cut = sources.filter((s) => s.stdoutTruncated || s.stderrTruncated).map(() => 'output was cut at the output limit');
-    return {
+    const answer = {
       status,
       message: status === 'Success' ? '' : [...notes, ...cut].join('; '),
       compile_result: compile,
@@ -127,5 +136,9 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
       executor_pod_name: null,
       files: {},
     };
+    // Crucible's own failure (after the judge's own retries): 504, the status verl's client retries (1 s, 2 s),
+    // and any non-200 the SandboxFusion SDK retries; the body still says SandboxError for clients that read it.
+    if (status === 'SandboxError') return reply.code(504).header('retry-after', '1').send(answer);
+    return answer;
   });
 }

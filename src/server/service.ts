@@ -19,6 +19,7 @@ import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
 import { verdictWithoutTests, type SampleStatus, type Verdict } from '../verdict/index.js';
 import { AdmissionQueue, ShutdownError } from './admission.js';
 import { ServiceError } from './errors.js';
+import type { RequestScope } from './scope.js';
 
 export type { Extraction } from '../judge/submission.js';
 
@@ -55,8 +56,11 @@ export interface Judged {
   readonly extraction: Extraction;
 }
 
-/** Observer of finished verdicts (metrics): status and seconds from admission to verdict. */
-export type VerdictObserver = (status: SampleStatus, seconds: number) => void;
+/**
+ * Observer of finished verdicts (metrics): status, seconds from admission to verdict, and the route of the
+ * request (`unknown` when the caller gave no scope).
+ */
+export type VerdictObserver = (status: SampleStatus, seconds: number, route: string) => void;
 
 /** Largest limits a request may ask for (ms, KiB). */
 export interface ServiceLimits {
@@ -73,6 +77,8 @@ export interface LoadedProblem {
 export class JudgeService {
   private readonly inlineIds = new Map<string, string>();
   private readonly observers: VerdictObserver[] = [];
+  /** Items whose client disconnected before their answer (left the queue or had their runs killed). */
+  cancelledItems = 0;
 
   constructor(readonly judge: Judge, readonly submission: SubmissionContext,
     readonly problems: ReadonlyMap<string, LoadedProblem>, readonly admission: AdmissionQueue,
@@ -150,23 +156,33 @@ export class JudgeService {
     }
   }
 
-  /** Judge a prepared submission whose admission was reserved (`admission.tryReserve`). Never rejects. */
-  async judgeReserved(prepared: Prepared): Promise<Judged> {
+  /**
+   * Judge a prepared submission whose admission was reserved (`admission.tryReserve`). Never rejects. When
+   * `scope.signal` aborts (the client went away) the item leaves the queue or its runs are killed, and the
+   * answer, which nobody will read, is an `internal_error` verdict saying so; it is counted as cancelled, not
+   * observed as a verdict.
+   */
+  async judgeReserved(prepared: Prepared, scope?: RequestScope): Promise<Judged> {
+    const route = scope?.route ?? 'unknown';
     if (prepared.kind === 'decided') {
-      this.observe(prepared.verdict.status, 0);
+      this.observe(prepared.verdict.status, 0, route);
       return { verdict: prepared.verdict, extraction: prepared.extraction };
     }
     const startedMs = performance.now();
+    const signal = scope?.signal;
     let verdict: Verdict;
     try {
-      verdict = await this.admission.run(() => this.judge.judge(prepared.request));
+      verdict = await this.admission.run(() => this.judge.judge(prepared.request, signal === undefined ? {} : { signal }), signal);
     } catch (error) {
-      const why = error instanceof ShutdownError
-        ? `not judged: ${error.message}`
-        : `crucible failed: ${error instanceof Error ? error.message : String(error)}`;
+      if (signal?.aborted) {
+        this.cancelledItems++;
+        return { verdict: verdictWithoutTests('internal_error', prepared.testCount, `cancelled: ${messageOf(signal.reason)}`),
+          extraction: prepared.extraction };
+      }
+      const why = error instanceof ShutdownError ? `not judged: ${error.message}` : `crucible failed: ${messageOf(error)}`;
       verdict = verdictWithoutTests('internal_error', prepared.testCount, why);
     }
-    this.observe(verdict.status, (performance.now() - startedMs) / 1000);
+    this.observe(verdict.status, (performance.now() - startedMs) / 1000, route);
     return { verdict, extraction: prepared.extraction };
   }
 
@@ -190,7 +206,12 @@ export class JudgeService {
     }
   }
 
-  private observe(status: SampleStatus, seconds: number): void {
-    for (const o of this.observers) o(status, seconds);
+  /** Report a finished item to the observers (metrics). Plain runs report here too (`run-plain.ts`). */
+  observe(status: SampleStatus, seconds: number, route: string): void {
+    for (const o of this.observers) o(status, seconds, route);
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -49,6 +49,22 @@ test('fence details: tildes, longer fences containing ```, truncated block, empt
   assert.ok(empty.kind === 'fenced' && empty.code === 'x = 1');
 });
 
+test('a closing fence followed by an end token or text on its line still closes the block (OpenRLHF keeps end tokens)', () => {
+  const code = 'a, b = map(int, input().split())\nprint(a + b)';
+  for (const tail of ['<|im_end|>', '</s>', '<|endoftext|>', '<|eot_id|>', '<|end|>', ' <|im_end|>\n', ' Hope this helps!', '\t']) {
+    const r = extractCode(`Sure:\n\`\`\`python\n${code}\n\`\`\`${tail}`);
+    assert.ok(r.kind === 'fenced', tail);
+    assert.equal(r.code, code, JSON.stringify(tail));
+    assert.equal(r.terminated, true, JSON.stringify(tail));
+  }
+  // Two blocks, the first closed by a fence with an end token right after: both are found, the last is taken.
+  const two = extractCode('```python\nx = 1\n```</s>\nBetter:\n```python\nx = 2\n```<|im_end|>');
+  assert.ok(two.kind === 'fenced' && two.code === 'x = 2' && two.blockCount === 2);
+  // A fence directly followed by a word is an info string, never a close: it stays content of the open block.
+  const inner = extractCode('````markdown\n```python\nx\n```\n````<|im_end|>', { language: 'markdown' });
+  assert.ok(inner.kind === 'fenced' && inner.code === '```python\nx\n```');
+});
+
 test('no fences: code-looking text is taken whole, prose is no_code', () => {
   const code = 'import sys\n\ndef main():\n    n = int(sys.stdin.readline())\n    print(n * 2)\n\nmain()\n';
   assert.deepEqual(extractCode(code), { kind: 'unfenced', code, thinkSectionsRemoved: 0 });

@@ -40,6 +40,33 @@ test('admission reserves all or nothing and bounds in-flight work', async () => 
   assert.ok(q.retryAfterSeconds() >= 1);
 });
 
+test('a cancelled waiting item leaves the queue without starting and gives its place back', async () => {
+  const q = new AdmissionQueue({ maxInFlight: 1, capacity: 2 });
+  assert.equal(q.tryReserve(3), true);
+  const gate = deferred();
+  const started: number[] = [];
+  const first = q.run(async () => { started.push(0); await gate.promise; });
+  const controller = new AbortController();
+  const second = q.run(async () => { started.push(1); }, controller.signal);
+  const third = q.run(async () => { started.push(2); });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(q.depth, 2);
+  controller.abort(new Error('client gone'));
+  await assert.rejects(second, /client gone/);
+  assert.equal(q.depth, 1);
+  assert.equal(q.outstanding, 2, 'the cancelled item no longer counts');
+  gate.resolve();
+  await Promise.all([first, third]);
+  assert.deepEqual(started, [0, 2], 'the cancelled item never started');
+  assert.equal(q.outstanding, 0);
+  assert.equal(q.running, 0);
+  assert.equal(q.stats.cancelledItems, 1);
+  assert.equal(q.tryReserve(1), true);
+  await assert.rejects(q.run(async () => started.push(3), AbortSignal.abort()), 'an item cancelled before its turn never starts');
+  assert.equal(q.outstanding, 0);
+  assert.deepEqual(started, [0, 2]);
+});
+
 test('admission fails waiting items on shutdown, running ones finish', async () => {
   const q = new AdmissionQueue({ maxInFlight: 1, capacity: 2 });
   assert.ok(q.tryReserve(3));

@@ -310,8 +310,15 @@ describe('OpenRLHF POST /get_reward', () => {
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.rewards, [1, 0, 0, 1]);
     assert.deepEqual(r.body.scores, r.body.rewards);
-    assert.deepEqual(r.body.extra_logs.status, ['passed', 'wrong_answer', 'no_code', 'passed']);
+    assert.deepEqual(r.body.extra_logs.passed, [1, 0, 0, 1]);
+    assert.deepEqual(r.body.extra_logs.status_passed, [1, 0, 0, 1]);
+    assert.deepEqual(r.body.extra_logs.status_wrong_answer, [0, 1, 0, 0]);
+    assert.deepEqual(r.body.extra_logs.status_no_code, [0, 0, 1, 0]);
     assert.deepEqual(r.body.extra_logs.tests_passed, [3, 2, 0, 3]);
+    // OpenRLHF makes a tensor of every extra_logs value: numbers only.
+    for (const [key, values] of Object.entries(r.body.extra_logs as Record<string, unknown[]>)) {
+      assert.ok(values.every((v) => typeof v === 'number'), key);
+    }
   });
 
   test('empty lists are accepted; bad labels are 400 with the field', async () => {
@@ -390,7 +397,7 @@ describe('admission control', () => {
       const hold = 'import time\ntime.sleep(6)\nprint(1)\n';
       const busy = post(tiny, '/v1/rewards', { items: [1, 2, 3].map((id) => ({ id, code: hold + `# ${id}`, tests, timeLimitMs: 3000 })) });
       // Wait until the batch is admitted (all 3 items held), however loaded the machine is.
-      for (let i = 0; i < 600 && (await call(tiny, 'GET', '/health')).body.queue.outstanding < 3; i++) {
+      for (let i = 0; i < 600 && tiny.context.service.admission.outstanding < 3; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
       const native = await post(tiny, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
@@ -404,6 +411,11 @@ describe('admission control', () => {
       assert.equal(piston.status, 429);
       const openrlhf = await post(tiny, '/get_reward', { query: ['print(1)'], labels: [JSON.stringify({ tests })] });
       assert.equal(openrlhf.status, 429);
+      // Every refusal is counted under its route, /run_code's 504s included.
+      const metrics = (await call(tiny, 'GET', '/metrics')).text;
+      for (const route of ['/v1/judge', '/run_code', '/api/v2/execute', '/get_reward']) {
+        assert.ok(metrics.includes(`crucible_overload_rejections_total{route="${route}"} 1`), `${route} rejection counted`);
+      }
       const tooBig = await post(tiny, '/v1/rewards', { items: [1, 2, 3, 4].map((id) => ({ id, code: 'print(1)', tests })) });
       assert.equal(tooBig.status, 413);
       const body = await post(tiny, '/v1/judge', { code: 'x'.repeat(5000), tests });

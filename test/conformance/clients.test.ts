@@ -1,0 +1,130 @@
+/**
+ * Conformance: a real `crucible serve` (the CLI, spawned on a free port) driven by the trainers' OWN client code
+ * from ../shared/clients (verl's SandboxFusion reward utilities, SandboxFusion's SDK, OpenRLHF's remote reward
+ * executor, open-r1's Piston client), each checked on a correct, a wrong, a time-limit, a runtime-error and a
+ * compile-error program for the score or status that client derives.
+ *
+ * The client code is trusted test code (the trainers' own, run by the system Python on the host); the programs it
+ * submits are judged by Crucible in the sandbox. The drivers are in test/conformance/python/*.py; the heavy
+ * dependencies those client files import but never use on these paths (verl's and OpenRLHF's internal helpers,
+ * transformers, datasets, async_lru, dotenv) are minimal stubs in test/conformance/python/stubs (see its README). requests, aiohttp, pydantic
+ * and tenacity are the real Debian packages scripts/setup installs.
+ */
+import assert from 'node:assert/strict';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
+
+const CLIENTS = join(PROJECT_ROOT, '..', 'shared', 'clients');
+const DRIVERS = join(PROJECT_ROOT, 'test', 'conformance', 'python');
+/** The system Python (the pyenv shim on PATH is slow, and the Debian packages belong to this one). */
+const PYTHON = ['/usr/bin/python3.11', '/usr/bin/python3'].find((p) => existsSync(p)) ?? 'python3';
+const PYTHONPATH = [join(DRIVERS, 'stubs'), join(CLIENTS, 'volcengine+verl'), join(CLIENTS, 'OpenRLHF+OpenRLHF'),
+  join(CLIENTS, 'huggingface+open-r1', 'src'), join(CLIENTS, 'bytedance+SandboxFusion', 'scripts', 'client', 'src')].join(':');
+
+let server: ChildProcess;
+let url = '';
+
+/** Start `crucible serve --port 0` and read its URL from the line it prints when listening. */
+function startServe(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(join(PROJECT_ROOT, 'bin', 'crucible'), ['serve', '--port', '0', '--slots', '2', '--log-level', 'warn'],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    // The CLI says where it listens on stderr ("crucible serve: listening on URL"); logs go to stdout.
+    let seen = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`crucible serve did not say where it listens within 120 s:\n${seen}`));
+    }, 120_000);
+    const read = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`crucible serve exited (${code}) before listening:\n${seen}`));
+    });
+  });
+}
+
+/** Run one driver with the trainers' client code on the path; its stdout is one JSON object. */
+function driver(name: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise((resolve, reject) => {
+    execFile(PYTHON, [join(DRIVERS, name), url], { env: { ...process.env, PYTHONPATH }, timeout: 120_000, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${name}: ${error.message}\n${stderr.slice(-3000)}`));
+        try {
+          resolve(JSON.parse(stdout) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+        } catch {
+          reject(new Error(`${name} printed no JSON:\n${stdout}\n${stderr.slice(-3000)}`));
+        }
+      });
+  });
+}
+
+before(async () => {
+  ({ child: server, url } = await startServe());
+});
+
+after(async () => {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+});
+
+describe('trainers\' own clients against crucible serve', () => {
+  test('verl: sandbox_fusion compute_score / check_correctness', async () => {
+    const out = await driver('verl_sandbox_fusion.py');
+    assert.deepEqual(out.correct, { score: 1, statuses: ['success', 'success'] });
+    assert.deepEqual(out.wrong, { score: 0, statuses: ['wrong_answer', 'wrong_answer'] });
+    assert.deepEqual(out.time_limit, { score: 0, statuses: ['timeout', 'timeout'] });
+    assert.deepEqual(out.sleeper, { score: 0, statuses: ['timeout', 'timeout'] }, 'run_timeout is wall-clock: a sleeper times out');
+    assert.deepEqual(out.runtime_error, { score: 0, statuses: ['runtime_error', 'runtime_error'] });
+    assert.deepEqual(out.compile_error, { results: [-4, -4], statuses: ['compile_error', 'compile_error'] });
+    assert.deepEqual(out.cpp_correct, { results: [true, true], statuses: ['success', 'success'] });
+  });
+
+  test('SandboxFusion SDK: run_code', async () => {
+    const out = await driver('sandbox_fusion_sdk.py');
+    assert.deepEqual(out.correct, { status: 'Success', run: { status: 'Finished', return_code: 0, stdout: '42\n' }, compile: null });
+    assert.deepEqual(out.wrong, { status: 'Success', run: { status: 'Finished', return_code: 0, stdout: '0\n' }, compile: null });
+    assert.deepEqual(out.time_limit, { status: 'Failed', run: { status: 'TimeLimitExceeded', return_code: null, stdout: '' }, compile: null });
+    assert.deepEqual(out.sleeper, { status: 'Failed', run: { status: 'TimeLimitExceeded', return_code: null, stdout: '' }, compile: null });
+    assert.deepEqual(out.runtime_error, { status: 'Failed', run: { status: 'Finished', return_code: 3, stdout: '' }, compile: null });
+    assert.equal(out.compile_error.status, 'Failed');
+    assert.equal(out.compile_error.run, null);
+    assert.equal(out.compile_error.compile.status, 'Finished');
+    assert.notEqual(out.compile_error.compile.return_code, 0);
+  });
+
+  test('OpenRLHF: SingleTurnAgentExecutor with remote_rm_url (queries end with <|im_end|>)', async () => {
+    const out = await driver('openrlhf_remote_rm.py');
+    const expected: Record<string, [number, string]> = {
+      correct: [1, 'passed'], wrong: [0, 'wrong_answer'], time_limit: [0, 'time_limit_exceeded'],
+      runtime_error: [0, 'runtime_error'], compile_error: [0, 'compile_error'], no_code: [0, 'no_code'],
+    };
+    for (const [name, [reward, status]] of Object.entries(expected)) {
+      assert.deepEqual(out[name], { reward: [reward], scores: [reward], numeric_logs: true, status: [status] }, name);
+    }
+  });
+
+  test('open-r1: PistonClient.send_execute', async () => {
+    const out = await driver('open_r1_piston.py');
+    assert.deepEqual(out.correct, { passed: true, code: 0, status: null, signal: null, compile_code: null });
+    assert.deepEqual(out.wrong, { passed: false, code: 0, status: null, signal: null, compile_code: null });
+    assert.deepEqual(out.time_limit, { passed: false, code: null, status: 'TO', signal: 'SIGKILL', compile_code: null });
+    assert.deepEqual(out.runtime_error, { passed: false, code: 1, status: 'RE', signal: null, compile_code: null });
+    assert.equal(out.compile_error.passed, false);
+    assert.notEqual(out.compile_error.compile_code, 0);
+    assert.deepEqual(out.cpp_correct, { passed: true, code: 0, status: null, signal: null, compile_code: 0 });
+  });
+});
