@@ -400,8 +400,10 @@ describe('admission control', () => {
       for (let i = 0; i < 600 && tiny.context.service.admission.outstanding < 3; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
+      const held = { outstanding: tiny.context.service.admission.outstanding, running: tiny.context.service.admission.running };
       const native = await post(tiny, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
-      assert.equal(native.status, 429);
+      // (Flaky under heavy load on main since 982a804: the state says which premise failed when it does.)
+      assert.equal(native.status, 429, `held before: ${JSON.stringify(held)}, after: ${tiny.context.service.admission.outstanding}; ${native.text.slice(0, 300)}`);
       assert.equal(native.body.error.code, 'overloaded');
       assert.ok(Number(native.headers.get('retry-after')) >= 1);
       const fusion = await post(tiny, '/run_code', { code: 'print(1)', language: 'python', run_timeout: 10, compile_timeout: 10, files: {}, fetch_files: [] });
