@@ -120,6 +120,16 @@ describe('script problems: exit status, no failed test, and the end-of-tests mar
       (e: Error) => e instanceof SubmissionError && e.code === 'wrong_language');
   });
 
+  it('gives the failing run\'s stdout and stderr as detail (what the test library printed)', async () => {
+    const c = CASES.javascript!;
+    const prepared = prepareSubmission(c.problem, { completion: '  return a * b\n}\n' }, { languages, modes });
+    if (prepared.kind !== 'program') throw new Error('expected a program');
+    const v = await judge.judge({ problem: { inline: c.problem }, program: prepared.program }, { detail: true });
+    assert.equal(v.status, 'runtime_error');
+    assert.equal(v.detail?.failures?.length, 1);
+    assert.match(v.detail?.failures[0]?.stderr ?? '', /Assertion failed/);
+  });
+
   for (const [language, c] of Object.entries(CASES)) {
     describe(language, () => {
       it('a correct completion passes; a wrong one fails', async () => {
