@@ -3,6 +3,7 @@ export { DatasetError } from './errors.js';
 export { isGzipFile, openDecompressed, readJsonl, readLines } from './jsonl.js';
 export { datasetHash } from './hash.js';
 export { readHumanEval } from './humaneval.js';
+export { readHumanEvalX } from './humaneval-x.js';
 export { readEvalPlus } from './evalplus.js';
 export { mbppDeserializeArgs } from './mbpp_inputs.js';
 export { readCrucibleProblems, CrucibleProblemSchema, ComparatorSchema } from './crucible.js';

@@ -3,8 +3,8 @@
  * `--format` accepts any id or alias; `--format auto` asks each detector in registry order about the file's
  * first record; `crucible formats` and every `--format` help text list this registry.
  *
- * Detection rules (registry order): `base_input` -> `evalplus`; `task_id` + `test` + `entry_point` ->
- * `humaneval`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
+ * Detection rules (registry order): `base_input` -> `evalplus`; `task_id` + `test` + `declaration` without
+ * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
  * Adding a format: its reader module (beside this file) and one entry below.
  * Errors: `DatasetError` naming the file (and the fields seen) when no detector accepts it.
  */
@@ -12,6 +12,7 @@ import { readCrucibleProblems } from './crucible.js';
 import { DatasetError } from './errors.js';
 import { readEvalPlus } from './evalplus.js';
 import { readHumanEval } from './humaneval.js';
+import { readHumanEvalX } from './humaneval-x.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
 import type { Problem } from './types.js';
@@ -44,6 +45,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'EvalPlus HumanEval+ / MBPP+ (base_input, plus_input): return values compared outside the box',
     detect: (r) => r.keys.has('base_input'),
     read: readEvalPlus,
+  },
+  {
+    id: 'humaneval-x', aliases: ['humanevalx'],
+    description: 'THUDM/CodeGeeX HumanEval-X JSONL (task_id, prompt, declaration, test): script problems in cpp, go, java, js, python',
+    detect: (r) => r.keys.has('task_id') && r.keys.has('test') && r.keys.has('declaration') && !r.keys.has('entry_point'),
+    read: readHumanEvalX,
   },
   {
     id: 'humaneval', aliases: ['codet'],

@@ -3,6 +3,7 @@
  *
  * Accepted files (JSONL, optionally gzipped; the kind is decided by the first record):
  * - `{task_id, completion}` (openai/human-eval `evaluate_functional_correctness` input),
+ *   `{task_id, generation}` (CodeGeeX HumanEval-X samples, read as a completion),
  *   `{task_id, solution}` (EvalPlus `evalplus.evaluate --samples`, a whole program) or `{task_id, response}`
  *   (raw model text, e.g. a chat model's answer with fences and `<think>`), with an optional `language`. All
  *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
@@ -21,16 +22,17 @@ export const SampleRecordSchema = z
   .object({
     task_id: z.string().min(1),
     completion: z.string().optional(),
+    generation: z.string().optional(),
     solution: z.string().optional(),
     response: z.string().optional(),
     language: z.string().min(1).optional(),
   })
   .superRefine((r, ctx) => {
-    if (r.completion === undefined && r.solution === undefined && r.response === undefined) {
+    if (r.completion === undefined && r.generation === undefined && r.solution === undefined && r.response === undefined) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ['completion'],
-        message: 'expected string in "completion", "solution" or "response", all are missing',
+        message: 'expected string in "completion", "generation", "solution" or "response", all are missing',
       });
     }
   });
@@ -63,7 +65,8 @@ export async function readSampleJsonl(path: string): Promise<Sample[]> {
     out.push({
       taskId: r.task_id,
       index,
-      ...(r.completion === undefined ? {} : { completion: r.completion }),
+      // CodeGeeX's `generation` is a completion (it continues the prompt); `completion` wins when both exist.
+      ...(r.completion ?? r.generation) === undefined ? {} : { completion: (r.completion ?? r.generation)! },
       ...(r.solution === undefined ? {} : { solution: r.solution }),
       ...(r.response === undefined ? {} : { response: r.response }),
       ...(r.language === undefined ? {} : { language: r.language }),

@@ -90,8 +90,24 @@ export interface AssertionsProblem {
   readonly assertions: readonly string[];
 }
 
+/**
+ * MultiPL-E / HumanEval-X style: `setup + prompt + completion + test` run as one program in `language`, judged by
+ * its exit status and an end-of-tests marker (`src/judge/modes/script.ts`). `setup` is text that must precede
+ * the prompt (HumanEval-X Go's `test_setup`: the package clause and the tests' imports).
+ */
+export interface ScriptProblem {
+  readonly kind: 'script';
+  readonly taskId: string;
+  /** Language id (`languages/*.yaml`). */
+  readonly language: string;
+  readonly prompt: string;
+  readonly test: string;
+  readonly setup?: string;
+  readonly canonicalSolution?: string;
+}
+
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
-export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem;
+export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

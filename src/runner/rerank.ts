@@ -199,8 +199,8 @@ function planTasks(options: RerankExecuteOptions): TaskPlan[] {
   for (const { sample, problem } of order) {
     let task = tasks.get(problem.taskId);
     if (!task) {
-      if (options.runGeneratedTests && problem.kind === 'io') {
-        throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; io problems have none`);
+      if (options.runGeneratedTests && (problem.kind === 'io' || problem.kind === 'script')) {
+        throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; ${problem.kind} problems have none`);
       }
       task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map() };
       tasks.set(problem.taskId, task);
@@ -251,7 +251,7 @@ async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], lim
   let runs = 0;
   await inPool(items, run.concurrency, async ({ task, solution }) => {
     const problem = task.problem;
-    if (problem.kind === 'io') return;
+    if (problem.kind === 'io' || problem.kind === 'script') return;
     const assertions = task.tests!.distinct.map((t) => t.assertion);
     const response = await run.options.judge.runHarness({
       mode: 'assertions', program: solution.program.source, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,

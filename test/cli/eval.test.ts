@@ -2,7 +2,8 @@
  * `crucible eval` end to end (the real CLI, real programs in the sandbox): raw chat responses judge like the
  * completions they contain; bad samples get their own verdict and never stop the run; a task id that is not in
  * the problems is a one-line error naming the samples file's line; a resumed run judges Crucible's failures
- * again; reasons carry the tail of stderr; ground truth is computed once per dataset and then read from the cache.
+ * again; reasons carry the tail of stderr; ground truth is computed once per dataset and then read from the cache;
+ * HumanEval-X problems judge CodeGeeX-format samples.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -14,6 +15,9 @@ import { after, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { SampleRecord } from '../../src/store/records.js';
 import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/codet-data.js';
+import { humanEvalXPath } from '../support/humaneval-x.js';
+
+const HUMANEVAL_X_JS = humanEvalXPath('js');
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-eval-cli-'));
 const cacheDir = join(dir, 'cache');
@@ -142,5 +146,18 @@ describe('crucible eval', () => {
     const third = await evalJson(['--problems', problemsPath, '--samples', a, '--out', join(dir, 'run-gt-c'), '--cache-dir', cacheDir]);
     assert.deepEqual(third.summary.groundTruth, { runs: 1, cacheHits: 1, cacheDir });
     assert.equal((third.summary.passAtK as Record<string, number>)['1'], 1);
+  });
+
+  it('judges HumanEval-X (script problems) from CodeGeeX {task_id, generation} samples; an early exit(0) does not pass', async () => {
+    const problems = file('humaneval-x-js.jsonl', firstRecords(HUMANEVAL_X_JS, 2));
+    const samples = file('humaneval-x-js-samples.jsonl', firstRecords(HUMANEVAL_X_JS, 2).flatMap((r) => [
+      { task_id: r['task_id'], generation: r['canonical_solution'] },
+      { task_id: r['task_id'], generation: '  process.exit(0)\n}\n' },
+    ]));
+    const out = join(dir, 'humaneval-x-run');
+    await evalJson(['--problems', problems, '--samples', samples, '--out', out, '--no-store']);
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.status]), [
+      ['JavaScript/0', 0, 'passed'], ['JavaScript/0', 1, 'wrong_answer'], ['JavaScript/1', 0, 'passed'], ['JavaScript/1', 1, 'wrong_answer'],
+    ]);
   });
 });

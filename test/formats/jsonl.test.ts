@@ -21,7 +21,7 @@ test('missing field and invalid JSON are DatasetErrors at the right line', async
   const missing = tempFile('m.jsonl', '{"completion": "x"}\n');
   await assert.rejects(readSamples(missing), /m\.jsonl:1: field "task_id": expected string, field is missing/);
   const neither = tempFile('n.jsonl', '{"task_id": "t"}\n');
-  await assert.rejects(readSamples(neither), /n\.jsonl:1: field "completion": expected string in "completion", "solution" or "response"/);
+  await assert.rejects(readSamples(neither), /n\.jsonl:1: field "completion": expected string in "completion", "generation", "solution" or "response"/);
   const response = await readSamples(tempFile('r.jsonl', '{"task_id": "t", "response": "```python\\nprint(1)\\n```"}\n'));
   assert.equal(response[0]!.response, '```python\nprint(1)\n```');
   const bad = tempFile('b.jsonl', '{"task_id": "t", "completion": "x"}\n{"task_id": \n');

@@ -1,0 +1,97 @@
+/**
+ * `script` problems (HumanEval-X, MultiPL-E's model): the program is the prompt plus the completion, followed by
+ * the problem's test code, run once as one script or compiled program in the problem's language
+ * (CodeGeeX `execution.py`; MultiPL-E `evaluation/`). The assembly per language is data
+ * (`./script-languages.ts`).
+ *
+ * A program passes only if (a) its run ended `ok` (exit status 0 within the limits), (b) no test failed (the
+ * language's test code exits non-zero on a failure; where a test library only prints, the assembly makes the
+ * failure count), and (c) its stdout holds the line `SCRIPT_MARKER <nonce>`, printed by trusted code after the
+ * tests with a nonce Crucible draws afresh for every plan (16 random bytes, hex) and hands the run on stdin
+ * only. An early `exit(0)`, a printed success line, or tests that never ran leave no such line. What a program
+ * that reads its own stdin on purpose can do is in docs/SECURITY.md ("Script problems").
+ *
+ * `plan` is the one place a mode draws randomness: the plan is still data (the nonce travels in it), so a judge
+ * on another machine checks the run it made against the nonce it was given.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ScriptProblem } from '../../formats/types.js';
+import {
+  detailText, failedTestDetail, reasonWithStderr, runStatus, shortReason, type TestResult, type Verdict, type VerdictDetail,
+} from '../../verdict/index.js';
+import type { ProgramRunsOutcome } from '../plan.js';
+import { defineMode, type JudgingMode } from './mode.js';
+import { assembleScript, SCRIPT_ASSEMBLY, SCRIPT_MARKER } from './script-languages.js';
+
+/** Bytes of randomness in a run's nonce (hex-encoded: twice as many characters). */
+export const NONCE_BYTES = 16;
+
+/** Whether `stdout` holds the marker line with `nonce` (a line of its own; trailing `\r` tolerated). */
+export function hasMarker(stdout: string, nonce: string): boolean {
+  const wanted = `${SCRIPT_MARKER} ${nonce}`;
+  return stdout.split('\n').some((line) => line.replace(/\r$/, '') === wanted);
+}
+
+function runOutcome(outcome: ProgramRunsOutcome, testCount: number): Verdict {
+  if (!outcome.compiled) {
+    const r = outcome.compile!;
+    return { status: r.status === 'internal_error' ? 'internal_error' : 'compile_error', passed: false, tests: [], testCount,
+      cpuMs: r.cpuMs, wallMs: r.wallMs, reason: shortReason(`${r.reason ?? ''}: ${r.stderr.slice(0, 500)}`) };
+  }
+  const test = outcome.tests[0];
+  const run = outcome.runs[0];
+  if (test === undefined || run === undefined) {
+    return { status: 'internal_error', passed: false, tests: [], testCount, cpuMs: 0, wallMs: 0, reason: 'the script did not run' };
+  }
+  const reason = test.reason;
+  return { status: test.status, passed: test.status === 'passed', tests: [test], testCount, cpuMs: run.cpuMs, wallMs: run.wallMs,
+    ...(reason === undefined ? {} : { reason }) };
+}
+
+const script: JudgingMode<ScriptProblem, string> = {
+  kind: 'script',
+  description: 'prompt + completion + the problem\'s tests run as one program in its language (HumanEval-X, MultiPL-E); '
+    + 'exit 0, no failed test and a per-run nonce printed after the tests',
+  language: (problem, requested) => requested ?? problem.language,
+  acceptsLanguage: (problem, languageId) => languageId === problem.language && SCRIPT_ASSEMBLY[languageId] !== undefined,
+  assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + code : code,
+  testCount: () => 1,
+  plan: (problem, program, { limits, failFast }) => {
+    const nonce = randomBytes(NONCE_BYTES).toString('hex');
+    const source = assembleScript(problem.language, { setup: problem.setup ?? '', program: program.source, test: problem.test });
+    return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: `${nonce}\n`, check: nonce }],
+      limits, failFast };
+  },
+  judgeRun: (_problem, run, index, result): TestResult => {
+    const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
+    if (result.status !== 'ok') {
+      return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };
+    }
+    if (!hasMarker(result.stdout, run.check)) {
+      return { ...base, status: 'wrong_answer', reason: 'exited 0 but the tests did not run to the end (no end-of-tests marker with this run\'s nonce)' };
+    }
+    return { ...base, status: 'passed' };
+  },
+  verdict: (_problem, outcome): Verdict => {
+    if (outcome.kind !== 'program_runs') throw new Error('script problems are judged by program runs');
+    return runOutcome(outcome, 1);
+  },
+  detail: (_problem, outcome, verdict): VerdictDetail => {
+    if (outcome.kind !== 'program_runs') throw new Error('script problems are judged by program runs');
+    if (!outcome.compiled) {
+      const c = outcome.compile!;
+      return { failures: [], ...(c.stderr === '' ? {} : { stderr: detailText(c.stderr) }), memoryKiB: c.memoryKiB };
+    }
+    const run = outcome.runs[0];
+    const failures = verdict.passed || run === undefined ? []
+      : [failedTestDetail(0, { actual: run.stdout, stderr: run.stderr || undefined })];
+    return { failures, memoryKiB: run?.memoryKiB ?? 0 };
+  },
+  describeTest: (problem, index) => failedTestDetail(index, {
+    input: problem.test,
+    expected: 'the program exits 0 and its tests run to the end',
+  }),
+};
+
+/** The `script` judging mode. */
+export const scriptMode = defineMode(script);

@@ -1,0 +1,155 @@
+/**
+ * The `script` kind judged end to end in the real sandbox, per language it supports (C++, Go, Java, JavaScript):
+ * a correct completion passes; a wrong one fails; and the hack classes fail — an early exit 0 before the tests,
+ * a printed fake end-of-tests marker, and disarming the test library's assert or equality where the language
+ * allows it. The test programs follow HumanEval-X's shape for each language (prompt, completion, test).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { ScriptProblem } from '../../src/formats/types.js';
+import { defaultModes } from '../../src/judge/modes/index.js';
+import { hasMarker } from '../../src/judge/modes/script.js';
+import { SCRIPT_ASSEMBLY, SCRIPT_MARKER } from '../../src/judge/modes/script-languages.js';
+import { prepareSubmission } from '../../src/judge/submission.js';
+import { SubmissionError } from '../../src/judge/modes/index.js';
+import { LanguageRegistry } from '../../src/languages/registry.js';
+import { createJudge } from '../../src/runner/factory.js';
+import type { SampleStatus, Verdict } from '../../src/verdict/index.js';
+
+const modes = defaultModes();
+const languages = LanguageRegistry.load();
+const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });
+after(() => judge.close());
+
+/** A marker line with a nonce the run was never given (what a program that guesses or replays one prints). */
+const FAKE = `${SCRIPT_MARKER} 0123456789abcdef0123456789abcdef`;
+
+async function judgeCompletion(problem: ScriptProblem, completion: string): Promise<Verdict> {
+  const prepared = prepareSubmission(problem, { completion }, { languages, modes });
+  if (prepared.kind !== 'program') throw new Error('expected a program');
+  return judge.judge({ problem: { inline: problem }, program: prepared.program });
+}
+
+interface LanguageCase {
+  readonly problem: ScriptProblem;
+  readonly correct: string;
+  readonly wrong: string;
+  /** Hack name -> [completion, the status it must get] (never `passed`). */
+  readonly hacks: Readonly<Record<string, readonly [string, SampleStatus]>>;
+}
+
+const CASES: Readonly<Record<string, LanguageCase>> = {
+  cpp: {
+    problem: { kind: 'script', taskId: 'CPP/add', language: 'cpp',
+      prompt: '#include<stdio.h>\n#include<stdlib.h>\nusing namespace std;\nint add(int a, int b){\n',
+      test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
+    correct: '    return a + b;\n}\n',
+    wrong: '    return a - b;\n}\n',
+    hacks: {
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
+      'exit(0) from a static initialiser, before main': ['    return a - b;\n}\nstatic int crucible_hack = (exit(0), 0);\n', 'wrong_answer'],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
+      'assert defined away': ['    return a - b;\n}\n#define assert(x) ((void)0)\n', 'runtime_error'],
+      '__assert_fail defined away': ['    return a - b;\n}\n#define __assert_fail(...) ((void)0)\n', 'runtime_error'],
+      'main renamed by a macro': [`    return a - b;\n}\nint main(){ printf("${FAKE}\\n"); return 0; }\n#define main not_main\n`, 'compile_error'],
+    },
+  },
+  javascript: {
+    problem: { kind: 'script', taskId: 'JavaScript/add', language: 'javascript',
+      prompt: 'const add = (a, b) => {\n',
+      test: 'const testAdd = () => {\n  console.assert(add(2, 3) === 5)\n  console.assert(add(-1, 1) === 0)\n}\n\ntestAdd()\n' },
+    correct: '  return a + b\n}\n',
+    // console.assert only prints in Node: the assembly must still count the failure.
+    wrong: '  return a - b\n}\n',
+    hacks: {
+      'early process.exit(0)': ['  return a + b\n}\nprocess.exit(0)\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`  return a - b\n}\nconsole.log('${FAKE}')\nprocess.exit(0)\n`, 'wrong_answer'],
+      'console.assert replaced by a no-op': ['  return a - b\n}\nconsole.assert = () => {}\n', 'runtime_error'],
+      'the exit status reset to 0 in an exit handler': ['  return a - b\n}\nprocess.on("exit", () => { process.exitCode = 0 })\n', 'wrong_answer'],
+    },
+  },
+  java: {
+    problem: { kind: 'script', taskId: 'Java/add', language: 'java',
+      prompt: 'import java.util.*;\nimport java.lang.*;\n\nclass Solution {\n    public int add(int a, int b) {\n',
+      test: 'public class Main {\n    public static void main(String[] args) {\n        Solution s = new Solution();\n'
+        + '        List<Boolean> correct = Arrays.asList(\n                s.add(2, 3) == 5,\n                s.add(-1, 1) == 0\n        );\n'
+        + '        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n' },
+    correct: '        return a + b;\n    }\n}\n',
+    wrong: '        return a - b;\n    }\n}\n',
+    hacks: {
+      'early System.exit(0)': ['        System.exit(0);\n        return 0;\n    }\n}\n', 'wrong_answer'],
+      'System.exit(0) from a static initialiser': ['        return a - b;\n    }\n    static { System.exit(0); }\n}\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`        System.out.println("${FAKE}");\n        System.exit(0);\n        return 0;\n    }\n}\n`, 'wrong_answer'],
+      'Arrays shadowed (asList returns an all-true list)': ['        return a - b;\n    }\n}\nclass Arrays {\n'
+        + '    static List<Boolean> asList(Boolean... xs) { return new ArrayList<Boolean>(); }\n}\n', 'compile_error'],
+      'AssertionError shadowed': ['        return a - b;\n    }\n}\nclass AssertionError extends java.lang.Error {\n'
+        + '    AssertionError() { System.exit(0); }\n}\n', 'compile_error'],
+    },
+  },
+  go: {
+    problem: { kind: 'script', taskId: 'Go/add', language: 'go',
+      setup: 'package main\n\nimport (\n    "testing"\n    "github.com/stretchr/testify/assert"\n)\n\n',
+      prompt: 'func Add(a int, b int) int {\n',
+      test: 'func TestAdd(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(5, Add(2, 3))\n    assert.Equal(0, Add(-1, 1))\n}\n' },
+    correct: '    return a + b\n}\n',
+    wrong: '    return a - b\n}\n',
+    hacks: {
+      'early os.Exit(0) (through the epilogue\'s own import)': ['    crucible_os.Exit(0)\n    return 0\n}\n', 'wrong_answer'],
+      'os.Exit(0) from init, before the tests': ['    return a - b\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`    crucible_os.Stdout.WriteString("${FAKE}\\n")\n    crucible_os.Exit(0)\n    return 0\n}\n`, 'wrong_answer'],
+      'the assert package shadowed': ['    return a - b\n}\nvar assert = 0\n', 'compile_error'],
+      'tests deselected with -test.run': ['    return a - b\n}\nfunc init() { crucible_os.Args = append(crucible_os.Args, "-test.run=^$") }\n', 'runtime_error'],
+    },
+  },
+};
+
+describe('script problems: exit status, no failed test, and the end-of-tests marker with this run\'s nonce', () => {
+  it('the marker must be a line of its own with the exact nonce', () => {
+    assert.ok(hasMarker(`out\n${SCRIPT_MARKER} abc\nPASS\n`, 'abc'));
+    assert.ok(hasMarker(`${SCRIPT_MARKER} abc\r\n`, 'abc'));
+    assert.ok(!hasMarker(`${SCRIPT_MARKER} abcd\n`, 'abc'));
+    assert.ok(!hasMarker(`x${SCRIPT_MARKER} abc\n`, 'abc'));
+  });
+
+  it('every language with an assembly is covered here', () => {
+    assert.deepEqual(Object.keys(SCRIPT_ASSEMBLY).sort(), Object.keys(CASES).sort());
+  });
+
+  it('refuses a submission in another language than the problem\'s', () => {
+    assert.throws(() => prepareSubmission(CASES.cpp!.problem, { completion: 'x', language: 'java' }, { languages, modes }),
+      (e: Error) => e instanceof SubmissionError && e.code === 'wrong_language');
+  });
+
+  it('gives the failing run\'s stdout and stderr as detail (what the test library printed)', async () => {
+    const c = CASES.javascript!;
+    const prepared = prepareSubmission(c.problem, { completion: '  return a * b\n}\n' }, { languages, modes });
+    if (prepared.kind !== 'program') throw new Error('expected a program');
+    const v = await judge.judge({ problem: { inline: c.problem }, program: prepared.program }, { detail: true });
+    assert.equal(v.status, 'runtime_error');
+    assert.equal(v.detail?.failures?.length, 1);
+    assert.match(v.detail?.failures[0]?.stderr ?? '', /Assertion failed/);
+  });
+
+  for (const [language, c] of Object.entries(CASES)) {
+    describe(language, () => {
+      it('a correct completion passes; a wrong one fails', async () => {
+        const ok = await judgeCompletion(c.problem, c.correct);
+        assert.equal(ok.status, 'passed', JSON.stringify(ok));
+        // A failed test stops the program with a non-zero exit status (Node's console.assert only prints: the
+        // assembly makes it count).
+        const wrong = await judgeCompletion(c.problem, c.wrong);
+        assert.equal(wrong.status, 'runtime_error', JSON.stringify(wrong));
+        assert.equal(wrong.passed, false);
+      });
+
+      for (const [hack, [completion, status]] of Object.entries(c.hacks)) {
+        it(`does not pass: ${hack} (${status})`, async () => {
+          const v = await judgeCompletion(c.problem, completion);
+          assert.equal(v.passed, false, JSON.stringify(v));
+          assert.equal(v.status, status, JSON.stringify(v));
+          if (status === 'wrong_answer') assert.match(v.reason ?? '', /no end-of-tests marker/);
+        });
+      }
+    });
+  }
+});

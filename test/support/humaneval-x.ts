@@ -1,0 +1,48 @@
+/**
+ * HumanEval-X as published (THUDM/CodeGeeX, read from ../shared/data, never copied into the tree), and the
+ * helper that judges canonical solutions through the real submission path, shared by the acceptance test and
+ * `npm run bench:humaneval-x`.
+ */
+import { join } from 'node:path';
+import { datasetHash, readProblems } from '../../src/formats/index.js';
+import type { Problem } from '../../src/formats/types.js';
+import type { Judge } from '../../src/judge/judge.js';
+import { defaultModes } from '../../src/judge/modes/index.js';
+import { prepareSubmission } from '../../src/judge/submission.js';
+import type { LanguageRegistry } from '../../src/languages/registry.js';
+import type { Verdict } from '../../src/verdict/index.js';
+
+/** Directory of `humaneval_<lang>.jsonl.gz`. */
+export const HUMANEVAL_X_DIR = '/work/shared/data/humaneval-x';
+
+/** The HumanEval-X files Crucible judges, by their file suffix (Rust is refused by the reader). */
+export const HUMANEVAL_X_LANGUAGES = ['cpp', 'go', 'java', 'js', 'python'] as const;
+
+/** Path of one language's file. */
+export function humanEvalXPath(suffix: string): string {
+  return join(HUMANEVAL_X_DIR, `humaneval_${suffix}.jsonl.gz`);
+}
+
+/** Judge `completion(problem)` for each problem, registered as the dataset at `path`; verdicts in order. */
+export async function judgeCompletions(judge: Judge, languages: LanguageRegistry, path: string, problems: readonly Problem[],
+  completion: (problem: Problem) => string): Promise<Verdict[]> {
+  const hash = await datasetHash(path);
+  judge.catalog.add(hash, problems);
+  const modes = defaultModes();
+  return Promise.all(problems.map((p) => {
+    const prepared = prepareSubmission(p, { completion: completion(p) }, { languages, modes });
+    if (prepared.kind !== 'program') throw new Error(`${p.taskId}: no program`);
+    return judge.judge({ problem: { datasetHash: hash, taskId: p.taskId }, program: prepared.program });
+  }));
+}
+
+/** A problem's canonical solution (the completion the dataset ships). @throws Error when it has none. */
+export function canonicalCompletion(problem: Problem): string {
+  if ((problem.kind === 'script' || problem.kind === 'unit_test') && problem.canonicalSolution !== undefined) return problem.canonicalSolution;
+  throw new Error(`${problem.taskId} has no canonical solution`);
+}
+
+/** Read one language's problems. */
+export function readHumanEvalX(suffix: string): Promise<Problem[]> {
+  return readProblems(humanEvalXPath(suffix), 'humaneval-x');
+}
