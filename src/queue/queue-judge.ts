@@ -69,6 +69,7 @@ const KEEP_FINISHED_S = 3600;
 /** Problems by dataset, each dataset shipped to Redis once (the promise of its upload). */
 class ShippingCatalog implements ProblemCatalog {
   private readonly problems = new MemoryCatalog();
+  private readonly lists = new Map<string, readonly ProblemBase[]>();
   private readonly uploads = new Map<string, Promise<void>>();
 
   constructor(private readonly redis: Redis, private readonly location: QueueLocation) {}
@@ -76,9 +77,8 @@ class ShippingCatalog implements ProblemCatalog {
   add(datasetHash: string, problems: readonly ProblemBase[]): void {
     if (this.problems.has(datasetHash)) return;
     this.problems.add(datasetHash, problems);
-    const upload = this.ship(datasetHash, problems);
-    upload.catch(() => this.uploads.delete(datasetHash)); // the next request tries again
-    this.uploads.set(datasetHash, upload);
+    this.lists.set(datasetHash, problems);
+    void this.shipped(datasetHash).catch(() => undefined); // start now; a failure surfaces in the first request
   }
 
   get(ref: ProblemRef): ProblemBase | undefined {
@@ -89,12 +89,12 @@ class ShippingCatalog implements ProblemCatalog {
     return this.problems.has(datasetHash);
   }
 
-  /** Resolves once the dataset is in Redis (shipping it again if an earlier upload failed). */
-  shipped(datasetHash: string, problems: () => readonly ProblemBase[]): Promise<void> {
+  /** Resolves once a dataset of the catalog is in Redis (shipping it again if an earlier upload failed). */
+  shipped(datasetHash: string): Promise<void> {
     let upload = this.uploads.get(datasetHash);
     if (upload === undefined) {
-      upload = this.ship(datasetHash, problems());
-      upload.catch(() => this.uploads.delete(datasetHash));
+      upload = this.ship(datasetHash, this.lists.get(datasetHash) ?? []);
+      upload.catch(() => this.uploads.delete(datasetHash)); // the next request tries again
       this.uploads.set(datasetHash, upload);
     }
     return upload;
@@ -221,7 +221,7 @@ export class QueueJudge implements Judge {
         ? `no problem "${spec.taskId}" in dataset ${spec.datasetHash.slice(0, 12)}`
         : `dataset ${spec.datasetHash.slice(0, 12)} is not in this judge's catalog (catalog.add it first)`);
     }
-    await this.catalog.shipped(spec.datasetHash, () => { throw new Error('unreachable: the dataset is in the catalog'); });
+    await this.catalog.shipped(spec.datasetHash);
     return this.testCount(problem);
   }
 

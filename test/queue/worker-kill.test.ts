@@ -137,9 +137,6 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
       if (lineCount(out) >= 200 && (await heldBy('w2')).length >= 2) break;
     }
     killGroup(workers.get('w2')!, 'SIGKILL');
-    await sleep(200);
-    const orphaned = await heldBy('w2');
-    assert.ok(orphaned.length > 0, 'w2 held no job when it died');
     const before = lineCount(out);
     const queued = await run;
     assert.equal(queued.code, 0, queued.output);
@@ -158,13 +155,22 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
     assert.deepEqual(differing, []);
     assert.ok(lines.some((l) => l.passed) && lines.some((l) => !l.passed), 'the subset has passing and failing samples');
 
-    // The jobs w2 held when it died were judged again by a live worker.
-    for (const id of orphaned) {
-      const returned = await client!.hget(`crucible:judge:${id}`, 'returnvalue');
-      assert.ok(returned !== null, `job ${id} held by w2 has no result`);
+    // The jobs w2 held when it died were found stalled (BullMQ counts it on the job: `stc`) and judged by a live worker.
+    const jobKeys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await client!.scan(cursor, 'MATCH', 'crucible:judge:[0-9]*', 'COUNT', 1000);
+      cursor = next;
+      jobKeys.push(...found.filter((k) => /^crucible:judge:\d+$/.test(k)));
+    } while (cursor !== '0');
+    const stalledCounts = await Promise.all(jobKeys.map((k) => client!.hget(k, 'stc')));
+    const recovered = jobKeys.filter((_, i) => Number(stalledCounts[i] ?? 0) > 0);
+    assert.ok(recovered.length > 0, `no job of the ${jobKeys.length} was recovered from the killed worker`);
+    for (const key of recovered) {
+      const returned = await client!.hget(key, 'returnvalue');
+      assert.ok(returned !== null, `${key}, recovered from w2, has no result`);
       const result = jobResultSchema.parse(JSON.parse(returned));
-      assert.notEqual(result.provenance.worker, 'w2', `job ${id} completed by the worker that was killed`);
-      assert.ok(['w1', 'w3'].includes(result.provenance.worker));
+      assert.ok(['w1', 'w3'].includes(result.provenance.worker), `${key} completed by ${result.provenance.worker}`);
       assert.ok(result.provenance.toolchains['python'], 'provenance names the Python toolchain');
     }
   });

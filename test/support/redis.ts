@@ -5,9 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 
 /** A running server. */
 export interface RedisServer {
@@ -15,18 +16,6 @@ export interface RedisServer {
   readonly url: string;
   readonly pid: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
@@ -39,10 +28,22 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Start a server (well under a second). @throws Error with its output when it does not start within 10 s. */
+/**
+ * Start a server (well under a second), on another port if the free one was taken in the meantime.
+ * @throws Error with its output when it does not start within 10 s, three times.
+ */
 export async function startRedis(): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort());
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startOn(port: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'crucible-redis-'));
-  const port = await freePort();
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
