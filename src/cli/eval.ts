@@ -11,8 +11,7 @@ import { defaultSubmissionContext } from '../judge/submission.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
 import { createJudge } from '../runner/factory.js';
-import { queueLocation, QueueUrlError } from '../queue/connection.js';
-import { QueueJudge } from '../queue/queue-judge.js';
+import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { INTERNAL_ERROR_RETRIES } from '../runner/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
@@ -27,6 +26,7 @@ registerUserError(DatasetError);
 registerUserError(UnknownFormatError);
 registerUserError(RunStoreError);
 registerUserError(QueueUrlError);
+registerUserError(QueueUnreachableError);
 
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
@@ -200,7 +200,8 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
     });
     try {
       judge = flags.queue !== undefined
-        ? await QueueJudge.connect(queueLocation(flags.queue), { modes: context.modes, limits: input.limits })
+        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
+        ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue), { modes: context.modes, limits: input.limits })
         : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
           languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
       await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });

@@ -8,13 +8,13 @@ import type { Command } from 'commander';
 import { defaultSubmissionContext } from '../judge/submission.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
-import { queueLocation, QueueUrlError } from '../queue/connection.js';
-import { startWorker } from '../queue/worker.js';
+import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 import { CRUCIBLE_VERSION } from './version.js';
 
 registerUserError(QueueUrlError);
+registerUserError(QueueUnreachableError);
 
 interface WorkerFlags {
   queue: string; slots?: number; name?: string; concurrency?: number; timeLimit?: number; memoryLimit?: number;
@@ -37,6 +37,8 @@ export function register(program: Command): void {
       const location = queueLocation(flags.queue);
       const context = defaultSubmissionContext();
       const name = flags.name ?? `${hostname()}-${process.pid}`;
+      // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
+      const { startWorker } = await import('../queue/worker.js');
       const worker = await startWorker({
         location, name, crucibleVersion: CRUCIBLE_VERSION,
         ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),

@@ -1,8 +1,8 @@
 /**
- * Where the queue is: a `redis://[user:password@]HOST:PORT[/DB]` URL, parsed and checked once, and the Redis
- * connections made from it (ioredis). `crucible worker --queue` and `crucible eval --queue` take the URL.
+ * Where the queue is: a `redis://[user:password@]HOST:PORT[/DB]` URL, parsed and checked once (connections are
+ * made in `redis.ts`, so that commands that only check a URL do not load the Redis client).
+ * `crucible worker --queue` and `crucible eval --queue` take the URL.
  */
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME } from './wire.js';
 
@@ -30,17 +30,17 @@ export class QueueUrlError extends Error {
   }
 }
 
+/** Thrown when Redis does not answer at the queue's URL (`reachable`, `redis.ts`). */
+export class QueueUnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueUnreachableError';
+  }
+}
+
 /** Check a queue URL and fill in the defaults. @throws QueueUrlError naming the URL. */
 export function queueLocation(url: string, options: { prefix?: string; queueName?: string } = {}): QueueLocation {
   const parsed = urlSchema.safeParse(url);
   if (!parsed.success) throw new QueueUrlError(`--queue ${JSON.stringify(url)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return { url, prefix: options.prefix ?? DEFAULT_PREFIX, queueName: options.queueName ?? DEFAULT_QUEUE_NAME };
-}
-
-/**
- * A new Redis connection. `maxRetriesPerRequest: null` is what BullMQ asks of the connections it blocks on
- * (commands wait for a reconnection instead of failing after a few retries).
- */
-export function redisConnection(location: QueueLocation): Redis {
-  return new Redis(location.url, { maxRetriesPerRequest: null, lazyConnect: false });
 }

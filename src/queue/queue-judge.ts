@@ -31,7 +31,8 @@ import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
 import type { JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../runner/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
-import { redisConnection, type QueueLocation } from './connection.js';
+import type { QueueLocation } from './connection.js';
+import { reachable, redisConnection } from './redis.js';
 import { fleetConcurrency, readFleet } from './fleet.js';
 import {
   datasetKey, judgePayload, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
@@ -140,7 +141,7 @@ export class QueueJudge implements Judge {
   static async connect(location: QueueLocation, options: QueueJudgeOptions = {}): Promise<QueueJudge> {
     const redis = redisConnection(location);
     try {
-      await redis.ping();
+      await reachable(redis, location);
       const queue = new Queue(location.queueName, { connection: redis, prefix: location.prefix });
       const streamKey = queue.toKey('events');
       const last = await redis.xrevrange(streamKey, '+', '-', 'COUNT', 1);

@@ -26,7 +26,8 @@ import { JudgeRequestError, type Judge } from '../judge/judge.js';
 import { createJudge, type JudgeOptions } from '../runner/factory.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { plainVerdict } from '../verdict/index.js';
-import { redisConnection, type QueueLocation } from './connection.js';
+import type { QueueLocation } from './connection.js';
+import { reachable, redisConnection } from './redis.js';
 import { ADVERT_TTL_MS, advertise, withdraw } from './fleet.js';
 import {
   datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type WorkerAdvert,
@@ -77,7 +78,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const judge = createJudge(options.judge);
   const redis = redisConnection(options.location);
   try {
-    await redis.ping();
+    await reachable(redis, options.location);
     const toolchains = Object.fromEntries((await options.judge.languages.toolchains()).map((t) => [t.id, t.version ?? null]));
     const provenance: WorkerProvenance = { worker: options.name, crucibleVersion: options.crucibleVersion, toolchains };
     const datasets = new DatasetFetcher(redis, options.location, judge);
