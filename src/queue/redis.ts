@@ -4,10 +4,13 @@ import { QueueUnreachableError, type QueueLocation } from './connection.js';
 
 /**
  * A new Redis connection. `maxRetriesPerRequest: null` is what BullMQ asks of the connections it blocks on
- * (commands wait for a reconnection instead of failing after a few retries).
+ * (commands wait for a reconnection instead of failing after a few retries). Connection errors are not printed:
+ * ioredis reconnects, and an unreachable Redis is reported once by `reachable`.
  */
 export function redisConnection(location: QueueLocation): Redis {
-  return new Redis(location.url, { maxRetriesPerRequest: null, lazyConnect: false });
+  const redis = new Redis(location.url, { maxRetriesPerRequest: null, lazyConnect: false });
+  redis.on('error', () => undefined);
+  return redis;
 }
 
 /**
