@@ -11,6 +11,7 @@ import { defaultSubmissionContext } from '../judge/submission.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
 import { createJudge } from '../runner/factory.js';
+import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { INTERNAL_ERROR_RETRIES } from '../runner/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
@@ -24,11 +25,13 @@ import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeco
 registerUserError(DatasetError);
 registerUserError(UnknownFormatError);
 registerUserError(RunStoreError);
+registerUserError(QueueUrlError);
+registerUserError(QueueUnreachableError);
 
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
-  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all';
+  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -196,8 +199,11 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
       return judge;
     });
     try {
-      judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-        languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
+      judge = flags.queue !== undefined
+        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
+        ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue), { modes: context.modes, limits: input.limits })
+        : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+          languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
       await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
     } finally {
       // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
@@ -256,9 +262,11 @@ export function register(program: Command): void {
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
+    .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
       .choices(['failing', 'all']).default('failing'))
     .action(async (flags: EvalFlags) => {
+      if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything is read
       const input = await readInput(flags);
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);

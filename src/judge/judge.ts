@@ -118,8 +118,11 @@ export interface JudgeStats {
 
 /** One check of `Judge.selfTest`: what it exercised, whether it worked, how long it took (ms), and why not. */
 export interface SelfTestCheck {
-  /** `sandbox`: a real program in a box, confined; `harness`: the Python judge harness judging a known-good program. */
-  readonly name: 'sandbox' | 'harness';
+  /**
+   * `sandbox`: a real program in a box, confined; `harness`: the Python judge harness judging a known-good
+   * program; `queue`: a known-good program judged end to end by a worker of the fleet (a queue-backed judge).
+   */
+  readonly name: 'sandbox' | 'harness' | 'queue';
   readonly ok: boolean;
   readonly wallMs: number;
   readonly reason?: string;

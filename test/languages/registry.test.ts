@@ -20,7 +20,8 @@ describe('language files', () => {
   it('scripts/setup installs exactly the packages the language files name (plus the sandbox\'s and the conformance tests\')', () => {
     const listed = execFileSync('bash', [join(PROJECT_ROOT, 'scripts/setup'), '--list-packages'], { encoding: 'utf8' }).trim().split('\n');
     const conformance = ['python3-requests', 'python3-aiohttp', 'python3-pydantic', 'python3-tenacity'];
-    const wanted = new Set(['bubblewrap', 'util-linux', 'chromium', 'postgresql', ...conformance, ...registry.languages.flatMap((l) => l.packages)]);
+    const wanted = new Set(['bubblewrap', 'util-linux', 'chromium', 'postgresql', 'redis-server', ...conformance,
+      ...registry.languages.flatMap((l) => l.packages)]);
     assert.deepEqual(listed, [...wanted].sort());
   });
 

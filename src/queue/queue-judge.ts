@@ -1,0 +1,342 @@
+/**
+ * `QueueJudge`: the `Judge` (`src/judge/judge.ts`) that sends each request as one BullMQ job to a queue in Redis
+ * and awaits the verdict a `crucible worker` (`src/queue/worker.ts`) reports, so a front end (`crucible eval
+ * --queue`) judges on a fleet of machines through the same interface as on its own.
+ *
+ * Datasets: `catalog.add(hash, problems)` keeps the problems here (requests are checked against them as a
+ * `LocalJudge` would) and ships them once to Redis under their dataset hash (`SET NX`, content-addressed); a job
+ * names its problem by `{datasetHash, taskId}` and each worker fetches a dataset once. Inline problems travel
+ * in the job.
+ *
+ * Results: one `QueueEvents` reader (BullMQ's events stream) from the stream position taken before the first
+ * job, so no completion can slip between adding a job and listening for it; a job whose event is missed (the
+ * stream is capped) is found by a reconciliation pass over the jobs pending longer than `reconcileAfterMs`.
+ * Every result read back is validated (`jobResultSchema`).
+ *
+ * Failure policy (as `LocalJudge`'s, across machines): a request the workers' judge refuses rejects with
+ * `JudgeRequestError`; a job that failed on every attempt (`attempts`: Crucible's failures on a worker, or a job
+ * whose worker died more than BullMQ's `maxStalledCount` times) resolves as an `internal_error` verdict with
+ * the reason, never as a verdict on the program. Cancellation (`CallOptions.signal`): the call rejects with
+ * the signal's reason at once and the job is removed if no worker holds it yet (else its result is ignored).
+ */
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { IoProblem, ProblemBase } from '../formats/types.js';
+import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
+import {
+  isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
+  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
+  type SelfTestCheck, type SelfTestReport,
+} from '../judge/judge.js';
+import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
+import type { JudgeLimits } from '../limits.js';
+import { MemoryCatalog } from '../runner/local-judge.js';
+import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
+import type { QueueLocation } from './connection.js';
+import { reachable, redisConnection } from './redis.js';
+import { fleetConcurrency, readFleet } from './fleet.js';
+import {
+  datasetKey, judgePayload, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
+  type JobPayload, type JobResult, type WorkerProvenance,
+} from './wire.js';
+
+/** The problem of `QueueJudge.selfTest`: add two numbers. */
+const SELF_TEST_PROBLEM: IoProblem = {
+  kind: 'io', taskId: 'crucible-self-test', comparator: { kind: 'tokens' }, tests: [{ input: '2 3\n', output: '5\n' }],
+};
+
+/** Options of a queue judge. */
+export interface QueueJudgeOptions {
+  /** Attempts of a job before it is an `internal_error` (BullMQ `attempts`; default 3). */
+  readonly attempts?: number;
+  /** A job pending longer than this is looked up directly in case its event was missed, ms (default 15 000). */
+  readonly reconcileAfterMs?: number;
+  /** Requests in flight when no worker advertises itself yet (default 8). */
+  readonly defaultConcurrency?: number;
+  /** Limits of requests that set none (sent in every job, so every worker applies the front end's defaults). */
+  readonly limits?: Partial<JudgeLimits>;
+  /** Judging modes requests are checked against (default: the built-in kinds; workers must know the same). */
+  readonly modes?: ModeRegistry;
+}
+
+/** A verdict from a worker, with who judged it. */
+export interface QueueVerdict extends DetailedVerdict {
+  readonly provenance?: WorkerProvenance;
+}
+
+interface Pending {
+  readonly addedAtMs: number;
+  readonly testCount: number;
+  settle(result: JobResult | { kind: 'failed'; reason: string }): void;
+}
+
+/** How long finished jobs stay in Redis for a front end that missed their event, s. */
+const KEEP_FINISHED_S = 3600;
+
+/** Problems by dataset, each dataset shipped to Redis once (the promise of its upload). */
+class ShippingCatalog implements ProblemCatalog {
+  private readonly problems = new MemoryCatalog();
+  private readonly lists = new Map<string, readonly ProblemBase[]>();
+  private readonly uploads = new Map<string, Promise<void>>();
+
+  constructor(private readonly redis: Redis, private readonly location: QueueLocation) {}
+
+  add(datasetHash: string, problems: readonly ProblemBase[]): void {
+    if (this.problems.has(datasetHash)) return;
+    this.problems.add(datasetHash, problems);
+    this.lists.set(datasetHash, problems);
+    void this.shipped(datasetHash).catch(() => undefined); // start now; a failure surfaces in the first request
+  }
+
+  get(ref: ProblemRef): ProblemBase | undefined {
+    return this.problems.get(ref);
+  }
+
+  has(datasetHash: string): boolean {
+    return this.problems.has(datasetHash);
+  }
+
+  /** Resolves once a dataset of the catalog is in Redis (shipping it again if an earlier upload failed). */
+  shipped(datasetHash: string): Promise<void> {
+    let upload = this.uploads.get(datasetHash);
+    if (upload === undefined) {
+      upload = this.ship(datasetHash, this.lists.get(datasetHash) ?? []);
+      upload.catch(() => this.uploads.delete(datasetHash)); // the next request tries again
+      this.uploads.set(datasetHash, upload);
+    }
+    return upload;
+  }
+
+  private async ship(datasetHash: string, problems: readonly ProblemBase[]): Promise<void> {
+    const key = datasetKey(this.location.prefix, this.location.queueName, datasetHash);
+    if (await this.redis.exists(key)) return;
+    await this.redis.set(key, JSON.stringify({ v: WIRE_VERSION, problems }), 'NX');
+  }
+}
+
+export class QueueJudge implements Judge {
+  readonly catalog: ShippingCatalog;
+  private readonly pending = new Map<string, Pending>();
+  private readonly counters = { requests: 0, retries: 0 };
+  private concurrency: number;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly location: QueueLocation,
+    /** The connections this judge made: BullMQ does not close connections it is handed. */
+    private readonly connections: readonly [Redis, Redis],
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+    private readonly options: Required<QueueJudgeOptions>,
+  ) {
+    this.catalog = new ShippingCatalog(connections[0], location);
+    this.concurrency = options.defaultConcurrency;
+    events.on('completed', ({ jobId, returnvalue }) => this.onCompleted(jobId, returnvalue));
+    events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, { kind: 'failed', reason: failedReason }));
+    events.on('error', () => undefined); // ioredis reconnects; a lost event is found by reconciliation
+    this.timers.push(setInterval(() => void this.refreshCapacity().catch(() => undefined), 5_000).unref());
+    this.timers.push(setInterval(() => void this.reconcile().catch(() => undefined),
+      Math.max(1_000, Math.floor(options.reconcileAfterMs / 3))).unref());
+  }
+
+  /**
+   * Connect to the queue at `location`: listen for results from the events stream's current end, and read the
+   * fleet's capacity. @throws Error when Redis cannot be reached.
+   */
+  static async connect(location: QueueLocation, options: QueueJudgeOptions = {}): Promise<QueueJudge> {
+    const redis = redisConnection(location);
+    try {
+      await reachable(redis, location);
+      const queue = new Queue(location.queueName, { connection: redis, prefix: location.prefix });
+      const streamKey = queue.toKey('events');
+      const last = await redis.xrevrange(streamKey, '+', '-', 'COUNT', 1);
+      const lastEventId = last[0]?.[0] ?? '0-0';
+      const eventsConnection = redis.duplicate();
+      const events = new QueueEvents(location.queueName, { connection: eventsConnection, prefix: location.prefix, lastEventId });
+      await events.waitUntilReady();
+      const judge = new QueueJudge(location, [redis, eventsConnection], queue, events, {
+        attempts: options.attempts ?? 3, reconcileAfterMs: options.reconcileAfterMs ?? 15_000,
+        defaultConcurrency: options.defaultConcurrency ?? 8, modes: options.modes ?? defaultModes(), limits: options.limits ?? {},
+      });
+      await judge.refreshCapacity();
+      return judge;
+    } catch (error) {
+      redis.disconnect();
+      throw error;
+    }
+  }
+
+  get capacity(): JudgeCapacity {
+    return { slots: Math.ceil(this.concurrency / 2), harnessSlots: Math.ceil(this.concurrency / 2), concurrency: this.concurrency };
+  }
+
+  async judge(request: JudgeRequest, options: CallOptions = {}): Promise<QueueVerdict> {
+    this.counters.requests++;
+    const testCount = await this.checkProblem(request.problem, options);
+    const limits = { ...definedOnly(this.options.limits), ...definedOnly(request.limits ?? {}) };
+    const result = await this.submit(judgePayload({ ...request, limits }, options.detail === true), testCount, options);
+    if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
+    if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
+    if (result.kind !== 'verdict') return verdictWithoutTests('internal_error', testCount, `queue: a worker answered a judge job with ${result.kind}`);
+    return { ...resultVerdict(result), provenance: result.provenance };
+  }
+
+  async describeTests(problem: ProblemSpec, options: CallOptions = {}): Promise<readonly FailedTestDetail[]> {
+    await this.checkProblem(problem, options);
+    const payload: JobPayload = { v: WIRE_VERSION, kind: 'describe', problem: wireProblemSpec(problem) };
+    const result = await this.submit(payload, 0, options);
+    if (result.kind === 'tests') return resultTests(result);
+    if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
+    throw new Error(`queue: describing the tests failed: ${result.kind === 'failed' ? result.reason : `a worker answered with ${result.kind}`}`);
+  }
+
+  runPlain(_request: PlainRunRequest, _options?: CallOptions): Promise<PlainRunOutcome> {
+    return Promise.reject(new Error('queue: plain runs (crucible run, /run_code) do not go through the queue yet; use a local judge'));
+  }
+
+  runHarness(_job: HarnessJob, _options?: CallOptions): Promise<HarnessResponse> {
+    return Promise.reject(new Error('queue: raw harness jobs (CodeT generated tests) do not go through the queue yet; use a local judge'));
+  }
+
+  stats(): JudgeStats {
+    return {
+      requests: this.counters.requests, deduplicated: 0, retries: this.counters.retries, executions: 0, runs: 0, compilations: 0,
+      compileCacheHits: 0, harnessJobs: 0, testerReuses: 0, groundTruthRuns: 0, groundTruthCacheHits: 0,
+    };
+  }
+
+  /**
+   * Judge a known-good Python program on an inline problem through the queue: ok when a worker of the fleet
+   * answers `passed`. Never rejects; a cancelled or failed check is reported as not ok with the reason.
+   */
+  async selfTest(options: CallOptions = {}): Promise<SelfTestReport> {
+    const started = Date.now();
+    let check: SelfTestCheck;
+    try {
+      const verdict = await this.judge({
+        problem: { inline: SELF_TEST_PROBLEM },
+        program: { language: 'python', source: 'a, b = map(int, input().split())\nprint(a + b)\n' },
+      }, options);
+      check = verdict.status === 'passed'
+        ? { name: 'queue', ok: true, wallMs: Date.now() - started }
+        : { name: 'queue', ok: false, wallMs: Date.now() - started, reason: `a worker judged a correct program ${verdict.status}: ${verdict.reason ?? ''}`.trim() };
+    } catch (error) {
+      check = { name: 'queue', ok: false, wallMs: Date.now() - started, reason: `the queue self-test failed: ${(error as Error).message}` };
+    }
+    return { ok: check.ok, checks: [check] };
+  }
+
+  /** Stop listening; calls still waiting reject. The queue and its jobs stay in Redis. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.timers.forEach((t) => clearInterval(t));
+    for (const p of this.pending.values()) p.settle({ kind: 'failed', reason: 'queue: the judge was closed before the job finished' });
+    this.pending.clear();
+    await this.events.close().catch(() => undefined);
+    await this.queue.close().catch(() => undefined);
+    this.connections.forEach((c) => c.disconnect());
+  }
+
+  /** The problem's test count, after checking the catalog and shipping its dataset. @throws JudgeRequestError */
+  private async checkProblem(spec: ProblemSpec, options: CallOptions): Promise<number> {
+    options.signal?.throwIfAborted();
+    if (isInline(spec)) return this.testCount(spec.inline);
+    const problem = this.catalog.get(spec);
+    if (problem === undefined) {
+      throw new JudgeRequestError(this.catalog.has(spec.datasetHash)
+        ? `no problem "${spec.taskId}" in dataset ${spec.datasetHash.slice(0, 12)}`
+        : `dataset ${spec.datasetHash.slice(0, 12)} is not in this judge's catalog (catalog.add it first)`);
+    }
+    await this.catalog.shipped(spec.datasetHash);
+    return this.testCount(problem);
+  }
+
+  /** Add one job and wait for its result (or its final failure); honours `options.signal`. */
+  private async submit(payload: JobPayload, testCount: number, options: CallOptions): Promise<JobResult | { kind: 'failed'; reason: string }> {
+    if (this.closed) throw new Error('queue: the judge is closed');
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    const job = await this.queue.add(payload.kind, payload, {
+      attempts: this.options.attempts, removeOnComplete: { age: KEEP_FINISHED_S }, removeOnFail: { age: KEEP_FINISHED_S },
+    });
+    const id = job.id!;
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.pending.delete(id);
+        reject(signal!.reason);
+        // Taken by no worker yet: remove it. Held by a worker: it finishes and its result is ignored.
+        void job.remove().catch(() => undefined);
+      };
+      this.pending.set(id, {
+        addedAtMs: Date.now(), testCount,
+        settle: (result) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+      });
+      if (signal !== undefined) {
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  private onCompleted(jobId: string, returnvalue: unknown): void {
+    if (!this.pending.has(jobId)) return;
+    this.settle(jobId, parseResult(returnvalue));
+  }
+
+  private settle(jobId: string, result: JobResult | { kind: 'failed'; reason: string }): void {
+    const pending = this.pending.get(jobId);
+    if (pending === undefined) return;
+    this.pending.delete(jobId);
+    pending.settle(result.kind === 'failed' ? { kind: 'failed', reason: `queue: job ${jobId} failed on every attempt: ${result.reason}` } : result);
+  }
+
+  /** Look up jobs pending for long in case their event was missed (the events stream is capped). */
+  private async reconcile(): Promise<void> {
+    const now = Date.now();
+    const overdue = [...this.pending].filter(([, p]) => now - p.addedAtMs > this.options.reconcileAfterMs).map(([id]) => id);
+    for (const id of overdue) {
+      const job: Job | undefined = await this.queue.getJob(id);
+      if (job === undefined) {
+        this.settle(id, { kind: 'failed', reason: 'the job is no longer in Redis (removed, or Redis lost it)' });
+      } else if (job.finishedOn !== undefined && job.failedReason !== undefined && (await job.isFailed())) {
+        this.settle(id, { kind: 'failed', reason: job.failedReason });
+      } else if (await job.isCompleted()) {
+        this.settle(id, parseResult(job.returnvalue));
+      }
+    }
+  }
+
+  /** @throws JudgeRequestError for a kind no mode judges. */
+  private testCount(problem: ProblemBase): number {
+    return this.options.modes.of(problem).testCount(problem);
+  }
+
+  private async refreshCapacity(): Promise<void> {
+    const { workers } = await readFleet(this.connections[0], this.location);
+    const fleet = fleetConcurrency(workers);
+    if (fleet > 0) this.concurrency = fleet;
+  }
+}
+
+/** A job's return value, validated; anything else is Crucible's failure (`failed`). */
+function parseResult(returnvalue: unknown): JobResult | { kind: 'failed'; reason: string } {
+  let value = returnvalue;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return { kind: 'failed', reason: 'a worker returned a result that is not JSON' };
+    }
+  }
+  const parsed = jobResultSchema.safeParse(value);
+  return parsed.success ? parsed.data : { kind: 'failed', reason: `a worker returned an invalid result (${zodMessage(parsed.error)})` };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

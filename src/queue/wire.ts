@@ -1,0 +1,179 @@
+/**
+ * What travels through Redis between a `QueueJudge` (front ends) and `crucible worker`s, and its zod schemas.
+ * Both sides validate everything they read back from Redis: a job's payload (worker side), a job's result and
+ * a shipped dataset (front end and worker side). Redis itself is inside the trust boundary (docs/SCALING.md):
+ * validation guards against version skew and corruption, not against an attacker who can write to Redis.
+ *
+ * Keys (all under the queue's prefix, default `crucible`, and queue name, default `judge`):
+ * - BullMQ's own keys for the queue (`<prefix>:<queue>:*`, BullMQ's layout);
+ * - `<prefix>:<queue>:dataset:<datasetHash>`: a dataset's problems as JSON (`ShippedDataset`), written once by
+ *   the first front end that uses it (content-addressed: the hash is the sha256 of the problems file), read
+ *   once per worker;
+ * - `<prefix>:<queue>:worker:<name>`: a worker's advertisement (`WorkerAdvert`), refreshed while it runs,
+ *   with a time to live so a dead worker drops out of the fleet.
+ */
+import { z } from 'zod';
+import { ComparatorSchema } from '../formats/crucible.js';
+import type { Problem } from '../formats/types.js';
+import type { JudgeRequest, ProblemSpec } from '../judge/judge.js';
+import { pyValueSchema } from '../verdict/pyvalue.js';
+import { sampleStatusSchema } from '../verdict/status.js';
+import { testResultSchema } from '../verdict/verdict.js';
+import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
+
+/** Version of the payloads below; a worker refuses (fails) a job of another version. */
+export const WIRE_VERSION = 1;
+
+/** Default key prefix and queue name. */
+export const DEFAULT_PREFIX = 'crucible';
+export const DEFAULT_QUEUE_NAME = 'judge';
+
+/** Redis key of a shipped dataset. */
+export function datasetKey(prefix: string, queueName: string, datasetHash: string): string {
+  return `${prefix}:${queueName}:dataset:${datasetHash}`;
+}
+
+/** Redis key of a worker's advertisement, and the pattern that matches every worker's. */
+export function workerKey(prefix: string, queueName: string, name: string): string {
+  return `${prefix}:${queueName}:worker:${name}`;
+}
+
+const text = z.string();
+const positiveInt = z.number().int().positive();
+const nonNegative = z.number().finite().nonnegative();
+
+const unitTestSchema = z.object({
+  kind: z.literal('unit_test'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text, test: text,
+  canonicalSolution: text.optional(),
+});
+const callSchema = z.object({
+  kind: z.literal('call'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
+  canonicalSolution: text, baseInputs: z.array(z.array(pyValueSchema)), plusInputs: z.array(z.array(pyValueSchema)),
+  atol: nonNegative, evalplusDataset: z.enum(['humaneval', 'mbpp']), test: text.optional(),
+});
+const ioSchema = z.object({
+  kind: z.literal('io'), taskId: text.min(1), language: text.min(1).optional(), statement: text.optional(),
+  tests: z.array(z.object({ input: text, output: text })), comparator: ComparatorSchema,
+  timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
+  referenceSolution: z.object({ language: text.min(1), code: text }).optional(),
+});
+const assertionsSchema = z.object({
+  kind: z.literal('assertions'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
+  assertions: z.array(text),
+});
+
+/**
+ * A problem of one of the built-in kinds (`Problem`, `src/formats/types.ts`). Kinds a caller defines itself
+ * (`defaultModes().with(mode)`) cannot travel through the queue yet: they fail validation with the kind named.
+ */
+export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> =
+  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
+
+/** A dataset as shipped once to Redis: its problems, in file order. */
+export const shippedDatasetSchema = z.object({ v: z.literal(WIRE_VERSION), problems: z.array(problemSchema) });
+export type ShippedDataset = z.infer<typeof shippedDatasetSchema>;
+
+const limitsSchema = z.object({ cpuMs: positiveInt.optional(), memoryKiB: positiveInt.optional(), outputBytes: positiveInt.optional() });
+const problemSpecSchema = z.union([
+  z.object({ datasetHash: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex'), taskId: text.min(1) }).strict(),
+  z.object({ inline: problemSchema }).strict(),
+]);
+
+/** The payload of one job (BullMQ job data): what to judge, and whether the caller wants the verdict's detail. */
+export const jobPayloadSchema = z.discriminatedUnion('kind', [
+  z.object({
+    v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
+    request: z.object({
+      problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
+      failFast: z.boolean().optional(), limits: limitsSchema.optional(),
+    }),
+  }),
+  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('describe'), problem: problemSpecSchema }),
+]);
+export type JobPayload = z.infer<typeof jobPayloadSchema>;
+
+/** A problem spec as a job carries it (a `ProblemSpec` types its inline problem loosely; workers validate it). */
+export function wireProblemSpec(spec: ProblemSpec): z.infer<typeof problemSpecSchema> {
+  return spec as z.infer<typeof problemSpecSchema>;
+}
+
+/** The payload of a `judge` job for a request (what `QueueJudge.judge` adds). */
+export function judgePayload(request: JudgeRequest, detail: boolean): JobPayload {
+  return {
+    v: WIRE_VERSION, kind: 'judge', detail,
+    request: {
+      problem: wireProblemSpec(request.problem),
+      program: { language: request.program.language, source: request.program.source },
+      ...(request.failFast === undefined ? {} : { failFast: request.failFast }),
+      ...(request.limits === undefined ? {} : { limits: { ...request.limits } }),
+    },
+  };
+}
+
+const failedTestDetailSchema = z.object({
+  index: z.number().int().nonnegative(), input: text.optional(), expected: text.optional(), actual: text.optional(),
+  stderr: text.optional(), cut: z.array(z.enum(['input', 'expected', 'actual', 'stderr'])).optional(),
+});
+
+/** A verdict as a worker returns it (with its detail when the job asked for it). */
+export const verdictSchema = z.object({
+  status: sampleStatusSchema, passed: z.boolean(), plusStatus: sampleStatusSchema.optional(), plusPassed: z.boolean().optional(),
+  tests: z.array(testResultSchema), testCount: z.number().int().nonnegative(), cpuMs: nonNegative, wallMs: nonNegative,
+  reason: text.optional(), score: z.number().min(0).max(1).optional(),
+  detail: z.object({ failures: z.array(failedTestDetailSchema).optional(), stderr: text.optional(), memoryKiB: nonNegative.optional() }).optional(),
+});
+
+/**
+ * Who judged: the worker's name, its Crucible version and the toolchain versions of its languages (by language
+ * id; null where the version command failed).
+ */
+export const provenanceSchema = z.object({
+  worker: text.min(1), crucibleVersion: text, toolchains: z.record(z.string(), z.string().nullable()),
+});
+export type WorkerProvenance = z.infer<typeof provenanceSchema>;
+
+/**
+ * A job's result (BullMQ return value). A request the worker's judge refused (`JudgeRequestError`: unknown
+ * language, task, limits out of range) is an answer too, `request_error`, and is not retried; Crucible's own
+ * failures make the job fail instead (BullMQ retries it, then the front end reports `internal_error`).
+ */
+export const jobResultSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema }),
+  z.object({ kind: z.literal('tests'), tests: z.array(failedTestDetailSchema), provenance: provenanceSchema }),
+  z.object({ kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema }),
+]);
+export type JobResult = z.infer<typeof jobResultSchema>;
+
+/** A job's result as a worker writes it (the shapes `jobResultSchema` reads back). */
+export type JobAnswer =
+  | { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'tests'; readonly tests: readonly FailedTestDetail[]; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance };
+
+/** The verdict of a result, typed as the judge returns it. */
+export function resultVerdict(result: Extract<JobResult, { kind: 'verdict' }>): DetailedVerdict {
+  return result.verdict as DetailedVerdict;
+}
+
+/** The test descriptions of a result, typed as the judge returns them. */
+export function resultTests(result: Extract<JobResult, { kind: 'tests' }>): readonly FailedTestDetail[] {
+  return result.tests as readonly FailedTestDetail[];
+}
+
+/**
+ * A worker's advertisement: its name, one-shot slots and warm harness boxes, the languages it can run, when it
+ * started and last refreshed (ms since the epoch), and whether it is draining (takes no new jobs).
+ */
+export const workerAdvertSchema = z.object({
+  name: text.min(1), slots: positiveInt, harnessSlots: z.number().int().nonnegative(), languages: z.array(text),
+  crucibleVersion: text, startedAtMs: nonNegative, refreshedAtMs: nonNegative, draining: z.boolean(), pid: positiveInt,
+  host: text,
+});
+export type WorkerAdvert = z.infer<typeof workerAdvertSchema>;
+
+/** `text` of a zod error as one line: `path: message` of the first issue. */
+export function zodMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  return `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`;
+}

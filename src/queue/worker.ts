@@ -1,0 +1,194 @@
+/**
+ * The worker loop behind `crucible worker --queue redis://HOST:PORT`: takes judging jobs from the BullMQ queue,
+ * judges them on this machine's sandbox (a `LocalJudge` made by `createJudge`) and returns each verdict with
+ * its provenance (worker name, Crucible version, toolchain versions).
+ *
+ * Theory of operation:
+ * - BullMQ's `Worker` takes up to `concurrency` jobs at once (default: the local judge's `capacity.concurrency`,
+ *   enough to keep every slot and harness box busy) and holds a lock on each, renewed every `lockMs / 2`.
+ * - A worker that dies (SIGKILL, machine lost) stops renewing; its jobs' locks expire after `lockMs` and the
+ *   stalled-job check of any live worker (every `stalledIntervalMs`) puts them back in the queue for another
+ *   worker. A job that stalls more than `maxStalledCount` times (it keeps killing workers) fails for good: its
+ *   front end reports `internal_error` (the dead letters are BullMQ's failed set).
+ * - A payload that does not validate fails at once (`UnrecoverableError`: no retry). Crucible's own failure
+ *   (a dataset that cannot be fetched, an `internal_error` verdict after the local judge's retries) fails the
+ *   attempt, and BullMQ retries the job (perhaps elsewhere) up to the job's `attempts`. A request the local
+ *   judge refuses (`JudgeRequestError`) is an answer (`request_error`), not a failure.
+ * - Datasets are fetched from Redis once per worker (`ShippedDataset`, validated) and registered in the local
+ *   judge's catalog, so its ground-truth cache on disk and its deduplication memo work as in a local run.
+ * - It advertises itself (`WorkerAdvert`, `fleet.ts`) every `ADVERT_TTL_MS / 3`. `drain()` (SIGTERM in the
+ *   CLI) marks it draining, stops taking jobs, lets the jobs it holds finish, then closes everything.
+ */
+import { hostname } from 'node:os';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JudgeRequestError, type Judge } from '../judge/judge.js';
+import { createJudge, type JudgeOptions } from '../runner/factory.js';
+import type { LanguageRegistry } from '../languages/registry.js';
+import { plainVerdict } from '../verdict/index.js';
+import type { QueueLocation } from './connection.js';
+import { reachable, redisConnection } from './redis.js';
+import { ADVERT_TTL_MS, advertise, withdraw } from './fleet.js';
+import {
+  datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type WorkerAdvert,
+  type WorkerProvenance,
+} from './wire.js';
+
+/** How a worker runs. */
+export interface WorkerOptions {
+  readonly location: QueueLocation;
+  /** The worker's name in the fleet and in every verdict's provenance (unique per fleet). */
+  readonly name: string;
+  /** The local judge's options (slots, limits, cache directory, languages, modes). */
+  readonly judge: JudgeOptions & { readonly languages: LanguageRegistry };
+  /** Jobs held at once (default: the local judge's `capacity.concurrency`). */
+  readonly concurrency?: number;
+  /** Lock of a held job, ms: a dead worker's jobs go back to the queue after about this long (default 10 000). */
+  readonly lockMs?: number;
+  /** How often live workers look for jobs of dead workers, ms (default 5 000). */
+  readonly stalledIntervalMs?: number;
+  /** Times a job may lose its worker before it fails for good (default 2). */
+  readonly maxStalledCount?: number;
+  /** Version of this Crucible (provenance and advertisement). */
+  readonly crucibleVersion: string;
+  /** Called for each job that fails an attempt (the CLI logs it). */
+  readonly onFailure?: (jobId: string, reason: string) => void;
+}
+
+/** A running worker. */
+export interface RunningWorker {
+  readonly name: string;
+  readonly concurrency: number;
+  /** Stop taking jobs, finish those held, withdraw the advertisement and release everything. */
+  drain(): Promise<void>;
+  /** Jobs judged (completed) so far. */
+  readonly completed: () => number;
+}
+
+/** Thrown by a job attempt for Crucible's own failure (BullMQ retries the job). */
+class AttemptFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AttemptFailed';
+  }
+}
+
+/** Start a worker: make the local judge, detect toolchains, advertise, and take jobs. @throws as `createJudge`. */
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const judge = createJudge(options.judge);
+  const redis = redisConnection(options.location);
+  try {
+    await reachable(redis, options.location);
+    const toolchains = Object.fromEntries((await options.judge.languages.toolchains()).map((t) => [t.id, t.version ?? null]));
+    const provenance: WorkerProvenance = { worker: options.name, crucibleVersion: options.crucibleVersion, toolchains };
+    const datasets = new DatasetFetcher(redis, options.location, judge);
+    const concurrency = options.concurrency ?? judge.capacity.concurrency;
+    let completed = 0;
+    const workerConnection = redis.duplicate(); // BullMQ does not close connections it is handed
+    const worker = new Worker<unknown, JobAnswer>(options.location.queueName,
+      async (job: Job<unknown, JobAnswer>, _token?: string, signal?: AbortSignal) => {
+        const result = await processJob(job.data, { judge, datasets, provenance, ...(signal === undefined ? {} : { signal }) });
+        completed++;
+        return result;
+      }, {
+        connection: workerConnection, prefix: options.location.prefix, name: options.name, concurrency,
+        lockDuration: options.lockMs ?? 10_000, stalledInterval: options.stalledIntervalMs ?? 5_000,
+        maxStalledCount: options.maxStalledCount ?? 2, autorun: true,
+      });
+    worker.on('failed', (job, error) => options.onFailure?.(job?.id ?? '?', error.message));
+    worker.on('error', () => undefined); // connection errors: ioredis reconnects
+    const started = Date.now();
+    const advert = (draining: boolean): WorkerAdvert => ({
+      name: options.name, slots: judge.capacity.slots, harnessSlots: judge.capacity.harnessSlots,
+      languages: Object.entries(toolchains).filter(([, v]) => v !== null).map(([id]) => id), crucibleVersion: options.crucibleVersion,
+      startedAtMs: started, refreshedAtMs: Date.now(), draining, pid: process.pid, host: hostname(),
+    });
+    await worker.waitUntilReady();
+    await advertise(redis, options.location, advert(false));
+    const refresh = setInterval(() => void advertise(redis, options.location, advert(false)).catch(() => undefined), ADVERT_TTL_MS / 3);
+    let draining: Promise<void> | undefined;
+    return {
+      name: options.name, concurrency, completed: () => completed,
+      drain(): Promise<void> {
+        draining ??= (async () => {
+          clearInterval(refresh);
+          await advertise(redis, options.location, advert(true)).catch(() => undefined);
+          await worker.close(); // waits for the jobs it holds
+          await withdraw(redis, options.location, options.name).catch(() => undefined);
+          await judge.close();
+          workerConnection.disconnect();
+          redis.disconnect();
+        })();
+        return draining;
+      },
+    };
+  } catch (error) {
+    redis.disconnect();
+    await judge.close();
+    throw error;
+  }
+}
+
+/** What a job attempt needs. */
+interface JobContext {
+  readonly judge: Judge;
+  readonly datasets: DatasetFetcher;
+  readonly provenance: WorkerProvenance;
+  readonly signal?: AbortSignal;
+}
+
+/** One job attempt: validate, judge, answer. @throws UnrecoverableError (bad payload), AttemptFailed (retry). */
+async function processJob(data: unknown, context: JobContext): Promise<JobAnswer> {
+  const parsed = jobPayloadSchema.safeParse(data);
+  if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${zodMessage(parsed.error)}`);
+  const payload: JobPayload = parsed.data;
+  const problem = payload.kind === 'judge' ? payload.request.problem : payload.problem;
+  if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
+  const call = context.signal === undefined ? {} : { signal: context.signal };
+  try {
+    if (payload.kind === 'describe') {
+      return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: context.provenance };
+    }
+    const verdict = await context.judge.judge(payload.request, { ...call, detail: payload.detail });
+    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${context.provenance.worker}: ${verdict.reason ?? 'internal_error'}`);
+    return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: context.provenance };
+  } catch (error) {
+    if (error instanceof JudgeRequestError) {
+      return { kind: 'request_error', message: error.message, field: error.field, provenance: context.provenance };
+    }
+    throw error;
+  }
+}
+
+/** Datasets fetched from Redis once per worker into the local judge's catalog. */
+class DatasetFetcher {
+  private readonly fetching = new Map<string, Promise<void>>();
+
+  constructor(private readonly redis: Redis, private readonly location: QueueLocation, private readonly judge: Judge) {}
+
+  /** @throws AttemptFailed when the dataset is not in Redis or does not validate. */
+  ensure(datasetHash: string): Promise<void> {
+    if (this.judge.catalog.has(datasetHash)) return Promise.resolve();
+    let pending = this.fetching.get(datasetHash);
+    if (pending === undefined) {
+      pending = this.fetch(datasetHash).finally(() => this.fetching.delete(datasetHash));
+      this.fetching.set(datasetHash, pending);
+    }
+    return pending;
+  }
+
+  private async fetch(datasetHash: string): Promise<void> {
+    const text = await this.redis.get(datasetKey(this.location.prefix, this.location.queueName, datasetHash));
+    const short = datasetHash.slice(0, 12);
+    if (text === null) throw new AttemptFailed(`dataset ${short} is not in Redis (its front end ships it before its first job)`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new AttemptFailed(`dataset ${short} in Redis is not JSON`);
+    }
+    const parsed = shippedDatasetSchema.safeParse(json);
+    if (!parsed.success) throw new AttemptFailed(`dataset ${short} in Redis does not validate: problems.${zodMessage(parsed.error)}`);
+    this.judge.catalog.add(datasetHash, parsed.data.problems);
+  }
+}

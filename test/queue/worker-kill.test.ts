@@ -1,0 +1,177 @@
+/**
+ * The queue with real parts: a real `redis-server` on a free loopback port, three `crucible worker` processes
+ * (own process groups, one slot each), and `crucible eval --queue` on 2,000 real HumanEval samples (CodeGen-16B
+ * completions from CodeT's files: the first 20 samples of the first 100 problems). One worker is SIGKILLed
+ * (its whole process group) while it holds jobs; its jobs must be judged again by the others, every sample must
+ * get exactly one verdict, and every verdict must equal a local run's on the same samples.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { readProblems, readSamples } from '../../src/formats/index.js';
+import type { UnitTestProblem } from '../../src/formats/types.js';
+import { readFleet } from '../../src/queue/fleet.js';
+import { queueLocation } from '../../src/queue/connection.js';
+import { jobResultSchema } from '../../src/queue/wire.js';
+import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/codet-data.js';
+import { startRedis, type RedisServer } from '../support/redis.js';
+
+const CRUCIBLE = join(PROJECT_ROOT, 'bin', 'crucible');
+const PROBLEMS = 100;
+const SAMPLES_PER_PROBLEM = 20;
+
+const dir = mkdtempSync(join(tmpdir(), 'crucible-queue-test-'));
+const problemsFile = join(dir, 'problems.jsonl');
+const samplesFile = join(dir, 'samples.jsonl');
+const env = { ...process.env, CRUCIBLE_CACHE_DIR: join(dir, 'cache') };
+const workers = new Map<string, ChildProcess>();
+let redis: RedisServer | undefined;
+let client: Redis | undefined;
+
+/** Write the subset of CodeT's HumanEval problems and samples the test judges (HumanEval JSONL, {task_id, completion}). */
+async function writeSubset(): Promise<number> {
+  const all = await readProblems(CODET_PROBLEMS, 'humaneval');
+  const problems = all.slice(0, PROBLEMS) as UnitTestProblem[];
+  const ids = new Set(problems.map((p) => p.taskId));
+  const samples = (await readSamples(CODET_SOLUTIONS, { problems: all })).filter((s) => ids.has(s.taskId) && s.index < SAMPLES_PER_PROBLEM);
+  writeFileSync(problemsFile, problems.map((p) => JSON.stringify({
+    task_id: p.taskId, prompt: p.prompt, entry_point: p.entryPoint, test: p.test, canonical_solution: p.canonicalSolution,
+  })).join('\n') + '\n');
+  writeFileSync(samplesFile, samples.map((s) => JSON.stringify({ task_id: s.taskId, completion: s.completion })).join('\n') + '\n');
+  return samples.length;
+}
+
+/** Run `crucible eval` to completion; resolves with its exit code and output. */
+function evalRun(out: string, extra: readonly string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    execFile(CRUCIBLE, ['eval', '--problems', problemsFile, '--samples', samplesFile, '--out', out, '--no-store', '--no-progress',
+      '--k', '1', '--reps', '10', ...extra], { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : (typeof error.code === 'number' ? error.code : null), output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+function startWorker(name: string): ChildProcess {
+  const child = spawn(CRUCIBLE, ['worker', '--queue', redis!.url, '--slots', '1', '--name', name], {
+    env, detached: true, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (d: Buffer) => { log += d.toString(); });
+  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGKILL') process.stderr.write(`worker ${name} exited ${code ?? signal}: ${log}\n`); });
+  workers.set(name, child);
+  return child;
+}
+
+/** Stop a worker's whole process group (it leads its own group). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+interface Line { taskId: string; sampleIndex: number; status: string; passed: boolean }
+
+function verdicts(out: string): Line[] {
+  return readFileSync(join(out, 'verdicts.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
+}
+
+function lineCount(out: string): number {
+  try {
+    return readFileSync(join(out, 'verdicts.jsonl'), 'utf8').split('\n').filter((l) => l !== '').length;
+  } catch {
+    return 0;
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => {
+  let sampleCount = 0;
+
+  before(async () => {
+    sampleCount = await writeSubset();
+    redis = await startRedis();
+    client = new Redis(redis.url, { maxRetriesPerRequest: null });
+  });
+
+  after(async () => {
+    for (const child of workers.values()) killGroup(child, 'SIGTERM');
+    await sleep(2_000);
+    for (const child of workers.values()) if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL');
+    client?.disconnect();
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('judges every sample exactly once, as a local run does, after a worker dies holding jobs', async () => {
+    assert.ok(sampleCount >= 2_000, `${sampleCount} samples`);
+    const local = await evalRun(join(dir, 'local'), ['--jobs', '2']);
+    assert.equal(local.code, 0, local.output);
+
+    for (const name of ['w1', 'w2', 'w3']) startWorker(name);
+    const location = queueLocation(redis!.url);
+    for (let waited = 0; (await readFleet(client!, location)).workers.length < 3; waited += 200) {
+      assert.ok(waited < 60_000, 'three workers did not advertise themselves within 60 s');
+      await sleep(200);
+    }
+
+    const out = join(dir, 'queue');
+    const run = evalRun(out, ['--queue', redis!.url]);
+    // Kill w2 once the run is well under way and w2 holds jobs (BullMQ records the worker name on each job it
+    // takes); the jobs still active under its name just after the kill are the ones it can never finish.
+    const heldBy = async (name: string): Promise<string[]> => {
+      const active = await client!.lrange('crucible:judge:active', 0, -1);
+      const takenBy = await Promise.all(active.map((id) => client!.hget(`crucible:judge:${id}`, 'pb')));
+      return active.filter((_, i) => takenBy[i] === name);
+    };
+    for (let waited = 0; ; waited += 100) {
+      assert.ok(waited < 120_000, 'w2 never held two jobs while the run was under way');
+      await sleep(100);
+      if (lineCount(out) >= 200 && (await heldBy('w2')).length >= 2) break;
+    }
+    killGroup(workers.get('w2')!, 'SIGKILL');
+    const before = lineCount(out);
+    const queued = await run;
+    assert.equal(queued.code, 0, queued.output);
+    assert.ok(before < sampleCount, 'the run had finished before the kill');
+
+    const lines = verdicts(out);
+    const keys = lines.map((l) => `${l.taskId}#${l.sampleIndex}`);
+    assert.equal(lines.length, sampleCount);
+    assert.equal(new Set(keys).size, sampleCount, 'a sample has more than one verdict');
+    assert.equal(lines.filter((l) => l.status === 'internal_error').length, 0);
+
+    const reference = new Map(verdicts(join(dir, 'local')).map((l) => [`${l.taskId}#${l.sampleIndex}`, l.status]));
+    assert.equal(reference.size, sampleCount);
+    const differing = lines.filter((l) => reference.get(`${l.taskId}#${l.sampleIndex}`) !== l.status)
+      .map((l) => `${l.taskId}#${l.sampleIndex}: local ${reference.get(`${l.taskId}#${l.sampleIndex}`)}, queue ${l.status}`);
+    assert.deepEqual(differing, []);
+    assert.ok(lines.some((l) => l.passed) && lines.some((l) => !l.passed), 'the subset has passing and failing samples');
+
+    // The jobs w2 held when it died were found stalled (BullMQ counts it on the job: `stc`) and judged by a live worker.
+    const jobKeys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await client!.scan(cursor, 'MATCH', 'crucible:judge:[0-9]*', 'COUNT', 1000);
+      cursor = next;
+      jobKeys.push(...found.filter((k) => /^crucible:judge:\d+$/.test(k)));
+    } while (cursor !== '0');
+    const stalledCounts = await Promise.all(jobKeys.map((k) => client!.hget(k, 'stc')));
+    const recovered = jobKeys.filter((_, i) => Number(stalledCounts[i] ?? 0) > 0);
+    assert.ok(recovered.length > 0, `no job of the ${jobKeys.length} was recovered from the killed worker`);
+    for (const key of recovered) {
+      const returned = await client!.hget(key, 'returnvalue');
+      assert.ok(returned !== null, `${key}, recovered from w2, has no result`);
+      const result = jobResultSchema.parse(JSON.parse(returned));
+      assert.ok(['w1', 'w3'].includes(result.provenance.worker), `${key} completed by ${result.provenance.worker}`);
+      assert.ok(result.provenance.toolchains['python'], 'provenance names the Python toolchain');
+    }
+  });
+});
