@@ -66,25 +66,28 @@ function counts(problems: readonly ProblemCountsRow[], plus: boolean): ProblemCo
   return problems.filter((p) => p.n > 0).map((p) => ({ taskId: p.taskId, n: p.n, c: plus ? p.plusC : p.c }));
 }
 
-/**
- * Register the dashboard on `app` under `options.prefix`. Resolves to its live feed (closed with the app).
- * @throws Error when the static assets are missing (build not run, node_modules incomplete).
- */
-export async function registerDashboard(app: FastifyInstance, options: DashboardOptions): Promise<LiveFeed> {
-  const { store } = options;
-  const prefix = options.prefix ?? '';
-  const base = `${prefix}/`;
-  const files = assets();
-  const feed = new LiveFeed(store, options.pollMs);
-  // Before the server closes: an open event stream would otherwise hold the close open.
-  app.addHook('preClose', async () => feed.close());
+/** What every route group of the dashboard uses: the app, the store, the mount point and the answer helpers. */
+interface RouteKit {
+  readonly app: FastifyInstance;
+  readonly store: ResultStore;
+  /** Mount point (`''` or e.g. `/ui`) and the pages' base URL (`${prefix}/`). */
+  readonly prefix: string;
+  readonly base: string;
+  html(reply: FastifyReply, body: string, status?: number): FastifyReply;
+  problemPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply;
+  apiError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply;
+  /** Parse with zod or answer 400 naming the field (an HTML page, or JSON when `api`); undefined when refused. */
+  parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, value: unknown, reply: FastifyReply, api?: boolean): T | undefined;
+}
 
-  const html = (reply: FastifyReply, body: string, status = 200) =>
+function routeKit(app: FastifyInstance, store: ResultStore, prefix: string): RouteKit {
+  const base = `${prefix}/`;
+  const html = (reply: FastifyReply, body: string, status = 200): FastifyReply =>
     reply.code(status).header('content-security-policy', CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
-  const problemPage = (reply: FastifyReply, status: number, title: string, message: string) =>
+  const problemPage = (reply: FastifyReply, status: number, title: string, message: string): FastifyReply =>
     html(reply, page({ base, title, page: 'error' }, `<p class="error" data-testid="error">${esc(message)}</p><p><a href="">All runs</a></p>`), status);
-  const apiError = (reply: FastifyReply, status: number, code: string, message: string) => reply.code(status).send({ error: { code, message } });
-  /** Parse with zod or answer 400 naming the field. */
+  const apiError = (reply: FastifyReply, status: number, code: string, message: string): FastifyReply =>
+    reply.code(status).send({ error: { code, message } });
   function parse<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, value: unknown, reply: FastifyReply, api = false): T | undefined {
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
@@ -94,9 +97,12 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     else void problemPage(reply, 400, 'Bad request', message);
     return undefined;
   }
+  return { app, store, prefix, base, html, problemPage, apiError, parse };
+}
 
-  if (prefix !== '') app.get(prefix, async (_request, reply) => reply.redirect(base));
-
+/** Static assets, the runs list, and a run's pages (run, problem, sample). */
+function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void {
+  const { app, store, prefix, base, html, problemPage, parse } = kit;
   app.get(`${prefix}/static/:file`, async (request, reply) => {
     const asset = files.get((request.params as { file: string }).file);
     if (asset === undefined) return reply.code(404).send({ error: { code: 'not_found', message: 'no such file' } });
@@ -144,7 +150,11 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     if (sample === undefined) return problemPage(reply, 404, 'Sample not found', `Run ${run.id} has no sample ${q.index} of ${q.task}.`);
     return html(reply, renderSample(base, run, sample));
   });
+}
 
+/** The compare page: two runs, paired differences, flipped problems, McNemar. */
+function registerComparePage(kit: RouteKit): void {
+  const { app, store, prefix, base, html, parse } = kit;
   app.get(`${prefix}/compare`, async (request, reply) => {
     const q = parse(compareSchema, request.query, reply);
     if (q === undefined) return reply;
@@ -165,7 +175,11 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       return html(reply, renderCompare(base, runs, undefined, `Runs ${a.id} and ${b.id} cannot be compared: ${(error as Error).message}`), 400);
     }
   });
+}
 
+/** Training pages and the live event stream. */
+function registerTrainingPages(kit: RouteKit, feed: LiveFeed): void {
+  const { app, store, prefix, base, html, problemPage, parse } = kit;
   app.get(`${prefix}/training`, async (_request, reply) => html(reply, renderTrainingList(base, await store.listTrainingRuns())));
 
   app.get(`${prefix}/training/:id`, async (request, reply) => {
@@ -181,7 +195,11 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     feed.attach(reply.raw);
     void feed.poll();
   });
+}
 
+/** JSON API: runs, a run's analysis and chart specs. */
+function registerRunApi(kit: RouteKit): void {
+  const { app, store, prefix, apiError, parse } = kit;
   app.get(`${prefix}/api/runs`, async () => ({ runs: await store.listRuns() }));
 
   app.get(`${prefix}/api/runs/:id`, async (request, reply) => {
@@ -201,7 +219,11 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       },
     };
   });
+}
 
+/** JSON API of training runs: a run's series, and (with `ingest`) reward events in. */
+function registerTrainingApi(kit: RouteKit, ingest: boolean): void {
+  const { app, store, prefix, apiError, parse } = kit;
   app.get(`${prefix}/api/training/:id/series`, async (request, reply) => {
     const p = parse(idSchema, request.params, reply, true);
     if (p === undefined) return reply;
@@ -211,7 +233,7 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     return { run, series, facts: trainingFacts(run, series), specs: trainingSpecs(series) };
   });
 
-  if (options.ingest !== false) {
+  if (ingest) {
     app.post(`${prefix}/api/training/:run/events`, async (request, reply) => {
       const name = (request.params as { run: string }).run;
       if (!/^[\w.:@/-]{1,200}$/.test(name)) return apiError(reply, 400, 'invalid_request', 'run: 1-200 characters of letters, digits and . : @ / - _');
@@ -227,5 +249,24 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
       }
     });
   }
+}
+
+/**
+ * Register the dashboard on `app` under `options.prefix`. Resolves to its live feed (closed with the app).
+ * @throws Error when the static assets are missing (build not run, node_modules incomplete).
+ */
+export async function registerDashboard(app: FastifyInstance, options: DashboardOptions): Promise<LiveFeed> {
+  const prefix = options.prefix ?? '';
+  const kit = routeKit(app, options.store, prefix);
+  const files = assets();
+  const feed = new LiveFeed(options.store, options.pollMs);
+  // Before the server closes: an open event stream would otherwise hold the close open.
+  app.addHook('preClose', async () => feed.close());
+  if (prefix !== '') app.get(prefix, async (_request, reply) => reply.redirect(kit.base));
+  registerRunPages(kit, files);
+  registerComparePage(kit);
+  registerTrainingPages(kit, feed);
+  registerRunApi(kit);
+  registerTrainingApi(kit, options.ingest !== false);
   return feed;
 }

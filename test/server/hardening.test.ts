@@ -13,32 +13,13 @@ import { Sandbox } from '../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
+import { httpCall, type Answer } from '../support/http.js';
 
 const SUM_TESTS = [{ input: '1 2\n', output: '3\n' }, { input: '5 5\n', output: '10\n' }];
 const SUM_PY = 'a, b = map(int, input().split())\nprint(a + b)\n';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  text: string;
-}
-
-async function send(server: ServerHandle, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(server.url + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
-}
+const send = (server: ServerHandle, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
+  httpCall(server.url, method, path, body, headers);
 
 const post = (s: ServerHandle, path: string, body: unknown, headers?: Record<string, string>): Promise<Answer> => send(s, 'POST', path, body, headers);
 

@@ -13,6 +13,7 @@ import { Sandbox } from '../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
+import { httpCall, type Answer } from '../support/http.js';
 
 const TOKEN = 'test-token';
 const SUM: IoProblem = {
@@ -23,32 +24,9 @@ const SUM_PY = 'a, b = map(int, input().split())\nprint(a + b)\n';
 const WRONG_PY = 'a, b = map(int, input().split())\nprint(a + b if a != 5 else 0)\n';
 const SLEEP_PY = 'import time\ntime.sleep(1.5)\nprint(1)\n';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  text: string;
-}
-
-async function call(server: ServerHandle, method: string, path: string, body?: unknown,
+function call(server: ServerHandle, method: string, path: string, body?: unknown,
   headers: Record<string, string> = {}, token: string | null = TOKEN): Promise<Answer> {
-  const response = await fetch(server.url + path, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  return httpCall(server.url, method, path, body, { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers });
 }
 
 const post = (s: ServerHandle, path: string, body: unknown, headers?: Record<string, string>): Promise<Answer> =>
