@@ -12,6 +12,7 @@
  * directory, with its program, extraction and the verdict's detail (the judge is asked for it; a program judged
  * once for several samples gives its detail to the first of them only, the store keeps detail per program).
  */
+import { messageOf } from '../errors.js';
 import { DatasetError } from '../formats/errors.js';
 import type { Problem, Sample } from '../formats/types.js';
 import type { Judge } from '../judge/judge.js';
@@ -139,7 +140,7 @@ async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: P
     return await options.judge.judge({ problem: { datasetHash: options.datasetHash, taskId: sample.taskId },
       program: prepared.program, failFast: options.allTests !== true }, { detail: options.sink !== undefined });
   } catch (error) {
-    return verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${error instanceof Error ? error.message : String(error)}`);
+    return verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${messageOf(error)}`);
   }
 }
 

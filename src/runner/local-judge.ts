@@ -15,6 +15,7 @@
  * died, a sweep that lost a race) before it is returned, and it is never memoised. A reference that cannot be made (the canonical solution fails) is an
  * `internal_error` for every submission of that problem, remembered for the process.
  */
+import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
@@ -104,10 +105,6 @@ export class MemoryCatalog implements ProblemCatalog {
 function failedRun(reason: string): ExecutionResult {
   return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
     stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export class LocalJudge implements Judge {

@@ -13,6 +13,7 @@ import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
+import { rolloutOf } from './training.js';
 import { parseBody } from './validate.js';
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
@@ -119,8 +120,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
 /** Report an answered rollout to the server's training feed (the dashboard), when it has one and a reward. */
 function feed(ctx: ServerContext, result: ItemResult, problemId: string, judged: Judged, step: number | undefined): void {
   if (ctx.training === null || result.reward === null) return;
-  ctx.training.record({ taskId: problemId, reward: result.reward, status: judged.verdict.status, groupId: result.group,
-    ...(step === undefined ? {} : { step }), cpuMs: judged.verdict.cpuMs, wallMs: judged.verdict.wallMs });
+  ctx.training.record(rolloutOf(problemId, result.reward, judged.verdict, { groupId: result.group, step }));
 }
 
 /** Statistics of one group over the rewards it has; `complete` is false when some item has no reward. */

@@ -24,6 +24,7 @@ import { SAMPLE_STATUSES, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
+import { rolloutOf } from './training.js';
 import { requestScope } from './scope.js';
 import { fieldPath, parseBody } from './validate.js';
 
@@ -115,8 +116,7 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
         `no reward for samples [${failed.join(', ')}]: Crucible could not judge them (${first}); retry the request`);
       return reply.code(500).send(error.body());
     }
-    judged.forEach((j, i) => ctx.training?.record({ taskId: prepared[i]!.problemId, reward: rewards[i]!, status: j.verdict.status,
-      cpuMs: j.verdict.cpuMs, wallMs: j.verdict.wallMs }));
+    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, rewards[i]!, j.verdict)));
     return {
       rewards,
       scores: rewards,

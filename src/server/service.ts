@@ -10,6 +10,7 @@
  * Failures of Crucible (sandbox, harness, shutdown) come back as status `internal_error` with a reason and
  * no reward, never as a verdict about the program.
  */
+import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
 import { JudgeRequestError, type Judge, type JudgeRequest, type ProblemRef, type ProblemSpec } from '../judge/judge.js';
@@ -210,8 +211,4 @@ export class JudgeService {
   observe(status: SampleStatus, seconds: number, route: string): void {
     for (const o of this.observers) o(status, seconds, route);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

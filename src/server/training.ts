@@ -12,7 +12,7 @@ import { registerDashboard } from '../dashboard/routes.js';
 import { openResultStore } from '../store/open.js';
 import type { ResultStore } from '../store/result-store.js';
 import { TrainingRecorder } from '../store/training-recorder.js';
-import type { SampleStatus } from '../verdict/index.js';
+import type { SampleStatus, Verdict } from '../verdict/index.js';
 
 /** Where the dashboard is mounted under `crucible serve`. */
 export const DASHBOARD_PREFIX = '/ui';
@@ -28,6 +28,17 @@ export interface Rollout {
   readonly step?: number;
   readonly cpuMs?: number;
   readonly wallMs?: number;
+}
+
+/**
+ * The rollout a reward endpoint answered: the problem, the reward, the verdict's status and resource use, and
+ * the GRPO group and trainer step when the request gave them.
+ */
+export function rolloutOf(taskId: string, reward: number, verdict: Pick<Verdict, 'status' | 'cpuMs' | 'wallMs'>,
+  context: { readonly groupId?: string; readonly step?: number | undefined } = {}): Rollout {
+  return { taskId, reward, status: verdict.status, cpuMs: verdict.cpuMs, wallMs: verdict.wallMs,
+    ...(context.groupId === undefined ? {} : { groupId: context.groupId }),
+    ...(context.step === undefined ? {} : { step: context.step }) };
 }
 
 /** The training feed of a running server: `record` never throws into the judging path. */
@@ -69,11 +80,7 @@ export async function openTrainingFeed(app: FastifyInstance, storeSpec: string, 
     run,
     record(rollout: Rollout): void {
       try {
-        recorder.record({ taskId: rollout.taskId, reward: rollout.reward, status: rollout.status,
-          ...(rollout.groupId === undefined ? {} : { groupId: rollout.groupId }),
-          ...(rollout.step === undefined ? {} : { step: rollout.step }),
-          ...(rollout.cpuMs === undefined ? {} : { cpuMs: rollout.cpuMs }),
-          ...(rollout.wallMs === undefined ? {} : { wallMs: rollout.wallMs }) });
+        recorder.record(rollout);
       } catch (error) {
         logger.warn({ err: error, run }, 'training event refused');
       }
