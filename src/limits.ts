@@ -196,3 +196,11 @@ export function limitSchema(range: LimitRange, unit: 'ms' | 'KiB', as: 'seconds'
     if (problem !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
   });
 }
+
+/**
+ * The fields of `value` that are set (undefined ones dropped), so that spreading it over defaults keeps the
+ * defaults a caller left unset (`{ ...JUDGE_DEFAULTS, ...definedOnly(limits) }`).
+ */
+export function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

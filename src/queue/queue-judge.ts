@@ -29,7 +29,7 @@ import {
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
-import type { JudgeLimits } from '../limits.js';
+import { definedOnly, type JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../runner/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
 import type { QueueLocation } from './connection.js';
@@ -335,8 +335,4 @@ function parseResult(returnvalue: unknown): JobResult | { kind: 'failed'; reason
   }
   const parsed = jobResultSchema.safeParse(value);
   return parsed.success ? parsed.data : { kind: 'failed', reason: `a worker returned an invalid result (${zodMessage(parsed.error)})` };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

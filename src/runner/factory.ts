@@ -7,7 +7,7 @@
 import type { Judge } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
-import { JUDGE_DEFAULTS, type JudgeLimits } from '../limits.js';
+import { definedOnly, JUDGE_DEFAULTS, type JudgeLimits } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { Sandbox } from '../sandbox/index.js';
 import { GroundTruthCache } from './ground-truth.js';
@@ -53,8 +53,4 @@ export function createJudge(options: JudgeOptions = {}): Judge {
     languages, modes: options.modes ?? defaultModes(), limits,
     groundTruth: cacheDir === null ? null : new GroundTruthCache(cacheDir), ownsSandbox: options.sandbox === undefined,
   });
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
