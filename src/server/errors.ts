@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   payload_too_large: { status: 413, description: 'The body is larger than `--body-limit-mib`, or a batch larger than the queue can ever hold.' },
   overloaded: { status: 429, description: 'The admission queue is full. Nothing was judged; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'Crucible itself failed. Never a verdict about the program; retry or drop the sample.' },
+  not_implemented: { status: 501, description: 'A compatibility request Crucible understands but does not serve yet; the message names what is supported.' },
   shutting_down: { status: 503, description: 'The server is draining for shutdown; retry against another instance.' },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -7,16 +7,23 @@
  * `stdin`, `args` (must be empty), `compile_timeout`, `run_timeout` (wall, ms), `compile_cpu_time`,
  * `run_cpu_time` (CPU, ms), `compile_memory_limit`, `run_memory_limit` (bytes, -1 = default).
  * CPU limit of the run = `run_cpu_time`, else `run_timeout`, else 3000 ms; wall = `run_timeout` when given.
+ * Contest packages (guipenedo/piston, `docs/API.md` "Piston contest packages"): the `codeforces` languages
+ * (`c++17`, `cf_python3`, ...) and `cms` (`cms_ioi`) take multi-file jobs and answer as those packages' scripts
+ * do (src/contest/codeforces-package.ts, cms-ioi-package.ts); every program of them runs in the sandbox.
  * Response: `{language, version, run, compile?}`, each stage `{stdout, stderr, output, code, signal, message,
  * status, cpu_time, wall_time, memory}` (ms, bytes). `status` is Piston's isolate code: null (exit 0), `RE`
  * (non-zero exit), `SG` (killed by a signal; memory limit kills are SIGKILL), `TO` (time), `OL` (output cut),
  * `XX` (Crucible's own failure). Overloaded: 429 with `Retry-After` (open-r1's Piston client retries non-200).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
 import { COMPAT_DEFAULTS, LIMIT_RANGES, outOfRange } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
+import { ContestBox } from '../contest/box.js';
+import { runCmsIoiJob, CMS_IOI_LANGUAGES } from '../contest/cms-ioi-package.js';
+import { CODEFORCES_LANGUAGES, codeforcesRegistryLanguage, runCodeforcesJob, type PackageLanguage } from '../contest/codeforces-package.js';
+import { ContestInfraError, ContestRequestError, type PackageJob, type PackageOutcome, type ScriptStage } from '../contest/package-job.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { languageOf, runPlain } from './run-plain.js';
@@ -101,28 +108,121 @@ export function decodeFile(content: string, encoding: 'utf8' | 'base64' | 'hex' 
   }
 }
 
+/** Version of the contest packages Crucible reimplements (guipenedo/piston `packages/<name>/1.0.0`). */
+export const CONTEST_PACKAGE_VERSION = '1.0.0';
+
+/** A contest package language by its name or alias, with the package that runs it; null for other names. */
+export function contestLanguageOf(name: string): { readonly pkg: 'codeforces' | 'cms_ioi'; readonly language: PackageLanguage } | null {
+  const match = (l: PackageLanguage): boolean => l.language === name || l.aliases.includes(name);
+  const cf = CODEFORCES_LANGUAGES.find(match);
+  if (cf) return { pkg: 'codeforces', language: cf };
+  const cms = CMS_IOI_LANGUAGES.find(match);
+  return cms ? { pkg: 'cms_ioi', language: cms } : null;
+}
+
+function packageStage(s: ScriptStage): Stage {
+  return { stdout: s.stdout, stderr: s.stderr, output: s.stdout + s.stderr, code: s.code, signal: s.signal, message: s.message,
+    status: s.status, cpu_time: s.cpuMs, wall_time: s.wallMs, memory: s.memoryKiB * 1024 };
+}
+
+/** The Crucible toolchain a contest language needs (its C++ dialects and cms: g++). */
+function backingLanguage(pkg: 'codeforces' | 'cms_ioi', language: string): string {
+  return pkg === 'codeforces' ? codeforcesRegistryLanguage(language) ?? 'cpp' : 'cpp';
+}
+
 export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
   const versionOf = async (language: Language): Promise<string | null> => {
     const status = (await ctx.languages.toolchains()).find((t) => t.id === language.id);
     return status?.available ? versionNumber(status.version) : null;
   };
 
+  let contestBox: ContestBox | null = null;
+  const box = (): ContestBox => contestBox ??= new ContestBox(ctx.sandbox, ctx.languages);
+  app.addHook('onClose', async () => { await contestBox?.close(); });
+
   app.get('/api/v2/runtimes', async () => {
     const toolchains = await ctx.languages.toolchains();
-    return ctx.languages.languages.flatMap((l) => {
+    const available = (id: string): boolean => toolchains.some((t) => t.id === id && t.available);
+    const own = ctx.languages.languages.flatMap((l) => {
       const t = toolchains.find((x) => x.id === l.id);
       return t?.available ? [{ language: l.id, version: versionNumber(t.version), aliases: l.aliases }] : [];
     });
+    const contest = [...CODEFORCES_LANGUAGES.map((l) => ['codeforces', l] as const), ...CMS_IOI_LANGUAGES.map((l) => ['cms_ioi', l] as const)]
+      .filter(([pkg, l]) => available(backingLanguage(pkg, l.language)))
+      .map(([, l]) => ({ language: l.language, version: CONTEST_PACKAGE_VERSION, aliases: l.aliases }));
+    return [...own, ...contest];
   });
+
+  /** A contest package job: validated, admitted like any judged item, run in the sandbox. */
+  const executeContest = async (body: z.infer<typeof ExecuteSchema>, contest: NonNullable<ReturnType<typeof contestLanguageOf>>,
+    request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    if (body.version !== '*' && !CONTEST_PACKAGE_VERSION.startsWith(body.version.replace(/^v/, ''))) {
+      throw new ServiceError('unknown_language', `${body.language}-${body.version} runtime is unknown (the contest packages are ${CONTEST_PACKAGE_VERSION})`, 'version');
+    }
+    const backing = backingLanguage(contest.pkg, contest.language.language);
+    const toolchain = (await ctx.languages.toolchains()).find((t) => t.id === backing);
+    if (!toolchain?.available) throw new ServiceError('unknown_language', `${body.language}: its toolchain (${backing}) is not installed here`, 'language');
+    if ((body.args ?? []).length > 0) throw new ServiceError('unsupported', 'args: program arguments are not supported', 'args');
+    const files = body.files.map((f, i) => ({ name: f.name ?? `file${i}.code`, content: decodeFile(f.content, f.encoding, `files[${i}].content`) }));
+    for (const [i, f] of files.entries()) {
+      if (f.name.split('/').some((part) => part === '..' || part === '') || f.name.startsWith('/')) {
+        throw new ServiceError('invalid_body', `files[${i}].name: "${f.name}" must be a relative path without ".."`, `files[${i}].name`);
+      }
+    }
+    const runCpuMs = Math.min(body.run_cpu_time ?? body.run_timeout ?? COMPAT_DEFAULTS.pistonRunCpuMs, ctx.config.maxTimeLimitMs);
+    // run_memory_limit is bytes in Piston; open-r1's IOI scorer sends the problem's MB there, so a value outside the
+    // server's range falls back to the server's default: the package's own configuration (grader_config) decides.
+    const askedKiB = body.run_memory_limit === undefined || body.run_memory_limit < 0 ? null : Math.ceil(body.run_memory_limit / 1024);
+    const memoryKiB = askedKiB !== null && outOfRange(askedKiB, { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB }, 'KiB') === null
+      ? askedKiB : ctx.config.memoryLimitKiB;
+    const job: PackageJob = { language: contest.language.language, files, runCpuMs, memoryKiB,
+      ...(body.run_timeout === undefined ? {} : { runWallMs: Math.max(body.run_timeout, runCpuMs) }) };
+    const scope = requestScope(request, reply);
+    ctx.service.reserveItems(1);
+    const startedMs = performance.now();
+    let outcome: PackageOutcome;
+    try {
+      outcome = await ctx.service.admission.run(() => contest.pkg === 'codeforces' ? runCodeforcesJob(box(), job) : runCmsIoiJob(box(), job), scope.signal);
+    } catch (error) {
+      if (error instanceof ContestRequestError) {
+        throw new ServiceError(error.notImplemented ? 'not_implemented' : 'invalid_body', error.message, error.field);
+      }
+      if (error instanceof ContestInfraError) {
+        ctx.metrics.internalErrors.inc({ route: scope.route });
+        ctx.health.noteInternalError();
+        const failure = new ServiceError('internal_error', `crucible failed: ${error.message}`);
+        return reply.code(500).send(failure.body());
+      }
+      throw error;
+    }
+    const status = outcome.run === null ? 'compile_error' : outcome.run.code === 0 && outcome.run.status === null ? 'ok' : 'runtime_error';
+    ctx.metrics.verdicts.inc({ status });
+    ctx.metrics.verdictSeconds.observe({}, (performance.now() - startedMs) / 1000);
+    return {
+      language: contest.language.language,
+      version: CONTEST_PACKAGE_VERSION,
+      compile: packageStage(outcome.compile),
+      run: outcome.run === null
+        ? { stdout: '', stderr: '', output: '', code: null, signal: null, message: 'not run: compilation failed', status: null,
+            cpu_time: 0, wall_time: 0, memory: 0 }
+        : packageStage(outcome.run),
+    };
+  };
 
   app.post('/api/v2/execute', async (request, reply) => {
     const body = parseBody(ExecuteSchema, request.body);
+    // Names both Crucible and the codeforces package know (`c++`, `python3`, `java`, `kotlin`) are Crucible's own
+    // one-file runs unless the request carries the package's files (more than one file).
+    const contest = contestLanguageOf(body.language);
+    if (contest !== null && (!ctx.languages.has(body.language) || body.files.length > 1)) return executeContest(body, contest, request, reply);
     const language = languageOf(ctx, body.language, 'language');
     const version = await versionOf(language);
     if (version === null || (body.version !== '*' && !version.startsWith(body.version.replace(/^v/, '')))) {
       throw new ServiceError('unknown_language', `${body.language}-${body.version} runtime is unknown`, 'version');
     }
-    if (body.files.length > 1) throw new ServiceError('unsupported', 'files: Crucible runs a single source file', 'files');
+    if (body.files.length > 1) {
+      throw new ServiceError('unsupported', 'files: Crucible runs a single source file, except for the contest packages (codeforces: c++17, cf_python3, ...; cms_ioi)', 'files');
+    }
     if ((body.args ?? []).length > 0) throw new ServiceError('unsupported', 'args: program arguments are not supported', 'args');
     const runCpuMs = body.run_cpu_time ?? body.run_timeout ?? COMPAT_DEFAULTS.pistonRunCpuMs;
     if (runCpuMs > ctx.config.maxTimeLimitMs) {

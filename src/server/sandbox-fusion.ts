@@ -11,6 +11,9 @@
  * server's memory range; anything else (0, -7) is a 400 naming the range. Identical requests are run once
  * (in flight and remembered, `run-plain.ts`).
  *
+ * `POST /submit` (the dataset API, `SubmitRequest`) is validated and answered 501 `not_implemented`, naming what
+ * Crucible serves instead (`SUBMIT_NOT_IMPLEMENTED`).
+ *
  * Response (`RunCodeResponse`): `status` `Success` | `Failed` | `SandboxError` (SandboxFusion's
  * `parse_run_status`: any step `Error` -> SandboxError; any `TimeLimitExceeded` or non-zero `return_code` ->
  * Failed), `message`, `compile_result` and `run_result` as `CommandRunResult` (`status` `Finished` | `Error` |
@@ -85,7 +88,35 @@ function commandResult(r: ExecutionResult, compileStep: boolean): CommandRunResu
   }
 }
 
+/**
+ * SandboxFusion's dataset API request (`SubmitRequest`, SDK `sandbox_fusion/models.py`): `dataset`, `id`,
+ * `completion`, `config` (`TestConfig`: `dataset_type`, `language`, `provided_data`, ...). Validated so that a
+ * malformed body is a 400 naming the field, as for every route.
+ */
+export const SubmitSchema = z.object({
+  dataset: z.string().min(1),
+  id: z.union([z.string(), z.number()]),
+  completion: z.string(),
+  config: z.object({
+    dataset_type: z.string().nullable().optional(),
+    language: z.string().nullable().optional(),
+    provided_data: z.unknown().optional(),
+  }).passthrough(),
+});
+
+/** What `/submit` answers (501): SandboxFusion's dataset registry is not served; these are. */
+export const SUBMIT_NOT_IMPLEMENTED = 'SandboxFusion /submit (its dataset registry: dataset ids, TestConfig, provided_data) is not '
+  + 'implemented by Crucible. Supported instead: SandboxFusion /run_code (one program, stdin/stdout), Crucible /v1/judge and /v1/rewards '
+  + 'for problems loaded with `crucible serve --problems` (HumanEval, EvalPlus HumanEval+/MBPP+, CodeT, Crucible stdin/stdout), '
+  + 'and Piston /api/v2/execute with the codeforces and cms_ioi packages (docs/API.md).';
+
 export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext): void {
+  // The dataset API's one judging route: a clear 501 (not a 404) once the body is a well-formed SubmitRequest.
+  app.post('/submit', async (request) => {
+    const body = parseBody(SubmitSchema, request.body);
+    throw new ServiceError('not_implemented', `${SUBMIT_NOT_IMPLEMENTED} (asked: dataset "${body.dataset}", id ${JSON.stringify(body.id)})`, 'dataset');
+  });
+
   app.post('/run_code', async (request, reply) => {
     const body = parseBody(RunCodeSchema, request.body);
     for (const field of ['files', 'fetch_files', 'args'] as const) {

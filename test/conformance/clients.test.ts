@@ -7,8 +7,9 @@
  * The client code is trusted test code (the trainers' own, run by the system Python on the host); the programs it
  * submits are judged by Crucible in the sandbox. The drivers are in test/conformance/python/*.py; the heavy
  * dependencies those client files import but never use on these paths (verl's and OpenRLHF's internal helpers,
- * transformers, datasets, async_lru, dotenv) are minimal stubs in test/conformance/python/stubs (see its README). requests, aiohttp, pydantic
- * and tenacity are the real Debian packages scripts/setup installs.
+ * transformers, datasets, async_lru, dotenv) are minimal stubs in test/conformance/python/stubs (see its README). requests, aiohttp, pydantic,
+ * tenacity, aiofiles and pandas are the real Debian packages scripts/setup installs. open-r1's Codeforces and IOI
+ * scorers run on the problems in test/contest/fixtures (written for these tests).
  */
 import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
@@ -126,5 +127,25 @@ describe('trainers\' own clients against crucible serve', () => {
     assert.equal(out.compile_error.passed, false);
     assert.notEqual(out.compile_error.compile_code, 0);
     assert.deepEqual(out.cpp_correct, { passed: true, code: 0, status: null, signal: null, compile_code: 0 });
+  });
+
+  test('open-r1: Codeforces score_submission and IOI score_subtasks through the codeforces / cms_ioi packages', async () => {
+    const out = await driver('open_r1_contest.py');
+    // Codeforces 1352A with open-r1's checker convention (test/contest/fixtures/codeforces-1352A), pass_fail scoring.
+    assert.equal(out.cf_correct_cpp, 1.0, 'a correct C++17 solution whose terms are in another order than the answer');
+    assert.equal(out.cf_correct_python, 1.0, 'a correct Python solution (cf_python3)');
+    assert.equal(out.cf_wrong_cpp, 0.0);
+    assert.equal(out.cf_correct_weighted, 1.1, 'weighted_sum: 1 + 0.1 x passed fraction');
+    assert.equal(out.cf_wrong_partial_all_batch, 0.0, 'partial, all tests at once: no test passed');
+    assert.equal(out.cf_correct_without_checker, 0.0, 'without the checker the package compares text, and the order differs');
+    assert.equal(out.cf_compile_error, -0.1, 'open-r1\'s no_compile_reward');
+    assert.equal(out.cf_time_limit, 0.0);
+    // IOI-style task with a grader and two subtasks (30 + 70 points), CMS GroupMin through open-r1's own sums.
+    assert.deepEqual(out.ioi_correct, { total: 100, subtasks: [[1, 30, 'AC'], [1, 70, 'AC']] });
+    // A CMS checker's "translate:wrong" is not a message open-r1 knows: it files the 0 as RE (upstream's mapping).
+    assert.deepEqual(out.ioi_partial, { total: 30, subtasks: [[1, 30, 'AC'], [0, 0, 'RE']] });
+    assert.deepEqual(out.ioi_wrong, { total: 0, subtasks: [[0, 0, 'RE'], [0, 0, 'RE']] });
+    assert.deepEqual(out.ioi_correct_without_checker, { total: 100, subtasks: [[1, 30, 'AC'], [1, 70, 'AC']] });
+    assert.deepEqual(out.ioi_partial_without_checker, { total: 30, subtasks: [[1, 30, 'AC'], [0, 0, 'WA']] });
   });
 });

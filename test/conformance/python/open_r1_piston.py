@@ -3,8 +3,8 @@
 Uses open-r1's own `PistonClient.send_execute` (huggingface/open-r1 1416fa0,
 ../shared/clients/huggingface+open-r1, `utils/competitive_programming/piston_client.py`: aiohttp, retries on
 any non-200 with back-off) against /api/v2/execute. open-r1's Codeforces and IOI scorers send multi-file jobs for
-the `codeforces` / `cms_ioi` Piston packages, which Crucible does not run (one source file per run: a 400
-`unsupported`); the single-file runs below are the client path Crucible serves. A pass is what open-r1 counts as
+the `codeforces` / `cms_ioi` Piston packages: those are driven by open_r1_contest.py; the single-file runs below
+are the client's plain path. A pass is what open-r1 counts as
 one: `run.code == 0` and the expected stdout. Prints one JSON object with the Piston fields of each case.
 """
 import asyncio

@@ -1,0 +1,159 @@
+/**
+ * guipenedo/piston's `cms_ioi` package (v1.0.0: `packages/cms_ioi/1.0.0/{metadata.json,compile,run}`),
+ * reimplemented over the sandbox: what open-r1's `ioi_scoring.run_submission` sends and `execute_ioi` reads.
+ *
+ * Files of a job (names with directories, as open-r1 sends them): the solution `graders/<id>.cpp`, the problem's
+ * grader files (`graders/grader.cpp`, `graders/<id>.h`, `graders/stub.cpp`, `graders/manager.cpp`, ...,
+ * `graders/grader_config.json` with `task_type`, `code`, `time_limit` seconds, `memory_limit` bytes),
+ * optionally `checker/checker.cpp`, `input.txt` and `correct_output.txt`.
+ *
+ * Compile (the package's `compile`): the checker, when there is one (`g++ -std=gnu++17 -O2`); the manager for
+ * Communication tasks; the problem's name is the first `graders/*.h` that is not `testlib.h` (sorted), and
+ * `graders/<name>.cpp` + `graders/grader.cpp` + `graders/stub.cpp` (those present) are compiled together with
+ * `g++ -DEVAL -std=gnu++17 -O2 -pipe -s`. Any failure is the compile stage's non-zero exit.
+ * Run, Batch tasks (the package's `run`): the program on `input.txt` with `time_limit` (as CPU time) and
+ * `memory_limit`; a failure prints `0` with "Time limit exceeded (Ts)" or "Runtime error with exit code N"
+ * on stderr and exits 0 (the script's `exit $?` after a test returns the test's status, 0); with a non-empty
+ * correct output, the checker's stdout (the score in [0, 1]), stderr and exit status, or without a checker
+ * `1`/`0` by `cmsDiffMatch`; without a correct output, the program's output. open-r1 reads stdout as the score.
+ * Communication tasks (manager and contestant processes over FIFOs) are not run yet: 501-style
+ * `ContestRequestError(notImplemented)`.
+ */
+import { z } from 'zod';
+import { constants as osConstants } from 'node:os';
+import type { ExecutionResult } from '../sandbox/types.js';
+import { runLimits } from '../limits.js';
+import { ARTIFACT_DIR, GXX, type ContestBox } from './box.js';
+import { buildChecker, runChecker } from './checkers.js';
+import { cmsDiffMatch, echoed } from './output-match.js';
+import {
+  ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
+} from './package-job.js';
+import type { PackageLanguage } from './codeforces-package.js';
+
+/** The cms_ioi package's languages and aliases (`metadata.json`); both run the same scripts. */
+export const CMS_IOI_LANGUAGES: readonly PackageLanguage[] = [
+  { language: 'cms', aliases: ['cms_ioi'] },
+  { language: 'cms_checker', aliases: ['cms_ioi_checker'] },
+];
+
+/** `graders/grader_config.json`, the fields the run script reads (others, e.g. CMS's own, pass through). */
+export const GraderConfigSchema = z.object({
+  task_type: z.string(),
+  code: z.string().optional(),
+  time_limit: z.number().positive(),
+  memory_limit: z.number().positive().optional(),
+}).passthrough();
+
+const GRADER_COMPILE_FLAGS = ['-DEVAL', '-std=gnu++17', '-O2', '-pipe', '-s'];
+
+/** Files under `dir/`, by their name inside it (only direct children: the scripts never look deeper). */
+function filesUnder(job: PackageJob, dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const f of job.files) {
+    const name = f.name.replace(/^\.\//, '');
+    if (name.startsWith(dir + '/') && !name.slice(dir.length + 1).includes('/')) found.set(name.slice(dir.length + 1), f.content);
+  }
+  return found;
+}
+
+function compileFailed(result: ExecutionResult, said: string): PackageOutcome {
+  if (result.status === 'internal_error') throw new ContestInfraError(result.reason ?? 'the sandbox failed');
+  const stderr = `${result.stderr}${said}\n`;
+  return { compile: scriptStage(result, { stdout: '', stderr, code: 1 }), run: null };
+}
+
+const NO_RUN: ExecutionResult = { status: 'ok', exitCode: 0, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+  stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup' };
+
+/**
+ * Compile and run one cms_ioi job in the sandbox and answer as the package's scripts would.
+ * @throws ContestRequestError for a malformed job or a Communication task; ContestInfraError when the sandbox failed.
+ */
+export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<PackageOutcome> {
+  const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
+  const graders = filesUnder(job, 'graders');
+  const checkerSource = file('checker/checker.cpp');
+  const notes: string[] = [];
+  if (checkerSource !== undefined) {
+    const built = await buildChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) });
+    if (!built.ok) return compileFailed(built.result, 'Could not compile checker');
+    notes.push('Compiled checker');
+  }
+  if (graders.size === 0) return compileFailed(NO_RUN, 'Grader folder was not found');
+  const headers = [...graders.keys()].filter((n) => n.endsWith('.h') && n !== 'testlib.h').sort();
+  const problem = headers[0] === undefined ? '?' : headers[0].slice(0, -2);
+  const sources = [`${problem}.cpp`, ...['grader.cpp', 'stub.cpp'].filter((n) => graders.has(n))];
+  const missing = sources.find((n) => !graders.has(n));
+  const boxFiles = Object.fromEntries([...graders].filter(([name]) => name !== 'manager.cpp'));
+  const built = missing !== undefined
+    ? null
+    : await box.build([GXX, ...GRADER_COMPILE_FLAGS, '-o', 'program', ...sources], boxFiles);
+  if (built === null) return compileFailed(NO_RUN, `g++: error: graders/${missing}: No such file or directory\nFailed to compile ${problem}`);
+  if (!built.ok) return compileFailed(built.result, `Failed to compile ${problem}`);
+  const compile = scriptStage(built.result, { stdout: [...notes, `Compiled ${problem} from ${sources.map((s) => 'graders/' + s).join(' ')} successfully`].join('\n') + '\n',
+    stderr: built.result.stderr, code: 0 });
+
+  const configText = graders.get('grader_config.json');
+  if (configText === undefined) {
+    return { compile, run: scriptStage(NO_RUN, { stdout: '', stderr: 'Error: graders/grader_config.json not found\n', code: 1 }) };
+  }
+  let config: z.infer<typeof GraderConfigSchema>;
+  try {
+    const parsed = GraderConfigSchema.safeParse(JSON.parse(configText));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ContestRequestError(`graders/grader_config.json: ${issue.path.join('.')}: ${issue.message}`, 'files');
+    }
+    config = parsed.data;
+  } catch (error) {
+    if (error instanceof ContestRequestError) throw error;
+    throw new ContestRequestError(`graders/grader_config.json: not JSON (${(error as Error).message})`, 'files');
+  }
+  if (config.task_type !== 'Batch') {
+    if (config.task_type === 'Communication') {
+      throw new ContestRequestError('cms_ioi: Communication tasks (manager and contestant over FIFOs) are not supported by Crucible yet; Batch tasks are', 'files', true);
+    }
+    return { compile, run: scriptStage(NO_RUN, { stdout: '0\n', stderr: `Unsupported task type "${config.task_type}"\n`, code: 1 }) };
+  }
+  const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000),
+    memoryKiB: config.memory_limit === undefined ? job.memoryKiB : Math.ceil(config.memory_limit / 1024),
+    ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
+  const input = file('input.txt') ?? '';
+  const { result: r } = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/program`], mounts: [{ hostPath: built.artifactDir, boxPath: ARTIFACT_DIR }] },
+    input, {}, limits, null);
+  if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
+  if (r.status !== 'ok') return { compile, run: batchFailed(r, config.time_limit) };
+  const correct = file('correct_output.txt');
+  // `CORRECT_OUTPUT=$(cat correct_output.txt)`, then `[ -n "$CORRECT_OUTPUT" ]`.
+  if (correct === undefined || correct.replace(/\n+$/, '') === '') return { compile, run: scriptStage(r, { stdout: r.stdout, stderr: '', code: 0 }) };
+  if (checkerSource !== undefined) {
+    const verdict = await runChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
+      { input, output: r.stdout, answer: echoed(correct) });
+    const c = verdict.run;
+    if (c?.status === 'internal_error') throw new ContestInfraError(c.reason ?? 'the sandbox failed');
+    if (c === null) throw new ContestInfraError('the checker did not run');
+    const code = c.status === 'ok' ? 0 : c.signal !== null ? 128 + ((osConstants.signals as Record<string, number | undefined>)[c.signal] ?? 9) : c.exitCode ?? 1;
+    return { compile, run: scriptStage(r, { stdout: c.stdout, stderr: c.stderr, code,
+      ...(verdict.verdict === 'fail' ? { status: 'XX', message: verdict.message } : {}) }) };
+  }
+  const same = cmsDiffMatch(correct, r.stdout);
+  return { compile, run: scriptStage(r, { stdout: same ? '1\n' : '0\n', stderr: same ? 'Output is correct (diff)\n' : `Output isn't correct (diff)\n`, code: 0 }) };
+}
+
+/** The checker's own testlib.h when the job ships one under checker/. */
+function checkerHeader(job: PackageJob): { testlibHeader?: string } {
+  const header = filesUnder(job, 'checker').get('testlib.h');
+  return header === undefined ? {} : { testlibHeader: header };
+}
+
+/** `handle_exit_code` of the run script for a failed Batch run (then `exit $?` exits 0, see the module doc). */
+function batchFailed(r: ExecutionResult, timeLimitSeconds: number): ScriptStage {
+  if (r.status === 'time_limit_exceeded') return scriptStage(r, { stdout: '0\n', stderr: `Time limit exceeded (${timeLimitSeconds}s)\n`, code: 0 });
+  if (r.status === 'memory_limit_exceeded') {
+    // The script's `ulimit -v` makes allocation fail inside the program; Crucible's limit says so outright.
+    return scriptStage(r, { stdout: '0\n', stderr: 'Memory limit exceeded\n', code: 0 });
+  }
+  const status = r.signal !== null ? 128 + ((osConstants.signals as Record<string, number | undefined>)[r.signal] ?? 9) : r.exitCode ?? 1;
+  return scriptStage(r, { stdout: '0\n', stderr: `Runtime error with exit code ${status}\n`, code: 0 });
+}

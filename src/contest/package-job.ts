@@ -1,0 +1,112 @@
+/**
+ * What the Piston contest packages (`codeforces`, `cms_ioi`) share: the job Crucible runs for one Piston
+ * request, the stages it answers with (what the packages' `compile`/`run` scripts would have printed and exited
+ * with, plus the solution's measured time and memory), the two errors (the request's fault; Crucible's own
+ * failure), and a boxed run that keeps one file the program wrote (`INPUT_MODE=file`).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionResult, Limits, Mount } from '../sandbox/types.js';
+import type { ContestBox } from './box.js';
+
+/** One file of a Piston request, decoded (its `name` may hold directories, e.g. `graders/grader.cpp`). */
+export interface PackageFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * One Piston request for a contest package. `language` is the package language's canonical name (`c++17`,
+ * `python3`, `cms`); `files` the request's, the solution first; `runCpuMs`/`memoryKiB` the limits when the
+ * problem's own configuration says none; `runWallMs` Piston's `run_timeout` (wall, ms) when given.
+ */
+export interface PackageJob {
+  readonly language: string;
+  readonly files: readonly PackageFile[];
+  readonly runCpuMs: number;
+  readonly runWallMs?: number;
+  readonly memoryKiB: number;
+}
+
+/**
+ * One stage as the package's script ends it: its stdout, stderr and exit `code` (null with `signal` when it was
+ * killed), Piston's `status` (null, `RE`, `SG`, `TO`, `OL`, or `XX` for a judge error such as a failed checker)
+ * and `message`; `cpuMs`, `wallMs`, `memoryKiB` are the measured figures of the program the stage ran.
+ */
+export interface ScriptStage {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly status: string | null;
+  readonly message: string | null;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly memoryKiB: number;
+}
+
+/** A package's answer: the compile stage (always present: both packages have a compile script), the run stage unless compilation failed. */
+export interface PackageOutcome {
+  readonly compile: ScriptStage;
+  readonly run: ScriptStage | null;
+}
+
+/** The request is malformed for its package (a missing or bad file); `field` names the request field. */
+export class ContestRequestError extends Error {
+  override readonly name = 'ContestRequestError';
+  constructor(message: string, readonly field: string, readonly notImplemented = false) {
+    super(message);
+  }
+}
+
+/** Crucible (the sandbox or the host) failed: never a verdict about any program. */
+export class ContestInfraError extends Error {
+  override readonly name = 'ContestInfraError';
+}
+
+/** A stage printing `said.stdout`/`said.stderr` and exiting `said.code`, with the measured figures of `measured`. */
+export function scriptStage(measured: ExecutionResult, said: { readonly stdout: string; readonly stderr: string; readonly code: number;
+  readonly status?: string; readonly message?: string }): ScriptStage {
+  return {
+    stdout: said.stdout, stderr: said.stderr, code: said.code, signal: null,
+    status: said.status ?? (said.code === 0 ? null : 'RE'), message: said.message ?? null,
+    cpuMs: measured.cpuMs, wallMs: measured.wallMs, memoryKiB: measured.memoryKiB,
+  };
+}
+
+/** How to start a program in a box: argv, read-only mounts, environment, and files it needs beside it. */
+export interface BoxCommand {
+  readonly argv: readonly string[];
+  readonly mounts?: readonly Mount[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly files?: Readonly<Record<string, string>>;
+  /** Limits to use instead of the caller's (e.g. after a language's multipliers). */
+  readonly limits?: Limits;
+}
+
+/** Bytes read back of a kept output file at most (the run's own output limit). */
+function readKept(workDir: string, name: string, maxBytes: number): string | null {
+  try {
+    const data = readFileSync(join(workDir, name));
+    return data.subarray(0, maxBytes).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Run `command` in a fresh box on `stdin` with `files` (plus the command's own) in /box. With `keep`, the work
+ * directory is kept and that file's text returned as `kept` (null when the program left none; only regular
+ * files are copied out of a box, never links), then the directory is discarded.
+ */
+export async function keepingRun(box: ContestBox, command: BoxCommand, stdin: string, files: Readonly<Record<string, string>>,
+  limits: Limits, keep: string | null): Promise<{ result: ExecutionResult; kept: string | null }> {
+  const { result, workDir } = await box.sandbox.run({
+    argv: command.argv, mounts: command.mounts ?? [], env: command.env ?? {}, files: { ...files, ...command.files },
+    stdin, limits: command.limits ?? limits, keepWorkDir: keep !== null,
+  });
+  if (workDir === undefined) return { result, kept: null };
+  const kept = keep === null ? null : readKept(workDir, keep, limits.outputBytes);
+  box.sandbox.discard(workDir);
+  return { result, kept };
+}
