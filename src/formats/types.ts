@@ -107,6 +107,23 @@ export interface ScriptProblem {
 }
 
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
+/**
+ * A stdin/stdout problem judged by a problem-supplied checker (src/judge/modes/checker.ts; Codeforces/Polygon
+ * testlib, open-r1 `checker.py`, CMS comparators), optionally scored by IOI subtasks (CMS GroupMin: each
+ * subtask's points times its tests' smallest score; `tests` are indices into `tests`). Limits as `IoProblem`.
+ * Not (yet) in the `Problem` union: no dataset reader makes one; judges take it as a `ProblemBase`.
+ */
+export interface CheckerProblem {
+  readonly kind: 'checker';
+  readonly taskId: string;
+  readonly language?: string;
+  readonly tests: readonly IoTestCase[];
+  readonly checker: { readonly kind: 'testlib' | 'python' | 'cms'; readonly source: string; readonly testlibHeader?: string };
+  readonly subtasks?: readonly { readonly name?: string; readonly points: number; readonly tests: readonly number[] }[];
+  readonly timeLimitMs?: number;
+  readonly memoryLimitKiB?: number;
+}
+
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem;
 
 /**

@@ -70,6 +70,7 @@ export type PlanOutcome = ProgramRunsOutcome | HarnessOutcome;
  * `files` are written into the run's work directory (`/box`) before it starts (names without `/`).
  */
 export interface ExecutionTools {
+  /** `args` follow the language's run command (e.g. a checker's `input.txt output.txt answer.txt`). */
   runProgram(program: Program, stdin: string, limits: JudgeLimits,
-    files?: Readonly<Record<string, string>>): Promise<ExecutionResult>;
+    files?: Readonly<Record<string, string>>, args?: readonly string[]): Promise<ExecutionResult>;
 }

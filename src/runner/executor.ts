@@ -87,14 +87,15 @@ export class Executor {
 
   /**
    * Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers);
-   * `files` are written into the work directory beside it (e.g. a checker's input and answer).
+   * `files` are written into the work directory beside it (e.g. a checker's input and answer); `args` are appended
+   * to the language's run command (a checker's file names).
    * @throws the signal's reason when `signal` aborts (the run under way is killed; no verdict is made of it).
    */
   async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
-    limits: Limits, files: Readonly<Record<string, string>> = {}, signal?: AbortSignal): Promise<ExecutionResult> {
+    limits: Limits, files: Readonly<Record<string, string>> = {}, signal?: AbortSignal, args: readonly string[] = []): Promise<ExecutionResult> {
     this.stats.runs++;
     const { result } = await this.sandbox.run({
-      argv: expandArgv(language.run, { memoryLimitMiB: limits.memoryKiB / 1024 }),
+      argv: [...expandArgv(language.run, { memoryLimitMiB: limits.memoryKiB / 1024 }), ...args],
       env: language.env,
       files: outcome.artifactDir ? files : { ...files, [language.sourceFile]: source },
       mounts: [...outcome.artifactDir ? [{ hostPath: outcome.artifactDir, boxPath: ARTIFACT }] : [], ...toolchainMounts(language, 'run')],
@@ -133,16 +134,17 @@ export class Executor {
   }
 
   /**
-   * Compile and run once; a failed compilation is the result. `files` go beside the program (see `runCompiled`).
+   * Compile and run once; a failed compilation is the result. `files` go beside the program and `args` after its
+   * run command (see `runCompiled`).
    * @throws the signal's reason once `signal` aborts (checked before each step).
    */
   async runProgram(language: Language, source: string, stdin: string, limits: Limits,
-    options: { readonly files?: Readonly<Record<string, string>>; readonly signal?: AbortSignal } = {}): Promise<ExecutionResult> {
+    options: { readonly files?: Readonly<Record<string, string>>; readonly signal?: AbortSignal; readonly args?: readonly string[] } = {}): Promise<ExecutionResult> {
     options.signal?.throwIfAborted();
     const compile = await this.compile(language, source);
     if (!compile.ok) return compile.result;
     options.signal?.throwIfAborted();
-    return this.runCompiled(language, source, compile, stdin, limits, options.files, options.signal);
+    return this.runCompiled(language, source, compile, stdin, limits, options.files, options.signal, options.args);
   }
 
   /** Discard every cached artifact. */

@@ -65,8 +65,9 @@ export class PlanExecutor {
   /** Executions a mode may make while judging a run (a checker, for instance). */
   tools(signal?: AbortSignal): ExecutionTools {
     return {
-      runProgram: (program, stdin, limits, files) => this.executor.runProgram(this.language(program), program.source, stdin,
-        runLimits(limits), { ...(files === undefined ? {} : { files }), ...(signal === undefined ? {} : { signal }) }),
+      runProgram: (program, stdin, limits, files, args) => this.executor.runProgram(this.language(program), program.source, stdin,
+        runLimits(limits), { ...(files === undefined ? {} : { files }), ...(signal === undefined ? {} : { signal }),
+          ...(args === undefined ? {} : { args }) }),
     };
   }
 

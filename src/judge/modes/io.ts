@@ -19,7 +19,8 @@ function outputBytesFor(problem: IoProblem, requested: number): number {
   return most;
 }
 
-function compileFailure(problem: IoProblem, outcome: ProgramRunsOutcome): Verdict {
+/** The verdict of a stdin/stdout program that did not compile (`compile_error`, or the host's `internal_error`). */
+export function compileFailure(problem: { readonly tests: readonly unknown[] }, outcome: ProgramRunsOutcome): Verdict {
   const r = outcome.compile!;
   return { status: r.status === 'internal_error' ? 'internal_error' : 'compile_error', passed: false, tests: [],
     cpuMs: r.cpuMs, wallMs: r.wallMs, testCount: problem.tests.length,
@@ -30,7 +31,7 @@ function compileFailure(problem: IoProblem, outcome: ProgramRunsOutcome): Verdic
  * What the failing tests printed (stdout as `actual`, stderr), the first `MAX_DETAILED_FAILURES`; the compiler's
  * stderr when compilation stopped the program; peak memory of the runs (or of the compilation), KiB.
  */
-function ioDetail(outcome: ProgramRunsOutcome): VerdictDetail {
+export function ioDetail(outcome: ProgramRunsOutcome): VerdictDetail {
   if (!outcome.compiled) {
     const compile = outcome.compile!;
     return { failures: [], ...(compile.stderr === '' ? {} : { stderr: detailText(compile.stderr) }), memoryKiB: compile.memoryKiB };
