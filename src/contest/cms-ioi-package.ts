@@ -121,7 +121,7 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
     ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
   const input = file('input.txt') ?? '';
   const { result: r } = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/program`], mounts: [{ hostPath: built.artifactDir, boxPath: ARTIFACT_DIR }] },
-    input, {}, limits, null);
+    input, {}, limits, null, job.signal);
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
   if (r.status !== 'ok') return { compile, run: batchFailed(r, config.time_limit) };
   const correct = file('correct_output.txt');
@@ -129,7 +129,7 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
   if (correct === undefined || correct.replace(/\n+$/, '') === '') return { compile, run: scriptStage(r, { stdout: r.stdout, stderr: '', code: 0 }) };
   if (checkerSource !== undefined) {
     const verdict = await runChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
-      { input, output: r.stdout, answer: echoed(correct) });
+      { input, output: r.stdout, answer: echoed(correct) }, job.signal);
     const c = verdict.run;
     if (c?.status === 'internal_error') throw new ContestInfraError(c.reason ?? 'the sandbox failed');
     if (c === null) throw new ContestInfraError('the checker did not run');

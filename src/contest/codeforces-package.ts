@@ -150,7 +150,7 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
     compile = scriptStage(built.result, { stdout: built.result.stdout, stderr: built.result.stderr, code: built.ok ? 0 : shellStatus(built.result) });
     if (!built.ok) return { compile: checkInfra(built.result, compile), run: null };
     run = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/a.out`], mounts: [{ hostPath: built.artifactDir, boxPath: ARTIFACT_DIR }] },
-      fileMode ? '' : solutionInput, runFiles, limits, keep);
+      fileMode ? '' : solutionInput, runFiles, limits, keep, job.signal);
   } else {
     const language: Language = languageOrThrow(box, registryId, job.language);
     const outcome = await box.executor.compile(language, solution.content);
@@ -159,7 +159,8 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
       ? { stdout: `Skipping compile - ${job.language}\n`, stderr: '', code: 0, signal: null, status: null, message: null, cpuMs: 0, wallMs: 0, memoryKiB: 0 }
       : scriptStage(said, { stdout: said.stdout, stderr: said.stderr, code: outcome.ok ? 0 : shellStatus(said) });
     if (!outcome.ok) return { compile: checkInfra(outcome.result, compile), run: null };
-    run = await keepingRun(box, box.languageRun(language, solution.content, outcome, limits), fileMode ? '' : solutionInput, runFiles, limits, keep);
+    run = await keepingRun(box, box.languageRun(language, solution.content, outcome, limits), fileMode ? '' : solutionInput, runFiles, limits, keep,
+      job.signal);
   }
   const r = run.result;
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
@@ -171,7 +172,7 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
   const answer = dropEmptyLines(stripCarriageReturns(echoed(correct)));
   const checker = file('checker.py');
   if (checker !== undefined) {
-    const verdict = await runChecker(box, { kind: 'python', source: checker }, { input: solutionInput, output, answer });
+    const verdict = await runChecker(box, { kind: 'python', source: checker }, { input: solutionInput, output, answer }, job.signal);
     const checkerRun = verdict.run;
     if (checkerRun?.status === 'internal_error') throw new ContestInfraError(checkerRun.reason ?? 'the sandbox failed');
     const accepted = verdict.verdict === 'ok';

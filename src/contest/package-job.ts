@@ -26,6 +26,8 @@ export interface PackageJob {
   readonly runCpuMs: number;
   readonly runWallMs?: number;
   readonly memoryKiB: number;
+  /** Aborts when the client has gone: the run under way is killed, and nothing more starts. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -100,10 +102,10 @@ function readKept(workDir: string, name: string, maxBytes: number): string | nul
  * files are copied out of a box, never links), then the directory is discarded.
  */
 export async function keepingRun(box: ContestBox, command: BoxCommand, stdin: string, files: Readonly<Record<string, string>>,
-  limits: Limits, keep: string | null): Promise<{ result: ExecutionResult; kept: string | null }> {
+  limits: Limits, keep: string | null, signal?: AbortSignal): Promise<{ result: ExecutionResult; kept: string | null }> {
   const { result, workDir } = await box.sandbox.run({
     argv: command.argv, mounts: command.mounts ?? [], env: command.env ?? {}, files: { ...files, ...command.files },
-    stdin, limits: command.limits ?? limits, keepWorkDir: keep !== null,
+    stdin, limits: command.limits ?? limits, keepWorkDir: keep !== null, signal,
   });
   if (workDir === undefined) return { result, kept: null };
   const kept = keep === null ? null : readKept(workDir, keep, limits.outputBytes);

@@ -175,9 +175,9 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     const askedKiB = body.run_memory_limit === undefined || body.run_memory_limit < 0 ? null : Math.ceil(body.run_memory_limit / 1024);
     const memoryKiB = askedKiB !== null && outOfRange(askedKiB, { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB }, 'KiB') === null
       ? askedKiB : ctx.config.memoryLimitKiB;
-    const job: PackageJob = { language: contest.language.language, files, runCpuMs, memoryKiB,
-      ...(body.run_timeout === undefined ? {} : { runWallMs: Math.max(body.run_timeout, runCpuMs) }) };
     const scope = requestScope(request, reply);
+    const job: PackageJob = { language: contest.language.language, files, runCpuMs, memoryKiB, signal: scope.signal,
+      ...(body.run_timeout === undefined ? {} : { runWallMs: Math.max(body.run_timeout, runCpuMs) }) };
     ctx.service.reserveItems(1);
     const startedMs = performance.now();
     let outcome: PackageOutcome;
@@ -186,6 +186,11 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     } catch (error) {
       if (error instanceof ContestRequestError) {
         throw new ServiceError(error.notImplemented ? 'not_implemented' : 'invalid_body', error.message, error.field);
+      }
+      // A client that hung up gets nothing; its runs were killed (no verdict, no internal error counted).
+      if (scope.signal.aborted) {
+        ctx.service.cancelledItems++;
+        return reply.code(499).send();
       }
       if (error instanceof ContestInfraError) {
         ctx.metrics.internalErrors.inc({ route: scope.route });
