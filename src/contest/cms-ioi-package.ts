@@ -16,14 +16,17 @@
  * on stderr and exits 0 (the script's `exit $?` after a test returns the test's status, 0); with a non-empty
  * correct output, the checker's stdout (the score in [0, 1]), stderr and exit status, or without a checker
  * `1`/`0` by `cmsDiffMatch`; without a correct output, the program's output. open-r1 reads stdout as the score.
- * Communication tasks (manager and contestant processes over FIFOs) are not run yet: 501-style
- * `ContestRequestError(notImplemented)`.
+ * Communication tasks (`graders/manager.cpp`, compiled once per task): the manager and the contestant
+ * process(es) run in ONE box, talking over FIFOs as the script wires them (`COMMUNICATION_DRIVER`); the manager's
+ * stdout (its score) and stderr are the answer unless a checker judges it. Limits: each contestant process gets
+ * the task's time limit as CPU time (whole seconds, `ulimit -t`; the script used a wall-clock `timeout` on the
+ * manager), the box (manager + contestants) that times (processes + 1), and `memory_limit` per process.
  */
 import { z } from 'zod';
 import { constants as osConstants } from 'node:os';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { runLimits } from '../limits.js';
-import { ARTIFACT_DIR, GXX, type ContestBox } from './box.js';
+import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
 import { buildChecker, runChecker } from './checkers.js';
 import { cmsDiffMatch, echoed } from './output-match.js';
 import {
@@ -43,7 +46,43 @@ export const GraderConfigSchema = z.object({
   code: z.string().optional(),
   time_limit: z.number().positive(),
   memory_limit: z.number().positive().optional(),
+  task_type_parameters_Communication_num_processes: z.number().int().min(1).max(16).optional(),
+  task_type_parameters_Communication_user_io: z.enum(['std_io', 'fifo_io']).optional(),
+  task_type_parameters_Communication_manager_args: z.string().optional(),
 }).passthrough();
+
+/** Where a Communication task's manager is mounted in the box (the program is at `ARTIFACT_DIR`). */
+const MANAGER_DIR = '/manager';
+
+/**
+ * The in-box driver of a Communication task (our own few lines, run in the sandbox with the programs it starts,
+ * never on the host): FIFOs per contestant process in /tmp; contestant i started first, on the FIFOs as
+ * stdin/stdout (`std_io`, stderr dropped) or as arguments (`fifo_io`), with its index when there are several,
+ * under `ulimit -t` (the task's time limit, whole seconds, per process: CMS limits each contestant process);
+ * then the manager on `input.txt` with the FIFO pairs and the task's manager arguments. The box's stdout and exit
+ * status are the manager's; contestants still alive after it are killed.
+ * Arguments: process count, user_io, contestant CPU seconds, then the manager's own arguments.
+ */
+const COMMUNICATION_DRIVER = [
+  'n=$1; io=$2; cpu=$3; shift 3',
+  'd=$(mktemp -d)',
+  'pids=(); margs=()',
+  'for ((i = 0; i < n; i++)); do',
+  '  mkfifo "$d/u${i}_to_m" "$d/m_to_u${i}"',
+  '  idx=(); if [ "$n" -ne 1 ]; then idx=("$i"); fi',
+  '  if [ "$io" = fifo_io ]; then',
+  `    (ulimit -t "$cpu"; exec ${ARTIFACT_DIR}/program "$d/m_to_u${'$'}{i}" "$d/u${'$'}{i}_to_m" "${'$'}{idx[@]}") &`,
+  '  else',
+  `    (ulimit -t "$cpu"; exec ${ARTIFACT_DIR}/program "${'$'}{idx[@]}" < "$d/m_to_u${'$'}{i}" > "$d/u${'$'}{i}_to_m" 2>/dev/null) &`,
+  '  fi',
+  '  pids+=($!)',
+  '  margs+=("$d/u${i}_to_m" "$d/m_to_u${i}")',
+  'done',
+  `${MANAGER_DIR}/manager "${'$'}{margs[@]}" "$@" < input.txt`,
+  'status=$?',
+  'kill -9 "${pids[@]}" 2>/dev/null',
+  'exit $status',
+].join('\n');
 
 const GRADER_COMPILE_FLAGS = ['-DEVAL', '-std=gnu++17', '-O2', '-pipe', '-s'];
 
@@ -68,7 +107,7 @@ const NO_RUN: ExecutionResult = { status: 'ok', exitCode: 0, signal: null, cpuMs
 
 /**
  * Compile and run one cms_ioi job in the sandbox and answer as the package's scripts would.
- * @throws ContestRequestError for a malformed job or a Communication task; ContestInfraError when the sandbox failed.
+ * @throws ContestRequestError for a malformed job (a bad grader_config.json); ContestInfraError when the sandbox failed.
  */
 export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<PackageOutcome> {
   const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
@@ -86,6 +125,13 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
   const sources = [`${problem}.cpp`, ...['grader.cpp', 'stub.cpp'].filter((n) => graders.has(n))];
   const missing = sources.find((n) => !graders.has(n));
   const boxFiles = Object.fromEntries([...graders].filter(([name]) => name !== 'manager.cpp'));
+  const managerSource = graders.get('manager.cpp');
+  let manager: Built | null = null;
+  if (managerSource !== undefined) {
+    manager = await box.build([GXX, '-x', 'c++', '-std=gnu++17', '-O2', '-o', 'manager', 'manager.cpp'], { ...boxFiles, 'manager.cpp': managerSource });
+    if (!manager.ok) return compileFailed(manager.result, 'Could not compile manager');
+    notes.push('Compiled manager');
+  }
   const built = missing !== undefined
     ? null
     : await box.build([GXX, ...GRADER_COMPILE_FLAGS, '-o', 'program', ...sources], boxFiles);
@@ -110,23 +156,45 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
     if (error instanceof ContestRequestError) throw error;
     throw new ContestRequestError(`graders/grader_config.json: not JSON (${(error as Error).message})`, 'files');
   }
-  if (config.task_type !== 'Batch') {
-    if (config.task_type === 'Communication') {
-      throw new ContestRequestError('cms_ioi: Communication tasks (manager and contestant over FIFOs) are not supported by Crucible yet; Batch tasks are', 'files', true);
-    }
+  const memoryKiB = config.memory_limit === undefined ? job.memoryKiB : Math.ceil(config.memory_limit / 1024);
+  const wall = job.runWallMs === undefined ? {} : { wallMs: job.runWallMs };
+  const input = file('input.txt') ?? '';
+  const program = { hostPath: built.artifactDir, boxPath: ARTIFACT_DIR };
+  let r: ExecutionResult;
+  if (config.task_type === 'Batch') {
+    const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000), memoryKiB, ...wall });
+    ({ result: r } = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/program`], mounts: [program] }, input, {}, limits, null, job.signal));
+  } else if (config.task_type === 'Communication') {
+    if (manager === null) return { compile, run: scriptStage(NO_RUN, { stdout: '', stderr: 'graders/manager.cpp is missing\n', code: 127 }) };
+    const processes = config.task_type_parameters_Communication_num_processes ?? 1;
+    const cpuSeconds = Math.max(1, Math.ceil(config.time_limit));
+    // The box holds the manager and every contestant process: its CPU and memory bounds are theirs together;
+    // each contestant process has its own CPU limit (ulimit -t) inside.
+    const limits = runLimits({ cpuMs: cpuSeconds * 1000 * (processes + 1), memoryKiB: memoryKiB * (processes + 1), ...wall });
+    const managerArgs = (config.task_type_parameters_Communication_manager_args ?? '').split(/\s+/).filter((a) => a !== '');
+    const argv = ['/usr/bin/bash', '-c', COMMUNICATION_DRIVER, 'communication', String(processes),
+      config.task_type_parameters_Communication_user_io ?? 'std_io', String(cpuSeconds), ...managerArgs];
+    ({ result: r } = await keepingRun(box, { argv, mounts: [program, { hostPath: (manager as Built & { ok: true }).artifactDir, boxPath: MANAGER_DIR }] },
+      '', { 'input.txt': input }, { ...limits, processes: Math.max(limits.processes, 8 * (processes + 2)) }, null, job.signal));
+  } else {
     return { compile, run: scriptStage(NO_RUN, { stdout: '0\n', stderr: `Unsupported task type "${config.task_type}"\n`, code: 1 }) };
   }
-  const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000),
-    memoryKiB: config.memory_limit === undefined ? job.memoryKiB : Math.ceil(config.memory_limit / 1024),
-    ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
-  const input = file('input.txt') ?? '';
-  const { result: r } = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/program`], mounts: [{ hostPath: built.artifactDir, boxPath: ARTIFACT_DIR }] },
-    input, {}, limits, null, job.signal);
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
-  if (r.status !== 'ok') return { compile, run: batchFailed(r, config.time_limit) };
+  // The script lets the program's (or manager's) stderr through, before its own messages.
+  const stage = await cmsVerdict(box, job, config, r, input, checkerSource);
+  return { compile, run: { ...stage, stderr: r.stderr + stage.stderr } };
+}
+
+/** The run stage after the program ran (its stderr not included): the script's failure message, check or output. */
+async function cmsVerdict(box: ContestBox, job: PackageJob, config: z.infer<typeof GraderConfigSchema>, r: ExecutionResult, input: string,
+  checkerSource: string | undefined): Promise<ScriptStage> {
+  const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
+  if (r.status !== 'ok') return batchFailed(r, config.time_limit);
   const correct = file('correct_output.txt');
   // `CORRECT_OUTPUT=$(cat correct_output.txt)`, then `[ -n "$CORRECT_OUTPUT" ]`.
-  if (correct === undefined || correct.replace(/\n+$/, '') === '') return { compile, run: scriptStage(r, { stdout: r.stdout, stderr: '', code: 0 }) };
+  // Communication without a checker: the manager's own output is the answer (its score), correct output or not.
+  const managerJudges = config.task_type === 'Communication' && checkerSource === undefined;
+  if (correct === undefined || correct.replace(/\n+$/, '') === '' || managerJudges) return scriptStage(r, { stdout: r.stdout, stderr: '', code: 0 });
   if (checkerSource !== undefined) {
     const verdict = await runChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
       { input, output: r.stdout, answer: echoed(correct) }, job.signal);
@@ -134,11 +202,10 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
     if (c?.status === 'internal_error') throw new ContestInfraError(c.reason ?? 'the sandbox failed');
     if (c === null) throw new ContestInfraError('the checker did not run');
     const code = c.status === 'ok' ? 0 : c.signal !== null ? 128 + ((osConstants.signals as Record<string, number | undefined>)[c.signal] ?? 9) : c.exitCode ?? 1;
-    return { compile, run: scriptStage(r, { stdout: c.stdout, stderr: c.stderr, code,
-      ...(verdict.verdict === 'fail' ? { status: 'XX', message: verdict.message } : {}) }) };
+    return scriptStage(r, { stdout: c.stdout, stderr: c.stderr, code, ...(verdict.verdict === 'fail' ? { status: 'XX', message: verdict.message } : {}) });
   }
   const same = cmsDiffMatch(correct, r.stdout);
-  return { compile, run: scriptStage(r, { stdout: same ? '1\n' : '0\n', stderr: same ? 'Output is correct (diff)\n' : `Output isn't correct (diff)\n`, code: 0 }) };
+  return scriptStage(r, { stdout: same ? '1\n' : '0\n', stderr: same ? 'Output is correct (diff)\n' : `Output isn't correct (diff)\n`, code: 0 });
 }
 
 /** The checker's own testlib.h when the job ships one under checker/. */

@@ -164,11 +164,22 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
   }
   const r = run.result;
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
-  if (r.status !== 'ok') return { compile, run: solutionFailed(r, config) };
+  // The script lets the solution's stderr through in stdio mode (file mode sends it to /dev/null).
+  const passed = fileMode ? '' : r.stderr;
+  const stage = await codeforcesVerdict(box, job, config, r, run.kept, solutionInput);
+  return { compile, run: { ...stage, stderr: passed + stage.stderr } };
+}
 
-  const output = dropEmptyLines(fileMode ? run.kept ?? '' : r.stdout);
+/** The run stage after the solution ran (its stderr not included): the script's failure, check or output. */
+async function codeforcesVerdict(box: ContestBox, job: PackageJob, config: CodeforcesConfig, r: ExecutionResult, kept: string | null,
+  solutionInput: string): Promise<ScriptStage> {
+  const file = (name: string): string | undefined => job.files.find((f) => f.name === name)?.content;
+  const fileMode = config.inputMode === 'file';
+  if (r.status !== 'ok') return solutionFailed(r, config);
+
+  const output = dropEmptyLines(fileMode ? kept ?? '' : r.stdout);
   const correct = file('correct_output.txt');
-  if (correct === undefined) return { compile, run: scriptStage(r, { stdout: output, stderr: '', code: 0 }) };
+  if (correct === undefined) return scriptStage(r, { stdout: output, stderr: '', code: 0 });
   const answer = dropEmptyLines(stripCarriageReturns(echoed(correct)));
   const checker = file('checker.py');
   if (checker !== undefined) {
@@ -178,15 +189,16 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
     const accepted = verdict.verdict === 'ok';
     // The script exits with the checker's own status; a time-out is `timeout`'s SIGTERM, 143.
     const code = checkerRun === null ? 1 : checkerRun.status === 'time_limit_exceeded' ? 143 : checkerRun.status === 'ok' ? 0 : shellStatus(checkerRun);
-    return { compile, run: scriptStage(r, {
+    // The checker's stderr passes through the script too.
+    return scriptStage(r, {
       stdout: accepted ? '1\n' : '0\n',
-      stderr: accepted ? 'Output is correct (checker)\n' : `Output isn't correct (checker)\n`,
+      stderr: (checkerRun?.stderr ?? '') + (accepted ? 'Output is correct (checker)\n' : `Output isn't correct (checker)\n`),
       code,
       ...(verdict.verdict === 'fail' ? { status: 'XX', message: verdict.message } : {}),
-    }) };
+    });
   }
   const same = codeforcesMatch(answer, output);
-  return { compile, run: scriptStage(r, { stdout: same ? '1\n' : '0\n', stderr: same ? 'Output is correct (diff)\n' : `Output isn't correct (diff)\n`, code: 0 }) };
+  return scriptStage(r, { stdout: same ? '1\n' : '0\n', stderr: same ? 'Output is correct (diff)\n' : `Output isn't correct (diff)\n`, code: 0 });
 }
 
 /** A compile stage whose failure was the host's is Crucible's failure, not a compile error. */

@@ -56,7 +56,7 @@ export interface PackageOutcome {
 /** The request is malformed for its package (a missing or bad file); `field` names the request field. */
 export class ContestRequestError extends Error {
   override readonly name = 'ContestRequestError';
-  constructor(message: string, readonly field: string, readonly notImplemented = false) {
+  constructor(message: string, readonly field: string) {
     super(message);
   }
 }

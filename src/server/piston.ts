@@ -185,7 +185,7 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
       outcome = await ctx.service.admission.run(() => contest.pkg === 'codeforces' ? runCodeforcesJob(box(), job) : runCmsIoiJob(box(), job), scope.signal);
     } catch (error) {
       if (error instanceof ContestRequestError) {
-        throw new ServiceError(error.notImplemented ? 'not_implemented' : 'invalid_body', error.message, error.field);
+        throw new ServiceError('invalid_body', error.message, error.field);
       }
       // A client that hung up gets nothing; its runs were killed (no verdict, no internal error counted).
       if (scope.signal.aborted) {

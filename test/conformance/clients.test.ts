@@ -147,5 +147,9 @@ describe('trainers\' own clients against crucible serve', () => {
     assert.deepEqual(out.ioi_wrong, { total: 0, subtasks: [[0, 0, 'RE'], [0, 0, 'RE']] });
     assert.deepEqual(out.ioi_correct_without_checker, { total: 100, subtasks: [[1, 30, 'AC'], [1, 70, 'AC']] });
     assert.deepEqual(out.ioi_partial_without_checker, { total: 30, subtasks: [[1, 30, 'AC'], [0, 0, 'WA']] });
+    // Communication task: manager and contestant over FIFOs; the manager's score is the test's (min over 3 tests).
+    assert.deepEqual(out.ioi_communication_correct, { total: 100, subtasks: [[1, 100, 'AC']] });
+    assert.deepEqual(out.ioi_communication_partial, { total: 30, subtasks: [[0.3, 30, 'PA']] });
+    assert.deepEqual(out.ioi_communication_wrong, { total: 0, subtasks: [[0, 0, 'WA']] });
   });
 });

@@ -111,13 +111,32 @@ describe('cms_ioi package', () => {
     assert.match(r.body.compile.stderr, /Failed to compile sq/);
   });
 
-  test('Communication tasks are 501 not_implemented, naming what is supported', async () => {
-    const f = files('long long sq(long long x){ return x * x; }\n').map((x) => x.name === 'graders/grader_config.json'
-      ? { ...x, content: JSON.stringify({ task_type: 'Communication', code: 'sq', time_limit: 1 }) } : x);
-    const r = await ioi(f);
-    assert.equal(r.status, 501);
-    assert.equal(r.body.error.code, 'not_implemented');
-    assert.match(r.body.error.message, /Batch tasks are/);
+  test('other task types print 0 and exit 1, as the script; a bad grader_config.json is a 400', async () => {
+    const withConfig = (content: string): { name: string; content: string }[] => files('long long sq(long long x){ return x * x; }\n')
+      .map((x) => x.name === 'graders/grader_config.json' ? { ...x, content } : x);
+    const r = await ioi(withConfig(JSON.stringify({ task_type: 'OutputOnly', code: 'sq', time_limit: 1 })));
+    assert.deepEqual([r.body.run.code, r.body.run.stdout, r.body.run.stderr], [1, '0\n', 'Unsupported task type "OutputOnly"\n']);
+    const bad = await ioi(withConfig('{"task_type": "Batch"}'));
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error.message, /grader_config\.json: time_limit/);
+  });
+
+  test('Communication: a manager that does not compile is a compile failure; its stderr and score come back', async () => {
+    const config = JSON.stringify({ task_type: 'Communication', code: 'sq', time_limit: 1 });
+    const manager = '#include <cstdio>\nint main(int c, char **v){ FILE *to = std::fopen(v[2], "w"), *from = std::fopen(v[1], "r");'
+      + ' long long x; std::scanf("%lld", &x); std::fprintf(to, "%lld\\n", x); std::fflush(to); long long y = 0;'
+      + ' std::fscanf(from, "%lld", &y); std::printf("%s\\n", y == x * x ? "1" : "0"); std::fprintf(stderr, "manager saw %lld\\n", y); }\n';
+    const stub = '#include "sq.h"\n#include <cstdio>\nint main(){ long long x; std::scanf("%lld", &x); std::printf("%lld\\n", sq(x)); }\n';
+    const job = (solution: string, managerSource: string): { name: string; content: string }[] => [
+      { name: 'graders/sq.cpp', content: solution }, { name: 'input.txt', content: '12\n' },
+      { name: 'graders/stub.cpp', content: stub }, { name: 'graders/sq.h', content: 'long long sq(long long x);\n' },
+      { name: 'graders/manager.cpp', content: managerSource }, { name: 'graders/grader_config.json', content: config }];
+    const ok = await ioi(job('#include "sq.h"\nlong long sq(long long x){ return x * x; }\n', manager));
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual([ok.body.run.code, ok.body.run.stdout, ok.body.run.stderr], [0, '1\n', 'manager saw 144\n']);
+    const broken = await ioi(job('#include "sq.h"\nlong long sq(long long x){ return x * x; }\n', 'int main( {'));
+    assert.equal(broken.body.compile.code, 1);
+    assert.match(broken.body.compile.stderr, /Could not compile manager/);
   });
 });
 

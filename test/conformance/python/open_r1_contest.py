@@ -5,7 +5,7 @@ Runs open-r1's OWN scorers, unmodified (huggingface/open-r1, ../shared/clients/h
 `grader_config`, languages `c++17` / `cf_python3`) and `ioi_scoring.score_subtasks` with `ioi_utils.add_includes`
 (files `graders/<id>.cpp`, the grader files, `input.txt`, `correct_output.txt`, language `cms_ioi`), through
 `PistonClient` against Crucible's /api/v2/execute. Problems: test/contest/fixtures (Codeforces 1352A with a
-checker; an IOI-style task with a grader, a CMS checker and two subtasks). `score_submission` also looks for
+checker; an IOI-style task with a grader, a CMS checker and two subtasks; an IOI-style Communication task with a manager). `score_submission` also looks for
 generated tests in CF_TESTS_FOLDER: an empty directory here (none). Prints one JSON object.
 """
 import asyncio
@@ -56,8 +56,16 @@ async def main():
                     for s in json.loads(read(ioi_dir, "subtasks.json"))]
         no_checker_subtasks = [dict(s, grader_files=grader_files[:3]) for s in subtasks]
 
-        async def ioi(solution, tasks=subtasks, skip_mode=True):
-            code = add_includes(read(ioi_dir, "solutions", solution), "total")
+        guess_dir = "ioi-guess"
+        guess_tests = json.loads(read(guess_dir, "tests.json"))
+        guess_files = [(f"graders/{name}", read(guess_dir, "graders", name))
+                       for name in ("stub.cpp", "guess.h", "manager.cpp", "grader_config.json")]
+        guess_subtasks = [dict(s, id="guess", score_precision=2, test_cases={t: tuple(guess_tests[t]) for t in s["test_names"]},
+                               time_limit=1.0, memory_limit=256, grader_files=guess_files)
+                          for s in json.loads(read(guess_dir, "subtasks.json"))]
+
+        async def ioi(solution, tasks=subtasks, skip_mode=True, task_dir=ioi_dir, task_id="total"):
+            code = add_includes(read(task_dir, "solutions", solution), task_id)
             results = await score_subtasks(client, tasks, code, skip_mode=skip_mode)
             return {"total": round(sum(r.weighted_score for r in results), 2),
                     "subtasks": [[r.score, r.weighted_score, r.status] for r in results]}
@@ -76,6 +84,9 @@ async def main():
             "ioi_wrong": ioi("wrong.cpp"),
             "ioi_correct_without_checker": ioi("correct.cpp", tasks=no_checker_subtasks),
             "ioi_partial_without_checker": ioi("partial.cpp", tasks=no_checker_subtasks),
+            "ioi_communication_correct": ioi("correct.cpp", tasks=guess_subtasks, task_dir=guess_dir, task_id="guess"),
+            "ioi_communication_partial": ioi("partial.cpp", tasks=guess_subtasks, task_dir=guess_dir, task_id="guess"),
+            "ioi_communication_wrong": ioi("wrong.cpp", tasks=guess_subtasks, task_dir=guess_dir, task_id="guess"),
         }
         results = []
         for coroutine in cases.values():
