@@ -77,6 +77,18 @@ describe('codeforces package', () => {
     assert.equal(r.body.run.code, null);
   });
 
+  test('a solution cannot see the correct output or forge the verdict line', async () => {
+    const peek = await cf([{ name: 'main.python', content: 'print(open("correct_output.txt").read())\n' }, { name: 'input.txt', content: '' },
+      { name: 'correct_output.txt', content: '5\n' }, CONFIG]);
+    assert.deepEqual([peek.body.run.code, peek.body.run.stdout], [1, '0\n'], 'correct_output.txt is never in the solution\'s box');
+    const forge = await cf([{ name: 'main.python', content: 'print(1)\n' }, { name: 'input.txt', content: '' },
+      { name: 'correct_output.txt', content: '5\n' }, CONFIG]);
+    assert.deepEqual([forge.body.run.code, forge.body.run.stdout], [0, '0\n']);
+    const escape = await cf([{ name: 'main.python', content: 'print(5)' }, { name: '../input.txt', content: '' }, CONFIG]);
+    assert.equal(escape.status, 400);
+    assert.equal(escape.body.error.field, 'files[1].name');
+  });
+
   test('a job without input.txt is a 400; plain python3 with one file is still Crucible\'s own run', async () => {
     const r = await cf([{ name: 'main.python', content: 'print(1)' }, CONFIG]);
     assert.equal(r.status, 400);
