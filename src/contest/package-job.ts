@@ -86,6 +86,15 @@ export interface BoxCommand {
   readonly limits?: Limits;
 }
 
+/**
+ * `argv` started with the stack limit raised to its hard limit, as the packages' run scripts do
+ * (`ulimit -s unlimited`, "so you don't get RE with recursion"): a bash in the box raises it and execs the program
+ * (same process, so its status is the program's). The stack still counts against the memory limit.
+ */
+export function withUnlimitedStack(argv: readonly string[]): string[] {
+  return ['/usr/bin/bash', '-c', 'ulimit -s hard 2>/dev/null; exec "$@"', 'run', ...argv];
+}
+
 /** Bytes read back of a kept output file at most (the run's own output limit). */
 function readKept(workDir: string, name: string, maxBytes: number): string | null {
   try {
@@ -97,14 +106,15 @@ function readKept(workDir: string, name: string, maxBytes: number): string | nul
 }
 
 /**
- * Run `command` in a fresh box on `stdin` with `files` (plus the command's own) in /box. With `keep`, the work
+ * Run `command` in a fresh box on `stdin` with `files` (plus the command's own) in /box, its stack limit raised
+ * (`withUnlimitedStack`). With `keep`, the work
  * directory is kept and that file's text returned as `kept` (null when the program left none; only regular
  * files are copied out of a box, never links), then the directory is discarded.
  */
 export async function keepingRun(box: ContestBox, command: BoxCommand, stdin: string, files: Readonly<Record<string, string>>,
   limits: Limits, keep: string | null, signal?: AbortSignal): Promise<{ result: ExecutionResult; kept: string | null }> {
   const { result, workDir } = await box.sandbox.run({
-    argv: command.argv, mounts: command.mounts ?? [], env: command.env ?? {}, files: { ...files, ...command.files },
+    argv: withUnlimitedStack(command.argv), mounts: command.mounts ?? [], env: command.env ?? {}, files: { ...files, ...command.files },
     stdin, limits: command.limits ?? limits, keepWorkDir: keep !== null, signal,
   });
   if (workDir === undefined) return { result, kept: null };

@@ -63,6 +63,17 @@ describe('codeforces package', () => {
     assert.deepEqual([segv.body.run.code, segv.body.run.stdout], [139, '0\n']);
   });
 
+  test('deep recursion runs, as under the script\'s `ulimit -s unlimited` (a plain run dies at the 8 MiB stack)', async () => {
+    const deep = ['#include <cstdio>', 'int depth(int n) {', '  char pad[256];', '  asm volatile("" : : "r"(pad) : "memory");',
+      '  if (n == 0) return 0;', '  int r = depth(n - 1) + 1;', '  asm volatile("" : : "r"(pad) : "memory");', '  return r;', '}',
+      'int main() { std::printf("%d\\n", depth(200000)); }', ''].join('\n');
+    const r = await cf([{ name: 'main.cpp', content: deep }, { name: 'input.txt', content: '' }, { name: 'correct_output.txt', content: '200000\n' },
+      CONFIG], 'c++17');
+    assert.deepEqual([r.body.run.code, r.body.run.stdout], [0, '1\n'], r.body.run.stderr);
+    const plain = await execute({ language: 'cpp', version: '*', files: [{ content: deep }] });
+    assert.equal(plain.body.run.signal, 'SIGSEGV', 'the premise: ~50 MiB of stack is past the default limit');
+  });
+
   test('a crashing checker: 0 and its exit status, as the script, marked XX (a judge error) for callers that look', async () => {
     const r = await cf([{ name: 'main.python', content: 'print(5)\n' }, { name: 'input.txt', content: '' },
       { name: 'correct_output.txt', content: '5\n' }, { name: 'checker.py', content: 'raise SystemExit(2)\n' }, CONFIG]);
