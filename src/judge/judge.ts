@@ -71,6 +71,12 @@ export interface CallOptions {
 export interface PlainRunRequest {
   readonly program: Program;
   readonly stdin: string;
+  /**
+   * Extra files of the submission (relative path -> bytes, e.g. SandboxFusion's `files`), placed in the work
+   * directory of the compile step and of the run, beside the source (the source wins over a file of its name).
+   * Paths must be plain relative paths (`isBoxRelativePath`); the caller validates them.
+   */
+  readonly files?: Readonly<Record<string, Uint8Array>>;
   readonly limits: {
     readonly cpuMs: number;
     readonly wallMs?: number;

@@ -22,6 +22,20 @@ export function programHash(languageId: string, source: string): string {
   return createHash('sha256').update(languageId).update('\0').update(source).digest('hex');
 }
 
+/**
+ * sha256 of a submission's extra files (names and contents, in name order): part of a compilation's identity when a
+ * program comes with files (a header, a helper class).
+ */
+export function filesHash(files: Readonly<Record<string, string | Uint8Array>>): string {
+  const hash = createHash('sha256');
+  for (const name of Object.keys(files).sort()) {
+    const contents = files[name]!;
+    const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
+    hash.update(`${name}\0${bytes.length}\0`).update(bytes);
+  }
+  return hash.digest('hex');
+}
+
 const ARTIFACT = '/artifact';
 
 /** Orchestrates compile + run on a sandbox. Owns the compile cache; `close()` discards artifacts. */
@@ -36,13 +50,16 @@ export class Executor {
   readonly stats = { compilations: 0, compileCacheHits: 0, runs: 0 };
 
   /**
-   * Compile `source` (no-op for interpreted languages). A failing compiler exit is `compile_error`; a
+   * Compile `source` (no-op for interpreted languages), with `files` (a submission's extra files, name ->
+   * contents) beside it in the compile box; the language's own support files and the source win over a file of the
+   * same name. A failing compiler exit is `compile_error`; a
    * compiler that exceeds its own limits on this source is `compile_error` too (the program caused it);
    * `internal_error` stays `internal_error`. The language's compile multipliers apply to `compileLimits`.
    */
-  compile(language: Language, source: string, compileLimits: Limits = DEFAULT_COMPILE_LIMITS): Promise<CompileOutcome> {
+  compile(language: Language, source: string, compileLimits: Limits = DEFAULT_COMPILE_LIMITS,
+    files: Readonly<Record<string, string | Uint8Array>> = {}): Promise<CompileOutcome> {
     if (!language.compile) return Promise.resolve({ ok: true, artifactDir: null, result: null });
-    const key = programHash(language.id, source);
+    const key = Object.keys(files).length === 0 ? programHash(language.id, source) : `${programHash(language.id, source)}+${filesHash(files)}`;
     const cached = this.compiled.get(key);
     if (cached) {
       this.stats.compileCacheHits++;
@@ -53,7 +70,7 @@ export class Executor {
     const pending = this.sandbox.run({
       argv: compile.argv,
       env: { ...language.env, ...compile.env },
-      files: { ...this.languages.compileFiles(language), [language.sourceFile]: source },
+      files: { ...files, ...this.languages.compileFiles(language), [language.sourceFile]: source },
       mounts: toolchainMounts(language, 'compile'),
       limits: scaleLimits(compileLimits, compile.limits),
       keepWorkDir: true,
@@ -92,7 +109,8 @@ export class Executor {
    * @throws the signal's reason when `signal` aborts (the run under way is killed; no verdict is made of it).
    */
   async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
-    limits: Limits, files: Readonly<Record<string, string>> = {}, signal?: AbortSignal, args: readonly string[] = []): Promise<ExecutionResult> {
+    limits: Limits, files: Readonly<Record<string, string | Uint8Array>> = {}, signal?: AbortSignal,
+    args: readonly string[] = []): Promise<ExecutionResult> {
     this.stats.runs++;
     const { result } = await this.sandbox.run({
       argv: [...expandArgv(language.run, { memoryLimitMiB: limits.memoryKiB / 1024 }), ...args],

@@ -173,14 +173,15 @@ export class LocalJudge implements Judge {
     const { limits } = request;
     try {
       signal?.throwIfAborted();
-      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs));
+      const files = request.files ?? {};
+      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs), files);
       if (!compiled.ok) return { compile: compiled.result, run: null };
       signal?.throwIfAborted();
       const run = await this.executor.runCompiled(language, request.program.source, compiled, request.stdin, runLimits({
         cpuMs: limits.cpuMs, memoryKiB: limits.memoryKiB,
         ...(limits.wallMs === undefined ? {} : { wallMs: limits.wallMs }),
         ...(limits.outputBytes === undefined ? {} : { outputBytes: limits.outputBytes }),
-      }), {}, signal);
+      }), files, signal);
       return { compile: compiled.result, run };
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -16,9 +16,9 @@
  * Crucible processes, in any pid namespaces, share a host. Every run can be cancelled (`request.signal`);
  * `selfTest` proves a real boxed program runs confined.
  */
-import { chmodSync, chownSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { detectCapabilities, type Capabilities } from './capabilities.js';
 import { removeTree } from './cleanup.js';
 import { launch, type Launched, type PassedDescriptor } from './launch.js';
@@ -55,6 +55,17 @@ export interface SandboxOptions {
 }
 
 /** Raised when the host cannot isolate programs and the caller did not opt out explicitly. */
+/**
+ * True for a file name a request may place in the work directory: relative, components separated by single `/`,
+ * none empty or starting with `.` (so no `.` or `..`; the box's copy-in skips hidden names), no NUL, at most 16
+ * levels (the box copies 16 levels deep); e.g. `main.py`, `pkg/util.py`. Directories are made as needed.
+ */
+export function isBoxRelativePath(name: string): boolean {
+  if (name.length === 0 || name.includes('\0')) return false;
+  const parts = name.split('/');
+  return parts.length <= 16 && parts.every((part) => part !== '' && !part.startsWith('.'));
+}
+
 export class IsolationUnavailableError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`refusing to run untrusted code without isolation (pass --unsafe-no-sandbox to override):\n  - ${problems.join('\n  - ')}`);
@@ -119,7 +130,7 @@ function validate(request: SandboxRequest): void {
   if (request.asPid1 && Object.keys(request.files ?? {}).length > 0) throw new RangeError('files need box-init: not with asPid1');
   if (request.asPid1 && request.keepWorkDir) throw new RangeError('keepWorkDir needs box-init: not with asPid1');
   for (const name of Object.keys(request.files ?? {})) {
-    if (name.includes('/') || name.startsWith('.') || name.includes('\0')) throw new RangeError(`file name not allowed in a box: ${name}`);
+    if (!isBoxRelativePath(name)) throw new RangeError(`file name not allowed in a box: ${name}`);
   }
 }
 
@@ -220,9 +231,19 @@ export class Sandbox {
     const files = Object.entries(request.files ?? {});
     if (files.length === 0 && !request.keepWorkDir && !this.unsafeNoSandbox) return null;
     const workDir = SlotPool.makeWorkDir(slot, `run${++this.runCounter}`);
+    // Parent directories first (shallowest first). The work directory is fresh and nothing of the program has run
+    // yet, so no component can be a symlink.
+    const dirs = new Set<string>();
+    for (const [name] of files) {
+      for (let dir = dirname(name); dir !== '.'; dir = dirname(dir)) dirs.add(dir);
+    }
+    for (const dir of [...dirs].sort((a, b) => a.split('/').length - b.split('/').length)) {
+      mkdirSync(join(workDir, dir), { mode: 0o755 });
+      chownSync(join(workDir, dir), slot.uid, slot.gid);
+    }
     for (const [name, contents] of files) {
       const path = join(workDir, name);
-      writeFileSync(path, contents);
+      writeFileSync(path, contents, { flag: 'wx' });
       chownSync(path, slot.uid, slot.gid);
     }
     return workDir;

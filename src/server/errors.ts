@@ -17,7 +17,7 @@ export const ERROR_CATALOG = {
   invalid_json: { status: 400, description: 'The body is not JSON, or the Content-Type is not application/json.' },
   unknown_problem: { status: 400, description: 'A problem id that the server did not load with `--problems`.' },
   unknown_language: { status: 400, description: 'A language the server has no toolchain for.' },
-  unsupported: { status: 400, description: 'A field value the compatibility endpoint accepts but Crucible does not implement (e.g. extra files).' },
+  unsupported: { status: 400, description: 'A value the compatibility endpoint accepts but Crucible does not run (e.g. a GPU language, fetch_files).' },
   unauthorized: { status: 401, description: 'Missing or wrong `Authorization: Bearer <token>`.' },
   not_found: { status: 404, description: 'No such route.' },
   payload_too_large: { status: 413, description: 'The body is larger than `--body-limit-mib`, or a batch larger than the queue can ever hold.' },

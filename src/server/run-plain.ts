@@ -9,6 +9,7 @@ import type { Language } from '../languages/schema.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';
+import { filesHash } from '../runner/executor.js';
 import { SharedWork } from '../runner/shared-work.js';
 import { ServiceError } from './errors.js';
 import type { RequestScope } from './scope.js';
@@ -23,6 +24,8 @@ export interface PlainRun {
   readonly runWallMs?: number;
   readonly compileCpuMs: number;
   readonly memoryKiB: number;
+  /** Extra files of the submission (relative path -> bytes), validated by the route (see `PlainRunRequest.files`). */
+  readonly files?: Readonly<Record<string, Uint8Array>>;
 }
 
 /** `compile` is null for interpreted languages; `run` is null when compilation failed. */
@@ -51,10 +54,11 @@ function isInternalError(o: PlainOutcome): boolean {
   return o.compile?.status === 'internal_error' || o.run?.status === 'internal_error';
 }
 
-/** What makes two plain runs identical: language, source, stdin and every limit. */
+/** What makes two plain runs identical: language, source, stdin, every limit and the extra files. */
 function plainRunKey(job: PlainRun): string {
+  const files = job.files === undefined || Object.keys(job.files).length === 0 ? null : filesHash(job.files);
   return createHash('sha256')
-    .update(JSON.stringify([job.language.id, job.source, job.stdin, job.runCpuMs, job.runWallMs ?? null, job.compileCpuMs, job.memoryKiB]))
+    .update(JSON.stringify([job.language.id, job.source, job.stdin, job.runCpuMs, job.runWallMs ?? null, job.compileCpuMs, job.memoryKiB, files]))
     .digest('hex');
 }
 
@@ -80,6 +84,7 @@ export async function runPlain(ctx: ServerContext, job: PlainRun, scope: Request
     return ctx.service.admission.run(() => ctx.judge.runPlain({
       program: { language: job.language.id, source: job.source },
       stdin: job.stdin,
+      ...(job.files === undefined ? {} : { files: job.files }),
       limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
         ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
     }, { signal }), signal);

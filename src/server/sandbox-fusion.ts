@@ -4,8 +4,11 @@
  *
  * Request (bytedance/SandboxFusion `sandbox/server/sandbox_api.py`, `RunCodeRequest`): `code`, `language`,
  * `stdin` (optional), `compile_timeout` and `run_timeout` (seconds, default 10), `memory_limit_MB` (-1 = the
- * server default), `files`, `fetch_files`, `args`. Unknown keys are ignored, as pydantic does. Crucible
- * supports no extra files or arguments: non-empty `files`, `fetch_files` or `args` is a 400.
+ * server default), `files`, `fetch_files`, `args`. Unknown keys are ignored, as pydantic does. `language` is one of
+ * `SANDBOX_FUSION_LANGUAGES` (or a Crucible language id); the names of `SANDBOX_FUSION_REFUSED` are a 400
+ * `unsupported` saying why. `files` (relative path -> base64) are placed in the run's working directory beside the
+ * program (`submission-files.ts` says which paths and sizes are accepted). `fetch_files` (files the program wrote,
+ * returned in the answer's `files`) and `args` are not supported: non-empty is a 400 `unsupported`.
  * `run_timeout` is the run's wall-clock limit, as in SandboxFusion, and its CPU limit too (a sleeping program
  * holds a slot no longer than the caller asked). `memory_limit_MB` is -1 (the server's default) or within the
  * server's memory range; anything else (0, -7) is a 400 naming the range. Identical requests are run once
@@ -33,12 +36,40 @@ import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { languageOf, runPlain } from './run-plain.js';
 import { requestScope } from './scope.js';
+import { decodeSubmissionFiles } from './submission-files.js';
 import { parseBody } from './validate.js';
 
-/** SandboxFusion language names (`sandbox/runners/types.py`, `Language`) that map onto a Crucible language. */
+/**
+ * SandboxFusion language names (`sandbox/runners/types.py`, `Language`) that map onto a Crucible language, with
+ * SandboxFusion's semantics (`sandbox/runners/major.py`, `minor.py`): the test-runner modes run the real runner
+ * (`pytest`, `go_test` as `go test`, `junit` as JUnit's console launcher, `D_ut` as a D program built with
+ * -unittest), whose report of every test is the run's stdout and whose exit status makes the status; `sql` (listed
+ * by SandboxFusion's API, with no runner there) runs as a SQLite script. docs/API.md lists each mode's command.
+ */
 export const SANDBOX_FUSION_LANGUAGES: Readonly<Record<string, string>> = {
   python: 'python', cpp: 'cpp', nodejs: 'javascript', go: 'go', java: 'java', php: 'php', bash: 'bash',
   typescript: 'typescript', rust: 'rust', lua: 'lua', perl: 'perl', ruby: 'ruby',
+  pytest: 'pytest', go_test: 'go-test', junit: 'junit', D_ut: 'd', csharp: 'csharp', R: 'r', scala: 'scala',
+  kotlin_script: 'kotlin-script', racket: 'racket', sql: 'sql', verilog: 'verilog',
+};
+
+/**
+ * SandboxFusion language names Crucible refuses (400 `unsupported`), each with the reason it cannot run here. The
+ * reasons are facts of this platform (Debian bookworm, no GPU), checked with apt-cache when written.
+ */
+export const SANDBOX_FUSION_REFUSED: Readonly<Record<string, string>> = {
+  cuda: 'needs an NVIDIA GPU and the CUDA toolkit (SandboxFusion builds the files with cmake and nvcc and runs ./build/main '
+    + "on a GPU); this server has no GPU, and Debian bookworm's main archive has no CUDA toolkit",
+  python_gpu: 'needs a GPU and a CUDA build of PyTorch (SandboxFusion runs compile.py and run.py in its GPU Python '
+    + 'environment); this server has no GPU, and PyTorch is not packaged in Debian bookworm',
+  julia: 'needs Julia, which Debian bookworm does not package (julia was removed from Debian after bullseye); '
+    + 'Crucible installs toolchains from Debian only',
+  swift: 'needs the Swift toolchain (swiftc), which Debian bookworm does not package (its "swift" package is '
+    + 'OpenStack Swift, an object store); Crucible installs toolchains from Debian only',
+  lean: 'needs Lean 4 with a prebuilt Mathlib project (SandboxFusion runs `lake build` against one); neither is '
+    + 'packaged in Debian, and elan downloads them from the network, which this server does not have',
+  jest: "needs Jest; Debian bookworm's jest package (29.3) depends on Debian's Node.js 18 (node-types-node) and "
+    + 'cannot be installed beside the Node.js 20 Crucible runs on, and Crucible installs toolchains from Debian only',
 };
 
 export const RunCodeSchema = z.object({
@@ -119,12 +150,20 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
 
   app.post('/run_code', async (request, reply) => {
     const body = parseBody(RunCodeSchema, request.body);
-    for (const field of ['files', 'fetch_files', 'args'] as const) {
-      if (Object.keys(body[field]).length > 0) {
-        throw new ServiceError('unsupported', `${field}: Crucible runs a single source file; "${field}" must be empty`, field);
-      }
+    const refused = SANDBOX_FUSION_REFUSED[body.language];
+    if (refused !== undefined) {
+      throw new ServiceError('unsupported', `language: "${body.language}" is not available on Crucible: it ${refused}`, 'language');
+    }
+    if (body.fetch_files.length > 0) {
+      throw new ServiceError('unsupported', 'fetch_files: Crucible does not return files a program wrote (the run\'s '
+        + 'working directory is discarded with its box); fetch_files must be empty', 'fetch_files');
+    }
+    if (body.args.length > 0) {
+      throw new ServiceError('unsupported', 'args: SandboxFusion\'s /run_code takes no arguments and Crucible passes none; '
+        + 'args must be empty', 'args');
     }
     const language = languageOf(ctx, SANDBOX_FUSION_LANGUAGES[body.language] ?? body.language, 'language');
+    const files = decodeSubmissionFiles(body.files, [language.sourceFile, ...language.compile?.include ?? []]);
     // run_timeout is SandboxFusion's wall-clock limit: the run's wall limit, and its CPU limit too.
     const runMs = secondsToMs(body.run_timeout);
     const timeRange = { min: LIMIT_RANGES.cpuMs.min, max: ctx.config.maxTimeLimitMs };
@@ -140,7 +179,7 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
     let outcome;
     try {
       outcome = await runPlain(ctx, { language, source: body.code, stdin: body.stdin ?? '', runCpuMs: runMs, runWallMs: runMs,
-        compileCpuMs: Math.min(compileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs), memoryKiB }, requestScope(request, reply));
+        compileCpuMs: Math.min(compileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs), memoryKiB, files }, requestScope(request, reply));
     } catch (error) {
       // verl retries 504 (Gateway Timeout) with a growing delay; 429 would end its retries at once.
       if (error instanceof ServiceError && error.code === 'overloaded') {

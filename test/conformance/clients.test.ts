@@ -105,6 +105,14 @@ describe('trainers\' own clients against crucible serve', () => {
     assert.equal(out.compile_error.run, null);
     assert.equal(out.compile_error.compile.status, 'Finished');
     assert.notEqual(out.compile_error.compile.return_code, 0);
+    assert.equal(out.pytest_pass.status, 'Success');
+    assert.match(out.pytest_pass.run.stdout, /1 passed/);
+    assert.equal(out.pytest_fail.status, 'Failed');
+    assert.equal(out.pytest_fail.run.return_code, 1);
+    assert.match(out.pytest_fail.run.stdout, /FAILED test_main\.py::test_add/);
+    assert.match(out.pytest_fail.run.stdout, /1 failed, 1 passed/);
+    assert.deepEqual(out.files, { status: 'Success', run: { status: 'Finished', return_code: 0, stdout: 'from a file\n' }, compile: null });
+    assert.match(out.refused, /Faas api responded with code 400: .*\\"cuda\\" is not available on Crucible: it needs an NVIDIA GPU/);
   });
 
   test('OpenRLHF: SingleTurnAgentExecutor with remote_rm_url (queries end with <|im_end|>)', async () => {

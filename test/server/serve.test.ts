@@ -264,13 +264,16 @@ describe('SandboxFusion POST /run_code (verl sandbox_fusion shapes)', () => {
     assert.equal(ok.body.run_result.stdout, 'hi\n');
   });
 
-  test('unsupported languages and extra files are 400 naming the field', async () => {
-    const lang = await post(server, '/run_code', verlPayload('x', 'verilog'));
+  test('refused languages, fetch_files and a missing code are 400 naming the field', async () => {
+    const lang = await post(server, '/run_code', verlPayload('x', 'cuda'));
     assert.equal(lang.status, 400);
     assert.equal(lang.body.error.field, 'language');
-    const files = await post(server, '/run_code', { ...verlPayload('x', 'python'), files: { 'a.txt': 'eA==' } });
-    assert.equal(files.status, 400);
-    assert.equal(files.body.error.field, 'files');
+    const unknown = await post(server, '/run_code', verlPayload('x', 'brainfuck'));
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error.code, 'unknown_language');
+    const fetch = await post(server, '/run_code', { ...verlPayload('x', 'python'), fetch_files: ['a.txt'] });
+    assert.equal(fetch.status, 400);
+    assert.equal(fetch.body.error.field, 'fetch_files');
     const noCode = await post(server, '/run_code', { language: 'python' });
     assert.equal(noCode.body.error.field, 'code');
   });

@@ -6,8 +6,8 @@
  * mount namespace, whatever tree the program built in it (depth, names, modes). Its pages are memory, so they
  * also count towards the run's memory limit (the program's cgroup is charged for what it writes).
  *
- * The request's files (written by Crucible into the run's host work directory: flat, regular) are copied in
- * before the program starts. A run whose work directory is kept (a compilation: its artifacts are mounted
+ * The request's files (written by Crucible into the run's host work directory: regular files, in directories
+ * when a request names nested paths) are copied in before the program starts. A run whose work directory is kept (a compilation: its artifacts are mounted
  * read-only into later runs) gets the tree under /box copied back to the host work directory after every
  * process of the run is dead: directories and regular files only, names of printable ASCII, at most
  * WORKSPACE_MAX_DEPTH levels and WORKSPACE_MAX_ENTRIES entries, modes normalised to 0755/0644, so that the
@@ -76,8 +76,64 @@ static inline int workspace_copy_file(int src_dir, const char *name, int dst_dir
 }
 
 /*
- * Mount the run's tmpfs at `stage` (an empty directory of the box), copy the regular files of `src_fd` (the
- * host work directory, or -1 for none) into its box/ directory, bind box/, tmp/ and shm/ at /box, /tmp and
+ * Copy the request's files: the tree of `src_fd` (the host work directory Crucible wrote: directories and regular
+ * files, names not starting with '.') into `dst_fd` (the box directory of the run's tmpfs), at most
+ * WORKSPACE_MAX_DEPTH levels deep. Iterative (an explicit stack), never follows a symbolic link (there are none:
+ * nothing of the program has run yet, but the rule costs nothing); other entries are ignored. Returns 0, or -1
+ * with errno set.
+ */
+static inline int workspace_copy_in(int src_fd, int dst_fd) {
+  struct level { DIR *src; int dst; } stack[WORKSPACE_MAX_DEPTH + 1];
+  int depth = 0, rc = 0;
+  int list = dup(src_fd);
+  DIR *top = list >= 0 ? fdopendir(list) : NULL;
+  if (top == NULL) { if (list >= 0) close(list); return -1; }
+  rewinddir(top);
+  stack[0].src = top;
+  stack[0].dst = dup(dst_fd);
+  if (stack[0].dst < 0) { closedir(top); return -1; }
+  while (depth >= 0) {
+    struct level *lv = &stack[depth];
+    struct dirent *e = rc == 0 ? readdir(lv->src) : NULL;
+    if (e == NULL) {
+      int saved = errno;
+      closedir(lv->src);
+      close(lv->dst);
+      errno = saved;
+      depth--;
+      continue;
+    }
+    if (e->d_name[0] == '.') continue;
+    int from = dirfd(lv->src);
+    struct stat st;
+    if (fstatat(from, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) { rc = -1; continue; }
+    if (S_ISREG(st.st_mode)) {
+      rc = workspace_copy_file(from, e->d_name, lv->dst, (st.st_mode & 0111) ? 0755 : 0644);
+    } else if (S_ISDIR(st.st_mode)) {
+      if (depth >= WORKSPACE_MAX_DEPTH) { rc = -1; errno = ELOOP; continue; }
+      if (mkdirat(lv->dst, e->d_name, 0755) != 0) { rc = -1; continue; }
+      int s = openat(from, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int d = openat(lv->dst, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      DIR *sd = s >= 0 ? fdopendir(s) : NULL;
+      if (sd == NULL || d < 0) {
+        int saved = errno;
+        if (sd) closedir(sd); else if (s >= 0) close(s);
+        if (d >= 0) close(d);
+        errno = saved;
+        rc = -1;
+        continue;
+      }
+      depth++;
+      stack[depth].src = sd;
+      stack[depth].dst = d;
+    }
+  }
+  return rc;
+}
+
+/*
+ * Mount the run's tmpfs at `stage` (an empty directory of the box), copy the files of `src_fd` (the host work
+ * directory, or -1 for none; see workspace_copy_in) into its box/ directory, bind box/, tmp/ and shm/ at /box, /tmp and
  * /dev/shm, and detach the stage. Needs CAP_SYS_ADMIN in the mount namespace's user namespace. Returns 0, or
  * -1 with errno set and `*step` naming what failed.
  */
@@ -99,20 +155,9 @@ static inline int workspace_make(const char *stage, long long disk_bytes, int sr
     snprintf(path, sizeof path, "%s/box", stage);
     *step = "copy the request's files";
     int dst = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int list = dup(src_fd);
-    DIR *dir = list >= 0 ? fdopendir(list) : NULL;
-    if (dst < 0 || dir == NULL) return -1;
-    rewinddir(dir);
-    struct dirent *e;
-    int rc = 0;
-    while (rc == 0 && (e = readdir(dir)) != NULL) {
-      if (e->d_name[0] == '.') continue;
-      struct stat st;
-      if (fstatat(src_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) continue;
-      rc = workspace_copy_file(src_fd, e->d_name, dst, (st.st_mode & 0111) ? 0755 : 0644);
-    }
+    if (dst < 0) return -1;
+    int rc = workspace_copy_in(src_fd, dst);
     int saved = errno;
-    closedir(dir);
     close(dst);
     errno = saved;
     if (rc != 0) return -1;
