@@ -18,7 +18,9 @@
  *   a wall timer runs; past a bound Node SIGKILLs every task of the sub-group (root, through cgroup.procs) until
  *   it is empty. The agent notices its REPL is gone, kills whatever else the box holds (it is pid 1: kill -1 and
  *   reap until nothing is left) and starts a fresh REPL: the step reports `restarted` and what was lost.
- *   Output is capped per stream by the agent (it drains both pipes while the step runs).
+ *   Output is capped per stream by the agent (it drains both pipes while the step runs). Processes a step
+ *   leaves running are killed by the agent when it ends; the REPL itself is stopped (SIGSTOP to every task of
+ *   the sub-group, from outside) until the next step continues it: nothing of a session runs between steps.
  * - `close()` kills the launcher (the box's pid namespace dies with its pid 1), waits until crucible-box reports
  *   every process gone and the cgroups empty, removes the sub-group's directories and frees the slot. The
  *   session's files lived only in the box's tmpfs and go with its mount namespace.
@@ -234,6 +236,29 @@ export class SessionBox {
     });
   }
 
+  /**
+   * Send `signal` to every task of the session sub-group: SIGSTOP when a step ends and SIGCONT before the next,
+   * so nothing of a session runs between its steps (not even a REPL that faked the end of its step), and an
+   * idle session costs no CPU. Returns false when the group cannot be read.
+   */
+  private signalGroup(signal: 'SIGSTOP' | 'SIGCONT'): boolean {
+    if (this.group === null) return false;
+    let pids: string[];
+    try {
+      pids = readFileSync(join(this.group.dirs.pids, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return false;
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(Number(pid), signal);
+      } catch {
+        // gone already
+      }
+    }
+    return true;
+  }
+
   /** SIGKILL every task of the session sub-group until it holds none (fork bombs included). */
   private async killGroup(): Promise<void> {
     if (this.group === null) return;
@@ -289,6 +314,7 @@ export class SessionBox {
     } catch (error) {
       return failed(`cannot set the session's limits: ${(error as Error).message}`);
     }
+    this.signalGroup('SIGCONT');
     let killed: 'cpu' | 'wall' | null = null;
     const kill = (why: 'cpu' | 'wall'): void => {
       if (killed !== null) return;
@@ -318,6 +344,7 @@ export class SessionBox {
     const line = await reply;
     clearTimeout(wallTimer);
     if (cpuTimer !== null) clearTimeout(cpuTimer);
+    this.signalGroup('SIGSTOP');
     const wallMs = Math.round(performance.now() - startedMs);
     if (line === '') return failed('the session box ended during the step');
     let agent: AgentResult;
