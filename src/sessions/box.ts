@@ -34,7 +34,7 @@ import type { Capabilities } from '../sandbox/capabilities.js';
 import { launch, type Launched } from '../sandbox/launch.js';
 import { SlotPool, type Slot } from '../sandbox/slots.js';
 import { Subgroup, SUBGROUPS_ENV } from '../sandbox/subgroups.js';
-import type { ExecutionResult, ExecutionStatus } from '../sandbox/types.js';
+import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
 import type { SessionLimits } from './types.js';
 
 /** The environments served by a box (the `program` environment needs none). */
@@ -295,7 +295,7 @@ export class SessionBox {
    * Run one step (`code` for the REPL) under `limits` (CPU, wall, memory, processes, output; see the module
    * comment). Never throws: a box that is gone, or an agent that breaks its protocol, is `internal_error`.
    */
-  async step(code: string, limits: SessionLimits): Promise<BoxStepResult> {
+  async step(code: string, limits: SessionLimits, signal?: AbortSignal): Promise<BoxStepResult> {
     const startedMs = performance.now();
     const failed = (reason: string): BoxStepResult => ({
       status: 'internal_error', exitCode: null, signal: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false,
@@ -315,13 +315,16 @@ export class SessionBox {
       return failed(`cannot set the session's limits: ${(error as Error).message}`);
     }
     this.signalGroup('SIGCONT');
-    let killed: 'cpu' | 'wall' | null = null;
-    const kill = (why: 'cpu' | 'wall'): void => {
+    let killed: 'cpu' | 'wall' | 'cancel' | null = null;
+    const kill = (why: 'cpu' | 'wall' | 'cancel'): void => {
       if (killed !== null) return;
       killed = why;
       void this.killGroup();
     };
     const wallTimer = setTimeout(() => kill('wall'), limits.wallMs);
+    // A caller that gave up (the client hung up) does not leave its step running to its limits.
+    const cancel = (): void => kill('cancel');
+    signal?.addEventListener('abort', cancel, { once: true });
     const cores = availableParallelism();
     let cpuTimer: NodeJS.Timeout | null = null;
     const watchCpu = (): void => {
@@ -345,6 +348,7 @@ export class SessionBox {
     clearTimeout(wallTimer);
     if (cpuTimer !== null) clearTimeout(cpuTimer);
     this.signalGroup('SIGSTOP');
+    signal?.removeEventListener('abort', cancel);
     const wallMs = Math.round(performance.now() - startedMs);
     if (line === '') return failed('the session box ended during the step');
     let agent: AgentResult;
@@ -368,7 +372,10 @@ export class SessionBox {
     const memoryKiB = this.peakKiB();
     let status: ExecutionStatus;
     let reason: string | undefined;
-    if (agent.ended === 'output') {
+    if (killed === 'cancel') {
+      status = 'internal_error';
+      reason = CANCELLED_REASON;
+    } else if (agent.ended === 'output') {
       status = 'output_limit_exceeded';
       reason = `the step wrote more than ${limits.outputBytes} bytes to ${agent.stdoutTruncated ? 'stdout' : 'stderr'}`;
     } else if (killed === 'cpu' || cpuMs > limits.cpuMs) {

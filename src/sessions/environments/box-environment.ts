@@ -70,10 +70,10 @@ export class BoxEnvironment implements Environment {
     return { stdout: '', stderr: '', exitCode: null, status: 'ok', message: `${this.spec.kind} session ready: each action is ${this.spec.actionName}` };
   }
 
-  async step(action: unknown): Promise<StepOutcome> {
+  async step(action: unknown, signal?: AbortSignal): Promise<StepOutcome> {
     if (typeof action !== 'string') throw new SessionError('invalid_action', `action: must be a string (${this.spec.actionName})`, 'action');
     if (this.box === null) throw new SessionError('closed', 'the session is closed');
-    const result = await this.box.step(action, this.limits);
+    const result = await this.box.step(action, this.limits, signal);
     return { observation: boxObservation(this.spec, result), reward: null, done: false };
   }
 
