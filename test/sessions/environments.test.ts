@@ -172,6 +172,25 @@ describe('isolation and clean-up', () => {
     await assert.rejects(manager.step(id, 'true'), (e: unknown) => e instanceof SessionError && e.code === 'unknown_session');
   });
 
+  test('a box that ends under a session is replaced at the next step, which says all state was lost', async () => {
+    const id = await open('python');
+    await step(id, 'v = 1');
+    const box = boxOf(id);
+    // Crucible's failure, simulated: the agent (pid 1 of the box) killed from the host.
+    const agent = processesOf(box.uid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('agent.py'));
+    assert.ok(agent !== undefined, 'the agent runs');
+    process.kill(agent, 'SIGKILL');
+    await box.boxResult;
+    assert.equal(box.alive, false);
+    const r = await step(id, "print('v' in globals())");
+    assert.equal(r.status, 'ok');
+    assert.equal(r.stdout, 'False\n');
+    assert.equal(r.restarted, true);
+    assert.match(String(r.notice), /box had ended .* lost/);
+    await manager.delete(id);
+    assert.deepEqual(processesOf(box.uid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('crucible_session')), []);
+  });
+
   test('TTL eviction closes idle sessions like a delete', async () => {
     const id = (await manager.create({ environment: 'python', ttlSeconds: 1 })).id;
     const uid = boxOf(id).uid;
