@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BoxEnvironment } from '../../src/sessions/environments/box-environment.js';
 import { SessionManager } from '../../src/sessions/manager.js';
+import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { SessionError, type Observation } from '../../src/sessions/types.js';
 
 let manager: SessionManager;
@@ -243,6 +244,48 @@ describe('hostile steps get a verdict; the session survives; other sessions are 
   test('the bystander session kept its state through every attack', async () => {
     const r = await step(bystander, 'print(keep)');
     assert.equal(r.stdout, '[7]\n', JSON.stringify(r));
+    await manager.delete(bystander);
+  });
+});
+
+describe('the hostile suite\'s Python programs, run as session steps', () => {
+  const programs = join(PROJECT_ROOT, 'test', 'hostile', 'programs');
+  /** The program's source as one step; `stdin` is given through sys.stdin (a step's own stdin is /dev/null). */
+  const source = (name: string, stdin?: string): string =>
+    (stdin === undefined ? '' : `import io, sys\nsys.stdin = io.StringIO(${JSON.stringify(stdin)})\n`) + readFileSync(join(programs, name), 'utf8');
+  const cases: { file: string; stdin?: string; statuses: string[]; stdout?: (out: string) => void }[] = [
+    { file: 'memory_bomb.py', statuses: ['memory_limit_exceeded', 'time_limit_exceeded'] },
+    { file: 'sleep_forever.py', statuses: ['time_limit_exceeded'] },
+    { file: 'stdout_flood.py', statuses: ['output_limit_exceeded'] },
+    { file: 'stderr_flood.py', statuses: ['output_limit_exceeded'] },
+    { file: 'fill_disk.py', statuses: ['runtime_error', 'memory_limit_exceeded', 'ok'] },
+    { file: 'fill_tmp.py', statuses: ['runtime_error', 'memory_limit_exceeded'] },
+    { file: 'connect_public.py', statuses: ['ok'], stdout: (out) => assert.equal(out.trim(), 'blocked blocked blocked') },
+    { file: 'read_secrets.py', stdin: `${PROJECT_ROOT}\n`, statuses: ['ok'],
+      stdout: (out) => { for (const line of out.trim().split('\n')) assert.match(line, /^denied /, line); } },
+    { file: 'write_outside.py', statuses: ['ok'],
+      stdout: (out) => assert.deepEqual(out.trim().split('\n').slice(-2), ['wrote /box/inside.txt', 'wrote /tmp/inside.txt']) },
+    { file: 'kill_parent.py', statuses: ['ok'], stdout: (out) => assert.equal(out.trim(), 'still here') },
+    { file: 'double_fork_setsid.py', statuses: ['ok'], stdout: (out) => assert.equal(out.trim(), 'parent done') },
+    { file: 'keyring_secret.py', stdin: 'store\n', statuses: ['ok'], stdout: (out) => assert.equal(out, 'store user EPERM\nstore session EPERM\n') },
+  ];
+  let bystander: string;
+  before(async () => {
+    bystander = await open('bash');
+    await step(bystander, 'echo kept > /box/mine; LEFT=here');
+  });
+  for (const c of cases) {
+    test(c.file, async () => {
+      const id = await open('python');
+      const r = await step(id, source(c.file, c.stdin));
+      assert.ok(c.statuses.includes(r.status), `${c.file}: ${r.status} (${r.reason ?? ''}) ${r.stderr.slice(-300)}`);
+      c.stdout?.(r.stdout);
+      assert.equal((await step(id, "print('next')")).stdout, 'next\n', 'the session goes on');
+      await manager.delete(id);
+    });
+  }
+  test('the bystander kept its files and variables', async () => {
+    assert.equal((await step(bystander, 'cat /box/mine; echo $LEFT')).stdout, 'kept\nhere\n');
     await manager.delete(bystander);
   });
 });
