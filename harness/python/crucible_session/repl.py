@@ -1,4 +1,4 @@
-"""REPL driver of a session (runs model code: untrusted; started by agent.py inside the session's box).
+"""REPL driver of a session (runs model code: untrusted; started by session-agent, src/sandbox/native/session-agent.c, inside the session's box).
 
 Reads one step at a time on fd 3 (8-byte little-endian length, then UTF-8 text), runs it, flushes stdout and
 stderr (pipes the agent drains), and reports the end of the step on fd 4 (a datagram socket: the agent,
