@@ -36,6 +36,7 @@ import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
 import { plainRunMemo } from './run-plain.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
+import { registerSessions } from './sessions.js';
 import { JudgeService, type LoadedProblem } from './service.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
 
@@ -224,6 +225,7 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
+  registerSessions(app, context, registry);
   return app;
 }
 
