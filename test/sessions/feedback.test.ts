@@ -1,0 +1,48 @@
+/** The feedback formatter: verdict + detail -> text within a budget, naming the failing input (pure, by hand). */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { formatFeedback } from '../../src/sessions/feedback.js';
+import type { DetailedVerdict } from '../../src/verdict/index.js';
+
+const wrong: DetailedVerdict = {
+  status: 'wrong_answer', passed: false, testCount: 3, cpuMs: 5, wallMs: 9,
+  tests: [{ index: 0, status: 'passed' }, { index: 1, status: 'wrong_answer', reason: 'tokens differ' }, { index: 2, status: 'passed' }],
+  detail: { failures: [{ index: 1, input: '2 3\n', expected: '5\n', actual: '6\n', stderr: '' }] },
+};
+
+test('a failing verdict names the first failing test, its input, expected and got', () => {
+  const f = formatFeedback(wrong);
+  assert.equal(f.namesInput, true);
+  assert.equal(f.cut, false);
+  assert.equal(f.failingTest?.index, 1);
+  assert.equal(f.text, 'Verdict: wrong_answer (2 of 3 tests passed).\nFirst failing test: #1 (wrong_answer: tokens differ)'
+    + '\nInput:\n2 3\n\nExpected:\n5\n\nGot:\n6\n');
+});
+
+test('the budget holds, short texts keep all of themselves, long ones say they were cut', () => {
+  const long: DetailedVerdict = { ...wrong, detail: { failures: [{ index: 1, input: '7 8\n', expected: '15\n', actual: 'x'.repeat(10_000) }] } };
+  const f = formatFeedback(long, { budgetChars: 300 });
+  assert.ok(f.text.length <= 300, `${f.text.length} characters`);
+  assert.equal(f.cut, true);
+  assert.match(f.text, /Input:\n7 8\n/);
+  assert.match(f.text, /Expected:\n15\n/);
+  assert.match(f.text, /\[\.\.\. cut: 10000 characters in all\]/);
+});
+
+test('without detail the described tests give the input and expected output', () => {
+  const plain: DetailedVerdict = { ...wrong, detail: undefined };
+  const f = formatFeedback(plain, { tests: [{ index: 1, input: 'in-1', expected: 'out-1' }] });
+  assert.equal(f.namesInput, true);
+  assert.match(f.text, /Input:\nin-1\nExpected:\nout-1$/);
+});
+
+test('a pass and a compile error read as such', () => {
+  const passed: DetailedVerdict = { status: 'passed', passed: true, testCount: 2, cpuMs: 1, wallMs: 1,
+    tests: [{ index: 0, status: 'passed' }, { index: 1, status: 'passed' }] };
+  assert.equal(formatFeedback(passed).text, 'Verdict: passed (all 2 tests passed).');
+  const compile: DetailedVerdict = { status: 'compile_error', passed: false, testCount: 2, cpuMs: 1, wallMs: 1, tests: [],
+    reason: 'compilation failed', detail: { stderr: "main.c:1: error: expected ';'" } };
+  const f = formatFeedback(compile);
+  assert.equal(f.failingTest, null);
+  assert.match(f.text, /^Verdict: compile_error \(0 of 2 tests passed\)\. compilation failed\nCompiler output:\nmain\.c:1/);
+});
