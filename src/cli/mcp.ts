@@ -11,6 +11,7 @@ import { mibToKiB, secondsToMs } from '../limits.js';
 import { watchPending } from '../mcp/pending.js';
 import { createMcpServer } from '../mcp/server.js';
 import { openService, ServeConfigSchema, type ServeConfigInput } from '../server/index.js';
+import { createSessionManager } from '../server/sessions.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 
 interface McpFlags {
@@ -25,7 +26,7 @@ interface McpFlags {
 /** Add `mcp` to the program. */
 export function register(program: Command): void {
   program.command('mcp')
-    .description('serve the MCP tools (run_code, judge) over stdio for agents; HTTP clients use `crucible serve` at /mcp')
+    .description('serve the MCP tools (run_code, judge, session_*) over stdio for agents; HTTP clients use `crucible serve` at /mcp')
     .option('--problems <file...>', 'problem files the judge tool can name by task id (HumanEval, EvalPlus, Crucible format)')
     .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
@@ -47,7 +48,8 @@ export function register(program: Command): void {
         throw new InvalidArgumentError(`${issue.path.join('.')}: ${issue.message}`);
       }
       const service = await openService(parsed.data);
-      const server = createMcpServer(service.context, { route: 'mcp:stdio' });
+      const sessions = createSessionManager(service.context, service.registry);
+      const server = createMcpServer(service.context, { route: 'mcp:stdio', sessions });
       try {
         const transport = new StdioServerTransport();
         const ended = new Promise<void>((resolve) => {
@@ -63,6 +65,7 @@ export function register(program: Command): void {
         await pending.idle();
       } finally {
         await server.close();
+        await sessions.close();
         await service.close();
       }
     });

@@ -12,9 +12,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '../errors.js';
 import { ServiceError, type ErrorCode } from '../server/errors.js';
 
-/** A successful tool result: `payload` as structured content and as JSON text. */
-export function toolResult(payload: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload };
+/** A successful tool result: `payload` (plain JSON-able data) as structured content and as JSON text. */
+export function toolResult(payload: object): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(payload) }], structuredContent: payload as Record<string, unknown> };
 }
 
 /**

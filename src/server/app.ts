@@ -37,6 +37,7 @@ import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
 import { plainRunMemo } from './run-plain.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
+import { registerSessions } from './sessions.js';
 import { JudgeService, type LoadedProblem } from './service.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
 
@@ -225,7 +226,8 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
-  registerMcp(app, context);
+  const sessions = registerSessions(app, context, registry);
+  registerMcp(app, context, sessions);
   return app;
 }
 

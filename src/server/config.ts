@@ -23,6 +23,9 @@ export const ServeConfigSchema = z.object({
   cacheDir: z.string().min(1).optional().describe('Ground-truth cache directory; default $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible.'),
   store: z.string().min(1).optional().describe('Result store (a SQLite file or a postgres:// URL): mounts the dashboard at /ui and records every rewarded rollout as a training event; none = neither.'),
   trainingRun: z.string().regex(/^[A-Za-z0-9.:@/_-]{1,200}$/, 'letters, digits and . : @ / - _, at most 200').optional().describe('Name of the training run the rollouts go to; default serve-<start time>.'),
+  maxSessions: z.number().int().min(1).max(4096).default(256).describe('Most sessions (/v1/sessions) open at once.'),
+  sessionTtlSeconds: z.number().int().min(1).default(600).describe('Idle seconds before a session that set no ttlSeconds is evicted.'),
+  maxSessionTtlSeconds: z.number().int().min(1).default(86_400).describe('Largest ttlSeconds a session may ask for.'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
   unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
 }).strict();

@@ -20,6 +20,8 @@ export const ERROR_CATALOG = {
   unsupported: { status: 400, description: 'A field value the compatibility endpoint accepts but Crucible does not implement (e.g. extra files).' },
   unauthorized: { status: 401, description: 'Missing or wrong `Authorization: Bearer <token>`.' },
   not_found: { status: 404, description: 'No such route.' },
+  unknown_session: { status: 404, description: 'No session with this id: never made, deleted, or evicted after its idle TTL.' },
+  session_done: { status: 409, description: 'The session has taken all its steps (`limits.maxSteps`); reset or delete it.' },
   payload_too_large: { status: 413, description: 'The body is larger than `--body-limit-mib`, or a batch larger than the queue can ever hold.' },
   overloaded: { status: 429, description: 'The admission queue is full. Nothing was judged; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'Crucible itself failed. Never a verdict about the program; retry or drop the sample.' },

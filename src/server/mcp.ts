@@ -12,12 +12,13 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { createMcpServer } from '../mcp/server.js';
+import type { SessionManager } from '../sessions/manager.js';
 import type { ServerContext } from './context.js';
 
-/** Register `POST /mcp` (and the 405 answers of GET and DELETE). */
-export function registerMcp(app: FastifyInstance, ctx: ServerContext): void {
+/** Register `POST /mcp` (and the 405 answers of GET and DELETE); the session tools work on `sessions`. */
+export function registerMcp(app: FastifyInstance, ctx: ServerContext, sessions?: SessionManager): void {
   app.post('/mcp', async (request, reply) => {
-    const server = createMcpServer(ctx, { route: '/mcp' });
+    const server = createMcpServer(ctx, { route: '/mcp', ...(sessions === undefined ? {} : { sessions }) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     // The client hanging up (or the answer being complete) ends this request's MCP server: in-flight tool
     // calls see their signal abort, and their queue places and sandbox slots are freed.

@@ -4,6 +4,8 @@
  * the observation of a `program` session's `submit` (and what a self-debug loop feeds back), so it follows the
  * shape self-debugging work feeds models (Chen et al. 2023, "Teaching Large Language Models to Self-Debug",
  * unit-test feedback: the failing input, the expected and the actual output): a status line, then the test.
+ * A unit-test failure that names its line (`assertion failed (test line 10)`) shows that line of the test code
+ * first ("Failing line 10: assert candidate([1.0, 2.8], 0.3) == True"): it is the failing input.
  *
  * Budget: the text never exceeds `budgetChars`. The status line and the test's heading are kept first; the four
  * texts (input, expected, got, stderr) then share what is left by water-filling (a short text keeps all of
@@ -131,6 +133,9 @@ export function formatFeedback(verdict: DetailedVerdict, options: FeedbackOption
   };
   const heading = `\nFirst failing test: #${test.index} (${test.status}${test.reason === undefined ? '' : `: ${test.reason}`})`;
   const parts: { readonly label: string; readonly text: string }[] = [];
+  // A unit test names its failing line ("assertion failed (test line 10)"): that line is the failing input.
+  const line = failingLine(test);
+  if (line !== null) parts.push({ label: `\nFailing line ${line.number}:\n`, text: line.text });
   if (test.input !== undefined) parts.push({ label: '\nInput:\n', text: test.input });
   if (test.expected !== undefined) parts.push({ label: '\nExpected:\n', text: test.expected });
   if (test.actual !== undefined) parts.push({ label: '\nGot:\n', text: test.actual });
@@ -154,8 +159,17 @@ export function formatFeedback(verdict: DetailedVerdict, options: FeedbackOption
     text = text.slice(0, budget);
     cut = true;
   }
-  const namesInput = test.input !== undefined && text.includes('\nInput:\n');
+  const namesInput = (test.input !== undefined && text.includes('\nInput:\n')) || (line !== null && text.includes('\nFailing line '));
   return { text, failingTest: test, namesInput, cut };
+}
+
+/** The test-code line a unit-test failure names (`test line N` in its reason), from the test's input. */
+function failingLine(test: FailingTest): { readonly number: number; readonly text: string } | null {
+  const match = /\btest line (\d+)\b/.exec(test.reason ?? '');
+  if (match === null || test.input === undefined) return null;
+  const number = Number(match[1]);
+  const text = test.input.split('\n')[number - 1]?.trim();
+  return text === undefined || text === '' ? null : { number, text };
 }
 
 function pick<K extends 'input' | 'expected' | 'actual' | 'stderr'>(key: K, value: string | undefined): Partial<Record<K, string>> {

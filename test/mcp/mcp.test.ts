@@ -52,7 +52,10 @@ function toolSuite(client: () => Client): void {
   test('lists run_code and judge with their input schemas', async () => {
     const { tools } = await client().listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['run_code', 'judge']) assert.ok(byName.has(name), `tool ${name} listed`);
+    for (const name of ['run_code', 'judge', 'session_create', 'session_step', 'session_reset', 'session_close']) {
+      assert.ok(byName.has(name), `tool ${name} listed`);
+    }
+    assert.deepEqual(byName.get('session_step')!.inputSchema.required, ['id', 'action']);
     const runCode = byName.get('run_code')!;
     assert.deepEqual([...(runCode.inputSchema.required ?? [])].sort(), ['code', 'language']);
     assert.ok(Object.keys(runCode.inputSchema.properties ?? {}).includes('stdin'));
@@ -127,6 +130,51 @@ function toolSuite(client: () => Client): void {
       /^invalid_body: response: give exactly one of "response" and "code"/);
     assert.match(errorText(await client().callTool({ name: 'judge', arguments: { code: SUM_PY, problem: 'HumanEval/9999' } })),
       /^unknown_problem: problem: no problem "HumanEval\/9999" is loaded/);
+  });
+
+  test('sessions: a python REPL keeps its state between steps, reset forgets it, close ends it', async () => {
+    const created = structured(await client().callTool({ name: 'session_create', arguments: { environment: 'python' } }));
+    const id = created.id as string;
+    assert.match(id, /\S/);
+    const step = (action: unknown) => client().callTool({ name: 'session_step', arguments: { id, action } });
+    assert.equal(structured(await step('x = 20')).observation.status, 'ok');
+    const answer = structured(await step('print(x + 22)'));
+    assert.equal(answer.observation.stdout, '42\n');
+    assert.equal(answer.info.step, 2);
+    const crash = structured(await step('1/0'));
+    assert.equal(crash.observation.status, 'runtime_error');
+    assert.match(crash.observation.stderr, /ZeroDivisionError/);
+    assert.equal(structured(await client().callTool({ name: 'session_reset', arguments: { id } })).info.step, 0);
+    assert.match(structured(await step('print(x)')).observation.stderr, /NameError/);
+    assert.deepEqual(structured(await client().callTool({ name: 'session_close', arguments: { id } })), { id, deleted: true });
+    assert.match(errorText(await step('print(1)')), /^unknown_session: /);
+  });
+
+  test('sessions: a program task judges submissions with feedback naming the failing test, reward 1 on a pass', async () => {
+    const created = structured(await client().callTool({ name: 'session_create', arguments: { environment: 'program', task: { tests: SUM_TESTS } } }));
+    const id = created.id as string;
+    const submit = (code: string) => client().callTool({ name: 'session_step', arguments: { id, action: { kind: 'submit', code } } });
+    // A program no earlier test judged: a judgement shared with an identical earlier request comes without the
+    // program's output (the judge's memo keeps plain verdicts), and its feedback would have no "Got:".
+    const wrong = structured(await submit('a, b = map(int, input().split())\nprint(a + b if a != 5 else 11)\n'));
+    assert.equal(wrong.observation.status, 'wrong_answer');
+    assert.equal(wrong.reward, 0);
+    assert.equal(wrong.done, false);
+    assert.match(wrong.observation.feedback, /Input:\n5 5\n[\s\S]*Expected:\n10\n[\s\S]*Got:\n11\n/);
+    const ran = structured(await client().callTool({ name: 'session_step', arguments: { id, action: { kind: 'run', code: SUM_PY, stdin: '2 3\n' } } }));
+    assert.equal(ran.observation.stdout, '5\n');
+    const right = structured(await submit(SUM_PY));
+    assert.equal(right.reward, 1);
+    assert.equal(right.done, true);
+    await client().callTool({ name: 'session_close', arguments: { id } });
+  });
+
+  test('sessions: bad arguments are tool errors naming the field', async () => {
+    assert.match(errorText(await client().callTool({ name: 'session_create', arguments: { environment: 'python', limits: { cpuMs: 1 } } })),
+      /cpuMs/);
+    assert.match(errorText(await client().callTool({ name: 'session_create', arguments: { environment: 'program', task: {} } })),
+      /task\.problem: give exactly one of "problem" and "tests"/);
+    assert.match(errorText(await client().callTool({ name: 'session_step', arguments: { id: 'nope', action: 'print(1)' } })), /^unknown_session: /);
   });
 }
 

@@ -46,3 +46,13 @@ test('a pass and a compile error read as such', () => {
   assert.equal(f.failingTest, null);
   assert.match(f.text, /^Verdict: compile_error \(0 of 2 tests passed\)\. compilation failed\nCompiler output:\nmain\.c:1/);
 });
+
+test('a unit-test failure shows the failing line of the test code', () => {
+  const unit: DetailedVerdict = { status: 'wrong_answer', passed: false, testCount: 1, cpuMs: 1, wallMs: 1,
+    tests: [{ index: 0, status: 'wrong_answer', reason: 'assertion failed (test line 3)' }],
+    detail: { failures: [{ index: 0, actual: 'assertion failed (test line 3)' }] } };
+  const test = 'def check(candidate):\n    assert candidate(1) == 2\n    assert candidate([1.0, 2.8], 0.3) == True\n';
+  const f = formatFeedback(unit, { tests: [{ index: 0, input: `${test}\ncheck(f)`, expected: 'check(f) returns without raising' }] });
+  assert.equal(f.namesInput, true);
+  assert.match(f.text, /\nFailing line 3:\nassert candidate\(\[1\.0, 2\.8\], 0\.3\) == True\n/);
+});

@@ -1,0 +1,153 @@
+"""REPL driver of a session (runs model code: untrusted; started by agent.py inside the session's box).
+
+Reads one step at a time on fd 3 (8-byte little-endian length, then UTF-8 text), runs it, flushes stdout and
+stderr (pipes the agent drains), and reports the end of the step on fd 4 as one JSON line {"exitCode": n,
+"extra": ...}. State persists between steps in this process.
+
+- python: the step is Python code run in one persistent namespace (`__main__`); if its last statement is an
+  expression its repr is printed, as an interactive interpreter does. An exception prints its traceback on
+  stderr and gives exitCode 1; `exit(n)` / SystemExit gives exitCode n and the REPL goes on.
+- sqlite: the step is SQL (one or more statements) on /box/task.db in autocommit mode; the result set of each
+  statement that returns rows is printed as `col|col` lines with a header, and the last one is reported in
+  `extra` as {"columns": [...], "rows": [[...]...]} (at most 1000 rows, `truncated` says so). An error prints
+  `Error: <message>` on stderr and gives exitCode 1.
+The fds 3 and 4 are close-on-exec, so programs the step starts do not hold them.
+"""
+import ast
+import json
+import os
+import sys
+import traceback
+
+CTL, RES = 3, 4
+MAX_ROWS = 1000
+
+
+def read_exact(n):
+    chunks = []
+    while n > 0:
+        data = os.read(CTL, min(n, 1 << 20))
+        if not data:
+            raise EOFError
+        chunks.append(data)
+        n -= len(data)
+    return b"".join(chunks)
+
+
+def report(exit_code, extra=None):
+    try:
+        sys.stdout.flush()
+    except Exception:
+        pass
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
+    os.write(RES, (json.dumps({"exitCode": exit_code, "extra": extra}) + "\n").encode())
+
+
+def python_step(code, namespace):
+    try:
+        tree = ast.parse(code, "<step>", "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, "<step>", "exec"), namespace)
+        if last is not None:
+            value = eval(compile(last, "<step>", "eval"), namespace)
+            if value is not None:
+                print(repr(value))
+        return 0
+    except SystemExit as e:
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        print(code, file=sys.stderr)
+        return 1
+    except BaseException as e:
+        # Show the step's own frames, not this driver's.
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+            tb = tb.tb_next
+        traceback.print_exception(type(e), e, tb)
+        return 1
+
+
+def cell(value):
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+def statements(sql, sqlite3):
+    """Split SQL into complete statements: at each `;` where the text so far is a complete statement (so a `;`
+    inside a string literal or a trigger body does not split); a trailing incomplete part is the last one."""
+    start = 0
+    at = sql.find(";")
+    while at >= 0:
+        chunk = sql[start:at + 1]
+        if sqlite3.complete_statement(chunk):
+            if chunk.strip(" \t\r\n;"):
+                yield chunk
+            start = at + 1
+        at = sql.find(";", at + 1)
+    if sql[start:].strip():
+        yield sql[start:]
+
+
+def sqlite_step(sql, connection, sqlite3):
+    last = None
+    try:
+        for statement in statements(sql, sqlite3):
+            last = run_statement(statement, connection, last)
+        return 0, last
+    except sqlite3.Error as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return 1, last
+
+
+def run_statement(statement, connection, last):
+    cursor = connection.execute(statement)
+    if cursor.description is None:
+        return last
+    columns = [d[0] for d in cursor.description]
+    rows = cursor.fetchmany(MAX_ROWS + 1)
+    truncated = len(rows) > MAX_ROWS
+    rows = [[cell(v) for v in row] for row in rows[:MAX_ROWS]]
+    print("|".join(columns))
+    for row in rows:
+        print("|".join("" if v is None else str(v) for v in row))
+    if truncated:
+        print(f"[... more than {MAX_ROWS} rows; the first {MAX_ROWS} shown]")
+    return {"columns": columns, "rows": rows, "truncated": truncated}
+
+
+def main():
+    kind = sys.argv[1]
+    os.set_inheritable(CTL, False)
+    os.set_inheritable(RES, False)
+    sys.argv = [""]
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    connection = sqlite3 = None
+    if kind == "sqlite":
+        import sqlite3 as sqlite3_module
+        sqlite3 = sqlite3_module
+        connection = sqlite3.connect("/box/task.db", isolation_level=None)
+    os.write(RES, b'{"ready": true}\n')
+    while True:
+        try:
+            n = int.from_bytes(read_exact(8), "little")
+            code = read_exact(n).decode("utf-8", "replace")
+        except EOFError:
+            return
+        if kind == "python":
+            report(python_step(code, namespace))
+        else:
+            exit_code, last = sqlite_step(code, connection, sqlite3)
+            report(exit_code, last)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+/**
+ * Sessions API (multi-turn environments, `src/sessions/`): `POST /v1/sessions`, `POST /v1/sessions/:id/step`,
+ * `POST /v1/sessions/:id/reset`, `DELETE /v1/sessions/:id`. Shapes are documented in docs/API.md ("Sessions");
+ * the schemas below are the source of truth. Every create, reset and step is one item of admission control
+ * (429 when the queue is full); a `program` submit is judged through the server's `Judge` (the same judge as
+ * `/v1/judge`, detail included for feedback), a `run` is a plain one-shot run.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ComparatorSchema } from '../formats/index.js';
+import { LIMIT_RANGES, limitSchema } from '../limits.js';
+import { SessionManager } from '../sessions/manager.js';
+import type { ProgramBackend, ProgramTask } from '../sessions/environments/program.js';
+import { ENVIRONMENT_KINDS, SESSION_LIMIT_RANGES, SessionError, type SessionLimits } from '../sessions/types.js';
+import { verdictWithoutTests, type DetailedVerdict } from '../verdict/index.js';
+import type { ServerContext } from './context.js';
+import { ServiceError } from './errors.js';
+import { Sampled, type Registry } from './metrics.js';
+import { requestScope } from './scope.js';
+import type { Submission } from './service.js';
+import { parseBody } from './validate.js';
+
+const limitField = (key: keyof SessionLimits) =>
+  z.number().int().min(SESSION_LIMIT_RANGES[key].min).max(SESSION_LIMIT_RANGES[key].max).optional();
+
+const LimitsSchema = z.object({
+  cpuMs: limitField('cpuMs').describe('CPU time per step, ms.'),
+  wallMs: limitField('wallMs').describe('Wall time per step, ms.'),
+  memoryKiB: limitField('memoryKiB').describe('Memory of the session\'s processes, KiB.'),
+  processes: limitField('processes').describe('Processes + threads at once.'),
+  outputBytes: limitField('outputBytes').describe('stdout and stderr kept per step, bytes each.'),
+  diskKiB: limitField('diskKiB').describe('Writable space (/box, /tmp, /dev/shm each), KiB.'),
+  maxSteps: limitField('maxSteps').describe('Steps the session may take.'),
+  feedbackChars: limitField('feedbackChars').describe('Budget of a program submit\'s feedback, characters.'),
+}).strict();
+
+export const CreateSessionSchema = z.object({
+  environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program'),
+  task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?'),
+  limits: LimitsSchema.optional(),
+  ttlSeconds: z.number().int().min(1).optional().describe('Idle seconds before the session is evicted.'),
+}).strict();
+
+export const StepSchema = z.object({
+  action: z.union([z.string(), z.record(z.unknown())]).describe('A string (python, bash, sqlite) or {kind: "run"|"submit", ...} (program).'),
+}).strict();
+
+const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
+const ProgramTaskSchema = z.object({
+  problem: z.string().min(1).optional(),
+  tests: z.array(TestSchema).min(1).max(1000).optional(),
+  comparator: ComparatorSchema.optional(),
+  timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional(),
+  memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional(),
+  language: z.string().min(1).optional(),
+}).strict().superRefine((v, ctx) => {
+  if ((v.problem === undefined) === (v.tests === undefined)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['problem'], message: 'give exactly one of "problem" and "tests"' });
+  }
+});
+
+/** A SessionError as the catalog error the client gets. */
+export function asServiceError(error: SessionError): ServiceError {
+  switch (error.code) {
+    case 'unknown_session': return new ServiceError('unknown_session', error.message);
+    case 'session_done': return new ServiceError('session_done', error.message);
+    case 'session_limit': return new ServiceError('overloaded', error.message, undefined, 5);
+    case 'closed': return new ServiceError('shutting_down', error.message);
+    default: return new ServiceError('invalid_body', error.message, error.field);
+  }
+}
+
+/** `program` tasks bound to the server's loaded problems or inline tests, judged by its judge. */
+function programBackend(ctx: ServerContext): ProgramBackend {
+  return (task: unknown): ProgramTask => {
+    const parsed = ProgramTaskSchema.safeParse(task ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = ['task', ...issue.path].join('.');
+      throw new SessionError('invalid_task', `${field}: ${issue.message}`, field);
+    }
+    const t = parsed.data;
+    const loaded = t.problem === undefined ? undefined : ctx.service.problems.get(t.problem);
+    if (t.problem !== undefined && loaded === undefined) throw new SessionError('invalid_task', `task.problem: no problem "${t.problem}" is loaded`, 'task.problem');
+    const language = t.language ?? (loaded?.problem as { language?: string } | undefined)?.language ?? 'python';
+    if (!ctx.languages.has(language)) throw new SessionError('invalid_task', `task.language: unknown language "${language}"`, 'task.language');
+    const submission = (code: string): Submission => ({ code, language, failFast: false,
+      ...(t.problem === undefined ? { tests: t.tests, comparator: t.comparator, timeLimitMs: t.timeLimitMs, memoryLimitKiB: t.memoryLimitKiB } : { problem: t.problem }) });
+    // Resolve once now, so a task the judge cannot take is refused at create (400), not at the first submit.
+    try {
+      ctx.service.prepare(submission('pass'), 'task.');
+    } catch (error) {
+      if (error instanceof ServiceError) throw new SessionError('invalid_task', error.message, error.field);
+      throw error;
+    }
+    const prompt = loaded !== undefined && 'prompt' in loaded.problem ? `\n${String(loaded.problem.prompt)}` : '';
+    const testCount = loaded === undefined ? t.tests!.length : null;
+    const summary = `program session: ${loaded === undefined ? `${testCount} inline tests` : `problem ${t.problem}`}, language ${language}. `
+      + 'Actions: {"kind": "run", "code", "stdin"?} runs the program once; {"kind": "submit", "code"} judges it on the tests.' + prompt;
+    return {
+      summary,
+      run: (code, stdin, limits, signal) => ctx.judge.runPlain({ program: { language, source: code }, stdin,
+        limits: { cpuMs: limits.cpuMs, wallMs: limits.wallMs, memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes } },
+        signal === undefined ? {} : { signal }),
+      submit: async (code, signal) => {
+        const prepared = ctx.service.prepare(submission(code), 'action.');
+        if (prepared.kind === 'decided') return { verdict: prepared.verdict };
+        let verdict: DetailedVerdict;
+        try {
+          verdict = await ctx.judge.judge(prepared.request, { detail: true, ...(signal === undefined ? {} : { signal }) });
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          verdict = verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${(error as Error).message}`);
+        }
+        ctx.service.observe(verdict.status, 0, '/v1/sessions/:id/step');
+        // The tests' descriptions give what a verdict's detail may lack (a unit test's code, an io test's input
+        // and expected output when the judgement was shared with an identical request and came without detail).
+        const tests = !verdict.passed && verdict.status !== 'internal_error'
+          ? await ctx.judge.describeTests(prepared.request.problem, signal === undefined ? {} : { signal }).catch(() => undefined)
+          : undefined;
+        return { verdict, ...(tests === undefined ? {} : { tests }) };
+      },
+    };
+  };
+}
+
+/**
+ * Run one session operation as one item of admission control (`overloaded` when the queue is full), its
+ * `SessionError`s as catalog errors (`ServiceError`). Shared by the HTTP routes and the MCP session tools.
+ */
+export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  ctx.service.reserveItems(1);
+  try {
+    return await ctx.service.admission.run(work, signal);
+  } catch (error) {
+    if (error instanceof SessionError) throw asServiceError(error);
+    throw error;
+  }
+}
+
+/**
+ * The session manager of a server context (program tasks bound to its loaded problems and judged by its judge),
+ * its metrics added to `registry`. `registerSessions` serves it over HTTP; `crucible mcp` over stdio uses it
+ * directly (the MCP session tools). The caller closes it.
+ */
+export function createSessionManager(ctx: ServerContext, registry: Registry): SessionManager {
+  const manager = new SessionManager({
+    caps: ctx.sandbox.capabilities,
+    maxSessions: ctx.config.maxSessions,
+    defaultTtlSeconds: ctx.config.sessionTtlSeconds,
+    maxTtlSeconds: ctx.config.maxSessionTtlSeconds,
+    programBackend: programBackend(ctx),
+  });
+  registry.add(new Sampled('crucible_sessions_open', 'Sessions open now.', 'gauge', () => manager.stats.open));
+  registry.add(new Sampled('crucible_sessions_created_total', 'Sessions created.', 'counter', () => manager.stats.created));
+  registry.add(new Sampled('crucible_session_steps_total', 'Session steps taken.', 'counter', () => manager.stats.steps));
+  registry.add(new Sampled('crucible_session_evictions_total', 'Sessions closed after their idle TTL.', 'counter', () => manager.stats.evicted));
+  registry.add(new Sampled('crucible_session_resets_total', 'Session resets.', 'counter', () => manager.stats.resets));
+  return manager;
+}
+
+/** Register the routes, the metrics and the manager's shutdown. */
+export function registerSessions(app: FastifyInstance, ctx: ServerContext, registry: Registry): SessionManager {
+  const manager = createSessionManager(ctx, registry);
+  app.addHook('onClose', async () => manager.close());
+
+  const admitted = <T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> => admittedSessionWork(ctx, work, signal);
+  const idOf = (params: unknown): string => {
+    const id = (params as { id?: unknown }).id;
+    if (typeof id !== 'string' || !manager.has(id)) throw new ServiceError('unknown_session', `no session "${String(id)}" (never made, deleted, or evicted after its idle TTL)`);
+    return id;
+  };
+
+  app.post('/v1/sessions', async (request, reply) => {
+    const body = parseBody(CreateSessionSchema, request.body);
+    const created = await admitted(() => manager.create(body));
+    return reply.code(201).send(created);
+  });
+  app.post('/v1/sessions/:id/step', async (request, reply) => {
+    const id = idOf(request.params);
+    const body = parseBody(StepSchema, request.body);
+    const scope = requestScope(request, reply);
+    const outcome = await admitted(() => manager.step(id, body.action, scope.signal), scope.signal);
+    return reply.send(outcome);
+  });
+  app.post('/v1/sessions/:id/reset', async (request, reply) => {
+    const id = idOf(request.params);
+    return reply.send(await admitted(() => manager.reset(id)));
+  });
+  app.delete('/v1/sessions/:id', async (request, reply) => {
+    const id = idOf(request.params);
+    try {
+      await manager.delete(id);
+    } catch (error) {
+      if (error instanceof SessionError) throw asServiceError(error);
+      throw error;
+    }
+    return reply.send({ id, deleted: true });
+  });
+  return manager;
+}

@@ -1,0 +1,90 @@
+/**
+ * The environments served by a session box (`python`, `bash`, `sqlite`): an action is the text of one step
+ * (code, a command line, SQL), run by the box's persistent REPL under the session's per-step limits. What each
+ * kind adds (its action's meaning, its set-up from the task, extra observation fields) is its own module's.
+ */
+import type { Capabilities } from '../../sandbox/capabilities.js';
+import { SessionBox, type BoxKind, type BoxStepResult, type SessionSlots } from '../box.js';
+import { SessionError, type Observation, type SessionLimits, type StepOutcome } from '../types.js';
+import type { Environment } from './environment.js';
+
+/** What one box environment kind defines. */
+export interface BoxEnvironmentSpec {
+  readonly kind: BoxKind;
+  /** What the action is, for the error a non-string action gets ("Python code"). */
+  readonly actionName: string;
+  /** What a restart loses, for the notice (e.g. "variables, functions and imports"). */
+  readonly stateName: string;
+  /** The step that loads the task into a fresh box (sqlite: the task's SQL), or null. @throws SessionError */
+  setup(task: unknown): string | null;
+  /** Extra observation fields from the REPL's report (sqlite: the last result set). */
+  observe(extra: unknown): Record<string, unknown>;
+}
+
+/** Where box environments get their slots and the host's capabilities. */
+export interface BoxDeps {
+  readonly caps: Capabilities;
+  readonly slots: SessionSlots;
+}
+
+/** Observation of one box step. */
+export function boxObservation(spec: BoxEnvironmentSpec, r: BoxStepResult): Observation {
+  const process = spec.kind === 'bash' ? 'shell' : spec.kind === 'sqlite' ? 'SQLite connection' : 'Python REPL';
+  const notice = r.restarted
+    ? `the ${process} was restarted after this step (${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}): `
+      + `${spec.stateName} of earlier steps are lost; files under /box and /tmp are kept`
+    : r.killedProcesses > 0
+      ? `${r.killedProcesses} process(es) the step left running were killed when it ended (background jobs do not outlive a step)`
+      : undefined;
+  return {
+    stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, status: r.status, signal: r.signal,
+    cpuMs: r.cpuMs, wallMs: r.wallMs, memoryKiB: r.memoryKiB, stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated,
+    restarted: r.restarted,
+    ...(r.reason === undefined ? {} : { reason: r.reason }),
+    ...(notice === undefined ? {} : { notice }),
+    ...spec.observe(r.extra),
+  };
+}
+
+/** A session of one box kind. */
+export class BoxEnvironment implements Environment {
+  private box: SessionBox | null = null;
+  private readonly setupStep: string | null;
+
+  constructor(private readonly spec: BoxEnvironmentSpec, task: unknown, private readonly limits: SessionLimits,
+    private readonly deps: BoxDeps) {
+    this.setupStep = spec.setup(task);
+  }
+
+  async start(): Promise<Observation> {
+    const slot = this.deps.slots.take();
+    if (slot === null) throw new SessionError('session_limit', `every session slot (${this.deps.slots.maxSlots}) is in use`);
+    this.box = await SessionBox.start(this.spec.kind, slot, this.deps.caps, this.limits, (s) => this.deps.slots.give(s));
+    if (this.setupStep !== null) {
+      const loaded = await this.box.step(this.setupStep, this.limits);
+      if (loaded.status !== 'ok') {
+        await this.close();
+        throw new SessionError('invalid_task', `task: loading it failed (${loaded.status}): ${(loaded.stderr || loaded.reason || '').slice(0, 500)}`, 'task');
+      }
+    }
+    return { stdout: '', stderr: '', exitCode: null, status: 'ok', message: `${this.spec.kind} session ready: each action is ${this.spec.actionName}` };
+  }
+
+  async step(action: unknown): Promise<StepOutcome> {
+    if (typeof action !== 'string') throw new SessionError('invalid_action', `action: must be a string (${this.spec.actionName})`, 'action');
+    if (this.box === null) throw new SessionError('closed', 'the session is closed');
+    const result = await this.box.step(action, this.limits);
+    return { observation: boxObservation(this.spec, result), reward: null, done: false };
+  }
+
+  /** The box (for audits and tests), or null when closed. */
+  get sessionBox(): SessionBox | null {
+    return this.box;
+  }
+
+  async close(): Promise<void> {
+    const box = this.box;
+    this.box = null;
+    await box?.close();
+  }
+}

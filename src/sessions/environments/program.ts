@@ -1,0 +1,109 @@
+/**
+ * `program`: a coding task with tests (any problem Crucible can judge). Actions:
+ * - `{kind: "run", code, stdin?}`: a free run of the program on `stdin` (a one-shot sandboxed run, compiled
+ *   first if the language compiles); the observation is what it printed, its exit code and status;
+ * - `{kind: "submit", code}`: the program judged on the task's tests through the `Judge` seam, outside anything
+ *   the program can reach, so the reward cannot be forged; the observation is the verdict with feedback (the
+ *   first failing test, expected vs got, within the session's `feedbackChars`: `src/sessions/feedback.ts`),
+ *   the reward 1 for a pass and 0 otherwise, and `done` once a submission passes.
+ * The task is bound by a `ProgramBackend` (the server's: a loaded problem or inline tests, as `/v1/judge`).
+ */
+import { z } from 'zod';
+import type { PlainRunOutcome } from '../../judge/judge.js';
+import type { DetailedVerdict, FailedTestDetail } from '../../verdict/index.js';
+import { formatFeedback } from '../feedback.js';
+import { SessionError, type Observation, type SessionLimits, type StepOutcome } from '../types.js';
+import type { Environment } from './environment.js';
+
+/** A program task bound to its problem: runs and judges programs for one session. */
+export interface ProgramTask {
+  /** What the session's first observation tells the model (problem id, language, test count). */
+  readonly summary: string;
+  /**
+   * Run `code` once on `stdin` under the session's CPU, wall, memory and output limits.
+   * Never rejects for what the program does; rejects with the signal's reason when `signal` aborts.
+   */
+  run(code: string, stdin: string, limits: SessionLimits, signal?: AbortSignal): Promise<PlainRunOutcome>;
+  /**
+   * Judge `code` on the task's tests, with the verdict's detail when this call judged it and the tests'
+   * descriptions (input, expected) for feedback when it did not. Never rejects for what the program does.
+   */
+  submit(code: string, signal?: AbortSignal): Promise<{ readonly verdict: DetailedVerdict; readonly tests?: readonly FailedTestDetail[] }>;
+}
+
+/** Binds a session's task (`{problem}` or `{tests}`, as the server takes it). @throws SessionError('invalid_task') */
+export type ProgramBackend = (task: unknown) => ProgramTask;
+
+const ActionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('run'), code: z.string().max(1 << 20), stdin: z.string().max(16 << 20).optional() }).strict(),
+  z.object({ kind: z.literal('submit'), code: z.string().max(1 << 20) }).strict(),
+]);
+
+function runObservation(outcome: PlainRunOutcome): Observation {
+  const run = outcome.run;
+  const compile = outcome.compile === null ? {} : {
+    compile: { status: outcome.compile.status, stderr: outcome.compile.stderr, cpuMs: outcome.compile.cpuMs },
+  };
+  if (run === null) {
+    const c = outcome.compile!;
+    return { stdout: '', stderr: c.stderr, exitCode: c.exitCode, status: c.status === 'internal_error' ? 'internal_error' : 'compile_error',
+      ...(c.reason === undefined ? {} : { reason: c.reason }), ...compile };
+  }
+  return {
+    stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, status: run.status, signal: run.signal,
+    cpuMs: run.cpuMs, wallMs: run.wallMs, memoryKiB: run.memoryKiB, stdoutTruncated: run.stdoutTruncated,
+    stderrTruncated: run.stderrTruncated, ...(run.reason === undefined ? {} : { reason: run.reason }), ...compile,
+  };
+}
+
+/** A `program` session (see the module comment). Holds no box: every run is a one-shot sandboxed run. */
+export class ProgramEnvironment implements Environment {
+  private readonly task: ProgramTask;
+  private solved = false;
+
+  constructor(task: unknown, private readonly limits: SessionLimits, backend: ProgramBackend) {
+    this.task = backend(task);
+  }
+
+  async start(): Promise<Observation> {
+    this.solved = false;
+    return { stdout: '', stderr: '', exitCode: null, status: 'ok', message: this.task.summary };
+  }
+
+  async step(action: unknown, signal?: AbortSignal): Promise<StepOutcome> {
+    const parsed = ActionSchema.safeParse(action);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = ['action', ...issue.path].join('.');
+      throw new SessionError('invalid_action', `${field}: ${issue.message} (a program action is {"kind": "run", "code", "stdin"?} or {"kind": "submit", "code"})`, field);
+    }
+    const a = parsed.data;
+    if (a.kind === 'run') {
+      const outcome = await this.task.run(a.code, a.stdin ?? '', this.limits, signal);
+      return { observation: runObservation(outcome), reward: null, done: this.solved };
+    }
+    const { verdict, tests } = await this.task.submit(a.code, signal);
+    const feedback = formatFeedback(verdict, { budgetChars: this.limits.feedbackChars, ...(tests === undefined ? {} : { tests }) });
+    if (verdict.passed) this.solved = true;
+    const passedTests = verdict.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0);
+    return {
+      observation: {
+        stdout: '', stderr: '', exitCode: null, status: verdict.status,
+        cpuMs: verdict.cpuMs, wallMs: verdict.wallMs,
+        ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+        verdict: { status: verdict.status, passed: verdict.passed, testCount: verdict.testCount, passedTests,
+          ...(verdict.score === undefined ? {} : { score: verdict.score }) },
+        feedback: feedback.text,
+        feedbackCut: feedback.cut,
+        failingTest: feedback.failingTest,
+      },
+      // Crucible's own failure is no verdict on the program: no reward rather than a zero.
+      reward: verdict.status === 'internal_error' ? null : verdict.passed ? 1 : 0,
+      done: this.solved,
+    };
+  }
+
+  async close(): Promise<void> {
+    // Nothing held between steps: every run was a one-shot sandboxed run.
+  }
+}
