@@ -45,9 +45,9 @@ export interface FeedbackRecord {
 
 /**
  * What one feedback text shows. `namesInput`: the text shows an input of the failing test (the formatter's
- * flag). `namesFailingCase`: that input is the failing case itself, not the whole test suite it sits in (a
+ * flag). `namesFailingCase`: the failing case itself is shown, not only the whole test suite it sits in (a
  * HumanEval problem is one test, `check(candidate)` with every assertion: showing all of it does not say which
- * assertion failed). `traceback`: the text holds a Python traceback. `expectedAndGot`: it shows both the
+ * assertion failed; its failing line does). `traceback`: the text holds a Python traceback. `expectedAndGot`: it shows both the
  * expected result and what the program gave (a value, not only the judge's failure message).
  */
 export interface FeedbackQuality {
@@ -85,9 +85,11 @@ export function feedbackQuality(feedback: Feedback, verdict: DetailedVerdict, de
   // one test per case (its description is that case's input).
   const ownInput = failing !== null && verdict.detail?.failures?.some((f) => f.index === failing.index && f.input !== undefined) === true;
   const perCase = failing !== null && verdict.testCount > 1 && described.some((d) => d.index === failing.index && d.input !== undefined);
+  // A unit test's failing line (the assertion that failed, or whose call raised) is the failing case.
+  const line = feedback.text.includes('\nFailing line ');
   return {
     namesInput: feedback.namesInput,
-    namesFailingCase: feedback.namesInput && (ownInput || perCase),
+    namesFailingCase: feedback.namesInput && (ownInput || perCase || line),
     traceback: /Traceback \(most recent call last\)/.test(feedback.text),
     // What the program gave, not only the judge's message about it (a HumanEval tester reports "assertion failed
     // (test line 11)" as the one test's outcome: no value to compare with the expected one).

@@ -75,5 +75,11 @@ describe('debug-loop replay', () => {
       assert.match(r.feedback.text, /^Verdict: /);
     }
     assert.equal(Object.values(report.byStatus).reduce((a, b) => a + b, 0), 24);
+    // A HumanEval failure inside check() names its failing line: the assertion that failed, or whose call raised.
+    for (const r of records.filter((x) => x.status === 'wrong_answer' || /candidate raised/.test(x.feedback.failingTest?.reason ?? ''))) {
+      assert.match(r.feedback.text, /\nFailing line \d+:\nassert /, r.feedback.text);
+      assert.equal(r.quality.namesFailingCase, true);
+    }
+    assert.equal(report.wrongAnswers.namesFailingCase, report.wrongAnswers.total);
   });
 });
