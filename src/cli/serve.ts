@@ -36,6 +36,8 @@ interface ServeFlags {
   unsafeNoSandbox?: boolean;
   store?: string | false;
   trainingRun?: string;
+  maxSessions?: number;
+  sessionTtl?: number;
 }
 
 /** Add `serve` to the program. */
@@ -59,6 +61,8 @@ export function register(program: Command): void {
     .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)
     .option('--no-store', 'no result store: no dashboard at /ui, no training events')
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
+    .option('--max-sessions <n>', 'most sessions (/v1/sessions) open at once (default 256)', parsePositiveInt)
+    .option('--session-ttl <seconds>', 'idle seconds before a session that set no ttlSeconds is evicted (default 600)', parsePositiveInt)
     .action(async (flags: ServeFlags) => {
       const input: ServeConfigInput = {
         host: flags.host,
@@ -78,6 +82,8 @@ export function register(program: Command): void {
         // The default store as `crucible eval` resolves it, so the dashboard shows evals and training together.
         store: flags.store === false ? undefined : resolveStoreLocation(flags.store).target,
         trainingRun: flags.trainingRun,
+        maxSessions: flags.maxSessions,
+        sessionTtlSeconds: flags.sessionTtl,
       };
       const parsed = ServeConfigSchema.safeParse(input);
       if (!parsed.success) {

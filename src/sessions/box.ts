@@ -18,7 +18,9 @@
  *   a wall timer runs; past a bound Node SIGKILLs every task of the sub-group (root, through cgroup.procs) until
  *   it is empty. The agent notices its REPL is gone, kills whatever else the box holds (it is pid 1: kill -1 and
  *   reap until nothing is left) and starts a fresh REPL: the step reports `restarted` and what was lost.
- *   Output is capped per stream by the agent (it drains both pipes while the step runs).
+ *   Output is capped per stream by the agent (it drains both pipes while the step runs). Processes a step
+ *   leaves running are killed by the agent when it ends; the REPL itself is stopped (SIGSTOP to every task of
+ *   the sub-group, from outside) until the next step continues it: nothing of a session runs between steps.
  * - `close()` kills the launcher (the box's pid namespace dies with its pid 1), waits until crucible-box reports
  *   every process gone and the cgroups empty, removes the sub-group's directories and frees the slot. The
  *   session's files lived only in the box's tmpfs and go with its mount namespace.
@@ -32,7 +34,7 @@ import type { Capabilities } from '../sandbox/capabilities.js';
 import { launch, type Launched } from '../sandbox/launch.js';
 import { SlotPool, type Slot } from '../sandbox/slots.js';
 import { Subgroup, SUBGROUPS_ENV } from '../sandbox/subgroups.js';
-import type { ExecutionResult, ExecutionStatus } from '../sandbox/types.js';
+import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
 import type { SessionLimits } from './types.js';
 
 /** The environments served by a box (the `program` environment needs none). */
@@ -234,6 +236,29 @@ export class SessionBox {
     });
   }
 
+  /**
+   * Send `signal` to every task of the session sub-group: SIGSTOP when a step ends and SIGCONT before the next,
+   * so nothing of a session runs between its steps (not even a REPL that faked the end of its step), and an
+   * idle session costs no CPU. Returns false when the group cannot be read.
+   */
+  private signalGroup(signal: 'SIGSTOP' | 'SIGCONT'): boolean {
+    if (this.group === null) return false;
+    let pids: string[];
+    try {
+      pids = readFileSync(join(this.group.dirs.pids, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+    } catch {
+      return false;
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(Number(pid), signal);
+      } catch {
+        // gone already
+      }
+    }
+    return true;
+  }
+
   /** SIGKILL every task of the session sub-group until it holds none (fork bombs included). */
   private async killGroup(): Promise<void> {
     if (this.group === null) return;
@@ -270,7 +295,7 @@ export class SessionBox {
    * Run one step (`code` for the REPL) under `limits` (CPU, wall, memory, processes, output; see the module
    * comment). Never throws: a box that is gone, or an agent that breaks its protocol, is `internal_error`.
    */
-  async step(code: string, limits: SessionLimits): Promise<BoxStepResult> {
+  async step(code: string, limits: SessionLimits, signal?: AbortSignal): Promise<BoxStepResult> {
     const startedMs = performance.now();
     const failed = (reason: string): BoxStepResult => ({
       status: 'internal_error', exitCode: null, signal: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false,
@@ -289,13 +314,17 @@ export class SessionBox {
     } catch (error) {
       return failed(`cannot set the session's limits: ${(error as Error).message}`);
     }
-    let killed: 'cpu' | 'wall' | null = null;
-    const kill = (why: 'cpu' | 'wall'): void => {
+    this.signalGroup('SIGCONT');
+    let killed: 'cpu' | 'wall' | 'cancel' | null = null;
+    const kill = (why: 'cpu' | 'wall' | 'cancel'): void => {
       if (killed !== null) return;
       killed = why;
       void this.killGroup();
     };
     const wallTimer = setTimeout(() => kill('wall'), limits.wallMs);
+    // A caller that gave up (the client hung up) does not leave its step running to its limits.
+    const cancel = (): void => kill('cancel');
+    signal?.addEventListener('abort', cancel, { once: true });
     const cores = availableParallelism();
     let cpuTimer: NodeJS.Timeout | null = null;
     const watchCpu = (): void => {
@@ -318,6 +347,8 @@ export class SessionBox {
     const line = await reply;
     clearTimeout(wallTimer);
     if (cpuTimer !== null) clearTimeout(cpuTimer);
+    this.signalGroup('SIGSTOP');
+    signal?.removeEventListener('abort', cancel);
     const wallMs = Math.round(performance.now() - startedMs);
     if (line === '') return failed('the session box ended during the step');
     let agent: AgentResult;
@@ -341,7 +372,10 @@ export class SessionBox {
     const memoryKiB = this.peakKiB();
     let status: ExecutionStatus;
     let reason: string | undefined;
-    if (agent.ended === 'output') {
+    if (killed === 'cancel') {
+      status = 'internal_error';
+      reason = CANCELLED_REASON;
+    } else if (agent.ended === 'output') {
       status = 'output_limit_exceeded';
       reason = `the step wrote more than ${limits.outputBytes} bytes to ${agent.stdoutTruncated ? 'stdout' : 'stderr'}`;
     } else if (killed === 'cpu' || cpuMs > limits.cpuMs) {

@@ -205,7 +205,7 @@ export class SessionManager {
    * last step (`maxSteps`). @throws SessionError: `unknown_session`, `invalid_action` (naming the field),
    * `session_done` (no step left).
    */
-  step(id: string, action: unknown, signal?: AbortSignal): Promise<StepOutcome & { readonly info: SessionInfo }> {
+  async step(id: string, action: unknown, signal?: AbortSignal): Promise<StepOutcome & { readonly info: SessionInfo }> {
     const s = this.get(id);
     return this.serial(s, async () => {
       if (s.step >= s.limits.maxSteps) throw new SessionError('session_done', `the session has taken all its ${s.limits.maxSteps} steps; reset or delete it`);
@@ -219,7 +219,7 @@ export class SessionManager {
   }
 
   /** A pristine environment of the same task and limits (the old one is closed first); steps count from 0. */
-  reset(id: string): Promise<{ readonly id: string; readonly observation: Observation; readonly info: SessionInfo }> {
+  async reset(id: string): Promise<{ readonly id: string; readonly observation: Observation; readonly info: SessionInfo }> {
     const s = this.get(id);
     return this.serial(s, async () => {
       await s.env.close();

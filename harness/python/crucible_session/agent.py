@@ -140,6 +140,10 @@ def frame(kind, code):
 
 
 def run_step(repl, kind, code, cap):
+    # Whatever the previous step's processes wrote after it ended (they are dead now) is not this step's.
+    for fd in (repl.out, repl.err, repl.res):
+        while read_available(fd, 1 << 20):
+            pass
     try:
         view = memoryview(frame(kind, code))
         while view:

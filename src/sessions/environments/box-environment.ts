@@ -57,24 +57,40 @@ export class BoxEnvironment implements Environment {
   }
 
   async start(): Promise<Observation> {
+    await this.openBox();
+    return { stdout: '', stderr: '', exitCode: null, status: 'ok', message: `${this.spec.kind} session ready: each action is ${this.spec.actionName}` };
+  }
+
+  /** A fresh box with the task loaded. @throws SessionError (no slot, a task that does not load), Error */
+  private async openBox(): Promise<SessionBox> {
     const slot = this.deps.slots.take();
     if (slot === null) throw new SessionError('session_limit', `every session slot (${this.deps.slots.maxSlots}) is in use`);
-    this.box = await SessionBox.start(this.spec.kind, slot, this.deps.caps, this.limits, (s) => this.deps.slots.give(s));
+    const box = await SessionBox.start(this.spec.kind, slot, this.deps.caps, this.limits, (s) => this.deps.slots.give(s));
+    this.box = box;
     if (this.setupStep !== null) {
-      const loaded = await this.box.step(this.setupStep, this.limits);
+      const loaded = await box.step(this.setupStep, this.limits);
       if (loaded.status !== 'ok') {
         await this.close();
         throw new SessionError('invalid_task', `task: loading it failed (${loaded.status}): ${(loaded.stderr || loaded.reason || '').slice(0, 500)}`, 'task');
       }
     }
-    return { stdout: '', stderr: '', exitCode: null, status: 'ok', message: `${this.spec.kind} session ready: each action is ${this.spec.actionName}` };
+    return box;
   }
 
-  async step(action: unknown): Promise<StepOutcome> {
+  async step(action: unknown, signal?: AbortSignal): Promise<StepOutcome> {
     if (typeof action !== 'string') throw new SessionError('invalid_action', `action: must be a string (${this.spec.actionName})`, 'action');
     if (this.box === null) throw new SessionError('closed', 'the session is closed');
-    const result = await this.box.step(action, this.limits);
-    return { observation: boxObservation(this.spec, result), reward: null, done: false };
+    let notice: string | null = null;
+    if (!this.box.alive) {
+      // The box itself ended (Crucible's failure, or its 24 h lifetime): a fresh one, and the step says so.
+      await this.box.close();
+      this.box = null;
+      await this.openBox();
+      notice = 'the session\'s box had ended and a fresh one was started before this step: every process, variable and file of earlier steps is lost';
+    }
+    const result = await this.box!.step(action, this.limits, signal);
+    const observation = boxObservation(this.spec, result);
+    return { observation: notice === null ? observation : { ...observation, restarted: true, notice }, reward: null, done: false };
   }
 
   /** The box (for audits and tests), or null when closed. */

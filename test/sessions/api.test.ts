@@ -1,0 +1,175 @@
+/**
+ * The sessions HTTP API end to end: the real server on 127.0.0.1:0, real boxes, real programs. Round trips of
+ * every environment, program submits judged through the server's judge with feedback and rewards, 400s naming
+ * the field, 404 for unknown ids, 409 past maxSteps, and the metrics.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { IoProblem } from '../../src/formats/types.js';
+import { Sandbox } from '../../src/sandbox/index.js';
+import { startServer, type ServerHandle } from '../../src/server/index.js';
+import { createLogger } from '../../src/server/logging.js';
+import { httpCall, type Answer } from '../support/http.js';
+
+const SUM: IoProblem = {
+  kind: 'io', taskId: 'sum', comparator: { kind: 'tokens' },
+  tests: [{ input: '1 2\n', output: '3\n' }, { input: '5 5\n', output: '10\n' }],
+};
+
+let sandbox: Sandbox;
+let server: ServerHandle;
+const post = (path: string, body?: unknown): Promise<Answer> => httpCall(server.url, 'POST', path, body ?? {});
+
+before(async () => {
+  sandbox = Sandbox.create({ slots: 2 });
+  server = await startServer({ port: 0, logLevel: 'silent' }, { sandbox, problems: [SUM], logger: createLogger('silent') });
+});
+
+after(async () => {
+  await server.shutdown(1000);
+  sandbox.close();
+});
+
+describe('round trips', () => {
+  test('python: create, step, reset, delete, then 404', async () => {
+    const c = await post('/v1/sessions', { environment: 'python', limits: { cpuMs: 1000 }, ttlSeconds: 60 });
+    assert.equal(c.status, 201);
+    assert.match(c.body.id, /^s_[A-Za-z0-9_-]{22}$/);
+    assert.equal(c.body.observation.status, 'ok');
+    assert.equal(c.body.info.limits.cpuMs, 1000);
+    assert.equal(c.body.info.ttlSeconds, 60);
+    const s = await post(`/v1/sessions/${c.body.id}/step`, { action: 'x = 6\nx * 7' });
+    assert.equal(s.status, 200);
+    assert.deepEqual([s.body.observation.stdout, s.body.observation.exitCode, s.body.observation.status, s.body.reward, s.body.done],
+      ['42\n', 0, 'ok', null, false]);
+    assert.equal(s.body.info.step, 1);
+    const r = await post(`/v1/sessions/${c.body.id}/reset`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.info.step, 0);
+    const after = await post(`/v1/sessions/${c.body.id}/step`, { action: 'x' });
+    assert.equal(after.body.observation.status, 'runtime_error');
+    assert.match(after.body.observation.stderr, /NameError/);
+    const d = await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+    assert.deepEqual([d.status, d.body], [200, { id: c.body.id, deleted: true }]);
+    for (const path of [`/v1/sessions/${c.body.id}/step`, `/v1/sessions/${c.body.id}/reset`]) {
+      const gone = await post(path, { action: 'x' });
+      assert.equal(gone.status, 404);
+      assert.equal(gone.body.error.code, 'unknown_session');
+    }
+    assert.equal((await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`)).status, 404);
+  });
+
+  test('a step over its limit answers its verdict and the session goes on', async () => {
+    const c = await post('/v1/sessions', { environment: 'bash', limits: { cpuMs: 300, wallMs: 3000 } });
+    const loop = await post(`/v1/sessions/${c.body.id}/step`, { action: 'while :; do :; done' });
+    assert.equal(loop.status, 200);
+    assert.equal(loop.body.observation.status, 'time_limit_exceeded');
+    assert.equal(loop.body.observation.restarted, true);
+    const next = await post(`/v1/sessions/${c.body.id}/step`, { action: 'echo ok' });
+    assert.equal(next.body.observation.stdout, 'ok\n');
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+  });
+
+  test('sqlite over HTTP', async () => {
+    const c = await post('/v1/sessions', { environment: 'sqlite', task: { sql: 'CREATE TABLE t(v); INSERT INTO t VALUES (1), (2);' } });
+    assert.equal(c.status, 201);
+    const s = await post(`/v1/sessions/${c.body.id}/step`, { action: 'SELECT sum(v) AS total FROM t' });
+    assert.deepEqual([s.body.observation.columns, s.body.observation.rows], [['total'], [[3]]]);
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+  });
+
+  test('program: runs, a failing submit with feedback naming the input, a passing submit with reward 1', async () => {
+    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum' }, limits: { feedbackChars: 500 } });
+    assert.equal(c.status, 201);
+    assert.match(c.body.observation.message, /problem sum/);
+    const run = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'run', code: 'print(input()[::-1])', stdin: 'abc\n' } });
+    assert.deepEqual([run.body.observation.stdout, run.body.observation.status, run.body.reward], ['cba\n', 'ok', null]);
+    const wrong = await post(`/v1/sessions/${c.body.id}/step`,
+      { action: { kind: 'submit', code: 'a, b = map(int, input().split())\nprint(a + b if a != 5 else 0)' } });
+    assert.equal(wrong.body.observation.status, 'wrong_answer');
+    assert.equal(wrong.body.reward, 0);
+    assert.equal(wrong.body.done, false);
+    assert.equal(wrong.body.observation.failingTest.index, 1);
+    assert.match(wrong.body.observation.feedback, /Input:\n5 5\n/);
+    assert.match(wrong.body.observation.feedback, /Expected:\n10\n/);
+    assert.match(wrong.body.observation.feedback, /Got:\n0\n/);
+    const right = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'submit', code: 'a, b = map(int, input().split())\nprint(a + b)' } });
+    assert.deepEqual([right.body.observation.status, right.body.reward, right.body.done], ['passed', 1, true]);
+    // A program that forges a pass on stdout is still judged on the tests.
+    const forged = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'submit', code: 'print("passed")\nimport sys; sys.exit(0)' } });
+    assert.equal(forged.body.reward, 0);
+    const inline = await post('/v1/sessions', { environment: 'program', task: { tests: [{ input: '', output: 'hi\n' }] } });
+    const ok = await post(`/v1/sessions/${inline.body.id}/step`, { action: { kind: 'submit', code: 'print("hi")' } });
+    assert.equal(ok.body.reward, 1);
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${inline.body.id}`);
+  });
+
+  test('maxSteps: the last step is done, more are 409', async () => {
+    const c = await post('/v1/sessions', { environment: 'python', limits: { maxSteps: 1 } });
+    const s = await post(`/v1/sessions/${c.body.id}/step`, { action: 'pass' });
+    assert.equal(s.body.done, true);
+    const more = await post(`/v1/sessions/${c.body.id}/step`, { action: 'pass' });
+    assert.deepEqual([more.status, more.body.error.code], [409, 'session_done']);
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+  });
+});
+
+describe('bad input is a 400 naming the field', () => {
+  const cases: [string, unknown, string][] = [
+    ['unknown environment', { environment: 'perl' }, 'environment'],
+    ['missing environment', {}, 'environment'],
+    ['unknown field', { environment: 'python', colour: 'red' }, 'colour'],
+    ['limit out of range', { environment: 'python', limits: { cpuMs: 5 } }, 'limits.cpuMs'],
+    ['unknown limit', { environment: 'python', limits: { gpus: 1 } }, 'limits.gpus'],
+    ['ttl not an integer', { environment: 'python', ttlSeconds: 1.5 }, 'ttlSeconds'],
+    ['program without a task', { environment: 'program' }, 'task.problem'],
+    ['unknown problem', { environment: 'program', task: { problem: 'nope' } }, 'task.problem'],
+    ['problem and tests', { environment: 'program', task: { problem: 'sum', tests: [{ input: '', output: '' }] } }, 'task.problem'],
+    ['unknown language', { environment: 'program', task: { problem: 'sum', language: 'cobol-85' } }, 'task.language'],
+    ['sqlite task not SQL', { environment: 'sqlite', task: { sql: 3 } }, 'task.sql'],
+  ];
+  for (const [name, body, field] of cases) {
+    test(`create: ${name}`, async () => {
+      const r = await post('/v1/sessions', body);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.error.code, 'invalid_body');
+      assert.equal(r.body.error.field, field);
+    });
+  }
+
+  test('step: a missing action, an object for python, a bad program action', async () => {
+    const py = await post('/v1/sessions', { environment: 'python' });
+    const prog = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum' } });
+    const checks: [string, unknown, string][] = [
+      [py.body.id, {}, 'action'],
+      [py.body.id, { action: { kind: 'run' } }, 'action'],
+      [prog.body.id, { action: 'print(1)' }, 'action'],
+      [prog.body.id, { action: { kind: 'debug', code: '' } }, 'action.kind'],
+      [prog.body.id, { action: { kind: 'submit' } }, 'action.code'],
+    ];
+    for (const [id, body, field] of checks) {
+      const r = await post(`/v1/sessions/${id}/step`, body);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.error.field, field, r.text);
+    }
+    const notJson = await httpCall(server.url, 'POST', `/v1/sessions/${py.body.id}/step`, 'not json');
+    assert.equal(notJson.status, 400);
+    const unknown = await post('/v1/sessions/s_doesnotexist/step', { action: 'pass' });
+    assert.deepEqual([unknown.status, unknown.body.error.code], [404, 'unknown_session']);
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${py.body.id}`);
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${prog.body.id}`);
+  });
+});
+
+test('/metrics shows open sessions, steps and evictions', async () => {
+  const c = await post('/v1/sessions', { environment: 'bash' });
+  await post(`/v1/sessions/${c.body.id}/step`, { action: 'true' });
+  const m = await httpCall(server.url, 'GET', '/metrics');
+  assert.match(m.text, /^crucible_sessions_open 1$/m);
+  assert.match(m.text, /^crucible_session_steps_total \d+$/m);
+  assert.match(m.text, /^crucible_session_evictions_total 0$/m);
+  await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+  const after = await httpCall(server.url, 'GET', '/metrics');
+  assert.match(after.text, /^crucible_sessions_open 0$/m);
+});
