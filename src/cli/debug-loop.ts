@@ -12,7 +12,7 @@ import { defaultSubmissionContext } from '../judge/submission.js';
 import { secondsToMs } from '../limits.js';
 import { replayFirstAttempts, type DebugLoopReport, type FeedbackRecord } from '../runner/debug-loop.js';
 import { createJudge } from '../runner/factory.js';
-import { MAX_FEEDBACK_CHARS, MIN_FEEDBACK_CHARS } from '../sessions/feedback.js';
+import { MAX_FEEDBACK_CHARS, MIN_FEEDBACK_CHARS } from '../sessions/index.js';
 import { UsageError } from './errors.js';
 import { parsePositiveInt, parseTimeLimitSeconds } from './options.js';
 

@@ -13,7 +13,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerContext } from '../server/context.js';
-import type { SessionManager } from '../sessions/manager.js';
+import type { SessionManager } from '../sessions/index.js';
 import type { RequestScope } from '../server/scope.js';
 import { CRUCIBLE_VERSION } from '../version.js';
 import { judge, JUDGE_DESCRIPTION, JUDGE_INPUT } from './judge.js';

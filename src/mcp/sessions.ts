@@ -10,8 +10,7 @@ import { z } from 'zod';
 import type { ServerContext } from '../server/context.js';
 import { admittedSessionWork, asServiceError, CreateSessionSchema, StepSchema } from '../server/sessions.js';
 import { parseBody } from '../server/validate.js';
-import type { SessionManager } from '../sessions/manager.js';
-import { SessionError } from '../sessions/types.js';
+import { SessionError, type SessionManager } from '../sessions/index.js';
 import { toolResult } from './result.js';
 
 const ID = z.string().min(1).describe('The session id session_create returned.');

@@ -12,7 +12,7 @@
 import type { Problem, Sample } from '../formats/types.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
-import { formatFeedback, type Feedback } from '../sessions/feedback.js';
+import { formatFeedback, type Feedback } from '../sessions/index.js';
 import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
 import { prepareSample, preparedHash } from './evaluate.js';
 import { inPool } from './in-pool.js';

@@ -12,7 +12,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { createMcpServer } from '../mcp/server.js';
-import type { SessionManager } from '../sessions/manager.js';
+import type { SessionManager } from '../sessions/index.js';
 import type { ServerContext } from './context.js';
 
 /** Register `POST /mcp` (and the 405 answers of GET and DELETE); the session tools work on `sessions`. */
