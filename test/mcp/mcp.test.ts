@@ -252,6 +252,18 @@ describe('streamable HTTP: crucible serve at /mcp', () => {
     }
   });
 
+  test('a session made through /mcp is a session of the server: /v1/sessions steps and deletes it', async () => {
+    const created = structured(await client.callTool({ name: 'session_create', arguments: { environment: 'bash' } }));
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const id = created.id as string;
+    await client.callTool({ name: 'session_step', arguments: { id, action: 'export SHARED=yes' } });
+    const step = await httpCall(server.url, 'POST', `/v1/sessions/${id}/step`, { action: 'echo $SHARED' }, auth);
+    assert.equal(step.status, 200);
+    assert.equal(step.body.observation.stdout, 'yes\n');
+    assert.equal((await httpCall(server.url, 'DELETE', `/v1/sessions/${id}`, undefined, auth)).status, 200);
+    assert.match(errorText(await client.callTool({ name: 'session_step', arguments: { id, action: 'echo' } })), /^unknown_session: /);
+  });
+
   test('tool calls count in /metrics under route /mcp', async () => {
     const r = await httpCall(server.url, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}` });
     assert.match(r.text, /crucible_http_requests_total\{route="\/mcp",status="200"\} [1-9]/);
