@@ -244,12 +244,36 @@ describe('streamable HTTP: crucible serve at /mcp', () => {
     await assert.rejects(anonymous.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`))), /unauthorized/);
   });
 
-  test('GET and DELETE /mcp are 405: the endpoint is stateless', async () => {
-    for (const method of ['GET', 'DELETE']) {
-      const r = await httpCall(server.url, method, '/mcp', undefined, { authorization: `Bearer ${TOKEN}` });
-      assert.equal(r.status, 405);
-      assert.equal(r.headers.get('allow'), 'POST');
-    }
+  test('without an MCP session id only initialize is accepted; a closed MCP session is 404', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}`, accept: 'application/json, text/event-stream' };
+    assert.equal((await httpCall(server.url, 'GET', '/mcp', undefined, auth)).status, 400);
+    const list = await httpCall(server.url, 'POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, auth);
+    assert.equal(list.status, 400);
+    assert.match(list.body.error.message, /initialize/);
+    const other = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+    const second = new Client({ name: 'second', version: '0.0.0' });
+    await second.connect(other);
+    const id = other.sessionId!;
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    await other.terminateSession();
+    const after = await httpCall(server.url, 'POST', '/mcp', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...auth, 'mcp-session-id': id });
+    assert.equal(after.status, 404);
+    await second.close();
+  });
+
+  test('a cancelled call leaves the sandbox at once (its program is killed, not left to its 62 s wall limit)', async () => {
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'run_code', arguments: { language: 'python', code: 'import time\ntime.sleep(60)', timeLimitMs: 20_000 } },
+      undefined, { signal: controller.signal });
+    const started = Date.now() + 30_000;
+    while (sandbox.busySlots === 0 && Date.now() < started) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(sandbox.busySlots, 1, 'the program is running');
+    controller.abort();
+    await assert.rejects(call, /AbortError/);
+    // Bounded wait (the program itself would hold its slot for a minute): the slot is free well before that.
+    const deadline = Date.now() + 30_000;
+    while (sandbox.busySlots > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(sandbox.busySlots, 0);
   });
 
   test('a session made through /mcp is a session of the server: /v1/sessions steps and deletes it', async () => {
