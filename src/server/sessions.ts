@@ -70,8 +70,11 @@ export function asServiceError(error: SessionError): ServiceError {
   }
 }
 
-/** `program` tasks bound to the server's loaded problems or inline tests, judged by its judge. */
-function programBackend(ctx: ServerContext): ProgramBackend {
+/**
+ * `program` tasks bound to the server's loaded problems or inline tests, judged by its judge (exported for other
+ * front ends on a ServerContext, e.g. an MCP server under `crucible serve`).
+ */
+export function programBackend(ctx: ServerContext): ProgramBackend {
   return (task: unknown): ProgramTask => {
     const parsed = ProgramTaskSchema.safeParse(task ?? {});
     if (!parsed.success) {

@@ -5,7 +5,7 @@
  * ```
  * node ──spawn──> crucible-box (root, outside: box memory/pids, tree kill, box lifetime)
  *        └─ stdin/stdout JSON lines ──> bwrap (user, pid, uts, IPC, mount ns; slot netns; seccomp on pid 1)
- *                                        └─> agent.py (pid 1, trusted: no capability, non-dumpable)
+ *                                        └─> session-agent (pid 1, trusted, C: no capability, non-dumpable)
  *                                             └─> REPL (python | bash | sqlite; joins the "session" sub-cgroup
  *                                                 before exec; runs model code; everything it forks stays there)
  * ```
@@ -29,9 +29,9 @@ import { availableParallelism } from 'node:os';
 import { readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { BOX_HARNESS } from '../sandbox/bwrap-args.js';
 import type { Capabilities } from '../sandbox/capabilities.js';
 import { launch, type Launched } from '../sandbox/launch.js';
+import { NATIVE_DIR } from '../sandbox/paths.js';
 import { SlotPool, type Slot } from '../sandbox/slots.js';
 import { Subgroup, SUBGROUPS_ENV } from '../sandbox/subgroups.js';
 import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
@@ -40,23 +40,24 @@ import type { SessionLimits } from './types.js';
 /** The environments served by a box (the `program` environment needs none). */
 export type BoxKind = 'python' | 'bash' | 'sqlite';
 
-const AGENT = `${BOX_HARNESS}/python/crucible_session/agent.py`;
-const PYTHON = '/usr/bin/python3.11';
-/** Memory of the box beyond the session's own (the agent), KiB. */
-const AGENT_MEMORY_KIB = 64 * 1024;
+/** The agent inside the box (built from src/sandbox/native/session-agent.c, bound read-only). */
+const AGENT = '/crucible/bin/session-agent';
+/** Memory of the box beyond the session's own (the agent, bubblewrap), KiB. */
+const AGENT_MEMORY_KIB = 16 * 1024;
 /** A box lives at most this long, whatever its TTL (the launcher's wall bound), ms. */
 const BOX_LIFETIME_MS = 24 * 3600 * 1000;
 /** How long the agent may take to say it is ready, ms. */
 const READY_TIMEOUT_MS = 30_000;
 
-/** What the agent reports for one step (see harness/python/crucible_session/agent.py). */
+/** What the agent reports for one step (see src/sandbox/native/session-agent.c). */
 interface AgentResult {
   readonly op: 'result';
   readonly ended: 'done' | 'died' | 'output';
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly restarted: boolean;
-  readonly extra: unknown;
+  /** The REPL's end-of-step line, as written (untrusted: model code runs in the REPL's process). */
+  readonly report: string | null;
   readonly stdout: string;
   readonly stderr: string;
   readonly stdoutTruncated: boolean;
@@ -166,7 +167,8 @@ export class SessionBox {
         env[SUBGROUPS_ENV] = JSON.stringify({ session: d.told });
       }
       launched = launch({
-        slot, workDir: null, keep: false, argv: [PYTHON, '-s', '-P', '-S', '-B', AGENT, kind], env, mounts: [],
+        slot, workDir: null, keep: false, argv: [AGENT, kind], env,
+        mounts: [{ hostPath: join(NATIVE_DIR, 'session-agent'), boxPath: AGENT }],
         limits: {
           cpuMs: BOX_LIFETIME_MS, wallMs: BOX_LIFETIME_MS, memoryKiB: limits.memoryKiB + AGENT_MEMORY_KIB,
           processes: limits.processes + 8, fileSizeKiB: limits.diskKiB, openFiles: 256, outputBytes: 1 << 20, diskKiB: limits.diskKiB,
@@ -343,7 +345,9 @@ export class SessionBox {
     };
     cpuTimer = setTimeout(watchCpu, Math.max(2, limits.cpuMs / cores));
     const reply = this.nextLine(null);
-    this.launched.stdin.write(JSON.stringify({ op: 'step', code, outputBytes: limits.outputBytes }) + '\n');
+    const text = Buffer.from(code, 'utf8');
+    this.launched.stdin.write(`step ${limits.outputBytes} ${text.length}\n`);
+    this.launched.stdin.write(text);
     const line = await reply;
     clearTimeout(wallTimer);
     if (cpuTimer !== null) clearTimeout(cpuTimer);
@@ -370,6 +374,19 @@ export class SessionBox {
       // the figures stay 0; the status below still holds
     }
     const memoryKiB = this.peakKiB();
+    // The REPL's own report of a finished step; a malformed one (model code can write it) is the program's doing.
+    let exitCode: number | null = agent.exitCode;
+    let extra: unknown = null;
+    if (agent.ended === 'done') {
+      exitCode = null;
+      try {
+        const report = JSON.parse(agent.report ?? '') as { exitCode?: unknown; extra?: unknown };
+        exitCode = Number.isInteger(report.exitCode) ? report.exitCode as number : null;
+        extra = report.extra ?? null;
+      } catch {
+        // stays null: a runtime_error below
+      }
+    }
     let status: ExecutionStatus;
     let reason: string | undefined;
     if (killed === 'cancel') {
@@ -391,12 +408,12 @@ export class SessionBox {
       status = 'runtime_error';
       reason = `the ${this.kind === 'bash' ? 'shell' : 'REPL'} ended (${agent.signal ?? `exit ${agent.exitCode}`})`;
     } else {
-      status = agent.exitCode === 0 ? 'ok' : 'runtime_error';
+      status = exitCode === 0 ? 'ok' : 'runtime_error';
     }
     return {
-      status, exitCode: agent.ended === 'output' || killed !== null ? null : agent.exitCode, signal: agent.signal,
+      status, exitCode: agent.ended === 'output' || killed !== null ? null : exitCode, signal: agent.signal,
       stdout: agent.stdout, stderr: agent.stderr, stdoutTruncated: agent.stdoutTruncated, stderrTruncated: agent.stderrTruncated,
-      cpuMs, wallMs, memoryKiB, restarted: agent.restarted, killedProcesses: agent.killedProcesses ?? 0, extra: agent.extra ?? null,
+      cpuMs, wallMs, memoryKiB, restarted: agent.restarted, killedProcesses: agent.killedProcesses ?? 0, extra,
       ...(reason === undefined ? {} : { reason }),
     };
   }

@@ -178,7 +178,7 @@ describe('isolation and clean-up', () => {
     await step(id, 'v = 1');
     const box = boxOf(id);
     // Crucible's failure, simulated: the agent (pid 1 of the box) killed from the host.
-    const agent = processesOf(box.uid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('agent.py'));
+    const agent = processesOf(box.uid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('session-agent'));
     assert.ok(agent !== undefined, 'the agent runs');
     process.kill(agent, 'SIGKILL');
     await box.boxResult;
@@ -189,7 +189,7 @@ describe('isolation and clean-up', () => {
     assert.equal(r.restarted, true);
     assert.match(String(r.notice), /box had ended .* lost/);
     await manager.delete(id);
-    assert.deepEqual(processesOf(box.uid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('crucible_session')), []);
+    assert.deepEqual(processesOf(box.uid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('session-agent') || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('crucible_session')), []);
   });
 
   test('TTL eviction closes idle sessions like a delete', async () => {

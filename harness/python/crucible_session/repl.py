@@ -1,7 +1,8 @@
-"""REPL driver of a session (runs model code: untrusted; started by agent.py inside the session's box).
+"""REPL driver of a session (runs model code: untrusted; started by session-agent, src/sandbox/native/session-agent.c, inside the session's box).
 
 Reads one step at a time on fd 3 (8-byte little-endian length, then UTF-8 text), runs it, flushes stdout and
-stderr (pipes the agent drains), and reports the end of the step on fd 4 as one JSON line {"exitCode": n,
+stderr (pipes the agent drains), and reports the end of the step on fd 4 (a datagram socket: the agent,
+src/sandbox/native/session-agent.c, counts only reports this very process sends) as one JSON line {"exitCode": n,
 "extra": ...}. State persists between steps in this process.
 
 - python: the step is Python code run in one persistent namespace (`__main__`); if its last statement is an
@@ -21,6 +22,7 @@ import traceback
 
 CTL, RES = 3, 4
 MAX_ROWS = 1000
+MAX_REPORT_BYTES = 60_000
 
 
 def read_exact(n):
@@ -43,7 +45,15 @@ def report(exit_code, extra=None):
         sys.stderr.flush()
     except Exception:
         pass
-    os.write(RES, (json.dumps({"exitCode": exit_code, "extra": extra}) + "\n").encode())
+    # fd 4 is a datagram socket (the agent checks the sender is this process): one report, at most 60 kB, so
+    # a large result set keeps its first rows.
+    line = (json.dumps({"exitCode": exit_code, "extra": extra}) + "\n").encode()
+    while len(line) > MAX_REPORT_BYTES and isinstance(extra, dict) and extra.get("rows"):
+        extra = dict(extra, rows=extra["rows"][:len(extra["rows"]) // 2], truncated=True)
+        line = (json.dumps({"exitCode": exit_code, "extra": extra}) + "\n").encode()
+    if len(line) > MAX_REPORT_BYTES:
+        line = (json.dumps({"exitCode": exit_code, "extra": None}) + "\n").encode()
+    os.write(RES, line)
 
 
 def python_step(code, namespace):

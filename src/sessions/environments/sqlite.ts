@@ -2,7 +2,7 @@
  * `sqlite`: a database loaded from the task (`{sql: "CREATE TABLE ...; INSERT ..."}`, run once in a fresh box,
  * and again at reset), SQL statements as actions, result sets as observations: `stdout` shows each result set
  * as `col|col` lines under a header row (the sqlite3 shell's list mode); `columns`, `rows` and `rowsTruncated`
- * carry the last one (at most 1000 rows). Python's sqlite3 module inside the box, autocommit, on /box/task.db.
+ * carry the last one (at most 1000 rows and 60 kB). Python's sqlite3 module inside the box, autocommit, on /box/task.db.
  */
 import { z } from 'zod';
 import { SessionError } from '../types.js';
