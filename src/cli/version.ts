@@ -1,6 +1,2 @@
-/** Crucible's version, read once from package.json. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../paths.js';
-
-export const CRUCIBLE_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** Crucible's version (kept in `src/version.ts`, a leaf other front ends import too). */
+export { CRUCIBLE_VERSION } from '../version.js';

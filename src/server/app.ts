@@ -30,6 +30,7 @@ import { ServiceError } from './errors.js';
 import { HealthMonitor } from './health.js';
 import { createLogger } from './logging.js';
 import { Counter, Histogram, LATENCY_BUCKETS_SECONDS, RateWindow, Registry, Sampled } from './metrics.js';
+import { registerMcp } from './mcp.js';
 import { registerNative } from './native.js';
 import { registerOpenRlhf } from './openrlhf.js';
 import { registerOps } from './ops.js';
@@ -225,7 +226,8 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
-  registerSessions(app, context, registry);
+  const sessions = registerSessions(app, context, registry);
+  registerMcp(app, context, sessions);
   return app;
 }
 
@@ -251,10 +253,26 @@ async function drainAndClose(app: FastifyInstance, j: Judging, config: ServeConf
   return { failedItems, drainedInTime: closed };
 }
 
-/** Start the service and listen. */
-export async function startServer(input: ServeConfigInput, options: StartOptions = {}): Promise<ServerHandle> {
-  const config: ServeConfig = ServeConfigSchema.parse(input);
-  const logger = options.logger ?? createLogger(config.logLevel);
+/** The judging side of a server and its context, without HTTP: what routes (and `crucible mcp`) work on. */
+export interface ServiceHandle {
+  readonly context: ServerContext;
+  /** The metrics registry `/metrics` renders. */
+  readonly registry: Registry;
+  /** Release the judge and, if it made one, the sandbox. */
+  close(): Promise<void>;
+}
+
+/**
+ * Open the judging side of a server from its config: sandbox, judge, problems, admission, metrics and the
+ * route context. `startServer` listens on top of it; `crucible mcp` (stdio) serves MCP on it with no listener.
+ * `draining` tells routes that shutdown began (default: never). Rejects when a problem file cannot be read.
+ */
+export async function openService(config: ServeConfig, options: StartOptions = {}, draining: () => boolean = () => false): Promise<ServiceHandle> {
+  const { judging, context, registry } = await openContext(config, options, draining);
+  return { context, registry, close: () => judging.close() };
+}
+
+async function openContext(config: ServeConfig, options: StartOptions, draining: () => boolean): Promise<{ judging: Judging; context: ServerContext; registry: Registry }> {
   const judging = await openJudging(config, options);
   const registry = new Registry();
   const metrics = buildMetrics(registry);
@@ -267,10 +285,18 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
       judging.health.noteInternalError();
     }
   });
-  let draining = false;
   const context: ServerContext = { config, service: judging.service, judge: judging.judge, languages: judging.languages,
-    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining: () => draining,
+    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining,
     startedMs: Date.now(), training: null };
+  return { judging, context, registry };
+}
+
+/** Start the service and listen. */
+export async function startServer(input: ServeConfigInput, options: StartOptions = {}): Promise<ServerHandle> {
+  const config: ServeConfig = ServeConfigSchema.parse(input);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  let draining = false;
+  const { judging, context, registry } = await openContext(config, options, () => draining);
   const app = buildApp(config, logger, context, registry);
   try {
     if (config.store !== undefined) {

@@ -60,7 +60,7 @@ const ProgramTaskSchema = z.object({
 });
 
 /** A SessionError as the catalog error the client gets. */
-function asServiceError(error: SessionError): ServiceError {
+export function asServiceError(error: SessionError): ServiceError {
   switch (error.code) {
     case 'unknown_session': return new ServiceError('unknown_session', error.message);
     case 'session_done': return new ServiceError('session_done', error.message);
@@ -127,8 +127,26 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
   };
 }
 
-/** Register the routes, the metrics and the manager's shutdown. */
-export function registerSessions(app: FastifyInstance, ctx: ServerContext, registry: Registry): SessionManager {
+/**
+ * Run one session operation as one item of admission control (`overloaded` when the queue is full), its
+ * `SessionError`s as catalog errors (`ServiceError`). Shared by the HTTP routes and the MCP session tools.
+ */
+export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  ctx.service.reserveItems(1);
+  try {
+    return await ctx.service.admission.run(work, signal);
+  } catch (error) {
+    if (error instanceof SessionError) throw asServiceError(error);
+    throw error;
+  }
+}
+
+/**
+ * The session manager of a server context (program tasks bound to its loaded problems and judged by its judge),
+ * its metrics added to `registry`. `registerSessions` serves it over HTTP; `crucible mcp` over stdio uses it
+ * directly (the MCP session tools). The caller closes it.
+ */
+export function createSessionManager(ctx: ServerContext, registry: Registry): SessionManager {
   const manager = new SessionManager({
     caps: ctx.sandbox.capabilities,
     maxSessions: ctx.config.maxSessions,
@@ -136,23 +154,20 @@ export function registerSessions(app: FastifyInstance, ctx: ServerContext, regis
     maxTtlSeconds: ctx.config.maxSessionTtlSeconds,
     programBackend: programBackend(ctx),
   });
-  app.addHook('onClose', async () => manager.close());
   registry.add(new Sampled('crucible_sessions_open', 'Sessions open now.', 'gauge', () => manager.stats.open));
   registry.add(new Sampled('crucible_sessions_created_total', 'Sessions created.', 'counter', () => manager.stats.created));
   registry.add(new Sampled('crucible_session_steps_total', 'Session steps taken.', 'counter', () => manager.stats.steps));
   registry.add(new Sampled('crucible_session_evictions_total', 'Sessions closed after their idle TTL.', 'counter', () => manager.stats.evicted));
   registry.add(new Sampled('crucible_session_resets_total', 'Session resets.', 'counter', () => manager.stats.resets));
+  return manager;
+}
 
-  /** One admission item around `work`, session errors as catalog errors. */
-  const admitted = async <T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
-    ctx.service.reserveItems(1);
-    try {
-      return await ctx.service.admission.run(work, signal);
-    } catch (error) {
-      if (error instanceof SessionError) throw asServiceError(error);
-      throw error;
-    }
-  };
+/** Register the routes, the metrics and the manager's shutdown. */
+export function registerSessions(app: FastifyInstance, ctx: ServerContext, registry: Registry): SessionManager {
+  const manager = createSessionManager(ctx, registry);
+  app.addHook('onClose', async () => manager.close());
+
+  const admitted = <T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> => admittedSessionWork(ctx, work, signal);
   const idOf = (params: unknown): string => {
     const id = (params as { id?: unknown }).id;
     if (typeof id !== 'string' || !manager.has(id)) throw new ServiceError('unknown_session', `no session "${String(id)}" (never made, deleted, or evicted after its idle TTL)`);

@@ -121,7 +121,8 @@ def _verdict(job, req, limit, rep, t_status):
                                       and etype == "MemoryError"):
         return respond("memory_limit_exceeded", detail, rep)
     if kind == "candidate_exception":
-        return respond("runtime_error", f"the candidate raised {detail}", rep)
+        # The test line whose call raised: which input crashed the candidate (a self-debug loop's feedback shows it).
+        return respond("runtime_error", f"the candidate raised {detail}{where}", rep)
     if kind == "candidate_load":
         return respond("runtime_error", f"loading the program failed: {msg}", rep)
     if kind == "candidate_crash":

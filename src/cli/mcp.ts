@@ -1,0 +1,72 @@
+/**
+ * `crucible mcp`: serve Crucible's MCP tools (`src/mcp/server.ts`) over stdio, for agents that spawn their tools
+ * (Claude Desktop, Cursor, MCP-capable agent frameworks). stdout carries only MCP messages (newline-delimited
+ * JSON-RPC); diagnostics go to stderr. Runs until stdin ends or SIGTERM/SIGINT; then the tool calls under way
+ * finish (within their own limits) and answer, and the sandbox is released.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { mibToKiB, secondsToMs } from '../limits.js';
+import { watchPending } from '../mcp/pending.js';
+import { createMcpServer } from '../mcp/server.js';
+import { openService, ServeConfigSchema, type ServeConfigInput } from '../server/index.js';
+import { createSessionManager } from '../server/sessions.js';
+import { parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+
+interface McpFlags {
+  problems?: string[];
+  slots?: number;
+  timeLimit?: number;
+  memoryLimit?: number;
+  cacheDir?: string;
+  unsafeNoSandbox?: boolean;
+}
+
+/** Add `mcp` to the program. */
+export function register(program: Command): void {
+  program.command('mcp')
+    .description('serve the MCP tools (run_code, judge, session_*) over stdio for agents; HTTP clients use `crucible serve` at /mcp')
+    .option('--problems <file...>', 'problem files the judge tool can name by task id (HumanEval, EvalPlus, Crucible format)')
+    .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
+    .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
+    .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
+    .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
+    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .action(async (flags: McpFlags) => {
+      const input: ServeConfigInput = {
+        problems: flags.problems ?? [],
+        slots: flags.slots,
+        timeLimitMs: flags.timeLimit === undefined ? undefined : secondsToMs(flags.timeLimit),
+        memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),
+        cacheDir: flags.cacheDir,
+        unsafeNoSandbox: flags.unsafeNoSandbox === true,
+      };
+      const parsed = ServeConfigSchema.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw new InvalidArgumentError(`${issue.path.join('.')}: ${issue.message}`);
+      }
+      const service = await openService(parsed.data);
+      const sessions = createSessionManager(service.context, service.registry);
+      const server = createMcpServer(service.context, { route: 'mcp:stdio', sessions });
+      try {
+        const transport = new StdioServerTransport();
+        const ended = new Promise<void>((resolve) => {
+          process.stdin.once('end', resolve);
+          process.once('SIGTERM', resolve);
+          process.once('SIGINT', resolve);
+        });
+        await server.connect(transport);
+        const pending = watchPending(transport);
+        process.stderr.write(`crucible mcp: serving on stdio (${service.context.service.problems.size} problems loaded)\n`);
+        await Promise.race([ended, pending.closed]);
+        // Requests already read still answer (a client may write its requests and close stdin at once).
+        await pending.idle();
+      } finally {
+        await server.close();
+        await sessions.close();
+        await service.close();
+      }
+    });
+}
