@@ -13,6 +13,7 @@ import { DatasetError } from './errors.js';
 import { readEvalPlus } from './evalplus.js';
 import { readHumanEval } from './humaneval.js';
 import { readHumanEvalX } from './humaneval-x.js';
+import { readMbpp } from './mbpp.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
 import type { Problem } from './types.js';
@@ -59,6 +60,18 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: readHumanEval,
   },
   {
+    id: 'mbpp', aliases: ['mbpp-sanitized'],
+    description: 'google-research MBPP, original (text, code, test_list, test_setup_code) or sanitized (prompt, test_imports): program + asserts in one process',
+    detect: (r) => r.keys.has('task_id') && r.keys.has('code') && r.keys.has('test_list'),
+    read: (path) => readMbpp(path),
+  },
+  {
+    id: 'mbpp-challenge', aliases: [],
+    description: 'MBPP original with challenge_test_list judged too (never detected: ask for it by name)',
+    detect: () => false,
+    read: (path) => readMbpp(path, { challenge: true }),
+  },
+  {
     id: 'crucible', aliases: [],
     description: 'Crucible stdin/stdout problems in any language ({"problems": [...]} or JSONL; docs/FORMATS.md)',
     detect: (r) => (r.keys.has('tests') && Array.isArray(r.get('tests'))) || r.keys.has('problems'),
@@ -95,6 +108,8 @@ async function firstRecord(path: string): Promise<FirstRecord> {
       throw new DatasetError(path, 1, undefined, `cannot detect format: not JSON or JSONL (${(err as Error).message})`);
     }
   }
+  // A whole-file JSON array of records (MBPP sanitized as released): its first element is the first record.
+  if (Array.isArray(first) && first.length > 0) first = first[0];
   if (!(first instanceof JsonObject)) {
     throw new DatasetError(path, undefined, undefined, 'cannot detect format: first record is not a JSON object');
   }

@@ -20,7 +20,8 @@ import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
   .object({
-    task_id: z.string().min(1),
+    // MBPP's ids are numbers (`"task_id": 11`): read as their decimal string, as the MBPP reader names problems.
+    task_id: z.preprocess((v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? String(v) : v), z.string().min(1)),
     completion: z.string().optional(),
     generation: z.string().optional(),
     solution: z.string().optional(),

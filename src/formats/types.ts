@@ -106,8 +106,27 @@ export interface ScriptProblem {
   readonly canonicalSolution?: string;
 }
 
+/**
+ * MBPP style (google-research/mbpp): the whole Python program, then `setup` (MBPP's `test_setup_code`, the
+ * sanitized file's `test_imports`), then every `tests` line, run in the program's own process, as the published
+ * evaluations do (the tests may use names the program defines, such as `Node`, and pass non-data arguments such
+ * as the type `int`). Judged by the `python_script` mode through the harness (`src/judge/modes/python-script.ts`).
+ * The model sees `statement` (MBPP `text` / sanitized `prompt`) and writes a whole program: nothing is prepended.
+ */
+export interface PythonScriptProblem {
+  readonly kind: 'python_script';
+  readonly taskId: string;
+  readonly language: 'python';
+  readonly statement: string;
+  readonly setup: string;
+  readonly tests: readonly string[];
+  readonly canonicalSolution?: string;
+  /** CPU time limit for the whole program, ms (the dataset's published time-out); the request's when absent. */
+  readonly timeLimitMs?: number;
+}
+
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
-export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem;
+export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

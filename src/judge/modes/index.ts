@@ -9,6 +9,7 @@ import { assertionsMode } from './assertions.js';
 import { callMode } from './call.js';
 import { ioMode } from './io.js';
 import type { AnyMode } from './mode.js';
+import { pythonScriptMode } from './python-script.js';
 import { scriptMode } from './script.js';
 import { unitTestMode } from './unit-test.js';
 
@@ -18,7 +19,7 @@ export {
 export type { ExpectedOutput } from './call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
-export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode];
+export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, pythonScriptMode];
 
 /** Judging modes by problem kind. Immutable once made: `with` returns a new registry. */
 export class ModeRegistry {
