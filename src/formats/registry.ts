@@ -13,6 +13,7 @@ import { DatasetError } from './errors.js';
 import { readEvalPlus } from './evalplus.js';
 import { readHumanEval } from './humaneval.js';
 import { readHumanEvalX } from './humaneval-x.js';
+import { readLiveCodeBench } from './livecodebench.js';
 import { readMbpp } from './mbpp.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
@@ -70,6 +71,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'MBPP original with challenge_test_list judged too (never detected: ask for it by name)',
     detect: () => false,
     read: (path) => readMbpp(path, { challenge: true }),
+  },
+  {
+    id: 'livecodebench', aliases: ['lcb'],
+    description: 'LiveCodeBench code generation (question_id, public/private_test_cases, metadata.func_name): stdin or LeetCode-style call problems',
+    detect: (r) => r.keys.has('question_id') && r.keys.has('question_content') && r.keys.has('public_test_cases'),
+    read: readLiveCodeBench,
   },
   {
     id: 'crucible', aliases: [],

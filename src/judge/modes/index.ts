@@ -9,6 +9,7 @@ import { assertionsMode } from './assertions.js';
 import { callMode } from './call.js';
 import { ioMode } from './io.js';
 import type { AnyMode } from './mode.js';
+import { expectedCallMode } from './expected-call.js';
 import { pythonScriptMode } from './python-script.js';
 import { scriptMode } from './script.js';
 import { unitTestMode } from './unit-test.js';
@@ -19,7 +20,8 @@ export {
 export type { ExpectedOutput } from './call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
-export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, pythonScriptMode];
+export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, pythonScriptMode,
+  expectedCallMode];
 
 /** Judging modes by problem kind. Immutable once made: `with` returns a new registry. */
 export class ModeRegistry {
