@@ -13,6 +13,8 @@ import { DatasetError } from './errors.js';
 import { readEvalPlus } from './evalplus.js';
 import { readHumanEval } from './humaneval.js';
 import { readHumanEvalX } from './humaneval-x.js';
+import { readApps } from './apps.js';
+import { readCodeContests } from './codecontests.js';
 import { readLiveCodeBench } from './livecodebench.js';
 import { readMbpp } from './mbpp.js';
 import { readDecompressedText, readLines } from './jsonl.js';
@@ -77,6 +79,18 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'LiveCodeBench code generation (question_id, public/private_test_cases, metadata.func_name): stdin or LeetCode-style call problems',
     detect: (r) => r.keys.has('question_id') && r.keys.has('question_content') && r.keys.has('public_test_cases'),
     read: readLiveCodeBench,
+  },
+  {
+    id: 'apps', aliases: ['taco'],
+    description: 'APPS / TACO (question, input_output with inputs/outputs/fn_name): stdin or call-based, APPS\'s comparison rules',
+    detect: (r) => r.keys.has('question') && r.keys.has('input_output'),
+    read: readApps,
+  },
+  {
+    id: 'codecontests', aliases: ['code_contests'],
+    description: 'DeepMind CodeContests (public/private/generated_tests, solutions by language): stdin tests, its OutputsMatch',
+    detect: (r) => r.keys.has('public_tests') && r.keys.has('private_tests'),
+    read: readCodeContests,
   },
   {
     id: 'crucible', aliases: [],
