@@ -8,36 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { join } from 'node:path';
 import { readProblems } from '../../src/formats/index.js';
-import type { Problem, PythonScriptProblem } from '../../src/formats/types.js';
+import type { PythonScriptProblem } from '../../src/formats/types.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
 import { judgeCompletions } from '../support/humaneval-x.js';
-import { DATA } from '../formats/helpers.js';
+import { MBPP_PATH as MBPP, mbppEarlyReturn as earlyReturn, mbppReference as reference } from '../support/mbpp.js';
 
-const MBPP = join(DATA, 'mbpp', 'mbpp.jsonl.gz');
 const languages = LanguageRegistry.load();
 const judge = createJudge({ languages, cacheDir: null });
 after(() => judge.close());
-
-function reference(problem: Problem): string {
-  if (problem.kind !== 'python_script' || problem.canonicalSolution === undefined) throw new Error(`${problem.taskId}: no code`);
-  return problem.canonicalSolution;
-}
-
-/**
- * The reference with `return None` as the first statement of its first top-level function (before the first
- * body line that is not blank or a comment, with that line's indentation).
- */
-function earlyReturn(problem: Problem): string {
-  const lines = reference(problem).split('\n');
-  const def = lines.findIndex((l) => /^def .*:\s*(#.*)?\r?$/.test(l));
-  const body = lines.findIndex((l, i) => i > def && l.trim() !== '' && !l.trim().startsWith('#'));
-  if (def < 0 || body < 0) throw new Error(`${problem.taskId}: no top-level function with a body`);
-  const indent = /^[ \t]*/.exec(lines[body]!)![0];
-  return [...lines.slice(0, body), `${indent}return None`, ...lines.slice(body)].join('\n');
-}
 
 describe('MBPP (original, as published): reference solutions and early-return solutions', () => {
   let problems: PythonScriptProblem[] = [];
