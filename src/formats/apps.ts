@@ -9,7 +9,8 @@
  * and no id: a TACO problem is named by its 0-based row (`"12"`), APPS by `problem_id`.
  * Judging follows APPS's `eval/testing_util.py` (`run_test`; TACO's `testing_util.py` is a copy):
  * - with `fn_name`: each input is the argument list, each output the expected return value (APPS wraps it in a
- *   list), judged by the `expected_call` mode with the APPS rule;
+ *   list), judged by the `expected_call` mode with the APPS rule; a dict first argument or expected value whose
+ *   keys all read as ints gets int keys (APPS undoes JSON's string keys; the arguments become that dict alone);
  * - without: each input is stdin (a list of lines is joined with `\n`, as `run_test` does) and each output the
  *   expected stdout (a list of lines joined with `\n`: APPS's own comparison would raise on a list), in Python,
  *   with the `apps` comparator.
@@ -22,11 +23,13 @@ import { z } from 'zod';
 import { DatasetError } from './errors.js';
 import { readJsonl } from './jsonl.js';
 import { JsonObject, parsePyJson, toPyValue, type JsonValue } from './pyjson.js';
+import type { PyValue } from '../verdict/index.js';
 import type { ExpectedCallProblem, IoProblem } from './types.js';
 
 /** APPS's per-test time-out, ms. */
 export const APPS_TIME_LIMIT_MS = 4000;
 
+/** One APPS or TACO row (`input_output` and `solutions` are JSON strings, decoded after this schema). */
 export const AppsRecordSchema = z.object({
   problem_id: z.number().int().nonnegative().optional(),
   question: z.string(),
@@ -45,6 +48,30 @@ function ioText(path: string, line: number, field: string, v: JsonValue): string
   if (typeof v === 'string') return v;
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return (v as string[]).join('\n');
   return fail(path, line, field, 'expected a string or a list of strings');
+}
+
+/**
+ * APPS's undoing of JSON's string dict keys: a dict whose keys all read as Python `int(k)` gets int keys; any
+ * other value is undefined (APPS's `try: {int(k): v ...} except: pass` leaves it as it is).
+ */
+function intKeyed(v: PyValue | undefined): PyValue | undefined {
+  if (v === undefined || v === null || typeof v !== 'object' || !('d' in v)) return undefined;
+  const pairs: [PyValue, PyValue][] = [];
+  for (const [k, value] of v.d) {
+    const m = typeof k === 'string' ? /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(k) : null;
+    if (m === null) return undefined;
+    const digits = m[2]!.replace(/_/g, '').replace(/^0+(?=\d)/, '');
+    pairs.push([{ i: m[1] === '-' && digits !== '0' ? `-${digits}` : digits }, value]);
+  }
+  return { d: pairs };
+}
+
+/** A call's arguments and expected value after APPS's dict-key conversion (`run_test`, call-based branch). */
+function appsCall(args: PyValue[], expected: PyValue): { args: PyValue[]; expected: PyValue } {
+  const firstArg = intKeyed(args[0]);
+  const outputList = expected !== null && typeof expected === 'object' && 'l' in expected ? expected.l : undefined;
+  const output = intKeyed(expected) ?? intKeyed(outputList?.[0]);
+  return { args: firstArg === undefined ? args : [firstArg], expected: output === undefined ? expected : { l: [output] } };
 }
 
 function firstSolution(path: string, line: number, text: string | null | undefined): string | undefined {
@@ -93,7 +120,7 @@ export async function readApps(path: string): Promise<(IoProblem | ExpectedCallP
       if (typeof fnName !== 'string' || !/^[A-Za-z_]\w*$/.test(fnName)) fail(path, line, 'input_output.fn_name', 'expected a Python identifier');
       const tests = inputs.map((args, i) => {
         if (!Array.isArray(args)) return fail(path, line, `input_output.inputs[${i}]`, 'expected an argument list');
-        return { args: args.map(toPyValue), expected: toPyValue(outputs[i]!) };
+        return appsCall(args.map(toPyValue), toPyValue(outputs[i]!));
       });
       out.push({ kind: 'expected_call', language: 'python', prompt: r.starter_code ?? '', entryPoint: fnName, tests, rule: 'apps', ...common });
       continue;

@@ -23,6 +23,7 @@ const TestsSchema = z.object({ input: z.array(z.string()), output: z.array(z.str
 const SolutionsSchema = z.object({ language: z.array(z.number().int()), solution: z.array(z.string()) })
   .refine((s) => s.language.length === s.solution.length, 'as many languages as solutions expected');
 
+/** One CodeContests row (the proto's fields as JSON; unused fields are ignored). */
 export const CodeContestsRecordSchema = z.object({
   name: z.string().min(1),
   description: z.string().optional(),

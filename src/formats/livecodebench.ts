@@ -23,13 +23,14 @@ import { DatasetError } from './errors.js';
 import { readJsonl } from './jsonl.js';
 import { PickledStrError, decodeCompressedPickledStr } from './pickled-str.js';
 import { parsePyJson, toPyValue } from './pyjson.js';
-import type { ExpectedCallProblem, IoProblem } from './types.js';
+import type { ExpectedCallProblem, IoProblem, ProblemBase } from './types.js';
 
 /** LiveCodeBench's default per-test time-out, ms. */
 export const LCB_TIME_LIMIT_MS = 6000;
 
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 date');
 
+/** One `code_generation_lite` row (test cases and metadata are JSON strings, decoded after this schema). */
 export const LiveCodeBenchRecordSchema = z.object({
   question_id: z.union([z.string().min(1), z.number().int().transform(String)]),
   question_title: z.string().optional(),
@@ -130,7 +131,7 @@ export interface ReleaseWindow {
  * (`start <= contest_date <= end`, both dates at midnight). A problem without a date is outside any window that
  * has a bound. @throws RangeError for a bound that is not a date.
  */
-export function withinReleaseWindow(problem: { readonly releaseDate?: string }, window: ReleaseWindow): boolean {
+export function withinReleaseWindow(problem: ProblemBase & { readonly releaseDate?: string }, window: ReleaseWindow): boolean {
   const bound = (s: string | undefined): number | undefined => {
     if (s === undefined) return undefined;
     const t = Date.parse(`${s}T00:00:00Z`);

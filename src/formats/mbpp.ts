@@ -27,6 +27,7 @@ const taskId = z.preprocess((v) => (Number.isSafeInteger(v) && (v as number) >= 
 const testList = z.array(z.string().min(1, 'an empty test line'), { invalid_type_error: 'expected array of assert lines' })
   .min(1, 'no tests');
 
+/** One MBPP row, original (`text`, `test_setup_code`, `challenge_test_list`) or sanitized (`prompt`, `test_imports`). */
 export const MbppRecordSchema = z.object({
   task_id: taskId,
   text: z.string().optional(),

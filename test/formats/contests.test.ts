@@ -25,6 +25,14 @@ describe('APPS and TACO problems', () => {
     assert.deepEqual(lowest.tests[0], { args: [{ l: [5, 8, 12, 18, 22].map((n) => ({ i: String(n) })) }], expected: { l: [{ i: '13' }] } });
   });
 
+  it('call-based dicts get int keys as APPS gives them (arguments and expected values)', async () => {
+    const io = { fn_name: 'f', inputs: [[{ '1': 'a', '20': 'b' }, 7], [{ x: 1 }]], outputs: [[{ '3': true }], { '-4': 0 }] };
+    const path = tempFile('apps-dict.jsonl', `${JSON.stringify({ problem_id: 9, question: 'q', input_output: JSON.stringify(io) })}\n`);
+    const [p] = await readProblems(path, 'apps') as [ExpectedCallProblem];
+    assert.deepEqual(p.tests[0], { args: [{ d: [[{ i: '1' }, 'a'], [{ i: '20' }, 'b']] }], expected: { l: [{ d: [[{ i: '3' }, true]] }] } });
+    assert.deepEqual(p.tests[1], { args: [{ d: [['x', { i: '1' }]] }], expected: { l: [{ d: [[{ i: '-4' }, { i: '0' }]] }] } });
+  });
+
   it('TACO: named by row, date kept as the release date', async () => {
     const path = join(CONTESTS_DIR, 'taco.jsonl');
     assert.equal(await detectProblemFormat(path), 'apps');
