@@ -67,5 +67,7 @@ describe('python_script mode (MBPP as published)', () => {
     const text = assemblePythonScript('x = 1', 'y = 2\r\n', ['assert x == 1', 'assert y == 2\n']);
     assert.match(text, /^x = 1\ny = 2\ndef __crucible_script_tests__\(\):\n/);
     assert.match(text, /        __crucible_at__ = 1\n        assert y == 2\n    except AssertionError:/);
+    // A test written with leading indentation is dedented (it would otherwise be an unexpected indent).
+    assert.match(assemblePythonScript('', '', ['  assert f(1)\n  assert f(2)']), /        assert f\(1\)\n        assert f\(2\)\n/);
   });
 });

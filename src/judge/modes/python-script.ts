@@ -23,9 +23,11 @@ import { defineMode, type JudgingMode } from './mode.js';
 /** Name of the trusted test function appended to the program. */
 export const PYTHON_SCRIPT_ENTRY = '__crucible_script_tests__';
 
-/** A test as statements inside the test function: `\r\n` as `\n`, every line indented by `indent`. */
+/** A test as statements inside the test function: `\r\n` as `\n`, dedented, every line indented by `indent`. */
 function indented(source: string, indent: string): string {
-  return source.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n').map((l) => indent + l).join('\n');
+  const lines = source.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
+  const common = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length));
+  return lines.map((l) => indent + l.slice(Number.isFinite(common) ? common : 0)).join('\n');
 }
 
 /**
