@@ -5,6 +5,7 @@ import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
+import { withinReleaseWindow } from '../formats/livecodebench.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../judge/submission.js';
@@ -31,7 +32,7 @@ registerUserError(QueueUnreachableError);
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
-  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string;
+  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; since?: string; until?: string;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -95,6 +96,8 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     format: input.format,
     datasetHash: input.problemsHash,
     samplesHash: input.samplesHash,
+    ...(input.flags.since === undefined && input.flags.until === undefined ? {}
+      : { releaseWindow: { since: input.flags.since ?? null, until: input.flags.until ?? null } }),
     problems: input.problems.length,
     samples: input.sampleCount,
     distinctPrograms: result.distinctPrograms,
@@ -131,21 +134,41 @@ interface EvalInput {
   readonly out: string;
 }
 
+/**
+ * `--since`/`--until`: the problems released in the window (LiveCodeBench's `--start_date`/`--end_date`, inclusive;
+ * `withinReleaseWindow`) and the samples of those problems. Problems without a release date are outside any window.
+ * @throws UsageError for a bound that is not a date, or a window no problem is in.
+ */
+function inReleaseWindow(flags: EvalFlags, problems: Problem[], samples: Sample[]): { problems: Problem[]; samples: Sample[] } {
+  if (flags.since === undefined && flags.until === undefined) return { problems, samples };
+  const window = { ...(flags.since === undefined ? {} : { since: flags.since }), ...(flags.until === undefined ? {} : { until: flags.until }) };
+  let kept: Problem[];
+  try {
+    kept = problems.filter((p) => withinReleaseWindow(p, window));
+  } catch (err) {
+    throw new UsageError(`--since/--until: ${(err as Error).message}`);
+  }
+  if (kept.length === 0) throw new UsageError(`no problem of ${problems.length} was released in the window (--since ${flags.since ?? '-'} --until ${flags.until ?? '-'})`);
+  const ids = new Set(kept.map((p) => p.taskId));
+  return { problems: kept, samples: samples.filter((s) => ids.has(s.taskId)) };
+}
+
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
   if ((flags.problems === undefined) !== (flags.samples === undefined)) {
     throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
   }
   const problemsPath = flags.problems ?? DEFAULT_BENCHMARK.problems;
   const samplesPath = flags.samples ?? DEFAULT_BENCHMARK.samples;
-  const problems = await readProblems(problemsPath, flags.format);
-  const samples = await readSamples(samplesPath, { problems });
+  const all = await readProblems(problemsPath, flags.format);
+  const { problems, samples } = inReleaseWindow(flags, all, await readSamples(samplesPath, { problems: all }));
   const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
   const limits: JudgeLimits = {
     ...JUDGE_DEFAULTS,
     ...(flags.timeLimit !== undefined ? { cpuMs: secondsToMs(flags.timeLimit) } : {}),
     ...(flags.memoryLimit !== undefined ? { memoryKiB: mibToKiB(flags.memoryLimit) } : {}),
   };
-  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}`);
+  const window = `${flags.since === undefined ? '' : `-since-${flags.since}`}${flags.until === undefined ? '' : `-until-${flags.until}`}`;
+  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}`);
   return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out };
 }
 
@@ -245,9 +268,11 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
 export function register(program: Command): void {
   program.command('eval')
     .description('judge a model\'s samples on a benchmark and report pass@k (default: the built-in benchmark)')
-    .option('--problems <file>', 'problems file (HumanEval, EvalPlus, Crucible JSON/JSONL; .gz ok)')
-    .option('--samples <file>', 'samples file ({task_id, completion|solution|response} JSONL or CodeT {prompt, samples})')
+    .option('--problems <file>', 'problems file (any format of crucible formats; .gz ok)')
+    .option('--samples <file>', 'samples file ({task_id, completion|solution|response} JSONL, CodeT {prompt, samples}, bigcode generations, LiveCodeBench outputs)')
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
+    .option('--since <date>', 'only problems released on or after this date, YYYY-MM-DD (contamination windows; LiveCodeBench, TACO)')
+    .option('--until <date>', 'only problems released on or before this date, YYYY-MM-DD')
     .option('--k <list>', 'k values for pass@k', parseIntList, [1, 10, 100])
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--out <dir>', 'run directory (re-running with the same --out resumes, judging internal errors again)')

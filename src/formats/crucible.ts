@@ -27,6 +27,9 @@ export const ComparatorSchema = z.discriminatedUnion('kind', [
       caseInsensitive: z.boolean().default(false),
     })
     .strict(),
+  z.object({ kind: z.literal('livecodebench') }).strict(),
+  z.object({ kind: z.literal('apps') }).strict(),
+  z.object({ kind: z.literal('codecontests') }).strict(),
 ]);
 
 export const IoTestCaseSchema = z.object({ input: z.string(), output: z.string() }).strict();

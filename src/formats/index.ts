@@ -5,6 +5,11 @@ export { datasetHash } from './hash.js';
 export { readHumanEval } from './humaneval.js';
 export { readHumanEvalX } from './humaneval-x.js';
 export { readEvalPlus } from './evalplus.js';
+export { readMbpp, MBPP_TIME_LIMIT_MS } from './mbpp.js';
+export { readLiveCodeBench, withinReleaseWindow, LCB_TIME_LIMIT_MS, type ReleaseWindow } from './livecodebench.js';
+export { decodeCompressedPickledStr, unpickleStr, PickledStrError } from './pickled-str.js';
+export { readApps, APPS_TIME_LIMIT_MS } from './apps.js';
+export { readCodeContests } from './codecontests.js';
 export { mbppDeserializeArgs } from './mbpp_inputs.js';
 export { readCrucibleProblems, CrucibleProblemSchema, ComparatorSchema } from './crucible.js';
 export {

@@ -13,6 +13,10 @@ import { DatasetError } from './errors.js';
 import { readEvalPlus } from './evalplus.js';
 import { readHumanEval } from './humaneval.js';
 import { readHumanEvalX } from './humaneval-x.js';
+import { readApps } from './apps.js';
+import { readCodeContests } from './codecontests.js';
+import { readLiveCodeBench } from './livecodebench.js';
+import { readMbpp } from './mbpp.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
 import type { Problem } from './types.js';
@@ -59,6 +63,36 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: readHumanEval,
   },
   {
+    id: 'mbpp', aliases: ['mbpp-sanitized'],
+    description: 'google-research MBPP, original (text, code, test_list, test_setup_code) or sanitized (prompt, test_imports): program + asserts in one process',
+    detect: (r) => r.keys.has('task_id') && r.keys.has('code') && r.keys.has('test_list'),
+    read: (path) => readMbpp(path),
+  },
+  {
+    id: 'mbpp-challenge', aliases: [],
+    description: 'MBPP original with challenge_test_list judged too (never detected: ask for it by name)',
+    detect: () => false,
+    read: (path) => readMbpp(path, { challenge: true }),
+  },
+  {
+    id: 'livecodebench', aliases: ['lcb'],
+    description: 'LiveCodeBench code generation (question_id, public/private_test_cases, metadata.func_name): stdin or LeetCode-style call problems',
+    detect: (r) => r.keys.has('question_id') && r.keys.has('question_content') && r.keys.has('public_test_cases'),
+    read: readLiveCodeBench,
+  },
+  {
+    id: 'apps', aliases: ['taco'],
+    description: 'APPS / TACO (question, input_output with inputs/outputs/fn_name): stdin or call-based, APPS\'s comparison rules',
+    detect: (r) => r.keys.has('question') && r.keys.has('input_output'),
+    read: readApps,
+  },
+  {
+    id: 'codecontests', aliases: ['code_contests'],
+    description: 'DeepMind CodeContests (public/private/generated_tests, solutions by language): stdin tests, its OutputsMatch',
+    detect: (r) => r.keys.has('public_tests') && r.keys.has('private_tests'),
+    read: readCodeContests,
+  },
+  {
     id: 'crucible', aliases: [],
     description: 'Crucible stdin/stdout problems in any language ({"problems": [...]} or JSONL; docs/FORMATS.md)',
     detect: (r) => (r.keys.has('tests') && Array.isArray(r.get('tests'))) || r.keys.has('problems'),
@@ -95,6 +129,8 @@ async function firstRecord(path: string): Promise<FirstRecord> {
       throw new DatasetError(path, 1, undefined, `cannot detect format: not JSON or JSONL (${(err as Error).message})`);
     }
   }
+  // A whole-file JSON array of records (MBPP sanitized as released): its first element is the first record.
+  if (Array.isArray(first) && first.length > 0) first = first[0];
   if (!(first instanceof JsonObject)) {
     throw new DatasetError(path, undefined, undefined, 'cannot detect format: first record is not a JSON object');
   }

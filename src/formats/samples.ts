@@ -9,18 +9,22 @@
  *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
  *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
+ * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings in problem
+ *   order; need the problems) and LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
  */
 import { z } from 'zod';
 import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
-import { readJsonl, readLines } from './jsonl.js';
+import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
+import { bigcodeSamples, liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
   .object({
-    task_id: z.string().min(1),
+    // MBPP's ids are numbers (`"task_id": 11`): read as their decimal string, as the MBPP reader names problems.
+    task_id: z.preprocess((v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? String(v) : v), z.string().min(1)),
     completion: z.string().optional(),
     generation: z.string().optional(),
     solution: z.string().optional(),
@@ -38,11 +42,29 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench';
 
-/** Decide a sample file's kind from its first record. */
+/** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
+async function wholeDocument(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readDecompressedText(path));
+  } catch (err) {
+    if (err instanceof DatasetError) throw err;
+    throw new DatasetError(path, undefined, undefined, `invalid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Decide a sample file's kind from its first record (or, for a whole-file JSON list, its first element). */
 export async function detectSampleFormat(path: string): Promise<SampleFormat> {
   for await (const { line, text } of readLines(path)) {
+    if (text.trimStart().startsWith('[')) {
+      const format = wholeFileSampleFormat(await wholeDocument(path));
+      if (format === undefined) {
+        throw new DatasetError(path, undefined, undefined,
+          'a JSON list that is neither bigcode generations (lists of strings) nor LiveCodeBench outputs (question_id, output_list)');
+      }
+      return format;
+    }
     let first: unknown;
     try {
       first = JSON.parse(text);
@@ -85,8 +107,12 @@ export interface ReadSamplesOptions {
 export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
   const format = await detectSampleFormat(path);
   if (format === 'jsonl') return readSampleJsonl(path);
+  if (format === 'livecodebench') return liveCodeBenchSamples(path, await wholeDocument(path));
   if (options.problems === undefined) {
-    throw new DatasetError(path, undefined, undefined, 'CodeT {prompt, samples} file: problems are needed to match prompts');
+    throw new DatasetError(path, undefined, undefined, format === 'codet'
+      ? 'CodeT {prompt, samples} file: problems are needed to match prompts'
+      : 'bigcode generations: problems are needed (the lists follow the problems file\'s order)');
   }
+  if (format === 'bigcode') return bigcodeSamples(path, await wholeDocument(path), options.problems);
   return readCodetSamples(path, options.problems);
 }

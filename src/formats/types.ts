@@ -8,7 +8,9 @@ import type { PyValue } from '../verdict/index.js';
 export type Comparator =
   | { readonly kind: 'exact' }
   | { readonly kind: 'tokens'; readonly caseInsensitive?: boolean }
-  | { readonly kind: 'float_tokens'; readonly absTol: number; readonly relTol: number; readonly caseInsensitive?: boolean };
+  | { readonly kind: 'float_tokens'; readonly absTol: number; readonly relTol: number; readonly caseInsensitive?: boolean }
+  /** A published harness's own rules (`src/judge/published-comparators.ts`): LiveCodeBench, APPS/TACO, CodeContests. */
+  | { readonly kind: 'livecodebench' | 'apps' | 'codecontests' };
 
 /**
  * What every problem has: a kind (which judging mode judges it, `src/judge/modes/`) and an id unique within its
@@ -74,6 +76,8 @@ export interface IoProblem {
   /** Per-problem memory limit, KiB. */
   readonly memoryLimitKiB?: number;
   readonly referenceSolution?: { readonly language: string; readonly code: string };
+  /** Release (contest) date, ISO 8601, when the dataset gives one (LiveCodeBench, TACO): for contamination windows. */
+  readonly releaseDate?: string;
 }
 
 /**
@@ -106,7 +110,53 @@ export interface ScriptProblem {
   readonly canonicalSolution?: string;
 }
 
-/** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
+/**
+ * MBPP style (google-research/mbpp): the whole Python program, then `setup` (MBPP's `test_setup_code`, the
+ * sanitized file's `test_imports`), then every `tests` line, run in the program's own process, as the published
+ * evaluations do (the tests may use names the program defines, such as `Node`, and pass non-data arguments such
+ * as the type `int`). Judged by the `python_script` mode through the harness (`src/judge/modes/python-script.ts`).
+ * The model sees `statement` (MBPP `text` / sanitized `prompt`) and writes a whole program: nothing is prepended.
+ */
+export interface PythonScriptProblem {
+  readonly kind: 'python_script';
+  readonly taskId: string;
+  readonly language: 'python';
+  readonly statement: string;
+  readonly setup: string;
+  readonly tests: readonly string[];
+  readonly canonicalSolution?: string;
+  /** CPU time limit for the whole program, ms (the dataset's published time-out); the request's when absent. */
+  readonly timeLimitMs?: number;
+}
+
+/** One call of an `expected_call` problem: the arguments and the return value the dataset expects. */
+export interface ExpectedCall {
+  readonly args: readonly PyValue[];
+  readonly expected: PyValue;
+}
+
+/**
+ * LiveCodeBench functional (LeetCode-style) and APPS/TACO call-based problems: the program's function
+ * `entryPoint` (a method of a fresh `Solution()` when the program has `class Solution`) is called on each test's
+ * arguments in the harness, and its return value is compared outside the box with the dataset's expected value by
+ * the dataset's own rule (`rule`, `src/judge/modes/expected-call.ts`). No reference solution is run.
+ */
+export interface ExpectedCallProblem {
+  readonly kind: 'expected_call';
+  readonly taskId: string;
+  readonly language: 'python';
+  /** Starter code shown to the model; a `completion` continues it, a whole program replaces it. */
+  readonly prompt: string;
+  readonly entryPoint: string;
+  readonly tests: readonly ExpectedCall[];
+  readonly rule: 'livecodebench' | 'apps';
+  readonly statement?: string;
+  /** CPU time limit per call, ms (the dataset's published time-out); the request's when absent. */
+  readonly timeLimitMs?: number;
+  /** Release (contest) date, ISO 8601 (`2023-08-21T00:00:00`), for contamination windows. */
+  readonly releaseDate?: string;
+}
+
 /**
  * A stdin/stdout problem judged by a problem-supplied checker (src/judge/modes/checker.ts; Codeforces/Polygon
  * testlib, open-r1 `checker.py`, CMS comparators), optionally scored by IOI subtasks (CMS GroupMin: each
@@ -124,7 +174,9 @@ export interface CheckerProblem {
   readonly memoryLimitKiB?: number;
 }
 
-export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem;
+/** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
+export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
+  | ExpectedCallProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

@@ -6,8 +6,10 @@
  *   |a - b| <= absTol or |a - b| <= relTol * |b| (b = expected; the usual "absolute or relative error"
  *   checker rule); any other pair is compared as strings.
  * `caseInsensitive` folds case before comparing string tokens. Every mismatch reports where it happened.
+ * - `livecodebench`, `apps`, `codecontests`: the published harnesses' own rules (`./published-comparators.ts`).
  */
 import type { Comparator } from '../formats/types.js';
+import { compareApps, compareCodeContests, compareLiveCodeBench } from './published-comparators.js';
 
 export type ComparisonResult = { readonly ok: true; readonly reason?: undefined } | { readonly ok: false; readonly reason: string };
 
@@ -118,5 +120,11 @@ export function compareOutput(actual: string, expected: string, comparator: Comp
         absTol: comparator.absTol,
         relTol: comparator.relTol,
       });
+    case 'livecodebench':
+      return compareLiveCodeBench(actual, expected);
+    case 'apps':
+      return compareApps(actual, expected);
+    case 'codecontests':
+      return compareCodeContests(actual, expected);
   }
 }

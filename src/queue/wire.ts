@@ -55,11 +55,21 @@ const ioSchema = z.object({
   kind: z.literal('io'), taskId: text.min(1), language: text.min(1).optional(), statement: text.optional(),
   tests: z.array(z.object({ input: text, output: text })), comparator: ComparatorSchema,
   timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
-  referenceSolution: z.object({ language: text.min(1), code: text }).optional(),
+  referenceSolution: z.object({ language: text.min(1), code: text }).optional(), releaseDate: text.optional(),
 });
 const assertionsSchema = z.object({
   kind: z.literal('assertions'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
   assertions: z.array(text),
+});
+
+const pythonScriptSchema = z.object({
+  kind: z.literal('python_script'), taskId: text.min(1), language: z.literal('python'), statement: text, setup: text,
+  tests: z.array(text), canonicalSolution: text.optional(), timeLimitMs: positiveInt.optional(),
+});
+const expectedCallSchema = z.object({
+  kind: z.literal('expected_call'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
+  tests: z.array(z.object({ args: z.array(pyValueSchema), expected: pyValueSchema })), rule: z.enum(['livecodebench', 'apps']),
+  statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
 });
 
 /**
@@ -67,7 +77,7 @@ const assertionsSchema = z.object({
  * (`defaultModes().with(mode)`) cannot travel through the queue yet: they fail validation with the kind named.
  */
 export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> =
-  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
+  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema, expectedCallSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 
 /** A dataset as shipped once to Redis: its problems, in file order. */
 export const shippedDatasetSchema = z.object({ v: z.literal(WIRE_VERSION), problems: z.array(problemSchema) });

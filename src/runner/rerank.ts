@@ -251,7 +251,7 @@ async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], lim
   let runs = 0;
   await inPool(items, run.concurrency, async ({ task, solution }) => {
     const problem = task.problem;
-    if (problem.kind === 'io' || problem.kind === 'script') return;
+    if (problem.kind === 'io' || problem.kind === 'script' || problem.kind === 'python_script') return;
     const assertions = task.tests!.distinct.map((t) => t.assertion);
     const response = await run.options.judge.runHarness({
       mode: 'assertions', program: solution.program.source, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,

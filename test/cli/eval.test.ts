@@ -3,7 +3,8 @@
  * completions they contain; bad samples get their own verdict and never stop the run; a task id that is not in
  * the problems is a one-line error naming the samples file's line; a resumed run judges Crucible's failures
  * again; reasons carry the tail of stderr; ground truth is computed once per dataset and then read from the cache;
- * HumanEval-X problems judge CodeGeeX-format samples.
+ * HumanEval-X problems judge CodeGeeX-format samples; MBPP judges bigcode generations; --since/--until select
+ * LiveCodeBench problems by release date.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -16,6 +17,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import type { SampleRecord } from '../../src/store/records.js';
 import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/codet-data.js';
 import { humanEvalXPath } from '../support/humaneval-x.js';
+import { MBPP_PATH } from '../support/mbpp.js';
+import { LCB_FIXTURE } from '../formats/helpers.js';
 
 const HUMANEVAL_X_JS = humanEvalXPath('js');
 
@@ -159,5 +162,32 @@ describe('crucible eval', () => {
     assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.status]), [
       ['JavaScript/0', 0, 'passed'], ['JavaScript/0', 1, 'wrong_answer'], ['JavaScript/1', 0, 'passed'], ['JavaScript/1', 1, 'wrong_answer'],
     ]);
+  });
+
+  it('judges MBPP from a bigcode generations file (lists in problem order), --format auto', async () => {
+    const problems = file('mbpp-3.jsonl', firstRecords(MBPP_PATH, 3));
+    const rows = firstRecords(MBPP_PATH, 3);
+    const generations = join(dir, 'generations.json');
+    writeFileSync(generations, JSON.stringify(rows.map((r) => [r['code'], 'def nothing():\n    pass\n'])));
+    const out = join(dir, 'mbpp-bigcode-run');
+    const { summary } = await evalJson(['--problems', problems, '--samples', generations, '--out', out, '--no-store']);
+    assert.equal(summary.problems, 3);
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.passed]),
+      [['1', 0, true], ['1', 1, false], ['2', 0, true], ['2', 1, false], ['3', 0, true], ['3', 1, false]]);
+  });
+
+  it('--since/--until keep the problems released in the window and their samples (LiveCodeBench outputs)', async () => {
+    const outputs = join(dir, 'Scenario.codegeneration_1_0.2.json');
+    writeFileSync(outputs, JSON.stringify(['2812', '2777', 'abc308_a'].map((id) => ({ question_id: id, output_list: ['no code here'] }))));
+    const out = join(dir, 'lcb-window-run');
+    const { summary } = await evalJson(['--problems', LCB_FIXTURE, '--samples', outputs, '--since', '2023-07-01', '--out', out, '--no-store']);
+    assert.equal(summary.problems, 2);
+    assert.deepEqual(summary.releaseWindow, { since: '2023-07-01', until: null });
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.status]), [['2812', 'no_code'], ['abc308_a', 'no_code']]);
+    const empty = await crucible(['eval', '--no-progress', '--problems', LCB_FIXTURE, '--samples', outputs, '--until', '2020-01-01', '--no-store']);
+    assert.notEqual(empty.code, 0);
+    assert.match(empty.stderr, /no problem of 3 was released in the window/);
+    const bad = await crucible(['eval', '--no-progress', '--problems', LCB_FIXTURE, '--samples', outputs, '--since', 'yesterday', '--no-store']);
+    assert.match(bad.stderr, /not a YYYY-MM-DD date: "yesterday"/);
   });
 });

@@ -15,7 +15,7 @@ describe('problem format registry', () => {
     const names = problemFormatNames();
     assert.equal(names[0], 'auto');
     assert.equal(new Set(names).size, names.length);
-    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'crucible']);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'crucible']);
   });
 
   it('resolves aliases: codet reads as humaneval', async () => {
@@ -28,8 +28,8 @@ describe('problem format registry', () => {
 
   it('detects by the first record and refuses an unknown name, listing the known ones', async () => {
     assert.equal(await detectProblemFormat(HUMANEVAL_PLUS), 'evalplus');
-    await assert.rejects(readProblems(HUMANEVAL, 'apps'), (e: Error) =>
-      e instanceof UnknownFormatError && /unknown problem format "apps"; formats: auto, evalplus/.test(e.message));
+    await assert.rejects(readProblems(HUMANEVAL, 'no-such-bench'), (e: Error) =>
+      e instanceof UnknownFormatError && /unknown problem format "no-such-bench"; formats: auto, evalplus/.test(e.message));
   });
 
   it('crucible formats lists the registry', async () => {

@@ -53,7 +53,7 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow): str
     ['tests', `${s.testsPassed} passed of ${s.testsRun} run (the problem has ${s.testCount}${s.passedRanges === '' ? '' : `; passed: ${esc(s.passedRanges)}`})`],
     ['CPU / wall', `${ms(s.cpuMs)} / ${ms(s.wallMs)}`],
     ['peak memory', kib(s.memoryKiB)],
-    ['limits', `CPU ${ms(limits.timeLimitMs)} per ${s.problemKind === 'unit_test' ? 'program' : 'test'}, memory ${kib(limits.memoryLimitKiB)}, ` +
+    ['limits', `CPU ${ms(limits.timeLimitMs)} per ${s.problemKind === 'unit_test' || s.problemKind === 'python_script' ? 'program' : 'test'}, memory ${kib(limits.memoryLimitKiB)}, ` +
       `output ${limits.outputBytes === undefined ? '–' : `${limits.outputBytes} bytes`}`],
     ['language', esc(s.language ?? '–')],
     ['program', `<code>${esc(s.programHash)}</code>`],

@@ -10,6 +10,8 @@ import { callMode } from './call.js';
 import { checkerMode } from './checker.js';
 import { ioMode } from './io.js';
 import type { AnyMode } from './mode.js';
+import { expectedCallMode } from './expected-call.js';
+import { pythonScriptMode } from './python-script.js';
 import { scriptMode } from './script.js';
 import { unitTestMode } from './unit-test.js';
 
@@ -19,7 +21,8 @@ export {
 export type { ExpectedOutput } from './call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
-export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode];
+export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
+  pythonScriptMode, expectedCallMode];
 
 /** Judging modes by problem kind. Immutable once made: `with` returns a new registry. */
 export class ModeRegistry {

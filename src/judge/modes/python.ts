@@ -4,8 +4,10 @@
  */
 import type { HarnessResponse } from '../harness/protocol.js';
 import {
-  detailText, failedTestDetail, MAX_DETAILED_FAILURES, type SampleStatus, type TestResult, type Verdict, type VerdictDetail,
+  detailText, failedTestDetail, MAX_DETAILED_FAILURES, shortReason, type SampleStatus, type TestResult, type Verdict,
+  type VerdictDetail,
 } from '../../verdict/index.js';
+import type { PlanOutcome } from '../plan.js';
 import type { CodeShape } from './mode.js';
 
 /** `language` and `acceptsLanguage` of a mode judged in Python only (whatever alias a submission used). */
@@ -47,4 +49,27 @@ export function harnessDetail(verdict: Verdict, response: HarnessResponse, actua
     .map((t, rank) => failedTestDetail(t.index, { actual: actualOf(t), stderr: rank === 0 ? stderr : undefined }));
   const alone = failures.length === 0 && !verdict.passed ? detailText(stderr) : undefined;
   return { failures, ...(alone === undefined ? {} : { stderr: alone }), memoryKiB: response.memoryKiB };
+}
+
+/**
+ * The verdict of a problem judged by one harness job as one test (`unit_test`, `python_script`): the job's status
+ * and reason as test 0. @throws Error when the outcome is not a harness job's (`kind` names the problem kind).
+ */
+export function oneTestHarnessVerdict(kind: string, outcome: PlanOutcome): Verdict {
+  if (outcome.kind !== 'harness') throw new Error(`${kind} problems are judged by the harness`);
+  const r = outcome.response;
+  const status = harnessStatus(r.status);
+  const reason = shortReason(r.reason);
+  return {
+    status, passed: status === 'passed', testCount: 1, cpuMs: r.cpuMs, wallMs: r.wallMs,
+    tests: [{ index: 0, status, cpuMs: r.cpuMs, wallMs: r.wallMs, ...(reason === undefined ? {} : { reason }) }],
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
+/** The detail of `oneTestHarnessVerdict`: the one test's failure as the tester reported it (uncut), with the stderr. */
+export function oneTestHarnessDetail(kind: string, outcome: PlanOutcome, verdict: Verdict): VerdictDetail {
+  if (outcome.kind !== 'harness') throw new Error(`${kind} problems are judged by the harness`);
+  const r = outcome.response;
+  return harnessDetail(verdict, r, (t) => r.reason ?? t.reason ?? t.status);
 }

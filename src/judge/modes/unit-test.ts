@@ -6,8 +6,8 @@
  */
 import type { UnitTestProblem } from '../../formats/types.js';
 import { wallMsFor } from '../../limits.js';
-import { failedTestDetail, shortReason, type Verdict } from '../../verdict/index.js';
-import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
+import { failedTestDetail, type Verdict } from '../../verdict/index.js';
+import { assemblePython, oneTestHarnessDetail, oneTestHarnessVerdict, PYTHON_ONLY } from './python.js';
 import { defineMode, type JudgingMode } from './mode.js';
 
 const unitTest: JudgingMode<UnitTestProblem> = {
@@ -23,23 +23,9 @@ const unitTest: JudgingMode<UnitTestProblem> = {
       cpuMs: limits.cpuMs, wallMs: wallMsFor(limits.cpuMs), memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes,
     },
   }),
-  verdict: (_problem, outcome): Verdict => {
-    if (outcome.kind !== 'harness') throw new Error('unit_test problems are judged by the harness');
-    const r = outcome.response;
-    const status = harnessStatus(r.status);
-    const reason = shortReason(r.reason);
-    return {
-      status, passed: status === 'passed', testCount: 1, cpuMs: r.cpuMs, wallMs: r.wallMs,
-      tests: [{ index: 0, status, cpuMs: r.cpuMs, wallMs: r.wallMs, ...(reason === undefined ? {} : { reason }) }],
-      ...(reason === undefined ? {} : { reason }),
-    };
-  },
+  verdict: (_problem, outcome): Verdict => oneTestHarnessVerdict('unit_test', outcome),
   // The one test's failure as the tester reported it (the assertion or exception, uncut), with the stderr.
-  detail: (_problem, outcome, verdict) => {
-    if (outcome.kind !== 'harness') throw new Error('unit_test problems are judged by the harness');
-    const r = outcome.response;
-    return harnessDetail(verdict, r, (t) => r.reason ?? t.reason ?? t.status);
-  },
+  detail: (_problem, outcome, verdict) => oneTestHarnessDetail('unit_test', outcome, verdict),
   describeTest: (problem, index) => failedTestDetail(index, {
     input: `${problem.test}\ncheck(${problem.entryPoint})`,
     expected: `check(${problem.entryPoint}) returns without raising`,
