@@ -7,6 +7,10 @@
  * `test_setup` (package clause + the tests' imports). The language comes from the `task_id` prefix. The program
  * is `prompt + generation + test` (CodeGeeX `evaluate_humaneval_x.py`, `process_humaneval_test`); for Go the
  * prompt's import block is removed and `test_setup` goes first, as there. Extra fields are ignored.
+ * Judged by CodeGeeX's own rules (`codegeex/benchmark/execution.py`): C++ in the `cpp11` language (`g++ -std=c++11`
+ * without optimisation, `-lcrypto -lssl`, Boost headers); a JavaScript program fails when it wrote anything to
+ * stderr or to stdout (CodeGeeX fails a `node test.js` run with any output; here the trusted end-of-tests marker
+ * line is the one line allowed).
  * Python problems become `unit_test` problems (the entry point is the name in the test's last line,
  * `check(<name>)`, which the `unit_test` mode calls itself): the Python judge harness then stops what a
  * same-process script cannot (an object whose `__eq__` is always true; docs/SECURITY.md "Unforgeable pass").
@@ -32,7 +36,7 @@ export const HumanEvalXRecordSchema = z.object({
 
 /** HumanEval-X `task_id` prefix -> Crucible language id (null: refused, with why). */
 const LANGUAGE_OF_PREFIX: Readonly<Record<string, string | { readonly refused: string }>> = {
-  CPP: 'cpp',
+  CPP: 'cpp11',
   Go: 'go',
   Java: 'java',
   JavaScript: 'javascript',
@@ -71,6 +75,7 @@ export async function readHumanEvalX(path: string): Promise<(ScriptProblem | Uni
     const prompt = language === 'go' && r.import !== undefined ? r.prompt.replace(r.import, '') : r.prompt;
     out.push({
       kind: 'script', taskId: r.task_id, language, prompt, test: r.test,
+      ...(language === 'javascript' ? { stderrFails: true, stdoutFails: true } : {}),
       ...(language === 'go' ? { setup: `${r.test_setup}\n` } : {}),
       ...(r.canonical_solution === undefined ? {} : { canonicalSolution: r.canonical_solution }),
     });

@@ -8,6 +8,8 @@
  *   (raw model text, e.g. a chat model's answer with fences and `<think>`), with an optional `language`. All
  *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
  *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
+ * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
+ *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
@@ -16,6 +18,7 @@ import { z } from 'zod';
 import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readJsonl, readLines } from './jsonl.js';
+import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
 import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
@@ -38,10 +41,11 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet';
+export type SampleFormat = 'jsonl' | 'codet' | 'multipl-e';
 
 /** Decide a sample file's kind from its first record. */
-export async function detectSampleFormat(path: string): Promise<SampleFormat> {
+export async function detectSampleFormat(given: string): Promise<SampleFormat> {
+  const path = await firstMultiplEFile(given);
   for await (const { line, text } of readLines(path)) {
     let first: unknown;
     try {
@@ -50,6 +54,7 @@ export async function detectSampleFormat(path: string): Promise<SampleFormat> {
       throw new DatasetError(path, line, undefined, `invalid JSON: ${(err as Error).message}`);
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
+    if (typeof first === 'object' && first !== null && 'name' in first && ('completions' in first || 'results' in first)) return 'multipl-e';
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
@@ -85,6 +90,7 @@ export interface ReadSamplesOptions {
 export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
   const format = await detectSampleFormat(path);
   if (format === 'jsonl') return readSampleJsonl(path);
+  if (format === 'multipl-e') return readMultiplESamples(path);
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, 'CodeT {prompt, samples} file: problems are needed to match prompts');
   }

@@ -42,6 +42,21 @@ export function canonicalCompletion(problem: Problem): string {
   throw new Error(`${problem.taskId} has no canonical solution`);
 }
 
+/**
+ * A broken completion: the canonical solution with its body removed, only its closing braces kept (Python:
+ * `return None`), i.e. a function that returns nothing useful — under CodeGeeX's C++ flags (no -O2) a function
+ * that falls off its end, a compile error in Go and Java, `undefined` in JavaScript.
+ * @throws Error when the problem has no canonical solution.
+ */
+export function brokenCompletion(problem: Problem): string {
+  const canonical = canonicalCompletion(problem);
+  if (problem.kind === 'unit_test') return '    return None\n';
+  const lines = canonical.replace(/\s+$/, '').split('\n');
+  let first = lines.length;
+  while (first > 0 && /^\s*\}\s*$/.test(lines[first - 1]!)) first--;
+  return `${lines.slice(first).join('\n')}\n`;
+}
+
 /** Read one language's problems. */
 export function readHumanEvalX(suffix: string): Promise<Problem[]> {
   return readProblems(humanEvalXPath(suffix), 'humaneval-x');

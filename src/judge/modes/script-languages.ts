@@ -10,6 +10,9 @@
  * Python is not here: Python test code is judged by the `unit_test` kind in the Python judge harness, which
  * also stops a candidate's rigged `__eq__` (a same-process script cannot).
  * `{tests}` in an epilogue is replaced by the test's `func Test…(t *testing.T)` names as Go `InternalTest`s.
+ * `{secret}` (in a prologue, epilogue or test rewrite) is replaced by random hex drawn per plan, for trusted names a
+ * program cannot name in advance, where the language lets a later definition shadow any name it knows (Racket).
+ * An assembly without `{secret}` yields the same source every time, so compiled programs stay cacheable.
  *
  * Facts followed (no code taken): CodeGeeX `codegeex/benchmark/execution.py` and `evaluate_humaneval_x.py`
  * (THUDM/CodeGeeX, Apache-2.0): HumanEval-X programs are `prompt + generation + test` per language; C++ with
@@ -163,6 +166,7 @@ const GO: ScriptAssembly = {
 export const SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   javascript: JAVASCRIPT,
   cpp: CPP,
+  cpp11: CPP,
   java: JAVA,
   go: GO,
 };
@@ -174,16 +178,20 @@ function goTests(test: string): string {
 }
 
 /**
- * The program for `languageId` from its parts (see the module comment).
+ * The program for `languageId` from its parts (see the module comment), with the assembly of `table` (HumanEval-X's
+ * by default; MultiPL-E's is `MULTIPL_E_SCRIPT_ASSEMBLY` in `./script.ts`).
  * @throws Error when the language has no entry in `SCRIPT_ASSEMBLY` (callers check `acceptsLanguage` first).
  */
-export function assembleScript(languageId: string, parts: { readonly setup: string; readonly program: string; readonly test: string }): string {
-  const assembly = SCRIPT_ASSEMBLY[languageId];
+export function assembleScript(languageId: string,
+  parts: { readonly setup: string; readonly program: string; readonly test: string; readonly secret?: string },
+  table: Readonly<Record<string, ScriptAssembly>> = SCRIPT_ASSEMBLY): string {
+  const assembly = table[languageId];
   if (assembly === undefined) throw new Error(`no script assembly for language "${languageId}"`);
+  const secret = (text: string): string => text.replaceAll('{secret}', parts.secret ?? '');
   let test = parts.test;
-  for (const [pattern, replacement] of assembly.testRewrites) test = test.replace(pattern, replacement);
-  const epilogue = assembly.epilogue.replace('{tests}', goTests(parts.test));
-  return `${head(assembly, parts)}${assembly.prologue}${parts.program}\n${test}${epilogue}`;
+  for (const [pattern, replacement] of assembly.testRewrites) test = test.replace(pattern, secret(replacement));
+  const epilogue = secret(assembly.epilogue).replace('{tests}', goTests(parts.test));
+  return `${head(assembly, parts)}${secret(assembly.prologue)}${parts.program}\n${test}${epilogue}`;
 }
 
 /** The setup with the helper imports the program needs (see `ScriptAssembly.helpers`): before it (C++), after it (Go). */
