@@ -54,6 +54,18 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       'main renamed by a macro': [`    return a - b;\n}\nint main(){ printf("${FAKE}\\n"); return 0; }\n#define main not_main\n`, 'compile_error'],
     },
   },
+  // HumanEval-X's C++ as CodeGeeX compiles it (languages/cpp11.yaml: -std=c++11, no -O2): the same assembly as C++.
+  cpp11: {
+    problem: { kind: 'script', taskId: 'CPP/add', language: 'cpp11',
+      prompt: '#include<stdio.h>\n#include<stdlib.h>\nusing namespace std;\nint add(int a, int b){\n',
+      test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
+    correct: '    return a + b;\n}\n',
+    wrong: '    return a - b;\n}\n',
+    hacks: {
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
+    },
+  },
   javascript: {
     problem: { kind: 'script', taskId: 'JavaScript/add', language: 'javascript',
       prompt: 'const add = (a, b) => {\n',
