@@ -14,8 +14,8 @@
  * Python problems become `unit_test` problems (the entry point is the name in the test's last line,
  * `check(<name>)`, which the `unit_test` mode calls itself): the Python judge harness then stops what a
  * same-process script cannot (an object whose `__eq__` is always true; docs/SECURITY.md "Unforgeable pass").
- * Rust is refused: its tests need the crates rand, regex and md5, which Crucible's offline toolchain lacks
- * (docs/LANGUAGES.md, "Script problems").
+ * Rust: `rust-test` (a `cargo test`-equivalent harness with the crates rand, regex and md5); the program is
+ * `"\nfn main(){ \n } \n" + declaration + prompt + generation + test`, as CodeGeeX assembles it.
  * Errors: `DatasetError` (file, line, field).
  */
 import { z } from 'zod';
@@ -41,8 +41,11 @@ const LANGUAGE_OF_PREFIX: Readonly<Record<string, string | { readonly refused: s
   Java: 'java',
   JavaScript: 'javascript',
   Python: 'python',
-  Rust: { refused: 'HumanEval-X Rust tests need the crates rand, regex and md5 (cargo test), which the offline toolchain does not have' },
+  Rust: 'rust-test',
 };
+
+/** What CodeGeeX puts before a Rust program's declaration (`evaluate_humaneval_x.py`). */
+const RUST_MAIN = '\nfn main(){ \n } \n';
 
 /** The test's final `check(<entry point>)` call of a HumanEval-X Python problem. */
 const PYTHON_CHECK_CALL = /\ncheck\((\w+)\)\s*$/;
@@ -72,7 +75,9 @@ export async function readHumanEvalX(path: string): Promise<(ScriptProblem | Uni
       continue;
     }
     if (language === 'go' && r.test_setup === undefined) throw new DatasetError(path, line, 'test_setup', 'Go problems need "test_setup"');
-    const prompt = language === 'go' && r.import !== undefined ? r.prompt.replace(r.import, '') : r.prompt;
+    const prompt = language === 'go' && r.import !== undefined ? r.prompt.replace(r.import, '')
+      // CodeGeeX `process_humaneval_test`: an empty `main`, the declaration (imports and signature), then the prompt.
+      : language === 'rust-test' ? `${RUST_MAIN}${r.declaration}${r.prompt}` : r.prompt;
     out.push({
       kind: 'script', taskId: r.task_id, language, prompt, test: r.test,
       ...(language === 'javascript' ? { stderrFails: true, stdoutFails: true } : {}),

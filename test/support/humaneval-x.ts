@@ -15,8 +15,8 @@ import type { Verdict } from '../../src/verdict/index.js';
 /** Directory of `humaneval_<lang>.jsonl.gz`. */
 export const HUMANEVAL_X_DIR = '/work/shared/data/humaneval-x';
 
-/** The HumanEval-X files Crucible judges, by their file suffix (Rust is refused by the reader). */
-export const HUMANEVAL_X_LANGUAGES = ['cpp', 'go', 'java', 'js', 'python'] as const;
+/** The HumanEval-X files Crucible judges, by their file suffix. */
+export const HUMANEVAL_X_LANGUAGES = ['cpp', 'go', 'java', 'js', 'python', 'rust'] as const;
 
 /** Path of one language's file. */
 export function humanEvalXPath(suffix: string): string {

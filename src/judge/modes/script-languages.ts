@@ -162,12 +162,38 @@ const GO: ScriptAssembly = {
   ].join('\n'),
 };
 
+/**
+ * Rust (HumanEval-X, `cargo test`): the program is a test harness (`rust-test` compiles with `rustc --test`); a
+ * last test of ours prints the marker (the harness exits 101 when any test failed, whatever ran after it). The
+ * tests' assertions are path-qualified: a `macro_rules! assert_eq` in the program, textually before the tests'
+ * module, would otherwise be the one they call.
+ */
+const RUST_TEST: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [
+    [/(?<![\w:])assert_eq!\s*\(/g, '::std::assert_eq!('],
+    [/(?<![\w:])assert_ne!\s*\(/g, '::std::assert_ne!('],
+    [/(?<![\w:])assert!\s*\(/g, '::std::assert!('],
+  ],
+  epilogue: [
+    '',
+    '#[test]',
+    'fn zzzz_crucible_script_end() {',
+    '    let mut crucible_nonce = ::std::string::String::new();',
+    '    let _ = ::std::io::BufRead::read_line(&mut ::std::io::stdin().lock(), &mut crucible_nonce);',
+    `    ::std::print!("\\n${SCRIPT_MARKER} {}\\n", crucible_nonce.trim());`,
+    '}',
+    '',
+  ].join('\n'),
+};
+
 /** Assembly by language id (ids of `languages/*.yaml`). A language missing here cannot judge `script` problems. */
 export const SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   javascript: JAVASCRIPT,
   cpp: CPP,
   cpp11: CPP,
   java: JAVA,
+  'rust-test': RUST_TEST,
   go: GO,
 };
 
