@@ -41,6 +41,7 @@ export const MULTIPL_E_LANGUAGES: Readonly<Record<string, string | { readonly re
   lua: 'lua', rb: 'ruby', ruby: 'ruby', php: 'php', pl: 'perl', perl: 'perl', r: 'r', rs: 'rust', rust: 'rust',
   ts: 'typescript', sh: 'bash', cs: 'csharp', scala: 'scala', kt: 'kotlin', kotlin: 'kotlin', d: 'd',
   rkt: 'racket', racket: 'racket', cpp: 'cpp', java: 'java', js: 'javascript', javascript: 'javascript',
+  ml: 'ocaml', ocaml: 'ocaml', hs: 'haskell', haskell: 'haskell', elixir: 'elixir', ex: 'elixir',
   jl: { refused: 'Julia is not installable from Debian bookworm' },
   julia: { refused: 'Julia is not installable from Debian bookworm' },
   swift: { refused: 'Swift is not installable from Debian bookworm' },

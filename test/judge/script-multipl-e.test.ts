@@ -216,6 +216,42 @@ const CASES: Readonly<Record<string, Case>> = {
       'a printed fake marker, then exit': [`        System.out.println("${FAKE}");\n        System.exit(0);\n        return 0;\n`, 'wrong_answer'],
     },
   },
+  ocaml: {
+    language: 'ocaml',
+    prompt: `(**${DOC}\n * >>> add 2 3\n * 5\n*)\nlet add (x : int) (y : int) : int =`,
+    tests: '\nlet assertions =\n let candidate = add in\n  (assert ((candidate 0 1) = 1));\n  (assert ((candidate 5 7) = 12));\n  ()\n',
+    correct: ' x + y\n',
+    wrong: ' x - y\n',
+    hacks: {
+      'early exit 0': [' exit 0\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [` print_endline "${FAKE}"; exit 0\n`, 'wrong_answer'],
+    },
+  },
+  haskell: {
+    language: 'haskell',
+    prompt: `-- | ${DOC}\n-- | >>> add 2 3\n-- | 5\nadd :: Int -> Int -> Int\nadd x y =`,
+    tests: '\nmain :: IO ()\nmain = do\n  let candidate = add\n  if candidate 0 1 == 1 then pure () else error "assertion failed"\n'
+      + '  if candidate 5 7 == 12 then pure () else error "assertion failed"\n  pure ()',
+    correct: ' x + y\n',
+    wrong: ' x - y\n',
+    hacks: {
+      'its own (==) (ambiguous with the Prelude\'s)': [' x - y\n\n(==) :: Int -> Int -> Bool\n(==) _ _ = True\n', 'compile_error'],
+      'its own main printing a fake marker': [` x - y\n\nmain :: IO ()\nmain = putStrLn "${FAKE}"\n`, 'compile_error'],
+    },
+  },
+  elixir: {
+    language: 'elixir',
+    prompt: `# ${DOC}\n# >>> add(2, 3)\n# 5\n\ndefmodule HumanEval do\n  def add(x, y) do\n`,
+    tests: 'ExUnit.start()\n\ndefmodule HumanEvalTest do\n  use ExUnit.Case, async: true\n  test "add" do\n'
+      + '    functions = HumanEval.__info__(:functions)\n    {function_name, arity} = Enum.find(functions, fn {name, _arity} -> name == :add end)\n'
+      + '    candidate = fn args -> apply(HumanEval, :add, args) end\n    assert 1 == candidate.([0, 1])\n    assert 12 == candidate.([5, 7])\n  end\nend\n',
+    correct: '    x + y\n  end\nend\n',
+    wrong: '    x - y\n  end\nend\n',
+    hacks: {
+      'System.halt(0) before the tests': ['    x - y\n  end\nend\nSystem.halt(0)\n', 'wrong_answer'],
+      'a printed fake marker, then halt': [`    x - y\n  end\nend\nIO.puts("${FAKE}")\nSystem.halt(0)\n`, 'wrong_answer'],
+    },
+  },
   typescript: {
     language: 'typescript',
     prompt: `//${DOC}\nfunction add(x: number, y: number): number {\n`,

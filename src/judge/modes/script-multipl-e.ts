@@ -241,6 +241,51 @@ const JAVA: ScriptAssembly = {
 };
 
 /**
+ * OCaml: the tests are a top-level `let assertions = ... (assert ...)` evaluated at start-up (a failed `assert`
+ * raises, exit 2); a last top-level `let () =` prints the marker.
+ */
+const OCAML: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [],
+  epilogue: `\nlet () = print_string ("\\n${SCRIPT_MARKER} " ^ (try input_line stdin with End_of_file -> "") ^ "\\n")\n`,
+};
+
+/**
+ * Haskell: the test's `main` (`if ... then pure () else error ...`) is renamed; our `main` runs it, then prints
+ * the marker. A program cannot import anything after its first declaration, and a top-level `(==)` or `error`
+ * of its own is an ambiguous occurrence with the Prelude's (a compile error).
+ */
+const HASKELL: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [
+    [/^main\s*::\s*IO\s*\(\)\s*$/m, 'crucibleTestsMain :: IO ()'],
+    [/^main\s*=\s*do/m, 'crucibleTestsMain = do'],
+  ],
+  epilogue: [
+    '',
+    'main :: IO ()',
+    `main = crucibleTestsMain >> getLine >>= \\crucibleNonce -> putStrLn ("\\n${SCRIPT_MARKER} " ++ crucibleNonce)`,
+    '',
+  ].join('\n'),
+};
+
+/**
+ * Elixir: ExUnit's autorun (at exit) is turned off; the closing code runs the suite itself, halts with 1 after a
+ * failure, else prints the marker. An early `System.halt(0)` leaves no marker.
+ */
+const ELIXIR: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [[/ExUnit\.start\(\s*\)/, 'ExUnit.start(autorun: false)']],
+  epilogue: [
+    '',
+    'crucible_result = ExUnit.run()',
+    'if crucible_result.failures > 0, do: System.halt(1)',
+    `IO.write("\\n${SCRIPT_MARKER} " <> String.trim(to_string(IO.read(:stdio, :line))) <> "\\n")`,
+    '',
+  ].join('\n'),
+};
+
+/**
  * MultiPL-E assembly by Crucible language id. C++ and JavaScript share HumanEval-X's entries (same test shape:
  * `int main` with `assert`; `node:assert` calls that throw); TypeScript is JavaScript after transpiling.
  */
@@ -258,6 +303,9 @@ export const MULTIPL_E_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   scala: SCALA,
   kotlin: KOTLIN,
   java: JAVA,
+  ocaml: OCAML,
+  haskell: HASKELL,
+  elixir: ELIXIR,
 };
 
 /** Languages where MultiPL-E fails a program that wrote anything to stderr (`eval_racket.py`, `eval_scala.py`). */
