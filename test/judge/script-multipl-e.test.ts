@@ -252,6 +252,30 @@ const CASES: Readonly<Record<string, Case>> = {
       'a printed fake marker, then halt': [`    x - y\n  end\nend\nIO.puts("${FAKE}")\nSystem.halt(0)\n`, 'wrong_answer'],
     },
   },
+  clojure: {
+    language: 'clojure',
+    prompt: `(defn add\n  "${DOC}"\n  [x y]\n  `,
+    tests: '(require \'[clojure.test :refer [deftest is run-test]])\n\n(def candidate add)\n\n(deftest test-humaneval\n\n'
+      + '  (is (= (candidate 0 1) 1))\n  (is (= (candidate 5 7) 12))\n)\n\n(run-test test-humaneval)',
+    correct: '(+ x y))\n',
+    wrong: '(- x y))\n',
+    hacks: {
+      'System/exit 0 before the tests': ['(- x y))\n(System/exit 0)\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`(- x y))\n(println "${FAKE}")\n(System/exit 0)\n`, 'wrong_answer'],
+      '= redefined in the user namespace (the tests call clojure.core/=)': ['(- x y))\n(defn = [& _] true)\n', 'runtime_error'],
+    },
+  },
+  scheme: {
+    language: 'scheme',
+    prompt: `(define (add x y)\n  "${DOC}"\n  `,
+    tests: '(import (srfi srfi-64))\n(define candidate add)\n(test-begin "HumanEval")\n(test-equal (candidate 0 1) 1)\n(test-equal (candidate 5 7) 12)\n(test-end)',
+    correct: '(+ x y))\n',
+    wrong: '(- x y))\n',
+    hacks: {
+      '(exit 0) before the tests': ['(- x y))\n(exit 0)\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`(- x y))\n(display "${FAKE}")\n(newline)\n(exit 0)\n`, 'wrong_answer'],
+    },
+  },
   typescript: {
     language: 'typescript',
     prompt: `//${DOC}\nfunction add(x: number, y: number): number {\n`,

@@ -286,6 +286,42 @@ const ELIXIR: ScriptAssembly = {
 };
 
 /**
+ * Clojure: clojure.test's `run-test` only reports; the final call becomes a check of its summary (exit 1 after a
+ * failure, else the marker). The tests' `is` and `=` are namespace-qualified: a program's own `(defn = ...)`
+ * would otherwise be the one they call.
+ */
+const CLOJURE: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [
+    [/\(is \(= /g, '(clojure.test/is (clojure.core/= '],
+    [/\(run-test test-humaneval\)\s*$/, [
+      '(if (clojure.test/successful? (clojure.test/run-test test-humaneval))',
+      `  (do (clojure.core/print (clojure.core/str "\\n${SCRIPT_MARKER} " (clojure.core/read-line) "\\n")) (clojure.core/flush) (System/exit 0))`,
+      '  (System/exit 1))',
+      '',
+    ].join('\n')],
+  ],
+  epilogue: '',
+};
+
+/**
+ * Scheme (Guile, SRFI-64): `test-end` only prints the summary (MultiPL-E reads it from stdout); the runner's
+ * failure count, taken just before `test-end`, decides: exit 1 after a failure, else the marker.
+ */
+const SCHEME: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [[/\(test-end\)\s*$/, [
+    '(define crucible-failures ((@ (srfi srfi-64) test-runner-fail-count) ((@ (srfi srfi-64) test-runner-current))))',
+    '(test-end)',
+    '(if ((@ (guile) zero?) crucible-failures)',
+    `  (begin ((@ (guile) display) "\\n${SCRIPT_MARKER} ") ((@ (guile) display) ((@ (ice-9 rdelim) read-line))) ((@ (guile) newline)) ((@ (guile) exit) 0))`,
+    '  ((@ (guile) exit) 1))',
+    '',
+  ].join('\n')]],
+  epilogue: '',
+};
+
+/**
  * MultiPL-E assembly by Crucible language id. C++ and JavaScript share HumanEval-X's entries (same test shape:
  * `int main` with `assert`; `node:assert` calls that throw); TypeScript is JavaScript after transpiling.
  */
@@ -306,6 +342,8 @@ export const MULTIPL_E_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   ocaml: OCAML,
   haskell: HASKELL,
   elixir: ELIXIR,
+  clojure: CLOJURE,
+  scheme: SCHEME,
 };
 
 /** Languages where MultiPL-E fails a program that wrote anything to stderr (`eval_racket.py`, `eval_scala.py`). */
