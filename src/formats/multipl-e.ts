@@ -42,7 +42,7 @@ export const MULTIPL_E_LANGUAGES: Readonly<Record<string, string | { readonly re
   ts: 'typescript', sh: 'bash', cs: 'csharp', scala: 'scala', kt: 'kotlin', kotlin: 'kotlin', d: 'd',
   rkt: 'racket', racket: 'racket', cpp: 'cpp', java: 'java', js: 'javascript', javascript: 'javascript',
   ml: 'ocaml', ocaml: 'ocaml', hs: 'haskell', haskell: 'haskell', elixir: 'elixir', ex: 'elixir', clj: 'clojure',
-  scm: 'scheme',
+  scm: 'scheme', go_test: 'go', 'go_test.go': 'go', go: 'go',
   jl: { refused: 'Julia is not installable from Debian bookworm' },
   julia: { refused: 'Julia is not installable from Debian bookworm' },
   swift: { refused: 'Swift is not installable from Debian bookworm' },
@@ -70,10 +70,23 @@ function languageOf(path: string, line: number, name: string): string {
   return language;
 }
 
+/**
+ * MultiPL-E's Go prompt opens with `package <name>_test` and an import block (its tests run under `go test`);
+ * here they become the setup, as `package main`, so that the Go assembly can add its imports and `main` (the
+ * same as HumanEval-X's `test_setup`). @throws DatasetError when the prompt has no such head.
+ */
+function goSetup(path: string, line: number, prompt: string): { setup: string; prompt: string } {
+  const head = /^\s*package\s+\w+\s*\n(\s*import\s*(?:\([^)]*\)|"[^"\n]*")\s*\n)?/.exec(prompt);
+  if (head === null) throw new DatasetError(path, line, 'prompt', 'a MultiPL-E Go prompt must start with a package clause');
+  return { setup: `package main\n${head[1] ?? ''}\n`, prompt: prompt.slice(head[0].length) };
+}
+
 function problemOf(path: string, line: number, r: MultiplERecord): ScriptProblem {
   const language = languageOf(path, line, r.language);
+  const go = language === 'go' ? goSetup(path, line, r.prompt) : undefined;
   return {
-    kind: 'script', taskId: r.name, language, prompt: r.prompt, test: r.tests, dialect: 'multipl-e',
+    kind: 'script', taskId: r.name, language, prompt: go?.prompt ?? r.prompt, test: r.tests, dialect: 'multipl-e',
+    ...(go === undefined ? {} : { setup: go.setup }),
     ...(STDERR_FAILS.has(language) ? { stderrFails: true } : {}),
     ...(r.stop_tokens === undefined ? {} : { stopTokens: r.stop_tokens }),
   };

@@ -4,10 +4,15 @@
  * an early exit 0 before the tests ran (no end-of-tests marker), a printed fake marker, and, where the language
  * lets a program shadow what the tests call, that shadow (the assembly path-qualifies the call or the language
  * refuses the redefinition). Each problem is HumanEval/53 (`add`) in the shape MultiPL-E's translator gives it
- * for that language (nuprl/MultiPL-E `dataset_builder/humaneval_to_<lang>.py`: prompt, then the test suite).
+ * for that language (nuprl/MultiPL-E `dataset_builder/humaneval_to_<lang>.py`: prompt, then the test suite), read
+ * through the `multipl-e` reader from a row with MultiPL-E's language name.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readProblems } from '../../src/formats/index.js';
 import type { ScriptProblem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/judge/modes/index.js';
 import { MULTIPL_E_ASSEMBLY } from '../../src/judge/modes/script-multipl-e.js';
@@ -20,7 +25,14 @@ import type { SampleStatus, Verdict } from '../../src/verdict/index.js';
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
 const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });
-after(() => judge.close());
+const scratch = mkdtempSync(join(tmpdir(), 'crucible-multipl-e-script-'));
+after(async () => { await judge.close(); rmSync(scratch, { recursive: true, force: true }); });
+
+/** Crucible language id -> the MultiPL-E language name its rows carry. */
+const MULTIPL_E_NAME: Readonly<Record<string, string>> = {
+  ruby: 'rb', perl: 'pl', bash: 'sh', racket: 'rkt', csharp: 'cs', kotlin: 'kt', typescript: 'ts', ocaml: 'ml',
+  haskell: 'hs', clojure: 'clj', scheme: 'scm', go: 'go_test.go',
+};
 
 /** A marker line with a nonce the run was never given. */
 const FAKE = `${SCRIPT_MARKER} 0123456789abcdef0123456789abcdef`;
@@ -276,6 +288,21 @@ const CASES: Readonly<Record<string, Case>> = {
       'a printed fake marker, then exit': [`(- x y))\n(display "${FAKE}")\n(newline)\n(exit 0)\n`, 'wrong_answer'],
     },
   },
+  go: {
+    language: 'go',
+    prompt: `package add_test\n\nimport (\n    "testing"\n    "fmt"\n)\n\n// ${DOC}\nfunc add(x int, y int) int {\n`,
+    tests: '}\n\nfunc TestAdd(t *testing.T) {\n  candidate := add\n\ttype test struct {\n\t\tactual   interface{}\n\t\texpected interface{}\n\t}\n'
+      + '   tests := []test{\n     { actual: candidate(0, 1), expected: 1 },\n     { actual: candidate(5, 7), expected: 12 },\n   }\n\n'
+      + '\tfor i, tc := range tests {\n\t\tt.Run(fmt.Sprintf("test num % d", i), func(t *testing.T) {\n'
+      + '\t\t\tif fmt.Sprintf("%v", tc.actual) != fmt.Sprintf("%v", tc.expected) {\n'
+      + '\t\t\t\tt.Errorf("expected \'%s\', got \'%s\'", tc.expected, tc.actual)\n\t\t\t}\n\t\t})\n\t}\n}\n',
+    correct: '    return x + y\n',
+    wrong: '    return x - y\n',
+    hacks: {
+      'os.Exit(0) from init, before the tests (through the assembly\'s own import)': ['    return x - y\n}\nfunc init() { crucible_os.Exit(0) }\nfunc unused() {\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`    fmt.Println("${FAKE}")\n    crucible_os.Exit(0)\n    return 0\n`, 'wrong_answer'],
+    },
+  },
   typescript: {
     language: 'typescript',
     prompt: `//${DOC}\nfunction add(x: number, y: number): number {\n`,
@@ -290,9 +317,13 @@ const CASES: Readonly<Record<string, Case>> = {
   },
 };
 
-function problemOf(name: string, c: Case): ScriptProblem {
-  return { kind: 'script', taskId: `HumanEval_53_add/${name}`, language: c.language, prompt: c.prompt, test: c.tests,
-    dialect: 'multipl-e', ...(c.stderrFails === true ? { stderrFails: true } : {}) };
+/** The problem as the reader makes it from a MultiPL-E row (Go's package clause and imports become the setup). */
+async function problemOf(name: string, c: Case): Promise<ScriptProblem> {
+  const path = join(scratch, `${name}.jsonl`);
+  writeFileSync(path, `${JSON.stringify({ name: `HumanEval_53_add/${name}`, language: MULTIPL_E_NAME[c.language] ?? c.language,
+    prompt: c.prompt, tests: c.tests, stop_tokens: [] })}\n`);
+  const [problem] = await readProblems(path, 'multipl-e') as ScriptProblem[];
+  return problem!;
 }
 
 describe('MultiPL-E script problems: exit status, no failed test, and the end-of-tests marker', () => {
@@ -302,7 +333,13 @@ describe('MultiPL-E script problems: exit status, no failed test, and the end-of
 
   for (const [name, c] of Object.entries(CASES)) {
     describe(name, () => {
-      const problem = problemOf(name, c);
+      let problem: ScriptProblem;
+      before(async () => { problem = await problemOf(name, c); });
+      it('read from a MultiPL-E row, in the MultiPL-E dialect with MultiPL-E\'s stderr rule', () => {
+        assert.equal(problem.language, c.language);
+        assert.equal(problem.dialect, 'multipl-e');
+        assert.equal(problem.stderrFails === true, c.stderrFails === true);
+      });
       it('a correct completion passes; a wrong one fails', async () => {
         const ok = await judgeCompletion(problem, c.correct);
         assert.equal(ok.status, 'passed', JSON.stringify(ok));

@@ -24,7 +24,7 @@
  * (run with `java -ea`); Java `assert` in `class Problem`'s `main` (`java -ea`); Rust `assert_eq!` in `main`;
  * JavaScript/TypeScript `assert.deepEqual` of `node:assert` in `test()`; C++ `assert` in `main`.
  */
-import { SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
+import { SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
 
 /** Lua: the test's `os.exit(lu.LuaUnit.run())` becomes a status the closing code checks before the marker. */
 const LUA: ScriptAssembly = {
@@ -322,6 +322,13 @@ const SCHEME: ScriptAssembly = {
 };
 
 /**
+ * Go (MultiPL-E's `go_test.go`): HumanEval-X's assembly (`testing.Main` runs the `Test…` functions, a last test
+ * prints the marker) without its helper imports: MultiPL-E compiles the prompt's own import block only. The
+ * reader turns the prompt's `package <name>_test` and import block into the setup (`package main`).
+ */
+const { helpers: _goHelpers, ...GO } = SCRIPT_ASSEMBLY.go!;
+
+/**
  * MultiPL-E assembly by Crucible language id. C++ and JavaScript share HumanEval-X's entries (same test shape:
  * `int main` with `assert`; `node:assert` calls that throw); TypeScript is JavaScript after transpiling.
  */
@@ -344,6 +351,7 @@ export const MULTIPL_E_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   elixir: ELIXIR,
   clojure: CLOJURE,
   scheme: SCHEME,
+  go: GO,
 };
 
 /** Languages where MultiPL-E fails a program that wrote anything to stderr (`eval_racket.py`, `eval_scala.py`). */
