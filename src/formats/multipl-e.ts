@@ -8,7 +8,9 @@
  * files (`<name>.results.json(.gz)`: the same fields plus `results: [{program, status, ...}]`) are problem files
  * too, one problem each; a directory of them is read whole (results files skipped when completion files exist).
  * The program is `prompt + completion + "\n" + tests`, run once; its exit status decides
- * (`evaluation/src/containerized_eval.py`, `eval_<lang>.py`); Racket and Scala also fail on any stderr.
+ * (`evaluation/src/containerized_eval.py`, `eval_<lang>.py`); Racket, Scala and Clojure also fail on any stderr.
+ * Perl's evaluator also fails a run whose output contains `ERROR`; Crucible does not apply that rule (a test that
+ * fails calls `exit 1`).
  * The task id is `name`. The per-language assembly is `src/judge/modes/script-multipl-e.ts`.
  *
  * Samples: a completion file gives its `completions` in order (index 0, 1, ...); a results file gives each
@@ -56,8 +58,8 @@ export const MULTIPL_E_LANGUAGES: Readonly<Record<string, string | { readonly re
   dfy: { refused: 'Dafny is not installable from Debian bookworm' },
 };
 
-/** MultiPL-E languages whose programs fail on any stderr (`eval_racket.py`, `eval_scala.py`). */
-const STDERR_FAILS: ReadonlySet<string> = new Set(['racket', 'scala']);
+/** MultiPL-E languages whose programs fail on any stderr (`eval_racket.py`, `eval_scala.py`, `eval_clj.py`). */
+const STDERR_FAILS: ReadonlySet<string> = new Set(['racket', 'scala', 'clojure']);
 
 /** The Crucible language of a MultiPL-E language name. @throws DatasetError for an unknown or refused one. */
 function languageOf(path: string, line: number, name: string): string {

@@ -266,6 +266,7 @@ const CASES: Readonly<Record<string, Case>> = {
   },
   clojure: {
     language: 'clojure',
+    stderrFails: true,
     prompt: `(defn add\n  "${DOC}"\n  [x y]\n  `,
     tests: '(require \'[clojure.test :refer [deftest is run-test]])\n\n(def candidate add)\n\n(deftest test-humaneval\n\n'
       + '  (is (= (candidate 0 1) 1))\n  (is (= (candidate 5 7) 12))\n)\n\n(run-test test-humaneval)',

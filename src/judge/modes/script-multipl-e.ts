@@ -3,9 +3,9 @@
  * `./script-languages.ts`; same `ScriptAssembly` shape, same pass rule). MultiPL-E's tests are the translator's
  * test suite appended to prompt + completion (nuprl/MultiPL-E `dataset_builder/humaneval_to_<lang>.py`,
  * `test_suite_prefix_lines` / `deep_equality` / `test_suite_suffix_lines`), and the program's exit status decides
- * (`evaluation/src/eval_<lang>.py`), except Racket and Scala, where MultiPL-E also fails a program that wrote to
- * stderr (rackunit's top-level checks only print) — that rule is on the problem (`ScriptProblem.stderrFails`,
- * set by the reader from `MULTIPL_E_STDERR_FAILS`).
+ * (`evaluation/src/eval_<lang>.py`), except Racket, Scala and Clojure, where MultiPL-E also fails a program that
+ * wrote to stderr (rackunit's top-level checks only print) — that rule is on the problem
+ * (`ScriptProblem.stderrFails`, set by the reader, `src/formats/multipl-e.ts`).
  *
  * Each entry makes the end of the tests observable: the test's own final call (or `main`) is renamed or kept,
  * then trusted closing code prints `SCRIPT_MARKER <nonce>` on a line of its own (a newline first: Perl's tests
@@ -354,5 +354,3 @@ export const MULTIPL_E_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   go: GO,
 };
 
-/** Languages where MultiPL-E fails a program that wrote anything to stderr (`eval_racket.py`, `eval_scala.py`). */
-export const MULTIPL_E_STDERR_FAILS: ReadonlySet<string> = new Set(['racket', 'scala']);
