@@ -3,16 +3,18 @@
  * JavaScript as `script` problems; Python as `unit_test`): how many pass, which fail and why, and the wall time
  * of the language's 164 programs judged with the judge's default concurrency (compile + run each, in the sandbox).
  * `npm test` judges every 16th task only (test/acceptance/humaneval-x.test.ts); this is the full run.
- * Usage: npm run bench:humaneval-x [-- --lang cpp,go]
+ * With `--broken`, each language's broken solutions too (`brokenCompletion`: the body removed), which must fail.
+ * Usage: npm run bench:humaneval-x [-- --lang cpp,go] [--broken]
  */
 import { LanguageRegistry } from '../src/languages/registry.js';
 import { createJudge } from '../src/runner/factory.js';
 import {
-  canonicalCompletion, HUMANEVAL_X_LANGUAGES, humanEvalXPath, judgeCompletions, readHumanEvalX,
+  brokenCompletion, canonicalCompletion, HUMANEVAL_X_LANGUAGES, humanEvalXPath, judgeCompletions, readHumanEvalX,
 } from '../test/support/humaneval-x.js';
 
 const i = process.argv.indexOf('--lang');
 const only = i >= 0 ? process.argv[i + 1]?.split(',') : undefined;
+const broken = process.argv.includes('--broken');
 const languages = LanguageRegistry.load();
 const judge = createJudge({ languages, cacheDir: null });
 try {
@@ -28,6 +30,12 @@ try {
     verdicts.forEach((v, k) => {
       if (!v.passed) console.log(`  ${problems[k]!.taskId}: ${v.status}: ${(v.reason ?? '').replace(/\s+/g, ' ').slice(0, 200)}`);
     });
+    if (broken) {
+      const wrong = await judgeCompletions(judge, languages, humanEvalXPath(suffix), problems, brokenCompletion);
+      const failed = wrong.filter((v) => !v.passed).length;
+      console.log(`${suffix}: ${failed}/${problems.length} broken solutions (body removed) fail`);
+      wrong.forEach((v, k) => { if (v.passed) console.log(`  ${problems[k]!.taskId}: a broken solution passes`); });
+    }
   }
 } finally {
   await judge.close();

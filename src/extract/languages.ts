@@ -4,7 +4,7 @@
  */
 const ALIASES: Readonly<Record<string, string>> = {
   py: 'python', python: 'python', python3: 'python', py3: 'python', pypy: 'python', pypy3: 'python',
-  cpp: 'cpp', 'c++': 'cpp', cxx: 'cpp', cc: 'cpp', hpp: 'cpp', 'c++17': 'cpp', 'c++20': 'cpp', cpp17: 'cpp', cpp20: 'cpp',
+  cpp: 'cpp', cpp11: 'cpp', 'cpp-humaneval-x': 'cpp', 'c++': 'cpp', cxx: 'cpp', cc: 'cpp', hpp: 'cpp', 'c++17': 'cpp', 'c++20': 'cpp', cpp17: 'cpp', cpp20: 'cpp',
   c: 'c', h: 'c',
   js: 'javascript', javascript: 'javascript', node: 'javascript', nodejs: 'javascript', mjs: 'javascript',
   ts: 'typescript', typescript: 'typescript',

@@ -7,11 +7,15 @@
  * `test_setup` (package clause + the tests' imports). The language comes from the `task_id` prefix. The program
  * is `prompt + generation + test` (CodeGeeX `evaluate_humaneval_x.py`, `process_humaneval_test`); for Go the
  * prompt's import block is removed and `test_setup` goes first, as there. Extra fields are ignored.
+ * Judged by CodeGeeX's own rules (`codegeex/benchmark/execution.py`): C++ in the `cpp11` language (`g++ -std=c++11`
+ * without optimisation, `-lcrypto -lssl`, Boost headers); a JavaScript program fails when it wrote anything to
+ * stderr or to stdout (CodeGeeX fails a `node test.js` run with any output; here the trusted end-of-tests marker
+ * line is the one line allowed).
  * Python problems become `unit_test` problems (the entry point is the name in the test's last line,
  * `check(<name>)`, which the `unit_test` mode calls itself): the Python judge harness then stops what a
  * same-process script cannot (an object whose `__eq__` is always true; docs/SECURITY.md "Unforgeable pass").
- * Rust is refused: its tests need the crates rand, regex and md5, which Crucible's offline toolchain lacks
- * (docs/LANGUAGES.md, "Script problems").
+ * Rust: `rust-test` (a `cargo test`-equivalent harness with the crates rand, regex and md5); the program is
+ * `"\nfn main(){ \n } \n" + declaration + prompt + generation + test`, as CodeGeeX assembles it.
  * Errors: `DatasetError` (file, line, field).
  */
 import { z } from 'zod';
@@ -32,13 +36,16 @@ export const HumanEvalXRecordSchema = z.object({
 
 /** HumanEval-X `task_id` prefix -> Crucible language id (null: refused, with why). */
 const LANGUAGE_OF_PREFIX: Readonly<Record<string, string | { readonly refused: string }>> = {
-  CPP: 'cpp',
+  CPP: 'cpp11',
   Go: 'go',
   Java: 'java',
   JavaScript: 'javascript',
   Python: 'python',
-  Rust: { refused: 'HumanEval-X Rust tests need the crates rand, regex and md5 (cargo test), which the offline toolchain does not have' },
+  Rust: 'rust-test',
 };
+
+/** What CodeGeeX puts before a Rust program's declaration (`evaluate_humaneval_x.py`). */
+const RUST_MAIN = '\nfn main(){ \n } \n';
 
 /** The test's final `check(<entry point>)` call of a HumanEval-X Python problem. */
 const PYTHON_CHECK_CALL = /\ncheck\((\w+)\)\s*$/;
@@ -68,9 +75,12 @@ export async function readHumanEvalX(path: string): Promise<(ScriptProblem | Uni
       continue;
     }
     if (language === 'go' && r.test_setup === undefined) throw new DatasetError(path, line, 'test_setup', 'Go problems need "test_setup"');
-    const prompt = language === 'go' && r.import !== undefined ? r.prompt.replace(r.import, '') : r.prompt;
+    const prompt = language === 'go' && r.import !== undefined ? r.prompt.replace(r.import, '')
+      // CodeGeeX `process_humaneval_test`: an empty `main`, the declaration (imports and signature), then the prompt.
+      : language === 'rust-test' ? `${RUST_MAIN}${r.declaration}${r.prompt}` : r.prompt;
     out.push({
       kind: 'script', taskId: r.task_id, language, prompt, test: r.test,
+      ...(language === 'javascript' ? { stderrFails: true, stdoutFails: true } : {}),
       ...(language === 'go' ? { setup: `${r.test_setup}\n` } : {}),
       ...(r.canonical_solution === undefined ? {} : { canonicalSolution: r.canonical_solution }),
     });

@@ -4,6 +4,7 @@ export { isGzipFile, openDecompressed, readJsonl, readLines } from './jsonl.js';
 export { datasetHash } from './hash.js';
 export { readHumanEval } from './humaneval.js';
 export { readHumanEvalX } from './humaneval-x.js';
+export { readMultiplE, readMultiplESamples, MULTIPL_E_LANGUAGES } from './multipl-e.js';
 export { readEvalPlus } from './evalplus.js';
 export { readMbpp, MBPP_TIME_LIMIT_MS } from './mbpp.js';
 export { readLiveCodeBench, withinReleaseWindow, LCB_TIME_LIMIT_MS, type ReleaseWindow } from './livecodebench.js';

@@ -4,7 +4,7 @@
  * first record; `crucible formats` and every `--format` help text list this registry.
  *
  * Detection rules (registry order): `base_input` -> `evalplus`; `task_id` + `test` + `declaration` without
- * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
+ * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; `name` + `language` + `prompt` + `tests` -> `multipl-e` (a directory: its first JSON file); a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
  * Adding a format: its reader module (beside this file) and one entry below.
  * Errors: `DatasetError` naming the file (and the fields seen) when no detector accepts it.
  */
@@ -17,6 +17,7 @@ import { readApps } from './apps.js';
 import { readCodeContests } from './codecontests.js';
 import { readLiveCodeBench } from './livecodebench.js';
 import { readMbpp } from './mbpp.js';
+import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
 import type { Problem } from './types.js';
@@ -93,6 +94,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: readCodeContests,
   },
   {
+    id: 'multipl-e', aliases: ['multiple', 'multipl_e'],
+    description: 'nuprl/MultiPL-E rows (name, language, prompt, tests, stop_tokens), also its completion/results files or a directory of them: script problems in 20+ languages',
+    detect: (r) => isMultiplERecord(r.keys),
+    read: readMultiplE,
+  },
+  {
     id: 'crucible', aliases: [],
     description: 'Crucible stdin/stdout problems in any language ({"problems": [...]} or JSONL; docs/FORMATS.md)',
     detect: (r) => (r.keys.has('tests') && Array.isArray(r.get('tests'))) || r.keys.has('problems'),
@@ -111,7 +118,8 @@ export function findProblemFormat(name: string): ProblemFormatEntry | undefined 
   return PROBLEM_FORMATS.find((f) => f.id === wanted || f.aliases.includes(wanted));
 }
 
-async function firstRecord(path: string): Promise<FirstRecord> {
+async function firstRecord(given: string): Promise<FirstRecord> {
+  const path = await firstMultiplEFile(given);
   let firstLine: string | undefined;
   for await (const { text } of readLines(path)) {
     firstLine = text;

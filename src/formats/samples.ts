@@ -8,6 +8,8 @@
  *   (raw model text, e.g. a chat model's answer with fences and `<think>`), with an optional `language`. All
  *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
  *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
+ * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
+ *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings in problem
  *   order; need the problems) and LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
@@ -18,6 +20,7 @@ import { z } from 'zod';
 import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
+import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
 import { bigcodeSamples, liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import type { Problem, Sample } from './types.js';
 
@@ -42,7 +45,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e';
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -54,8 +57,12 @@ async function wholeDocument(path: string): Promise<unknown> {
   }
 }
 
-/** Decide a sample file's kind from its first record (or, for a whole-file JSON list, its first element). */
-export async function detectSampleFormat(path: string): Promise<SampleFormat> {
+/**
+ * Decide a sample file's kind from its first record (or, for a whole-file JSON list, its first element); `given` may
+ * be a directory of MultiPL-E completion/results files, judged by its first file.
+ */
+export async function detectSampleFormat(given: string): Promise<SampleFormat> {
+  const path = await firstMultiplEFile(given);
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
       const format = wholeFileSampleFormat(await wholeDocument(path));
@@ -72,6 +79,7 @@ export async function detectSampleFormat(path: string): Promise<SampleFormat> {
       throw new DatasetError(path, line, undefined, `invalid JSON: ${(err as Error).message}`);
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
+    if (typeof first === 'object' && first !== null && 'name' in first && ('completions' in first || 'results' in first)) return 'multipl-e';
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
@@ -108,6 +116,7 @@ export async function readSamples(path: string, options: ReadSamplesOptions = {}
   const format = await detectSampleFormat(path);
   if (format === 'jsonl') return readSampleJsonl(path);
   if (format === 'livecodebench') return liveCodeBenchSamples(path, await wholeDocument(path));
+  if (format === 'multipl-e') return readMultiplESamples(path);
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'
       ? 'CodeT {prompt, samples} file: problems are needed to match prompts'

@@ -108,6 +108,17 @@ export interface ScriptProblem {
   readonly test: string;
   readonly setup?: string;
   readonly canonicalSolution?: string;
+  /**
+   * Whose test conventions the test follows: HumanEval-X's (absent) or MultiPL-E's (`multipl-e`); it selects the
+   * per-language assembly (`src/judge/modes/script-languages.ts`, `script-multipl-e.ts`).
+   */
+  readonly dialect?: 'multipl-e';
+  /** The benchmark fails a program that wrote anything to stderr (CodeGeeX's JavaScript, MultiPL-E's Racket and Scala). */
+  readonly stderrFails?: boolean;
+  /** The benchmark fails a program that printed anything but the end-of-tests marker line on stdout (CodeGeeX's JavaScript). */
+  readonly stdoutFails?: boolean;
+  /** MultiPL-E `stop_tokens`: a completion is cut at the first of them before it is judged (as MultiPL-E's generation stops there). */
+  readonly stopTokens?: readonly string[];
 }
 
 /**

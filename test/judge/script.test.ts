@@ -1,5 +1,6 @@
 /**
- * The `script` kind judged end to end in the real sandbox, per language it supports (C++, Go, Java, JavaScript):
+ * The `script` kind judged end to end in the real sandbox, per language it supports (C++, C++11, Go, Java, JavaScript,
+ * Rust tests):
  * a correct completion passes; a wrong one fails; and the hack classes fail — an early exit 0 before the tests,
  * a printed fake end-of-tests marker, and disarming the test library's assert or equality where the language
  * allows it. The test programs follow HumanEval-X's shape for each language (prompt, completion, test).
@@ -52,6 +53,34 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       'assert defined away': ['    return a - b;\n}\n#define assert(x) ((void)0)\n', 'runtime_error'],
       '__assert_fail defined away': ['    return a - b;\n}\n#define __assert_fail(...) ((void)0)\n', 'runtime_error'],
       'main renamed by a macro': [`    return a - b;\n}\nint main(){ printf("${FAKE}\\n"); return 0; }\n#define main not_main\n`, 'compile_error'],
+    },
+  },
+  // HumanEval-X's C++ as CodeGeeX compiles it (languages/cpp11.yaml: -std=c++11, no -O2): the same assembly as C++.
+  cpp11: {
+    problem: { kind: 'script', taskId: 'CPP/add', language: 'cpp11',
+      prompt: '#include<stdio.h>\n#include<stdlib.h>\nusing namespace std;\nint add(int a, int b){\n',
+      test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
+    correct: '    return a + b;\n}\n',
+    wrong: '    return a - b;\n}\n',
+    hacks: {
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
+    },
+  },
+  // HumanEval-X's Rust as `cargo test` runs it (languages/rust-test.yaml): a test harness with the crates.
+  'rust-test': {
+    problem: { kind: 'script', taskId: 'Rust/add', language: 'rust-test',
+      prompt: '\nfn main(){ \n } \n\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\n\nfn add(a: i32, b: i32) -> i32 {\n',
+      test: '\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_add() {\n        assert_eq!(add(2, 3), 5);\n'
+        + '        assert!(add(-1, 1) == 0);\n    }\n\n}\n' },
+    // The crates link: a correct answer that uses each of them.
+    correct: '    let _ = rand::thread_rng().gen_range(0..2);\n    let _ = Regex::new("a+").unwrap();\n    let _ = md5::compute(b"x");\n    a + b\n}\n',
+    wrong: '    a - b\n}\n',
+    hacks: {
+      'early process::exit(0)': ['    std::process::exit(0)\n}\n', 'wrong_answer'],
+      'a printed fake marker, then exit(0)': [`    println!("${FAKE}");\n    std::process::exit(0)\n}\n`, 'wrong_answer'],
+      'assert_eq! and assert! shadowed by macro_rules! (the tests call ::std::)': ['    a - b\n}\nmacro_rules! assert_eq { ($($t:tt)*) => {} }\n'
+        + 'macro_rules! assert { ($($t:tt)*) => {} }\n', 'runtime_error'],
     },
   },
   javascript: {

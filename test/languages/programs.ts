@@ -68,6 +68,8 @@ export const PROGRAMS: Readonly<Record<string, LanguagePrograms>> = {
     runtimeError: '#include <stdexcept>\nint main() { throw std::runtime_error("boom"); }\n',
     ...unit('#include <cassert>\nint add(int a, int b) { return a + b; }\nint main() { auto candidate = add; assert(candidate(1, 2) == $EXPECTED); }\n'),
   },
+  // HumanEval-X's C++ flags (languages/cpp11.yaml): the same programs as C++17 are valid C++11.
+  get cpp11(): LanguagePrograms { return PROGRAMS.cpp!; },
   java: {
     hello: 'public class Main { public static void main(String[] a) { System.out.println("hello, world"); } }\n',
     echo: 'import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextLine()); } }\n',

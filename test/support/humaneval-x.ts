@@ -15,8 +15,8 @@ import type { Verdict } from '../../src/verdict/index.js';
 /** Directory of `humaneval_<lang>.jsonl.gz`. */
 export const HUMANEVAL_X_DIR = '/work/shared/data/humaneval-x';
 
-/** The HumanEval-X files Crucible judges, by their file suffix (Rust is refused by the reader). */
-export const HUMANEVAL_X_LANGUAGES = ['cpp', 'go', 'java', 'js', 'python'] as const;
+/** The HumanEval-X files Crucible judges, by their file suffix. */
+export const HUMANEVAL_X_LANGUAGES = ['cpp', 'go', 'java', 'js', 'python', 'rust'] as const;
 
 /** Path of one language's file. */
 export function humanEvalXPath(suffix: string): string {
@@ -40,6 +40,21 @@ export async function judgeCompletions(judge: Judge, languages: LanguageRegistry
 export function canonicalCompletion(problem: Problem): string {
   if ((problem.kind === 'script' || problem.kind === 'unit_test') && problem.canonicalSolution !== undefined) return problem.canonicalSolution;
   throw new Error(`${problem.taskId} has no canonical solution`);
+}
+
+/**
+ * A broken completion: the canonical solution with its body removed, only its closing braces kept (Python:
+ * `return None`), i.e. a function that returns nothing useful — under CodeGeeX's C++ flags (no -O2) a function
+ * that falls off its end, a compile error in Go and Java, `undefined` in JavaScript.
+ * @throws Error when the problem has no canonical solution.
+ */
+export function brokenCompletion(problem: Problem): string {
+  const canonical = canonicalCompletion(problem);
+  if (problem.kind === 'unit_test') return '    return None\n';
+  const lines = canonical.replace(/\s+$/, '').split('\n');
+  let first = lines.length;
+  while (first > 0 && /^\s*\}\s*$/.test(lines[first - 1]!)) first--;
+  return `${lines.slice(first).join('\n')}\n`;
 }
 
 /** Read one language's problems. */

@@ -10,6 +10,9 @@
  * Python is not here: Python test code is judged by the `unit_test` kind in the Python judge harness, which
  * also stops a candidate's rigged `__eq__` (a same-process script cannot).
  * `{tests}` in an epilogue is replaced by the test's `func Test…(t *testing.T)` names as Go `InternalTest`s.
+ * `{secret}` (in a prologue, epilogue or test rewrite) is replaced by random hex drawn per plan, for trusted names a
+ * program cannot name in advance, where the language lets a later definition shadow any name it knows (Racket).
+ * An assembly without `{secret}` yields the same source every time, so compiled programs stay cacheable.
  *
  * Facts followed (no code taken): CodeGeeX `codegeex/benchmark/execution.py` and `evaluate_humaneval_x.py`
  * (THUDM/CodeGeeX, Apache-2.0): HumanEval-X programs are `prompt + generation + test` per language; C++ with
@@ -159,11 +162,38 @@ const GO: ScriptAssembly = {
   ].join('\n'),
 };
 
+/**
+ * Rust (HumanEval-X, `cargo test`): the program is a test harness (`rust-test` compiles with `rustc --test`); a
+ * last test of ours prints the marker (the harness exits 101 when any test failed, whatever ran after it). The
+ * tests' assertions are path-qualified: a `macro_rules! assert_eq` in the program, textually before the tests'
+ * module, would otherwise be the one they call.
+ */
+const RUST_TEST: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [
+    [/(?<![\w:])assert_eq!\s*\(/g, '::std::assert_eq!('],
+    [/(?<![\w:])assert_ne!\s*\(/g, '::std::assert_ne!('],
+    [/(?<![\w:])assert!\s*\(/g, '::std::assert!('],
+  ],
+  epilogue: [
+    '',
+    '#[test]',
+    'fn zzzz_crucible_script_end() {',
+    '    let mut crucible_nonce = ::std::string::String::new();',
+    '    let _ = ::std::io::BufRead::read_line(&mut ::std::io::stdin().lock(), &mut crucible_nonce);',
+    `    ::std::print!("\\n${SCRIPT_MARKER} {}\\n", crucible_nonce.trim());`,
+    '}',
+    '',
+  ].join('\n'),
+};
+
 /** Assembly by language id (ids of `languages/*.yaml`). A language missing here cannot judge `script` problems. */
 export const SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   javascript: JAVASCRIPT,
   cpp: CPP,
+  cpp11: CPP,
   java: JAVA,
+  'rust-test': RUST_TEST,
   go: GO,
 };
 
@@ -174,16 +204,20 @@ function goTests(test: string): string {
 }
 
 /**
- * The program for `languageId` from its parts (see the module comment).
+ * The program for `languageId` from its parts (see the module comment), with the assembly of `table` (HumanEval-X's
+ * by default; MultiPL-E's is `MULTIPL_E_SCRIPT_ASSEMBLY` in `./script.ts`).
  * @throws Error when the language has no entry in `SCRIPT_ASSEMBLY` (callers check `acceptsLanguage` first).
  */
-export function assembleScript(languageId: string, parts: { readonly setup: string; readonly program: string; readonly test: string }): string {
-  const assembly = SCRIPT_ASSEMBLY[languageId];
+export function assembleScript(languageId: string,
+  parts: { readonly setup: string; readonly program: string; readonly test: string; readonly secret?: string },
+  table: Readonly<Record<string, ScriptAssembly>> = SCRIPT_ASSEMBLY): string {
+  const assembly = table[languageId];
   if (assembly === undefined) throw new Error(`no script assembly for language "${languageId}"`);
+  const secret = (text: string): string => text.replaceAll('{secret}', parts.secret ?? '');
   let test = parts.test;
-  for (const [pattern, replacement] of assembly.testRewrites) test = test.replace(pattern, replacement);
-  const epilogue = assembly.epilogue.replace('{tests}', goTests(parts.test));
-  return `${head(assembly, parts)}${assembly.prologue}${parts.program}\n${test}${epilogue}`;
+  for (const [pattern, replacement] of assembly.testRewrites) test = test.replace(pattern, secret(replacement));
+  const epilogue = secret(assembly.epilogue).replace('{tests}', goTests(parts.test));
+  return `${head(assembly, parts)}${secret(assembly.prologue)}${parts.program}\n${test}${epilogue}`;
 }
 
 /** The setup with the helper imports the program needs (see `ScriptAssembly.helpers`): before it (C++), after it (Go). */

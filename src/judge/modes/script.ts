@@ -21,10 +21,35 @@ import {
 } from '../../verdict/index.js';
 import type { ProgramRunsOutcome } from '../plan.js';
 import { defineMode, type JudgingMode } from './mode.js';
-import { assembleScript, SCRIPT_ASSEMBLY, SCRIPT_MARKER } from './script-languages.js';
+import { assembleScript, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
+import { MULTIPL_E_ASSEMBLY } from './script-multipl-e.js';
+
+/** MultiPL-E's assembly table: its own entries, else HumanEval-X's (C++, JavaScript, TypeScript as JavaScript, Go). */
+export const MULTIPL_E_SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
+  ...SCRIPT_ASSEMBLY, typescript: SCRIPT_ASSEMBLY.javascript!, ...MULTIPL_E_ASSEMBLY,
+};
+
+/** The assembly table of a problem's dialect. */
+export function assemblyTable(problem: ScriptProblem): Readonly<Record<string, ScriptAssembly>> {
+  return problem.dialect === 'multipl-e' ? MULTIPL_E_SCRIPT_ASSEMBLY : SCRIPT_ASSEMBLY;
+}
+
+/** `completion` cut at the first of `stopTokens` (MultiPL-E stops generation there); unchanged without them. */
+export function cutAtStopTokens(completion: string, stopTokens: readonly string[] | undefined): string {
+  let end = completion.length;
+  for (const token of stopTokens ?? []) {
+    if (token === '') continue;
+    const at = completion.indexOf(token);
+    if (at >= 0 && at < end) end = at;
+  }
+  return completion.slice(0, end);
+}
 
 /** Bytes of randomness in a run's nonce (hex-encoded: twice as many characters). */
 export const NONCE_BYTES = 16;
+
+/** Bytes of randomness in the per-plan `{secret}` of trusted names (`assembleScript`); it is in the source, unlike the nonce. */
+const SECRET_BYTES = 8;
 
 /** Whether `stdout` holds the marker line with `nonce` (a line of its own; trailing `\r` tolerated). */
 export function hasMarker(stdout: string, nonce: string): boolean {
@@ -53,22 +78,33 @@ const script: JudgingMode<ScriptProblem, string> = {
   description: 'prompt + completion + the problem\'s tests run as one program in its language (HumanEval-X, MultiPL-E); '
     + 'exit 0, no failed test and a per-run nonce printed after the tests',
   language: (problem, requested) => requested ?? problem.language,
-  acceptsLanguage: (problem, languageId) => languageId === problem.language && SCRIPT_ASSEMBLY[languageId] !== undefined,
-  assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + code : code,
+  acceptsLanguage: (problem, languageId) => languageId === problem.language && assemblyTable(problem)[languageId] !== undefined,
+  assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + cutAtStopTokens(code, problem.stopTokens) : code,
   testCount: () => 1,
   plan: (problem, program, { limits, failFast }) => {
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
-    const source = assembleScript(problem.language, { setup: problem.setup ?? '', program: program.source, test: problem.test });
+    const secret = randomBytes(SECRET_BYTES).toString('hex');
+    const source = assembleScript(problem.language, { setup: problem.setup ?? '', program: program.source, test: problem.test, secret },
+      assemblyTable(problem));
     return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: `${nonce}\n`, check: nonce }],
       limits, failFast };
   },
-  judgeRun: (_problem, run, index, result): TestResult => {
+  judgeRun: (problem, run, index, result): TestResult => {
     const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
     if (result.status !== 'ok') {
       return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };
     }
+    if (problem.stderrFails === true && result.stderr !== '') {
+      return { ...base, status: 'runtime_error',
+        reason: shortReason(`exited 0 but wrote to stderr, which this benchmark counts as a failure: ${result.stderr.slice(0, 300)}`)! };
+    }
     if (!hasMarker(result.stdout, run.check)) {
       return { ...base, status: 'wrong_answer', reason: 'exited 0 but the tests did not run to the end (no end-of-tests marker with this run\'s nonce)' };
+    }
+    const otherStdout = result.stdout.split('\n').filter((line) => line.replace(/\r$/, '') !== `${SCRIPT_MARKER} ${run.check}`).join('\n');
+    if (problem.stdoutFails === true && otherStdout !== '') {
+      return { ...base, status: 'wrong_answer',
+        reason: shortReason(`printed to stdout, which this benchmark counts as a failure: ${otherStdout.slice(0, 300)}`)! };
     }
     return { ...base, status: 'passed' };
   },
