@@ -43,14 +43,15 @@ import { parseBody } from './validate.js';
  * SandboxFusion language names (`sandbox/runners/types.py`, `Language`) that map onto a Crucible language, with
  * SandboxFusion's semantics (`sandbox/runners/major.py`, `minor.py`): the test-runner modes run the real runner
  * (`pytest`, `go_test` as `go test`, `junit` as JUnit's console launcher, `D_ut` as a D program built with
- * -unittest), whose report of every test is the run's stdout and whose exit status makes the status; `sql` (listed
- * by SandboxFusion's API, with no runner there) runs as a SQLite script. docs/API.md lists each mode's command.
+ * -unittest, `jest` as Jest 29.7 on a `.test.ts` file), whose report of every test is the run's stdout (Jest's: its
+ * stderr, as upstream) and whose exit status makes the status; `sql` (listed by SandboxFusion's API, with no runner
+ * there) runs as a SQLite script. docs/API.md lists each mode's command.
  */
 export const SANDBOX_FUSION_LANGUAGES: Readonly<Record<string, string>> = {
   python: 'python', cpp: 'cpp', nodejs: 'javascript', go: 'go', java: 'java', php: 'php', bash: 'bash',
   typescript: 'typescript', rust: 'rust', lua: 'lua', perl: 'perl', ruby: 'ruby',
   pytest: 'pytest', go_test: 'go-test', junit: 'junit', D_ut: 'd', csharp: 'csharp', R: 'r', scala: 'scala',
-  kotlin_script: 'kotlin-script', racket: 'racket', sql: 'sql', verilog: 'verilog',
+  kotlin_script: 'kotlin-script', racket: 'racket', sql: 'sql', verilog: 'verilog', jest: 'jest',
 };
 
 /**
@@ -68,8 +69,6 @@ export const SANDBOX_FUSION_REFUSED: Readonly<Record<string, string>> = {
     + 'OpenStack Swift, an object store); Crucible installs toolchains from Debian only',
   lean: 'needs Lean 4 with a prebuilt Mathlib project (SandboxFusion runs `lake build` against one); neither is '
     + 'packaged in Debian, and elan downloads them from the network, which this server does not have',
-  jest: "needs Jest; Debian bookworm's jest package (29.3) depends on Debian's Node.js 18 (node-types-node) and "
-    + 'cannot be installed beside the Node.js 20 Crucible runs on, and Crucible installs toolchains from Debian only',
 };
 
 export const RunCodeSchema = z.object({

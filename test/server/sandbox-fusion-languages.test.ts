@@ -5,6 +5,8 @@
  * interpreted and compiled languages) and hostile paths are refused, and `fetch_files` is refused.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_FUSION_LANGUAGES, SANDBOX_FUSION_REFUSED } from '../../src/server/sandbox-fusion.js';
@@ -86,6 +88,30 @@ unittest {
 void main() { writeln("main ran"); }
 `;
 
+const JEST = `import { add } from './lib/add';
+
+const twice = (x: number): number => 2 * x;
+
+describe('add', () => {
+  test('small', () => {
+    expect(add(1, 2)).toBe(3);
+  });
+  test('negative', () => {
+    expect(add(-1, -2)).toBe($EXPECTED);
+  });
+});
+
+test('twice', () => {
+  expect(twice(21)).toEqual(42);
+});
+`;
+
+/** The helper module the jest test imports, a TypeScript file among `files` (as SandboxFusion's tests ship them). */
+const JEST_FILES = { 'lib/add.ts': b64('export function add(a: number, b: number): number {\n  return a + b;\n}\n') };
+
+/** Where languages/jest.yaml's prepare step puts Jest; the boxes see it read-only. */
+const JEST_HOME = '/usr/local/lib/crucible/jest-29.7.0';
+
 describe('SandboxFusion test runners report every test; a failing test fails the run', () => {
   test('pytest: each test in the progress line and the summary; exit 1 when one fails', async () => {
     const pass = await runCode(PYTEST.replace('$EXPECTED', '-3'), 'pytest');
@@ -133,6 +159,70 @@ describe('SandboxFusion test runners report every test; a failing test fails the
     assert.match(fail.body.run_result.stdout, /negative\(\) ✘ expected: <-4> but was: <-3>/);
     assert.match(fail.body.run_result.stdout, /1 tests successful/);
     assert.match(fail.body.run_result.stdout, /1 tests failed/);
+  });
+
+  test('jest: ✓ / ✕ per test and the counts on stderr (TypeScript, a helper module from files); exit 1 when one fails', async () => {
+    const pass = await runCode(JEST.replace('$EXPECTED', '-3'), 'jest', { files: JEST_FILES });
+    assert.equal(pass.body.status, 'Success', explain(pass));
+    assert.equal(pass.body.compile_result, null);
+    assert.equal(pass.body.run_result.return_code, 0);
+    const passReport = pass.body.run_result.stderr as string;
+    assert.match(passReport, /^PASS \.\/main\.test\.ts$/m);
+    assert.match(passReport, /^ {4}✓ small/m);
+    assert.match(passReport, /^ {4}✓ negative/m);
+    assert.match(passReport, /^ {2}✓ twice/m);
+    assert.match(passReport, /^Tests: {7}3 passed, 3 total$/m);
+    assert.doesNotMatch(passReport, /\u001b\[/, 'no colours');
+    const fail = await runCode(JEST.replace('$EXPECTED', '-4'), 'jest', { files: JEST_FILES });
+    assert.equal(fail.body.status, 'Failed', explain(fail));
+    assert.equal(fail.body.run_result.status, 'Finished');
+    assert.equal(fail.body.run_result.return_code, 1);
+    const failReport = fail.body.run_result.stderr as string;
+    assert.match(failReport, /^FAIL \.\/main\.test\.ts$/m);
+    assert.match(failReport, /^ {4}✓ small/m);
+    assert.match(failReport, /^ {4}✕ negative/m);
+    assert.match(failReport, /● add › negative/);
+    assert.match(failReport, /Expected: -4\n\s*Received: -3/);
+    assert.match(failReport, /^Tests: {7}1 failed, 2 passed, 3 total$/m);
+    const missing = await runCode(JEST.replace('$EXPECTED', '-3'), 'jest');
+    assert.equal(missing.body.status, 'Failed', 'without the helper module the test file cannot run');
+    assert.match(missing.body.run_result.stderr, /Cannot find module '\.\/lib\/add'/);
+    assert.match(missing.body.run_result.stderr, /^Test Suites: 1 failed, 1 total$/m);
+  });
+
+  test('jest: a hostile test file cannot overwrite Jest or reach the network', async () => {
+    const jestFile = `${JEST_HOME}/node_modules/jest-circus/build/index.js`;
+    const digest = (): string => createHash('sha256').update(readFileSync(jestFile)).digest('hex');
+    const before = digest();
+    const port = new URL(server.url).port;
+    const hostile = `import * as fs from 'fs';
+import * as net from 'net';
+
+test('overwrite jest', () => {
+  fs.writeFileSync('${jestFile}', 'test = () => {};');
+});
+test('overwrite the configuration', () => {
+  fs.writeFileSync('${JEST_HOME}/jest.config.json', '{}');
+});
+test('reach the server on loopback', async () => {
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect(${port}, '127.0.0.1', () => { socket.end(); resolve(); });
+    socket.on('error', reject);
+  });
+});
+`;
+    const r = await runCode(hostile, 'jest');
+    assert.equal(r.body.status, 'Failed', explain(r));
+    const report = r.body.run_result.stderr as string;
+    assert.match(report, /✕ overwrite jest/);
+    assert.match(report, /✕ overwrite the configuration/);
+    assert.match(report, /EROFS: read-only file system/);
+    assert.match(report, /✕ reach the server on loopback/);
+    assert.match(report, /ECONNREFUSED|ENETUNREACH/);
+    assert.match(report, /^Tests: {7}3 failed, 3 total$/m);
+    assert.equal(digest(), before, 'Jest on the host is unchanged');
+    const after = await runCode(JEST.replace('$EXPECTED', '-3'), 'jest', { files: JEST_FILES });
+    assert.equal(after.body.status, 'Success', explain(after));
   });
 
   test('D_ut: unittest blocks run before main; a failing one exits 1 and main does not run', async () => {
@@ -195,7 +285,7 @@ describe('SandboxFusion\'s other accepted names run real programs', () => {
 describe('refused names are a 400 that says why', () => {
   const why: Record<string, RegExp> = {
     cuda: /no GPU/, python_gpu: /no GPU/, julia: /Debian bookworm does not package/, swift: /Debian bookworm does not package/,
-    lean: /Mathlib/, jest: /Node\.js 18/,
+    lean: /Mathlib/,
   };
   for (const [language, reason] of Object.entries(why)) {
     test(language, async () => {
