@@ -4,8 +4,13 @@ import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
 import { resolveStoreLocation } from '../store/open.js';
+import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
+import { registerUserError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds } from './options.js';
+
+registerUserError(QueueUrlError);
+registerUserError(QueueUnreachableError);
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -36,6 +41,7 @@ interface ServeFlags {
   unsafeNoSandbox?: boolean;
   store?: string | false;
   trainingRun?: string;
+  queue?: string;
 }
 
 /** Add `serve` to the program. */
@@ -56,6 +62,7 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)
     .option('--no-store', 'no result store: no dashboard at /ui, no training events')
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
@@ -78,7 +85,9 @@ export function register(program: Command): void {
         // The default store as `crucible eval` resolves it, so the dashboard shows evals and training together.
         store: flags.store === false ? undefined : resolveStoreLocation(flags.store).target,
         trainingRun: flags.trainingRun,
+        queue: flags.queue,
       };
+      if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything starts
       const parsed = ServeConfigSchema.safeParse(input);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

@@ -32,11 +32,12 @@ import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
 import { definedOnly, type JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../runner/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
+import type { ExecutionResult } from '../sandbox/types.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { fleetConcurrency, readFleet } from './fleet.js';
 import {
-  datasetKey, judgePayload, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
+  datasetKey, judgePayload, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
   type JobPayload, type JobResult, type WorkerProvenance,
 } from './wire.js';
 
@@ -191,12 +192,29 @@ export class QueueJudge implements Judge {
     throw new Error(`queue: describing the tests failed: ${result.kind === 'failed' ? result.reason : `a worker answered with ${result.kind}`}`);
   }
 
-  runPlain(_request: PlainRunRequest, _options?: CallOptions): Promise<PlainRunOutcome> {
-    return Promise.reject(new Error('queue: plain runs (crucible run, /run_code) do not go through the queue yet; use a local judge'));
+  /**
+   * One plain run on a worker of the fleet. A job that fails every attempt (Crucible's failure on each worker)
+   * is an `internal_error` run with the reason, never an outcome of the program.
+   */
+  async runPlain(request: PlainRunRequest, options: CallOptions = {}): Promise<PlainRunOutcome> {
+    this.counters.requests++;
+    const payload: JobPayload = { v: WIRE_VERSION, kind: 'plain', request: {
+      program: { language: request.program.language, source: request.program.source }, stdin: request.stdin,
+      limits: definedOnly({ ...request.limits }) as Extract<JobPayload, { kind: 'plain' }>['request']['limits'] } };
+    const result = await this.submit(payload, 0, options);
+    if (result.kind === 'plain') return { compile: result.compile, run: result.run };
+    if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
+    return { compile: null, run: internalRun(result.kind === 'failed' ? result.reason : `queue: a worker answered a plain run with ${result.kind}`) };
   }
 
-  runHarness(_job: HarnessJob, _options?: CallOptions): Promise<HarnessResponse> {
-    return Promise.reject(new Error('queue: raw harness jobs (CodeT generated tests) do not go through the queue yet; use a local judge'));
+  /** One raw harness job on a worker of the fleet; a job failing every attempt answers `internal_error`. */
+  async runHarness(job: HarnessJob, options: CallOptions = {}): Promise<HarnessResponse> {
+    this.counters.requests++;
+    const result = await this.submit({ v: WIRE_VERSION, kind: 'harness', job: wireHarnessJob(job) }, 0, options);
+    if (result.kind === 'harness') return result.response;
+    const reason = result.kind === 'failed' ? result.reason
+      : result.kind === 'request_error' ? result.message : `queue: a worker answered a harness job with ${result.kind}`;
+    return { id: 'queue', status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason };
   }
 
   stats(): JudgeStats {
@@ -321,6 +339,12 @@ export class QueueJudge implements Judge {
     const fleet = fleetConcurrency(workers);
     if (fleet > 0) this.concurrency = fleet;
   }
+}
+
+/** A run Crucible could not carry out (never an outcome of the program). */
+function internalRun(reason: string): ExecutionResult {
+  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
 }
 
 /** A job's return value, validated; anything else is Crucible's failure (`failed`). */

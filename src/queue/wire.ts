@@ -20,6 +20,8 @@ import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
 import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
+import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
+import { EXECUTION_STATUSES, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
 
 /** Version of the payloads below; a worker refuses (fails) a job of another version. */
 export const WIRE_VERSION = 1;
@@ -62,16 +64,31 @@ const assertionsSchema = z.object({
   assertions: z.array(text),
 });
 
+/** The kinds whose shape the wire checks field by field. */
+const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions']);
+
 /**
- * A problem of one of the built-in kinds (`Problem`, `src/formats/types.ts`). Kinds a caller defines itself
- * (`defaultModes().with(mode)`) cannot travel through the queue yet: they fail validation with the kind named.
+ * A problem of any kind a judging mode judges. The built-in kinds with a fixed shape (`Problem`,
+ * `src/formats/types.ts`) are checked field by field; any other kind (`script`, or one a caller registers with
+ * `defaultModes().with(mode)`) travels as the object it is, with its `kind` and `taskId` checked: the worker's
+ * mode registry judges it, and refuses a kind it does not know (`request_error`, like an unknown language).
  */
-export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> =
-  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
+export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> = z.union([
+  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema]),
+  z.object({ kind: text.min(1).refine((k) => !CHECKED_KINDS.has(k), 'a built-in kind with the wrong shape'), taskId: text.min(1) }).passthrough(),
+]) as unknown as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 
 /** A dataset as shipped once to Redis: its problems, in file order. */
 export const shippedDatasetSchema = z.object({ v: z.literal(WIRE_VERSION), problems: z.array(problemSchema) });
 export type ShippedDataset = z.infer<typeof shippedDatasetSchema>;
+
+const harnessLimits = { cpuMs: positiveInt, wallMs: positiveInt, memoryKiB: positiveInt, outputBytes: positiveInt };
+/** A raw harness job (`HarnessJob`, `src/judge/harness/protocol.ts`); the harness checks its own fields again. */
+const harnessJobSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('unit_test'), program: text, prelude: text, test: text, entryPoint: text, ...harnessLimits }),
+  z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(), ...harnessLimits }),
+  z.object({ mode: z.literal('assertions'), program: text, prelude: text, entryPoint: text, assertions: z.array(text), ...harnessLimits }),
+]);
 
 const limitsSchema = z.object({ cpuMs: positiveInt.optional(), memoryKiB: positiveInt.optional(), outputBytes: positiveInt.optional() });
 const problemSpecSchema = z.union([
@@ -89,12 +106,31 @@ export const jobPayloadSchema = z.discriminatedUnion('kind', [
     }),
   }),
   z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('describe'), problem: problemSpecSchema }),
+  z.object({
+    v: z.literal(WIRE_VERSION), kind: z.literal('plain'),
+    request: z.object({
+      program: z.object({ language: text.min(1), source: text }), stdin: text,
+      limits: z.object({
+        cpuMs: positiveInt, wallMs: positiveInt.optional(), memoryKiB: positiveInt, outputBytes: positiveInt.optional(),
+        compileCpuMs: positiveInt.optional(),
+      }),
+    }),
+  }),
+  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('harness'), job: harnessJobSchema }),
 ]);
 export type JobPayload = z.infer<typeof jobPayloadSchema>;
+
+/** What a job asks of a worker, by payload kind: `judge` and `describe` name a problem, `plain` and `harness` do not. */
+export type JobKind = JobPayload['kind'];
 
 /** A problem spec as a job carries it (a `ProblemSpec` types its inline problem loosely; workers validate it). */
 export function wireProblemSpec(spec: ProblemSpec): z.infer<typeof problemSpecSchema> {
   return spec as z.infer<typeof problemSpecSchema>;
+}
+
+/** A harness job as a job carries it (the same fields; `HarnessJob` types its arrays read-only). */
+export function wireHarnessJob(job: HarnessJob): Extract<JobPayload, { kind: 'harness' }>['job'] {
+  return job as Extract<JobPayload, { kind: 'harness' }>['job'];
 }
 
 /** The payload of a `judge` job for a request (what `QueueJudge.judge` adds). */
@@ -123,6 +159,14 @@ export const verdictSchema = z.object({
   detail: z.object({ failures: z.array(failedTestDetailSchema).optional(), stderr: text.optional(), memoryKiB: nonNegative.optional() }).optional(),
 });
 
+/** One execution as a worker returns it (`ExecutionResult`, `src/sandbox/types.ts`). */
+const executionResultSchema = z.object({
+  status: z.enum(EXECUTION_STATUSES as [ExecutionStatus, ...ExecutionStatus[]]), exitCode: z.number().int().nullable(),
+  signal: text.nullable(), cpuMs: nonNegative, wallMs: nonNegative, memoryKiB: nonNegative, stdout: text, stderr: text,
+  stdoutTruncated: z.boolean(), stderrTruncated: z.boolean(), memoryEnforcement: z.enum(['cgroup', 'rlimit_as']),
+  reason: text.optional(), cancelled: z.literal(true).optional(),
+});
+
 /**
  * Who judged: the worker's name, its Crucible version and the toolchain versions of its languages (by language
  * id; null where the version command failed).
@@ -140,6 +184,8 @@ export type WorkerProvenance = z.infer<typeof provenanceSchema>;
 export const jobResultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema }),
   z.object({ kind: z.literal('tests'), tests: z.array(failedTestDetailSchema), provenance: provenanceSchema }),
+  z.object({ kind: z.literal('plain'), compile: executionResultSchema.nullable(), run: executionResultSchema.nullable(), provenance: provenanceSchema }),
+  z.object({ kind: z.literal('harness'), response: harnessResponseSchema, provenance: provenanceSchema }),
   z.object({ kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema }),
 ]);
 export type JobResult = z.infer<typeof jobResultSchema>;
@@ -148,6 +194,8 @@ export type JobResult = z.infer<typeof jobResultSchema>;
 export type JobAnswer =
   | { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
   | { readonly kind: 'tests'; readonly tests: readonly FailedTestDetail[]; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'plain'; readonly compile: ExecutionResult | null; readonly run: ExecutionResult | null; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'harness'; readonly response: HarnessResponse; readonly provenance: WorkerProvenance }
   | { readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance };
 
 /** The verdict of a result, typed as the judge returns it. */

@@ -10,6 +10,9 @@
  *   stalled-job check of any live worker (every `stalledIntervalMs`) puts them back in the queue for another
  *   worker. A job that stalls more than `maxStalledCount` times (it keeps killing workers) fails for good: its
  *   front end reports `internal_error` (the dead letters are BullMQ's failed set).
+ * - Four kinds of job (`JobPayload`, `wire.ts`): `judge` a submission, `describe` a problem's tests, a `plain` run
+ *   (`crucible run`, `/run_code`) and a raw `harness` job (CodeT generated tests); each is answered by the local
+ *   judge's method of the same name, and an `internal_error` from any of them fails the attempt.
  * - A payload that does not validate fails at once (`UnrecoverableError`: no retry). Crucible's own failure
  *   (a dataset that cannot be fetched, an `internal_error` verdict after the local judge's retries) fails the
  *   attempt, and BullMQ retries the job (perhaps elsewhere) up to the job's `attempts`. A request the local
@@ -23,6 +26,7 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JudgeRequestError, type Judge } from '../judge/judge.js';
+import type { HarnessJob } from '../judge/harness/protocol.js';
 import { createJudge, type JudgeOptions } from '../runner/factory.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { plainVerdict } from '../verdict/index.js';
@@ -142,15 +146,27 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
   const parsed = jobPayloadSchema.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${zodMessage(parsed.error)}`);
   const payload: JobPayload = parsed.data;
+  const call = context.signal === undefined ? {} : { signal: context.signal };
+  const worker = context.provenance.worker;
+  if (payload.kind === 'plain') {
+    const outcome = await context.judge.runPlain(payload.request, call);
+    const failed = [outcome.compile, outcome.run].find((r) => r?.status === 'internal_error');
+    if (failed) throw new AttemptFailed(`on worker ${worker}: ${failed.reason ?? 'internal_error'}`);
+    return { kind: 'plain', compile: outcome.compile, run: outcome.run, provenance: context.provenance };
+  }
+  if (payload.kind === 'harness') {
+    const response = await context.judge.runHarness(payload.job as HarnessJob, call);
+    if (response.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${response.reason ?? 'internal_error'}`);
+    return { kind: 'harness', response, provenance: context.provenance };
+  }
   const problem = payload.kind === 'judge' ? payload.request.problem : payload.problem;
   if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
-  const call = context.signal === undefined ? {} : { signal: context.signal };
   try {
     if (payload.kind === 'describe') {
       return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: context.provenance };
     }
     const verdict = await context.judge.judge(payload.request, { ...call, detail: payload.detail });
-    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${context.provenance.worker}: ${verdict.reason ?? 'internal_error'}`);
+    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${verdict.reason ?? 'internal_error'}`);
     return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: context.provenance };
   } catch (error) {
     if (error instanceof JudgeRequestError) {
