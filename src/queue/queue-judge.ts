@@ -60,10 +60,6 @@ export interface QueueJudgeOptions {
   readonly modes?: ModeRegistry;
 }
 
-/** A verdict from a worker, with who judged it. */
-export interface QueueVerdict extends DetailedVerdict {
-  readonly provenance?: WorkerProvenance;
-}
 
 interface Pending {
   readonly addedAtMs: number;
@@ -172,7 +168,7 @@ export class QueueJudge implements Judge {
     return { slots: Math.ceil(this.concurrency / 2), harnessSlots: Math.ceil(this.concurrency / 2), concurrency: this.concurrency };
   }
 
-  async judge(request: JudgeRequest, options: CallOptions = {}): Promise<QueueVerdict> {
+  async judge(request: JudgeRequest, options: CallOptions = {}): Promise<DetailedVerdict> {
     this.counters.requests++;
     const testCount = await this.checkProblem(request.problem, options);
     const limits = { ...definedOnly(this.options.limits), ...definedOnly(request.limits ?? {}) };
@@ -180,7 +176,7 @@ export class QueueJudge implements Judge {
     if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
     if (result.kind !== 'verdict') return verdictWithoutTests('internal_error', testCount, `queue: a worker answered a judge job with ${result.kind}`);
-    return { ...resultVerdict(result), provenance: result.provenance };
+    return { ...resultVerdict(result), judgedBy: result.provenance };
   }
 
   async describeTests(problem: ProblemSpec, options: CallOptions = {}): Promise<readonly FailedTestDetail[]> {

@@ -19,12 +19,12 @@ import type { JudgeRequest, ProblemSpec } from '../judge/judge.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
-import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
+import type { DetailedVerdict, FailedTestDetail, JudgedBy } from '../verdict/index.js';
 import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
 import { EXECUTION_STATUSES, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
 
 /** Version of the payloads below; a worker refuses (fails) a job of another version. */
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 2;
 
 /** Default key prefix and queue name. */
 export const DEFAULT_PREFIX = 'crucible';
@@ -33,6 +33,15 @@ export const DEFAULT_QUEUE_NAME = 'judge';
 /** Redis key of a shipped dataset. */
 export function datasetKey(prefix: string, queueName: string, datasetHash: string): string {
   return `${prefix}:${queueName}:dataset:${datasetHash}`;
+}
+
+/**
+ * Redis key of the fleet's counters (a hash written by workers with HINCRBY): `retries` (attempts that failed
+ * and were retried), `stalled` (jobs taken back from a worker that stopped renewing its lock), `deadLetters`
+ * (jobs that failed for good: BullMQ's failed set, reported as `internal_error`).
+ */
+export function statsKey(prefix: string, queueName: string): string {
+  return `${prefix}:${queueName}:fleet-stats`;
 }
 
 /** Redis key of a worker's advertisement, and the pattern that matches every worker's. */
@@ -168,13 +177,12 @@ const executionResultSchema = z.object({
 });
 
 /**
- * Who judged: the worker's name, its Crucible version and the toolchain versions of its languages (by language
- * id; null where the version command failed).
+ * Who judged: the worker's name, its Crucible version and the version of the toolchain of the job's language
+ * (null for a job of no language, or where the version command failed).
  */
-export const provenanceSchema = z.object({
-  worker: text.min(1), crucibleVersion: text, toolchains: z.record(z.string(), z.string().nullable()),
-});
-export type WorkerProvenance = z.infer<typeof provenanceSchema>;
+export const provenanceSchema = z.object({ worker: text.min(1), crucibleVersion: text, toolchain: text.nullable() });
+/** Who answered a job (`JudgedBy`, `src/verdict/detail.ts`): the toolchain is that of the job's language. */
+export type WorkerProvenance = JudgedBy;
 
 /**
  * A job's result (BullMQ return value). A request the worker's judge refused (`JudgeRequestError`: unknown
@@ -210,14 +218,15 @@ export function resultTests(result: Extract<JobResult, { kind: 'tests' }>): read
 
 /**
  * A worker's advertisement: its name, one-shot slots and warm harness boxes, the languages it can run, when it
- * started and last refreshed (ms since the epoch), and whether it is draining (takes no new jobs).
+ * started and last refreshed (ms since the epoch), whether it is draining (takes no new jobs), the jobs it
+ * holds at most (`concurrency`) and held at the last refresh (`inFlight`).
  */
 export const workerAdvertSchema = z.object({
   name: text.min(1), slots: positiveInt, harnessSlots: z.number().int().nonnegative(), languages: z.array(text),
   crucibleVersion: text, startedAtMs: nonNegative, refreshedAtMs: nonNegative, draining: z.boolean(), pid: positiveInt,
-  host: text,
+  host: text, concurrency: positiveInt.optional(), inFlight: z.number().int().nonnegative().default(0),
 });
-export type WorkerAdvert = z.infer<typeof workerAdvertSchema>;
+export type WorkerAdvert = z.output<typeof workerAdvertSchema>;
 
 /** `text` of a zod error as one line: `path: message` of the first issue. */
 export function zodMessage(error: z.ZodError): string {

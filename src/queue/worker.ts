@@ -32,7 +32,7 @@ import type { LanguageRegistry } from '../languages/registry.js';
 import { plainVerdict } from '../verdict/index.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
-import { ADVERT_TTL_MS, advertise, withdraw } from './fleet.js';
+import { ADVERT_TTL_MS, advertise, countFleetEvent, withdraw } from './fleet.js';
 import {
   datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type WorkerAdvert,
   type WorkerProvenance,
@@ -84,28 +84,47 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   try {
     await reachable(redis, options.location);
     const toolchains = Object.fromEntries((await options.judge.languages.toolchains()).map((t) => [t.id, t.version ?? null]));
-    const provenance: WorkerProvenance = { worker: options.name, crucibleVersion: options.crucibleVersion, toolchains };
+    const languages = options.judge.languages;
+    /** Who answers a job in `language` (an id or alias; unknown: no toolchain, the judge refuses the job). */
+    const provenance = (language: string | undefined): WorkerProvenance => ({
+      worker: options.name, crucibleVersion: options.crucibleVersion,
+      toolchain: language !== undefined && languages.has(language) ? toolchains[languages.get(language).id] ?? null : null,
+    });
     const datasets = new DatasetFetcher(redis, options.location, judge);
     const concurrency = options.concurrency ?? judge.capacity.concurrency;
     let completed = 0;
+    let inFlight = 0;
     const workerConnection = redis.duplicate(); // BullMQ does not close connections it is handed
     const worker = new Worker<unknown, JobAnswer>(options.location.queueName,
       async (job: Job<unknown, JobAnswer>, _token?: string, signal?: AbortSignal) => {
-        const result = await processJob(job.data, { judge, datasets, provenance, ...(signal === undefined ? {} : { signal }) });
-        completed++;
-        return result;
+        inFlight++;
+        try {
+          const result = await processJob(job.data, { judge, datasets, provenance, ...(signal === undefined ? {} : { signal }) });
+          completed++;
+          return result;
+        } finally {
+          inFlight--;
+        }
       }, {
         connection: workerConnection, prefix: options.location.prefix, name: options.name, concurrency,
         lockDuration: options.lockMs ?? 10_000, stalledInterval: options.stalledIntervalMs ?? 5_000,
         maxStalledCount: options.maxStalledCount ?? 2, autorun: true,
       });
-    worker.on('failed', (job, error) => options.onFailure?.(job?.id ?? '?', error.message));
+    // Rare events only: a count per completed job would cost every job a round trip (the completed set has them).
+    const count = (counter: 'retries' | 'stalled' | 'deadLetters'): void =>
+      void countFleetEvent(redis, options.location, counter).catch(() => undefined);
+    worker.on('failed', (job, error) => {
+      // BullMQ sets finishedOn only when the job fails for good (no attempt left, or an UnrecoverableError).
+      count(job?.finishedOn === undefined ? 'retries' : 'deadLetters');
+      options.onFailure?.(job?.id ?? '?', error.message);
+    });
+    worker.on('stalled', () => count('stalled'));
     worker.on('error', () => undefined); // connection errors: ioredis reconnects
     const started = Date.now();
     const advert = (draining: boolean): WorkerAdvert => ({
       name: options.name, slots: judge.capacity.slots, harnessSlots: judge.capacity.harnessSlots,
       languages: Object.entries(toolchains).filter(([, v]) => v !== null).map(([id]) => id), crucibleVersion: options.crucibleVersion,
-      startedAtMs: started, refreshedAtMs: Date.now(), draining, pid: process.pid, host: hostname(),
+      startedAtMs: started, refreshedAtMs: Date.now(), draining, pid: process.pid, host: hostname(), concurrency, inFlight,
     });
     await worker.waitUntilReady();
     await advertise(redis, options.location, advert(false));
@@ -137,7 +156,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 interface JobContext {
   readonly judge: Judge;
   readonly datasets: DatasetFetcher;
-  readonly provenance: WorkerProvenance;
+  readonly provenance: (language: string | undefined) => WorkerProvenance;
   readonly signal?: AbortSignal;
 }
 
@@ -147,30 +166,32 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
   if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${zodMessage(parsed.error)}`);
   const payload: JobPayload = parsed.data;
   const call = context.signal === undefined ? {} : { signal: context.signal };
-  const worker = context.provenance.worker;
+  const by = context.provenance(payload.kind === 'judge' || payload.kind === 'plain' ? payload.request.program.language
+    : payload.kind === 'harness' ? 'python' : undefined);
+  const worker = by.worker;
   if (payload.kind === 'plain') {
     const outcome = await context.judge.runPlain(payload.request, call);
     const failed = [outcome.compile, outcome.run].find((r) => r?.status === 'internal_error');
     if (failed) throw new AttemptFailed(`on worker ${worker}: ${failed.reason ?? 'internal_error'}`);
-    return { kind: 'plain', compile: outcome.compile, run: outcome.run, provenance: context.provenance };
+    return { kind: 'plain', compile: outcome.compile, run: outcome.run, provenance: by };
   }
   if (payload.kind === 'harness') {
     const response = await context.judge.runHarness(payload.job as HarnessJob, call);
     if (response.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${response.reason ?? 'internal_error'}`);
-    return { kind: 'harness', response, provenance: context.provenance };
+    return { kind: 'harness', response, provenance: by };
   }
   const problem = payload.kind === 'judge' ? payload.request.problem : payload.problem;
   if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
   try {
     if (payload.kind === 'describe') {
-      return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: context.provenance };
+      return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: by };
     }
     const verdict = await context.judge.judge(payload.request, { ...call, detail: payload.detail });
     if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${verdict.reason ?? 'internal_error'}`);
-    return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: context.provenance };
+    return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: by };
   } catch (error) {
     if (error instanceof JudgeRequestError) {
-      return { kind: 'request_error', message: error.message, field: error.field, provenance: context.provenance };
+      return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
     }
     throw error;
   }

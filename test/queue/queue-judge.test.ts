@@ -67,7 +67,7 @@ describe('QueueJudge with a worker on a real Redis', () => {
       const ref = { datasetHash: HASH_A, taskId: 'add' };
       const right = await judge.judge({ problem: ref, program: program('return a + b') });
       assert.equal(right.status, 'passed');
-      assert.equal(right.provenance?.worker, 'unit');
+      assert.equal(right.judgedBy?.worker, 'unit');
       const wrong = await judge.judge({ problem: ref, program: program('return a - b') });
       assert.equal(wrong.status, 'wrong_answer');
       const inline = await judge.judge({ problem: { inline: problem }, program: program('raise ValueError("no")') });

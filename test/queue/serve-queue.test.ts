@@ -97,7 +97,7 @@ describe('serve and rerank through the queue', () => {
       };
       const passed = await submit('  return a + b\n}\n');
       assert.equal(passed.status, 'passed', passed.reason);
-      assert.equal(passed.provenance?.worker, 'serve-worker');
+      assert.equal(passed.judgedBy?.worker, 'serve-worker');
       const failed = await submit('  return a - b\n}\n');
       assert.equal(failed.status, 'runtime_error', failed.reason); // as locally: the failed test exits non-zero
       const plain = await judge.runPlain({ program: { language: 'python', source: 'print(input()[::-1])' }, stdin: 'abc\n', limits: { cpuMs: 2000, memoryKiB: 256 * 1024 } });

@@ -76,7 +76,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-interface Line { taskId: string; sampleIndex: number; status: string; passed: boolean }
+interface Line { taskId: string; sampleIndex: number; status: string; passed: boolean; judgedBy?: { worker: string; toolchain: string | null } }
 
 function verdicts(out: string): Line[] {
   return readFileSync(join(out, 'verdicts.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
@@ -147,6 +147,9 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
     assert.equal(lines.length, sampleCount);
     assert.equal(new Set(keys).size, sampleCount, 'a sample has more than one verdict');
     assert.equal(lines.filter((l) => l.status === 'internal_error').length, 0);
+    // Provenance: every verdict names the worker that judged it and its Python toolchain.
+    const unattributed = lines.filter((l) => !['w1', 'w2', 'w3'].includes(l.judgedBy?.worker ?? '') || !/Python 3/.test(l.judgedBy?.toolchain ?? ''));
+    assert.deepEqual(unattributed.slice(0, 3), [], 'verdicts without a worker and toolchain');
 
     const reference = new Map(verdicts(join(dir, 'local')).map((l) => [`${l.taskId}#${l.sampleIndex}`, l.status]));
     assert.equal(reference.size, sampleCount);
@@ -171,7 +174,7 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
       assert.ok(returned !== null, `${key}, recovered from w2, has no result`);
       const result = jobResultSchema.parse(JSON.parse(returned));
       assert.ok(['w1', 'w3'].includes(result.provenance.worker), `${key} completed by ${result.provenance.worker}`);
-      assert.ok(result.provenance.toolchains['python'], 'provenance names the Python toolchain');
+      assert.match(result.provenance.toolchain ?? '', /Python 3/, 'provenance names the Python toolchain');
     }
   });
 });
