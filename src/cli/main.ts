@@ -15,6 +15,7 @@ import { register as registerStore } from './store.js';
 import { register as registerExport } from './export.js';
 import { register as registerDashboard } from './dashboard.js';
 import { register as registerWorker } from './worker.js';
+import { register as registerQueue } from './queue.js';
 
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
@@ -24,7 +25,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
   for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
-    registerStore, registerExport, registerDashboard, registerWorker]) register(program);
+    registerStore, registerExport, registerDashboard, registerWorker, registerQueue]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

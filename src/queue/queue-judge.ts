@@ -35,10 +35,10 @@ import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
-import { fleetConcurrency, readFleet } from './fleet.js';
+import { fleetConcurrency, readFleet, readFleetStatus, type FleetStatus } from './fleet.js';
 import {
   datasetKey, judgePayload, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
-  type JobPayload, type JobResult, type WorkerProvenance,
+  type JobKind, type JobPayload, type JobResult,
 } from './wire.js';
 
 /** The problem of `QueueJudge.selfTest`: add two numbers. */
@@ -61,7 +61,11 @@ export interface QueueJudgeOptions {
 }
 
 
+/** Called when a job's result (or final failure) arrives: its kind and seconds from adding it to the result. */
+export type LatencyObserver = (kind: JobKind, seconds: number) => void;
+
 interface Pending {
+  readonly kind: JobKind;
   readonly addedAtMs: number;
   readonly testCount: number;
   settle(result: JobResult | { kind: 'failed'; reason: string }): void;
@@ -117,6 +121,7 @@ export class QueueJudge implements Judge {
   private readonly counters = { requests: 0, retries: 0 };
   private concurrency: number;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly latencyObservers: LatencyObserver[] = [];
   private closed = false;
 
   private constructor(
@@ -241,6 +246,16 @@ export class QueueJudge implements Judge {
     return { ok: check.ok, checks: [check] };
   }
 
+  /** Observe every job's end-to-end latency (for `/metrics`). */
+  onLatency(observer: LatencyObserver): void {
+    this.latencyObservers.push(observer);
+  }
+
+  /** The queue's depth, the fleet and its counters now (`readFleetStatus`). @throws when Redis fails. */
+  fleetStatus(): Promise<FleetStatus> {
+    return readFleetStatus(this.connections[0], this.location);
+  }
+
   /** Stop listening; calls still waiting reject. The queue and its jobs stay in Redis. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -284,7 +299,7 @@ export class QueueJudge implements Judge {
         void job.remove().catch(() => undefined);
       };
       this.pending.set(id, {
-        addedAtMs: Date.now(), testCount,
+        kind: payload.kind, addedAtMs: Date.now(), testCount,
         settle: (result) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(result);
@@ -306,6 +321,8 @@ export class QueueJudge implements Judge {
     const pending = this.pending.get(jobId);
     if (pending === undefined) return;
     this.pending.delete(jobId);
+    const seconds = (Date.now() - pending.addedAtMs) / 1000;
+    for (const observe of this.latencyObservers) observe(pending.kind, seconds);
     pending.settle(result.kind === 'failed' ? { kind: 'failed', reason: `queue: job ${jobId} failed on every attempt: ${result.reason}` } : result);
   }
 

@@ -35,6 +35,8 @@ import { registerOpenRlhf } from './openrlhf.js';
 import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
 import { plainRunMemo } from './run-plain.js';
+import { addQueueMetrics } from './queue-metrics.js';
+import type { QueueJudge } from '../queue/queue-judge.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { JudgeService, type LoadedProblem } from './service.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
@@ -109,6 +111,8 @@ function buildMetrics(registry: Registry): ServerMetrics {
 interface Judging {
   readonly sandbox: Sandbox | null;
   readonly judge: Judge;
+  /** The judge when it is a queue's (its fleet's metrics are exported), else null. */
+  readonly queue: QueueJudge | null;
   readonly problems: ReadonlyMap<string, LoadedProblem>;
   readonly admission: AdmissionQueue;
   readonly service: JudgeService;
@@ -122,22 +126,23 @@ interface Judging {
  * The judge of a server: on this machine's sandbox, or (`config.queue`) a `QueueJudge` on a fleet of workers,
  * loaded only then (the Redis client costs every server ~0.5 s of start-up).
  */
-async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; sandbox: Sandbox | null; ownSandbox: boolean }> {
+async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean }> {
   const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
   if (config.queue !== undefined) {
     const { queueLocation } = await import('../queue/connection.js');
     const { QueueJudge } = await import('../queue/queue-judge.js');
-    return { judge: await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits }), sandbox: null, ownSandbox: false };
+    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits });
+    return { judge: queue, queue, sandbox: null, ownSandbox: false };
   }
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
   const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
     ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits });
-  return { judge, sandbox, ownSandbox: options.sandbox === undefined };
+  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined };
 }
 
 async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
   const submission = defaultSubmissionContext();
-  const { judge, sandbox, ownSandbox } = await openJudge(config, options, submission);
+  const { judge, queue, sandbox, ownSandbox } = await openJudge(config, options, submission);
   const close = async (): Promise<void> => {
     await judge.close();
     if (ownSandbox) sandbox?.close();
@@ -155,7 +160,7 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
   // On a fleet the self-test waits behind this server's own jobs once every admitted slot is taken.
   const saturated = sandbox === null ? () => admission.running >= admission.maxInFlight : () => sandbox.busySlots >= sandbox.slotCount;
   const health = new HealthMonitor(judge, { saturated });
-  return { sandbox, judge, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
+  return { sandbox, judge, queue, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
 }
 
 /** Gauges and counters read from the judging side when `/metrics` is scraped. */
@@ -277,6 +282,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   const registry = new Registry();
   const metrics = buildMetrics(registry);
   addSampledMetrics(registry, judging);
+  if (judging.queue !== null) addQueueMetrics(registry, judging.queue);
   judging.service.onVerdict((status, seconds, route) => {
     metrics.verdicts.inc({ status });
     if (seconds > 0) metrics.verdictSeconds.observe({}, seconds);

@@ -35,6 +35,7 @@ export function registerOps(app: FastifyInstance, ctx: ServerContext, registry: 
 
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
+    await registry.refresh();
     return registry.render();
   });
 }

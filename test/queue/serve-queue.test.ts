@@ -13,6 +13,10 @@ import { QueueJudge } from '../../src/queue/queue-judge.js';
 import { startWorker, type RunningWorker } from '../../src/queue/worker.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { httpCall, type Answer } from '../support/http.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 
@@ -20,6 +24,8 @@ const SUM: IoProblem = {
   kind: 'io', taskId: 'sum', comparator: { kind: 'tokens' },
   tests: [{ input: '1 2\n', output: '3\n' }, { input: '5 5\n', output: '10\n' }],
 };
+const CRUCIBLE = join(PROJECT_ROOT, 'bin', 'crucible');
+const run = promisify(execFile);
 const SUM_PY = 'a, b = map(int, input().split())\nprint(a + b)\n';
 
 describe('serve and rerank through the queue', () => {
@@ -73,6 +79,28 @@ describe('serve and rerank through the queue', () => {
     assert.equal(piston.body.run.stdout, '9\n');
     const tle = await post('/api/v2/execute', { language: 'python', version: '*', files: [{ content: 'while True: pass' }], run_cpu_time: 300 });
     assert.equal(tle.body.run.status, 'TO');
+  });
+
+  it('exports the fleet on /metrics and prints it with crucible queue status', async () => {
+    const metrics = await httpCall(server.url, 'GET', '/metrics');
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.text, /^crucible_fleet_up 1$/m);
+    assert.match(metrics.text, /^crucible_fleet_workers 1$/m);
+    assert.match(metrics.text, /^crucible_fleet_worker_slots\{worker="serve-worker"\} 1$/m);
+    assert.match(metrics.text, /^crucible_fleet_worker_jobs_in_flight\{worker="serve-worker"\} \d+$/m);
+    assert.match(metrics.text, /^crucible_fleet_queue_jobs\{state="completed"\} [1-9]\d*$/m);
+    assert.match(metrics.text, /^crucible_fleet_dead_letters_total 0$/m);
+    const judged = /^crucible_queue_job_duration_seconds_count\{kind="judge"\} (\d+)$/m.exec(metrics.text);
+    assert.ok(judged !== null && Number(judged[1]) >= 2, 'the judge jobs of the first test are in the latency histogram');
+    assert.match(metrics.text, /^crucible_queue_job_duration_seconds_count\{kind="plain"\} [1-9]/m);
+
+    const { stdout } = await run(CRUCIBLE, ['queue', 'status', '--queue', redis.url, '--json']);
+    const status = JSON.parse(stdout);
+    assert.deepEqual(status.workers.map((w: { name: string; slots: number }) => [w.name, w.slots]), [['serve-worker', 1]]);
+    assert.equal(status.slots, 1);
+    assert.equal(status.depth.failed, 0);
+    const text = await run(CRUCIBLE, ['queue', 'status', '--queue', redis.url]);
+    assert.match(text.stdout, /^serve-worker\s+\S+\s+1\s+\d+\/\d+\s+taking jobs/m);
   });
 
   it('runs raw harness jobs (rerank\'s generated tests) and script problems through the queue', async () => {
