@@ -42,6 +42,7 @@ interface ServeFlags {
   store?: string | false;
   trainingRun?: string;
   queue?: string;
+  fleetBacklogPerSlot?: number;
 }
 
 /** Add `serve` to the program. */
@@ -63,6 +64,7 @@ export function register(program: Command): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
+    .option('--fleet-backlog-per-slot <n>', 'with --queue: answer 429 once jobs waiting exceed this many per slot of the fleet (default 8)', parsePositiveNumber)
     .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)
     .option('--no-store', 'no result store: no dashboard at /ui, no training events')
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
@@ -86,6 +88,7 @@ export function register(program: Command): void {
         store: flags.store === false ? undefined : resolveStoreLocation(flags.store).target,
         trainingRun: flags.trainingRun,
         queue: flags.queue,
+        fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
       };
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything starts
       const parsed = ServeConfigSchema.safeParse(input);

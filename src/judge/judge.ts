@@ -61,7 +61,17 @@ export interface JudgeRequest {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly detail?: boolean;
+  /**
+   * Scheduling on a judge many callers share (a queue's fleet, `QueueJudge`; a local judge ignores both):
+   * `tenant` names the caller (a trainer, a team) so one tenant's burst cannot starve another's, and
+   * `priority` puts `interactive` work (session steps, single requests) before `batch` work (evals).
+   */
+  readonly tenant?: string;
+  readonly priority?: JobPriority;
 }
+
+/** Scheduling class of a call (`CallOptions.priority`): interactive work goes before batch work. */
+export type JobPriority = 'interactive' | 'batch';
 
 /**
  * One plain run (no tests): compile if the language compiles, then run once on `stdin`. Limits: CPU ms, wall ms

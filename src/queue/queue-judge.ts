@@ -24,7 +24,7 @@ import type { Redis } from 'ioredis';
 import type { IoProblem, ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
-  isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
+  isInline, JudgeRequestError, type CallOptions, type JobPriority, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
   type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
@@ -58,7 +58,29 @@ export interface QueueJudgeOptions {
   readonly limits?: Partial<JudgeLimits>;
   /** Judging modes requests are checked against (default: the built-in kinds; workers must know the same). */
   readonly modes?: ModeRegistry;
+  /** Priority of calls that name none (`CallOptions.priority`; default `batch`: `crucible serve` asks `interactive`). */
+  readonly priority?: JobPriority;
+  /** Tenant of calls that name none (default `default`). */
+  readonly tenant?: string;
 }
+
+/**
+ * BullMQ job priorities (1 is taken first, at most 2^21 = 2,097,152): interactive jobs take 1 to 2^20 - 1 and
+ * batch jobs from 2^20 up, so every interactive job goes before every batch job; within a class a job's
+ * priority is 1 + the jobs its tenant already has in flight from this front end, so a tenant with 1,000 jobs
+ * queued does not delay another tenant's first job (theirs is 1, taken next: round-robin across tenants in the
+ * manner of start-time fair queueing). BullMQ takes jobs of equal priority in the order they were added.
+ */
+const BATCH_PRIORITY_BASE = 1 << 20;
+const MAX_TENANT_RANK = (1 << 20) - 2;
+
+/** The BullMQ priority of a job of `priority` class whose tenant has `inFlight` jobs already. */
+export function jobPriority(priority: JobPriority, inFlight: number): number {
+  return (priority === 'batch' ? BATCH_PRIORITY_BASE : 0) + Math.min(inFlight, MAX_TENANT_RANK) + 1;
+}
+
+/** Fleet admission (`QueueJudge.admission`): backlog allowed per slot of the fleet. */
+export const DEFAULT_BACKLOG_PER_SLOT = 8;
 
 
 /** Called when a job's result (or final failure) arrives: its kind and seconds from adding it to the result. */
@@ -66,6 +88,7 @@ export type LatencyObserver = (kind: JobKind, seconds: number) => void;
 
 interface Pending {
   readonly kind: JobKind;
+  readonly tenant: string;
   readonly addedAtMs: number;
   readonly testCount: number;
   settle(result: JobResult | { kind: 'failed'; reason: string }): void;
@@ -122,6 +145,11 @@ export class QueueJudge implements Judge {
   private concurrency: number;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly latencyObservers: LatencyObserver[] = [];
+  /** Jobs in flight from this front end, by tenant (their rank orders a tenant's next job). */
+  private readonly tenantInFlight = new Map<string, number>();
+  /** The fleet as last read (`watchFleet`), jobs added since, and the mean job latency (s, for Retry-After). */
+  private watched: { status: FleetStatus; addedSince: number } | null = null;
+  private meanJobSeconds = 1;
   private closed = false;
 
   private constructor(
@@ -160,6 +188,7 @@ export class QueueJudge implements Judge {
       const judge = new QueueJudge(location, [redis, eventsConnection], queue, events, {
         attempts: options.attempts ?? 3, reconcileAfterMs: options.reconcileAfterMs ?? 15_000,
         defaultConcurrency: options.defaultConcurrency ?? 8, modes: options.modes ?? defaultModes(), limits: options.limits ?? {},
+        priority: options.priority ?? 'batch', tenant: options.tenant ?? 'default',
       });
       await judge.refreshCapacity();
       return judge;
@@ -246,6 +275,40 @@ export class QueueJudge implements Judge {
     return { ok: check.ok, checks: [check] };
   }
 
+  /**
+   * Keep the fleet's status fresh (read every `everyMs`, default 1 000) for `admission`; a server on a queue
+   * calls this once. Failures to read keep the last status.
+   */
+  async watchFleet(everyMs = 1_000): Promise<void> {
+    const read = async (): Promise<void> => {
+      this.watched = { status: await this.fleetStatus(), addedSince: 0 };
+    };
+    await read();
+    this.timers.push(setInterval(() => void read().catch(() => undefined), everyMs).unref());
+  }
+
+  /**
+   * Fleet admission: null when `items` more jobs fit, else why not and when to retry. They fit while the
+   * queue's backlog (jobs no worker holds: the last read plus what this front end added since) stays within
+   * `backlogPerSlot` jobs per slot of the live, non-draining workers; a fleet with no worker admits nothing.
+   * `retryAfterSeconds` is the time the fleet needs to work the excess off at the mean job latency seen here
+   * (1 to 60 s). Admits everything until `watchFleet` has read the fleet once.
+   */
+  admission(items: number, backlogPerSlot = DEFAULT_BACKLOG_PER_SLOT): { reason: string; retryAfterSeconds: number } | null {
+    if (this.watched === null) return null;
+    const { status, addedSince } = this.watched;
+    const limit = status.slots * backlogPerSlot;
+    const backlog = status.backlog + addedSince;
+    if (backlog + items <= limit) return null;
+    const excess = backlog + items - limit;
+    const retryAfterSeconds = Math.min(60, Math.max(1, Math.ceil(status.slots === 0 ? 5 : (excess * this.meanJobSeconds) / status.slots)));
+    return {
+      reason: status.slots === 0 ? 'the fleet has no live worker taking jobs (crucible queue status shows it)'
+        : `the fleet's queue is full: ${backlog} jobs wait for ${status.slots} slots (at most ${backlogPerSlot} per slot)`,
+      retryAfterSeconds,
+    };
+  }
+
   /** Observe every job's end-to-end latency (for `/metrics`). */
   onLatency(observer: LatencyObserver): void {
     this.latencyObservers.push(observer);
@@ -287,19 +350,30 @@ export class QueueJudge implements Judge {
     if (this.closed) throw new Error('queue: the judge is closed');
     const signal = options.signal;
     signal?.throwIfAborted();
-    const job = await this.queue.add(payload.kind, payload, {
-      attempts: this.options.attempts, removeOnComplete: { age: KEEP_FINISHED_S }, removeOnFail: { age: KEEP_FINISHED_S },
-    });
+    const tenant = options.tenant ?? this.options.tenant;
+    const rank = this.tenantInFlight.get(tenant) ?? 0;
+    this.tenantInFlight.set(tenant, rank + 1);
+    let job: Job;
+    try {
+      job = await this.queue.add(payload.kind, payload, {
+        attempts: this.options.attempts, removeOnComplete: { age: KEEP_FINISHED_S }, removeOnFail: { age: KEEP_FINISHED_S },
+        priority: jobPriority(options.priority ?? this.options.priority, rank),
+      });
+    } catch (error) {
+      this.leave(tenant);
+      throw error;
+    }
+    if (this.watched !== null) this.watched.addedSince++;
     const id = job.id!;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        this.pending.delete(id);
+        if (this.pending.delete(id)) this.leave(tenant);
         reject(signal!.reason);
         // Taken by no worker yet: remove it. Held by a worker: it finishes and its result is ignored.
         void job.remove().catch(() => undefined);
       };
       this.pending.set(id, {
-        kind: payload.kind, addedAtMs: Date.now(), testCount,
+        kind: payload.kind, tenant, addedAtMs: Date.now(), testCount,
         settle: (result) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(result);
@@ -321,7 +395,9 @@ export class QueueJudge implements Judge {
     const pending = this.pending.get(jobId);
     if (pending === undefined) return;
     this.pending.delete(jobId);
+    this.leave(pending.tenant);
     const seconds = (Date.now() - pending.addedAtMs) / 1000;
+    this.meanJobSeconds += (seconds - this.meanJobSeconds) / 20; // exponentially weighted over ~20 jobs
     for (const observe of this.latencyObservers) observe(pending.kind, seconds);
     pending.settle(result.kind === 'failed' ? { kind: 'failed', reason: `queue: job ${jobId} failed on every attempt: ${result.reason}` } : result);
   }
@@ -340,6 +416,13 @@ export class QueueJudge implements Judge {
         this.settle(id, parseResult(job.returnvalue));
       }
     }
+  }
+
+  /** One of `tenant`'s jobs is no longer in flight. */
+  private leave(tenant: string): void {
+    const left = (this.tenantInFlight.get(tenant) ?? 1) - 1;
+    if (left <= 0) this.tenantInFlight.delete(tenant);
+    else this.tenantInFlight.set(tenant, left);
   }
 
   /** @throws JudgeRequestError for a kind no mode judges. */

@@ -131,7 +131,13 @@ async function openJudge(config: ServeConfig, options: StartOptions, submission:
   if (config.queue !== undefined) {
     const { queueLocation } = await import('../queue/connection.js');
     const { QueueJudge } = await import('../queue/queue-judge.js');
-    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits });
+    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits, priority: 'interactive' });
+    try {
+      await queue.watchFleet();
+    } catch (error) {
+      await queue.close();
+      throw error;
+    }
     return { judge: queue, queue, sandbox: null, ownSandbox: false };
   }
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
@@ -154,9 +160,14 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
     await close();
     throw error;
   }
-  const admission = new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity });
+  // On a fleet every admitted item goes to Redis at once (no local line): the queue's priorities order them
+  // (tenants, interactive before batch) and fleet admission bounds the backlog.
+  const admission = queue === null
+    ? new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity })
+    : new AdmissionQueue({ maxInFlight: judge.capacity.concurrency + config.queueCapacity, capacity: 0 });
   const service = new JudgeService(judge, submission, problems, admission,
-    { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB });
+    { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB },
+    queue === null ? undefined : (items) => queue.admission(items, config.fleetBacklogPerSlot));
   // On a fleet the self-test waits behind this server's own jobs once every admitted slot is taken.
   const saturated = sandbox === null ? () => admission.running >= admission.maxInFlight : () => sandbox.busySlots >= sandbox.slotCount;
   const health = new HealthMonitor(judge, { saturated });

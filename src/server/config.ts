@@ -25,6 +25,7 @@ export const ServeConfigSchema = z.object({
   trainingRun: z.string().regex(/^[A-Za-z0-9.:@/_-]{1,200}$/, 'letters, digits and . : @ / - _, at most 200').optional().describe('Name of the training run the rollouts go to; default serve-<start time>.'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
   queue: z.string().min(1).optional().describe('Judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of this machine\'s sandbox; none = local.'),
+  fleetBacklogPerSlot: z.number().positive().default(8).describe('With `queue`: 429 once the queue\'s backlog (jobs no worker holds) exceeds this many per slot of the fleet.'),
   unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
 }).strict();
 

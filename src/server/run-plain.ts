@@ -11,6 +11,7 @@ import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';
 import { SharedWork } from '../runner/shared-work.js';
 import { ServiceError } from './errors.js';
+import { callOptions } from './service.js';
 import type { RequestScope } from './scope.js';
 
 export interface PlainRun {
@@ -82,7 +83,7 @@ export async function runPlain(ctx: ServerContext, job: PlainRun, scope: Request
       stdin: job.stdin,
       limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
         ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
-    }, { signal }), signal);
+    }, { ...callOptions(scope), signal }), signal);
   };
   try {
     outcome = await memo.run(key, execute, scope.signal);

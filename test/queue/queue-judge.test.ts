@@ -46,12 +46,14 @@ describe('QueueJudge with a worker on a real Redis', () => {
       judge.catalog.add(HASH_A, [problem]);
       const controller = new AbortController();
       const call = judge.judge({ problem: { datasetHash: HASH_A, taskId: 'add' }, program: program('return a + b') }, { signal: controller.signal });
-      for (let i = 0; i < 100 && (await client.llen('crucible:judge:wait')) === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await client.llen('crucible:judge:wait'), 1, 'the job is waiting');
+      // Every job carries a priority (interactive before batch, tenants round-robin): it waits in BullMQ's prioritized set.
+      const waiting = async (): Promise<number> => (await client.llen('crucible:judge:wait')) + (await client.zcard('crucible:judge:prioritized'));
+      for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await waiting(), 1, 'the job is waiting');
       controller.abort();
       await assert.rejects(call, (error: Error) => error.name === 'AbortError');
-      for (let i = 0; i < 100 && (await client.llen('crucible:judge:wait')) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await client.llen('crucible:judge:wait'), 0, 'the cancelled job left the queue');
+      for (let i = 0; i < 100 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await waiting(), 0, 'the cancelled job left the queue');
     } finally {
       await judge.close();
     }
