@@ -37,7 +37,7 @@ import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { fleetConcurrency, readFleet, readFleetStatus, type FleetStatus } from './fleet.js';
 import {
-  datasetKey, judgePayload, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
+  datasetKey, judgePayload, MAX_BATCH, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
   type JobKind, type JobPayload, type JobResult,
 } from './wire.js';
 
@@ -62,6 +62,22 @@ export interface QueueJudgeOptions {
   readonly priority?: JobPriority;
   /** Tenant of calls that name none (default `default`). */
   readonly tenant?: string;
+  /**
+   * Most `judge` requests one job carries (default 8; 1: one job per request). Requests made in the same turn of
+   * the event loop with the same priority and tenant travel as one `batch` job, so the queue's cost per job (adding
+   * it, locking it, its events, its result) is paid once for all of them; a request alone goes as it is, with no
+   * wait. `capacity.concurrency` grows by this factor so callers keep every worker busy.
+   */
+  readonly maxBatch?: number;
+}
+
+/** A `judge` request waiting for the end of the event loop's turn to leave in a batch. */
+interface BatchItem {
+  readonly payload: Extract<JobPayload, { kind: 'judge' }>;
+  readonly options: CallOptions;
+  settled: boolean;
+  settle(result: JobResult | { kind: 'failed'; reason: string }): void;
+  fail(error: unknown): void;
 }
 
 /**
@@ -89,6 +105,7 @@ export type LatencyObserver = (kind: JobKind, seconds: number) => void;
 interface Pending {
   readonly kind: JobKind;
   readonly tenant: string;
+  readonly weight: number;
   readonly addedAtMs: number;
   readonly testCount: number;
   settle(result: JobResult | { kind: 'failed'; reason: string }): void;
@@ -150,6 +167,8 @@ export class QueueJudge implements Judge {
   /** The fleet as last read (`watchFleet`), jobs added since, and the mean job latency (s, for Retry-After). */
   private watched: { status: FleetStatus; addedSince: number } | null = null;
   private meanJobSeconds = 1;
+  /** Requests gathered this turn, by priority and tenant. */
+  private readonly gathering = new Map<string, BatchItem[]>();
   private closed = false;
 
   private constructor(
@@ -189,6 +208,7 @@ export class QueueJudge implements Judge {
         attempts: options.attempts ?? 3, reconcileAfterMs: options.reconcileAfterMs ?? 15_000,
         defaultConcurrency: options.defaultConcurrency ?? 8, modes: options.modes ?? defaultModes(), limits: options.limits ?? {},
         priority: options.priority ?? 'batch', tenant: options.tenant ?? 'default',
+        maxBatch: Math.max(1, Math.min(MAX_BATCH, Math.floor(options.maxBatch ?? 8))),
       });
       await judge.refreshCapacity();
       return judge;
@@ -199,14 +219,15 @@ export class QueueJudge implements Judge {
   }
 
   get capacity(): JudgeCapacity {
-    return { slots: Math.ceil(this.concurrency / 2), harnessSlots: Math.ceil(this.concurrency / 2), concurrency: this.concurrency };
+    return { slots: Math.ceil(this.concurrency / 2), harnessSlots: Math.ceil(this.concurrency / 2), concurrency: this.concurrency * this.options.maxBatch };
   }
 
   async judge(request: JudgeRequest, options: CallOptions = {}): Promise<DetailedVerdict> {
     this.counters.requests++;
     const testCount = await this.checkProblem(request.problem, options);
     const limits = { ...definedOnly(this.options.limits), ...definedOnly(request.limits ?? {}) };
-    const result = await this.submit(judgePayload({ ...request, limits }, options.detail === true), testCount, options);
+    const payload = judgePayload({ ...request, limits }, options.detail === true) as Extract<JobPayload, { kind: 'judge' }>;
+    const result = this.options.maxBatch > 1 ? await this.gather(payload, options) : await this.submit(payload, testCount, options);
     if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
     if (result.kind !== 'verdict') return verdictWithoutTests('internal_error', testCount, `queue: a worker answered a judge job with ${result.kind}`);
@@ -345,14 +366,79 @@ export class QueueJudge implements Judge {
     return this.testCount(problem);
   }
 
-  /** Add one job and wait for its result (or its final failure); honours `options.signal`. */
-  private async submit(payload: JobPayload, testCount: number, options: CallOptions): Promise<JobResult | { kind: 'failed'; reason: string }> {
+  /** Wait for the end of this turn of the event loop, then leave with the requests gathered meanwhile (`maxBatch`). */
+  private gather(payload: Extract<JobPayload, { kind: 'judge' }>, options: CallOptions): Promise<JobResult | { kind: 'failed'; reason: string }> {
+    const key = `${options.priority ?? this.options.priority}\0${options.tenant ?? this.options.tenant}`;
+    return new Promise((resolve, reject) => {
+      const signal = options.signal;
+      const item: BatchItem = {
+        payload, options, settled: false,
+        settle: (result) => {
+          if (item.settled) return;
+          item.settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        fail: (error) => {
+          if (item.settled) return;
+          item.settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      const onAbort = (): void => item.fail(signal!.reason);
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let items = this.gathering.get(key);
+      if (items === undefined) {
+        items = [];
+        this.gathering.set(key, items);
+        setImmediate(() => this.flush(key));
+      }
+      items.push(item);
+      if (items.length >= this.options.maxBatch) this.flush(key);
+    });
+  }
+
+  /** Send what was gathered under `key`: one request as a `judge` job, several as a `batch` job. */
+  private flush(key: string): void {
+    const gathered = this.gathering.get(key);
+    if (gathered === undefined) return;
+    this.gathering.delete(key);
+    const items = gathered.filter((i) => !i.settled);
+    if (items.length === 0) return;
+    const first = items[0]!;
+    // The job is cancelled (removed if no worker holds it) only once every caller in it has cancelled.
+    const controller = new AbortController();
+    const cancelledAll = (): void => {
+      if (items.every((i) => i.settled)) controller.abort(new DOMException('every caller cancelled', 'AbortError'));
+    };
+    for (const i of items) i.options.signal?.addEventListener('abort', cancelledAll, { once: true });
+    const options: CallOptions = { signal: controller.signal, priority: first.options.priority ?? this.options.priority,
+      tenant: first.options.tenant ?? this.options.tenant };
+    const payload: JobPayload = items.length === 1 ? first.payload : { v: WIRE_VERSION, kind: 'batch', items: items.map((i) => i.payload) };
+    this.submit(payload, 0, options, items.length).then((result) => {
+      if (items.length === 1) return first.settle(result);
+      if (result.kind === 'failed') return items.forEach((i) => i.settle(result));
+      if (result.kind !== 'batch' || result.results.length !== items.length) {
+        const reason = `queue: a worker answered a batch of ${items.length} with ${result.kind === 'batch' ? `${result.results.length} results` : result.kind}`;
+        return items.forEach((i) => i.settle({ kind: 'failed', reason }));
+      }
+      items.forEach((i, n) => i.settle(result.results[n]!));
+    }, (error: unknown) => items.forEach((i) => i.fail(error)));
+  }
+
+  /**
+   * Add one job and wait for its result (or its final failure); honours `options.signal`. `weight`: the requests
+   * it carries (a batch's), counted in its tenant's jobs in flight.
+   */
+  private async submit(payload: JobPayload, testCount: number, options: CallOptions, weight = 1): Promise<JobResult | { kind: 'failed'; reason: string }> {
     if (this.closed) throw new Error('queue: the judge is closed');
     const signal = options.signal;
     signal?.throwIfAborted();
     const tenant = options.tenant ?? this.options.tenant;
     const rank = this.tenantInFlight.get(tenant) ?? 0;
-    this.tenantInFlight.set(tenant, rank + 1);
+    this.tenantInFlight.set(tenant, rank + weight);
     let job: Job;
     try {
       job = await this.queue.add(payload.kind, payload, {
@@ -360,20 +446,20 @@ export class QueueJudge implements Judge {
         priority: jobPriority(options.priority ?? this.options.priority, rank),
       });
     } catch (error) {
-      this.leave(tenant);
+      this.leave(tenant, weight);
       throw error;
     }
     if (this.watched !== null) this.watched.addedSince++;
     const id = job.id!;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        if (this.pending.delete(id)) this.leave(tenant);
+        if (this.pending.delete(id)) this.leave(tenant, weight);
         reject(signal!.reason);
         // Taken by no worker yet: remove it. Held by a worker: it finishes and its result is ignored.
         void job.remove().catch(() => undefined);
       };
       this.pending.set(id, {
-        kind: payload.kind, tenant, addedAtMs: Date.now(), testCount,
+        kind: payload.kind, tenant, weight, addedAtMs: Date.now(), testCount,
         settle: (result) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(result);
@@ -395,7 +481,7 @@ export class QueueJudge implements Judge {
     const pending = this.pending.get(jobId);
     if (pending === undefined) return;
     this.pending.delete(jobId);
-    this.leave(pending.tenant);
+    this.leave(pending.tenant, pending.weight);
     const seconds = (Date.now() - pending.addedAtMs) / 1000;
     this.meanJobSeconds += (seconds - this.meanJobSeconds) / 20; // exponentially weighted over ~20 jobs
     for (const observe of this.latencyObservers) observe(pending.kind, seconds);
@@ -418,9 +504,9 @@ export class QueueJudge implements Judge {
     }
   }
 
-  /** One of `tenant`'s jobs is no longer in flight. */
-  private leave(tenant: string): void {
-    const left = (this.tenantInFlight.get(tenant) ?? 1) - 1;
+  /** `weight` of `tenant`'s requests are no longer in flight. */
+  private leave(tenant: string, weight: number): void {
+    const left = (this.tenantInFlight.get(tenant) ?? weight) - weight;
     if (left <= 0) this.tenantInFlight.delete(tenant);
     else this.tenantInFlight.set(tenant, left);
   }

@@ -105,15 +105,25 @@ const problemSpecSchema = z.union([
   z.object({ inline: problemSchema }).strict(),
 ]);
 
-/** The payload of one job (BullMQ job data): what to judge, and whether the caller wants the verdict's detail. */
-export const jobPayloadSchema = z.discriminatedUnion('kind', [
-  z.object({
-    v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
-    request: z.object({
-      problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
-      failFast: z.boolean().optional(), limits: limitsSchema.optional(),
-    }),
+const judgePayloadSchema = z.object({
+  v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
+  request: z.object({
+    problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
+    failFast: z.boolean().optional(), limits: limitsSchema.optional(),
   }),
+});
+
+/** Most `judge` requests one `batch` job carries. */
+export const MAX_BATCH = 64;
+
+/**
+ * The payload of one job (BullMQ job data): what to judge, and whether the caller wants the verdict's detail.
+ * A `batch` carries several `judge` requests (submitted together by one front end, same priority and tenant) so
+ * the queue's per-job cost is paid once for all of them; its result holds one answer per request, in order.
+ */
+export const jobPayloadSchema = z.discriminatedUnion('kind', [
+  judgePayloadSchema,
+  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('batch'), items: z.array(judgePayloadSchema).min(1).max(MAX_BATCH) }),
   z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('describe'), problem: problemSpecSchema }),
   z.object({
     v: z.literal(WIRE_VERSION), kind: z.literal('plain'),
@@ -189,22 +199,39 @@ export type WorkerProvenance = JudgedBy;
  * language, task, limits out of range) is an answer too, `request_error`, and is not retried; Crucible's own
  * failures make the job fail instead (BullMQ retries it, then the front end reports `internal_error`).
  */
+const verdictResultSchema = z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema });
+const requestErrorSchema = z.object({
+  kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema,
+});
+
 export const jobResultSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema }),
+  verdictResultSchema,
+  z.object({
+    kind: z.literal('batch'), provenance: provenanceSchema,
+    results: z.array(z.discriminatedUnion('kind', [verdictResultSchema, requestErrorSchema])),
+  }),
   z.object({ kind: z.literal('tests'), tests: z.array(failedTestDetailSchema), provenance: provenanceSchema }),
   z.object({ kind: z.literal('plain'), compile: executionResultSchema.nullable(), run: executionResultSchema.nullable(), provenance: provenanceSchema }),
   z.object({ kind: z.literal('harness'), response: harnessResponseSchema, provenance: provenanceSchema }),
-  z.object({ kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema }),
+  requestErrorSchema,
 ]);
 export type JobResult = z.infer<typeof jobResultSchema>;
 
 /** A job's result as a worker writes it (the shapes `jobResultSchema` reads back). */
 export type JobAnswer =
-  | { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
+  | VerdictAnswer
   | { readonly kind: 'tests'; readonly tests: readonly FailedTestDetail[]; readonly provenance: WorkerProvenance }
   | { readonly kind: 'plain'; readonly compile: ExecutionResult | null; readonly run: ExecutionResult | null; readonly provenance: WorkerProvenance }
   | { readonly kind: 'harness'; readonly response: HarnessResponse; readonly provenance: WorkerProvenance }
-  | { readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance };
+  | RequestErrorAnswer
+  | { readonly kind: 'batch'; readonly results: readonly (VerdictAnswer | RequestErrorAnswer)[]; readonly provenance: WorkerProvenance };
+
+/** The answer to one `judge` request. */
+export interface VerdictAnswer { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
+/** A request the worker's judge refused. */
+export interface RequestErrorAnswer {
+  readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance;
+}
 
 /** The verdict of a result, typed as the judge returns it. */
 export function resultVerdict(result: Extract<JobResult, { kind: 'verdict' }>): DetailedVerdict {

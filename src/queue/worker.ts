@@ -34,7 +34,8 @@ import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { ADVERT_TTL_MS, advertise, countFleetEvent, withdraw } from './fleet.js';
 import {
-  datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type WorkerAdvert,
+  datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type RequestErrorAnswer,
+  type VerdictAnswer, type WorkerAdvert,
   type WorkerProvenance,
 } from './wire.js';
 
@@ -166,8 +167,13 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
   if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${zodMessage(parsed.error)}`);
   const payload: JobPayload = parsed.data;
   const call = context.signal === undefined ? {} : { signal: context.signal };
-  const by = context.provenance(payload.kind === 'judge' || payload.kind === 'plain' ? payload.request.program.language
-    : payload.kind === 'harness' ? 'python' : undefined);
+  if (payload.kind === 'batch') {
+    // Every request at once: the local judge runs them on its slots (and deduplicates identical programs).
+    const results = await Promise.all(payload.items.map((item) => judgeOne(item, context)));
+    return { kind: 'batch', results, provenance: results[0]?.provenance ?? context.provenance(undefined) };
+  }
+  if (payload.kind === 'judge') return judgeOne(payload, context);
+  const by = context.provenance(payload.kind === 'plain' ? payload.request.program.language : payload.kind === 'harness' ? 'python' : undefined);
   const worker = by.worker;
   if (payload.kind === 'plain') {
     const outcome = await context.judge.runPlain(payload.request, call);
@@ -180,19 +186,30 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
     if (response.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${response.reason ?? 'internal_error'}`);
     return { kind: 'harness', response, provenance: by };
   }
-  const problem = payload.kind === 'judge' ? payload.request.problem : payload.problem;
+  const problem = payload.problem;
   if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
   try {
-    if (payload.kind === 'describe') {
-      return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: by };
-    }
-    const verdict = await context.judge.judge(payload.request, { ...call, detail: payload.detail });
-    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${verdict.reason ?? 'internal_error'}`);
+    return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: by };
+  } catch (error) {
+    if (error instanceof JudgeRequestError) return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
+    throw error;
+  }
+}
+
+/**
+ * One `judge` request (alone or in a batch): its verdict, or the judge's refusal.
+ * @throws AttemptFailed on an `internal_error` verdict (the whole job is retried, perhaps elsewhere).
+ */
+async function judgeOne(payload: Extract<JobPayload, { kind: 'judge' }>, context: JobContext): Promise<VerdictAnswer | RequestErrorAnswer> {
+  const by = context.provenance(payload.request.program.language);
+  const problem = payload.request.problem;
+  if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
+  try {
+    const verdict = await context.judge.judge(payload.request, { ...(context.signal === undefined ? {} : { signal: context.signal }), detail: payload.detail });
+    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${by.worker}: ${verdict.reason ?? 'internal_error'}`);
     return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: by };
   } catch (error) {
-    if (error instanceof JudgeRequestError) {
-      return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
-    }
+    if (error instanceof JudgeRequestError) return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
     throw error;
   }
 }

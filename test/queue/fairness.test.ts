@@ -50,7 +50,8 @@ describe('fleet scheduling and admission', () => {
     + (await client.llen('crucible:judge:active'));
 
   it('takes an interactive job and another tenant\'s job before a tenant\'s batch backlog', async () => {
-    const judge = await QueueJudge.connect(location); // batch by default, as crucible eval
+    // Priority batch by default, as crucible eval; one request per job, so the order shows job by job.
+    const judge = await QueueJudge.connect(location, { maxBatch: 1 });
     try {
       const order: string[] = [];
       const submit = (label: string, options: CallOptions): Promise<void> =>
@@ -80,7 +81,7 @@ describe('fleet scheduling and admission', () => {
   it('answers 429 with Retry-After while the backlog exceeds the fleet\'s capacity, and admits again after', async () => {
     const server = await startServer({ port: 0, queue: redis.url, logLevel: 'silent', fleetBacklogPerSlot: 2 },
       { problems: [ECHO], logger: createLogger('silent') });
-    const batch = await QueueJudge.connect(location);
+    const batch = await QueueJudge.connect(location, { maxBatch: 1 }); // six jobs, not one batch of six
     try {
       const post = (): ReturnType<typeof httpCall> => httpCall(server.url, 'POST', '/v1/judge', { code: 'print(input())\n', problem: 'echo', tenant: 'trainer-1' });
       const ok = await post();

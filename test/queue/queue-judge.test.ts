@@ -82,6 +82,20 @@ describe('QueueJudge with a worker on a real Redis', () => {
       await assert.rejects(judge.judge({ problem: ref, program: { language: 'no-such-language', source: 'x' } }),
         (error: Error) => error instanceof JudgeRequestError && error.field === 'program.language');
 
+      // Requests made together travel as one batch job; each caller gets its own answer, refusals included.
+      const together = await Promise.allSettled([
+        judge.judge({ problem: ref, program: program('return a + b') }),
+        judge.judge({ problem: ref, program: program('return a * b') }),
+        judge.judge({ problem: { inline: problem }, program: program('return (a + b) % 7') }),
+        judge.judge({ problem: ref, program: { language: 'no-such-language', source: 'x' } }),
+        judge.judge({ problem: ref, program: program('while True: pass') }, { detail: true }),
+      ]);
+      assert.deepEqual(together.map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as Error).name)),
+        ['passed', 'wrong_answer', 'passed', 'JudgeRequestError', 'time_limit_exceeded']);
+      const batches = await client.zrange('crucible:judge:completed', '0', '-1');
+      const names = await Promise.all(batches.map((id) => client.hget(`crucible:judge:${id}`, 'name')));
+      assert.equal(names.filter((n) => n === 'batch').length, 1, `job names ${names.join(' ')}`);
+
       // A dataset that vanished from Redis after its front end shipped it (here: it found one under the hash and
       // shipped nothing): every attempt fails on the worker, which never saw it; the sample is internal_error.
       const fresh = await QueueJudge.connect(location);
