@@ -69,7 +69,16 @@ export interface QueueJudgeOptions {
    * wait. `capacity.concurrency` grows by this factor so callers keep every worker busy.
    */
   readonly maxBatch?: number;
+  /**
+   * Time to live of the datasets this judge ships to Redis, s (default `DATASET_TTL_S`, a day). While the judge
+   * runs it starts their time again every third of it, so a dataset expires only once no front end has used it
+   * for that long; a worker that has it keeps its copy.
+   */
+  readonly datasetTtlS?: number;
 }
+
+/** Default time to live of a shipped dataset in Redis, s (one day). */
+export const DATASET_TTL_S = 24 * 3600;
 
 /** A `judge` request waiting for the end of the event loop's turn to leave in a batch. */
 interface BatchItem {
@@ -120,7 +129,7 @@ class ShippingCatalog implements ProblemCatalog {
   private readonly lists = new Map<string, readonly ProblemBase[]>();
   private readonly uploads = new Map<string, Promise<void>>();
 
-  constructor(private readonly redis: Redis, private readonly location: QueueLocation) {}
+  constructor(private readonly redis: Redis, private readonly location: QueueLocation, private readonly ttlS: number) {}
 
   add(datasetHash: string, problems: readonly ProblemBase[]): void {
     if (this.problems.has(datasetHash)) return;
@@ -148,10 +157,20 @@ class ShippingCatalog implements ProblemCatalog {
     return upload;
   }
 
+  /** Ship a dataset unless Redis has it (then its time to live starts again). */
   private async ship(datasetHash: string, problems: readonly ProblemBase[]): Promise<void> {
     const key = datasetKey(this.location.prefix, this.location.queueName, datasetHash);
-    if (await this.redis.exists(key)) return;
-    await this.redis.set(key, JSON.stringify({ v: WIRE_VERSION, problems }), 'NX');
+    if ((await this.redis.expire(key, this.ttlS)) === 1) return;
+    await this.redis.set(key, JSON.stringify({ v: WIRE_VERSION, problems }), 'EX', this.ttlS, 'NX');
+  }
+
+  /** Start the time to live of every dataset this catalog shipped again (one round trip). */
+  async refresh(): Promise<void> {
+    const hashes = [...this.lists.keys()];
+    if (hashes.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const hash of hashes) pipeline.expire(datasetKey(this.location.prefix, this.location.queueName, hash), this.ttlS);
+    await pipeline.exec();
   }
 }
 
@@ -179,12 +198,14 @@ export class QueueJudge implements Judge {
     private readonly events: QueueEvents,
     private readonly options: Required<QueueJudgeOptions>,
   ) {
-    this.catalog = new ShippingCatalog(connections[0], location);
+    this.catalog = new ShippingCatalog(connections[0], location, options.datasetTtlS);
     this.concurrency = options.defaultConcurrency;
     events.on('completed', ({ jobId, returnvalue }) => this.onCompleted(jobId, returnvalue));
     events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, { kind: 'failed', reason: failedReason }));
     events.on('error', () => undefined); // ioredis reconnects; a lost event is found by reconciliation
     this.timers.push(setInterval(() => void this.refreshCapacity().catch(() => undefined), 5_000).unref());
+    // A dataset in use never expires: its time to live starts again three times per period.
+    this.timers.push(setInterval(() => void this.catalog.refresh().catch(() => undefined), (options.datasetTtlS * 1000) / 3).unref());
     this.timers.push(setInterval(() => void this.reconcile().catch(() => undefined),
       Math.max(1_000, Math.floor(options.reconcileAfterMs / 3))).unref());
   }
@@ -208,7 +229,7 @@ export class QueueJudge implements Judge {
         attempts: options.attempts ?? 3, reconcileAfterMs: options.reconcileAfterMs ?? 15_000,
         defaultConcurrency: options.defaultConcurrency ?? 8, modes: options.modes ?? defaultModes(), limits: options.limits ?? {},
         priority: options.priority ?? 'batch', tenant: options.tenant ?? 'default',
-        maxBatch: Math.max(1, Math.min(MAX_BATCH, Math.floor(options.maxBatch ?? 8))),
+        maxBatch: Math.max(1, Math.min(MAX_BATCH, Math.floor(options.maxBatch ?? 8))), datasetTtlS: options.datasetTtlS ?? DATASET_TTL_S,
       });
       await judge.refreshCapacity();
       return judge;

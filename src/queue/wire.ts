@@ -8,7 +8,7 @@
  * - BullMQ's own keys for the queue (`<prefix>:<queue>:*`, BullMQ's layout);
  * - `<prefix>:<queue>:dataset:<datasetHash>`: a dataset's problems as JSON (`ShippedDataset`), written once by
  *   the first front end that uses it (content-addressed: the hash is the sha256 of the problems file), read
- *   once per worker;
+ *   once per worker; it expires a day (`QueueJudgeOptions.datasetTtlS`) after the last front end using it stopped;
  * - `<prefix>:<queue>:worker:<name>`: a worker's advertisement (`WorkerAdvert`), refreshed while it runs,
  *   with a time to live so a dead worker drops out of the fleet.
  */

@@ -59,6 +59,26 @@ describe('QueueJudge with a worker on a real Redis', () => {
     }
   });
 
+  it('ships a dataset with a time to live that starts again while a front end uses it, and lets it expire after', async () => {
+    const hash = 'c'.repeat(64);
+    const key = datasetKey(location.prefix, location.queueName, hash);
+    const judge = await QueueJudge.connect(location, { datasetTtlS: 2 });
+    try {
+      judge.catalog.add(hash, [problem]);
+      await judge.catalog.shipped(hash);
+      const ttl = await client.ttl(key);
+      assert.ok(ttl > 0 && ttl <= 2, `time to live ${ttl} s`);
+      await new Promise((r) => setTimeout(r, 3_000));
+      assert.equal(await client.exists(key), 1, 'in use for longer than its time to live, and still there');
+    } finally {
+      await judge.close();
+    }
+    for (let waited = 0; (await client.exists(key)) === 1; waited += 200) {
+      assert.ok(waited < 6_000, 'the dataset did not expire once no front end used it');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
   it('judges, refuses what the worker refuses, and turns a job failing every attempt into internal_error', async () => {
     const context = defaultSubmissionContext();
     const worker: RunningWorker = await startWorker({ location, name: 'unit', crucibleVersion: 'test',
