@@ -8,7 +8,7 @@ import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/co
 import { createJudge } from '../runner/factory.js';
 import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../runner/rerank.js';
 import { registerUserError, UsageError } from './errors.js';
-import { parseIntList, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import { parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds } from './options.js';
 import { GENERATED_TEST_CPU_MS, secondsToMs } from '../limits.js';
 
 registerUserError(RerankInputError);
@@ -19,7 +19,7 @@ registerUserError(QueueUnreachableError);
 interface RerankFlags {
   method: string; problems: string; samples: string; tests?: string; format: string; k: number[]; json?: boolean;
   jobs?: number; timeLimit?: number; testTimeLimit?: number; testsPerSample: number; scoring: string; progress: boolean;
-  unsafeNoSandbox?: boolean; queue?: string;
+  unsafeNoSandbox?: boolean; queue?: string; tenant?: string;
 }
 
 function percent(x: number | undefined): string {
@@ -63,6 +63,7 @@ export function register(program: Command): void {
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
+    .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .action(async (flags: RerankFlags) => {
       if (!(RERANK_METHODS as readonly string[]).includes(flags.method)) throw new UsageError(`--method must be one of ${RERANK_METHODS.join('|')}`);
       const method = flags.method as RerankMethod;
@@ -77,7 +78,7 @@ export function register(program: Command): void {
       const judge: Judge = location === undefined
         ? createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits })
         // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-        : await (await import('../queue/queue-judge.js')).QueueJudge.connect(location, { limits });
+        : await (await import('../queue/queue-judge.js')).QueueJudge.connect(location, { limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) });
       const bar = flags.progress && !flags.json && process.stderr.isTTY
         ? new SingleBar({ format: 'rerank {phase} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, stream: process.stderr })
         : null;

@@ -70,6 +70,9 @@ export interface CallOptions {
   readonly priority?: JobPriority;
 }
 
+/** What a tenant name (`CallOptions.tenant`) may be: 1-100 letters, digits and . : @ / - _. */
+export const TENANT_PATTERN = /^[A-Za-z0-9.:@/_-]{1,100}$/;
+
 /** Scheduling class of a call (`CallOptions.priority`): interactive work goes before batch work. */
 export type JobPriority = 'interactive' | 'batch';
 

@@ -11,7 +11,8 @@ import { groupStats, rewardOf, RewardSpecSchema, type RewardSpec } from '../rewa
 import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
-import { requestScope, TENANT_PATTERN, type RequestScope } from './scope.js';
+import { requestScope, type RequestScope } from './scope.js';
+import { TENANT_PATTERN } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { rolloutOf } from './training.js';
 import { parseBody } from './validate.js';

@@ -11,7 +11,7 @@
  * only a `close` before the response finished writing (`writableFinished` false) is a disconnect.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { JobPriority } from '../judge/judge.js';
+import { TENANT_PATTERN, type JobPriority } from '../judge/judge.js';
 import { ServiceError } from './errors.js';
 
 /** The request a unit of judging belongs to. */
@@ -25,9 +25,6 @@ export interface RequestScope {
   /** `x-crucible-priority` (`interactive`, the default of a server, or `batch`): order on a queue's fleet. */
   readonly priority?: JobPriority;
 }
-
-/** What a tenant name may be: 1-100 letters, digits and . : @ / - _. */
-export const TENANT_PATTERN = /^[A-Za-z0-9.:@/_-]{1,100}$/;
 
 /** The tenant and priority a request names. @throws ServiceError (400) naming the header at fault. */
 function scheduling(request: FastifyRequest, bodyTenant: string | undefined): { tenant?: string; priority?: JobPriority } {

@@ -99,6 +99,9 @@ describe('serve and rerank through the queue', () => {
     assert.deepEqual(status.workers.map((w: { name: string; slots: number }) => [w.name, w.slots]), [['serve-worker', 1]]);
     assert.equal(status.slots, 1);
     assert.equal(status.depth.failed, 0);
+    // eval and rerank name their tenant with --tenant, checked as the server checks it.
+    await assert.rejects(run(CRUCIBLE, ['eval', '--problems', 'p.jsonl', '--samples', 's.jsonl', '--queue', redis.url, '--tenant', 'no spaces']),
+      (error: { code?: number; stderr?: string }) => error.code === 2 && /--tenant.*expected 1-100 letters/.test(error.stderr ?? ''));
     const text = await run(CRUCIBLE, ['queue', 'status', '--queue', redis.url]);
     assert.match(text.stdout, /^serve-worker\s+\S+\s+1\s+\d+\/\d+\s+taking jobs/m);
   });
