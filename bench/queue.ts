@@ -9,10 +9,27 @@
  * Figures: p50 and p90 latency per job (ms) of each, their difference (the queue's latency overhead), and CPU per
  * job (ms) of this process (front end + worker, Node side only; the sandboxed programs are child processes and
  * not counted) and of redis-server (/proc/PID/stat), the difference being the queue's CPU overhead.
- * Usage: npm run bench:queue [-- --jobs 300]
+ *
+ * `--fleet` (the issue's acceptance run): CodeT's HumanEval problems with their CodeGen-16B samples (100 per
+ * problem; `--problems P` takes the first P problems, default all 164 = 16,400 samples), judged
+ * 1. locally: a `LocalJudge` with 2 slots in this process, `capacity.concurrency` samples in flight, as
+ *    `crucible eval --jobs 2` does;
+ * 2. on the queue: a `QueueJudge` in this process and three `crucible worker --slots 1` processes.
+ * Figures: wall time and samples/s of each, whether every verdict is identical, and CPU per sample (ms): this
+ * process's own (the local judge, or the queue's front end), the workers' Node processes (/proc/PID/stat, their
+ * own CPU without the sandboxed programs) and redis-server's.
+ * `--max-batch N`: most samples per job (`QueueJudgeOptions.maxBatch`, default 8; 1 = one job per sample).
+ * Usage: npm run bench:queue [-- --jobs 300]   |   npm run bench:queue -- --fleet [--problems 164] [--max-batch 8]
  */
-import { readFileSync } from 'node:fs';
-import { datasetHash, readProblems } from '../src/formats/index.js';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { datasetHash, readProblems, readSamples } from '../src/formats/index.js';
+import type { Problem } from '../src/formats/types.js';
+import { inPool } from '../src/runner/in-pool.js';
+import { spawnWorker, stopWorkers } from '../test/support/queue-eval.js';
+import { CODET_SOLUTIONS } from '../test/support/codet-data.js';
 import type { Judge } from '../src/judge/judge.js';
 import { defaultSubmissionContext, prepareSubmission } from '../src/judge/submission.js';
 import { queueLocation } from '../src/queue/connection.js';
@@ -73,31 +90,111 @@ async function phase(judge: Judge, hash: string, offset: number, redisPid: numbe
   };
 }
 
-const hash = await datasetHash(CODET_PROBLEMS);
-const local = createJudge({ slots: 1, cacheDir: null });
-const localPhase = await phase(local, hash, 0, null);
-await local.close();
+async function serialBench(): Promise<void> {
+  const hash = await datasetHash(CODET_PROBLEMS);
+  const local = createJudge({ slots: 1, cacheDir: null });
+  const localPhase = await phase(local, hash, 0, null);
+  await local.close();
 
-const redis = await startRedis();
-let queuePhase: Phase;
-try {
-  const location = queueLocation(redis.url);
-  const context = defaultSubmissionContext();
-  const worker = await startWorker({ location, name: 'bench', crucibleVersion: 'bench',
-    judge: { slots: 1, cacheDir: null, languages: context.languages, modes: context.modes } });
-  const judge = await QueueJudge.connect(location);
+  const redis = await startRedis();
+  let queuePhase: Phase;
   try {
-    queuePhase = await phase(judge, hash, 100_000, redis.pid);
+    const location = queueLocation(redis.url);
+    const context = defaultSubmissionContext();
+    const worker = await startWorker({ location, name: 'bench', crucibleVersion: 'bench',
+      judge: { slots: 1, cacheDir: null, languages: context.languages, modes: context.modes } });
+    const judge = await QueueJudge.connect(location);
+    try {
+      queuePhase = await phase(judge, hash, 100_000, redis.pid);
+    } finally {
+      await judge.close();
+      await worker.drain();
+    }
   } finally {
-    await judge.close();
-    await worker.drain();
+    await redis.stop();
   }
-} finally {
-  await redis.stop();
+
+  const f = (x: number): string => x.toFixed(2);
+  console.log(`jobs ${JOBS} (one at a time, after ${WARMUP} warm-up jobs), HumanEval/0, one slot`);
+  console.log(`local: p50 ${f(localPhase.p50Ms)} ms, p90 ${f(localPhase.p90Ms)} ms, Node CPU ${f(localPhase.cpuMsPerJob)} ms/job`);
+  console.log(`queue: p50 ${f(queuePhase.p50Ms)} ms, p90 ${f(queuePhase.p90Ms)} ms, Node CPU ${f(queuePhase.cpuMsPerJob)} ms/job (front end + worker), redis-server CPU ${f(queuePhase.redisCpuMsPerJob)} ms/job`);
+  console.log(`queue overhead per job: latency p50 +${f(queuePhase.p50Ms - localPhase.p50Ms)} ms, CPU +${f(queuePhase.cpuMsPerJob + queuePhase.redisCpuMsPerJob - localPhase.cpuMsPerJob)} ms`);
 }
 
-const f = (x: number): string => x.toFixed(2);
-console.log(`jobs ${JOBS} (one at a time, after ${WARMUP} warm-up jobs), HumanEval/0, one slot`);
-console.log(`local: p50 ${f(localPhase.p50Ms)} ms, p90 ${f(localPhase.p90Ms)} ms, Node CPU ${f(localPhase.cpuMsPerJob)} ms/job`);
-console.log(`queue: p50 ${f(queuePhase.p50Ms)} ms, p90 ${f(queuePhase.p90Ms)} ms, Node CPU ${f(queuePhase.cpuMsPerJob)} ms/job (front end + worker), redis-server CPU ${f(queuePhase.redisCpuMsPerJob)} ms/job`);
-console.log(`queue overhead per job: latency p50 +${f(queuePhase.p50Ms - localPhase.p50Ms)} ms, CPU +${f(queuePhase.cpuMsPerJob + queuePhase.redisCpuMsPerJob - localPhase.cpuMsPerJob)} ms`);
+interface FleetPhase { wallMs: number; cpuMsPerSample: number; statuses: Map<string, string> }
+
+/** Judge every sample through `judge` with its `capacity.concurrency` in flight, as `crucible eval` does. */
+async function judgeAll(judge: Judge, all: readonly Problem[], problems: readonly Problem[], hash: string): Promise<FleetPhase> {
+  const context = defaultSubmissionContext();
+  const byId = new Map(problems.map((p) => [p.taskId, p]));
+  // CodeT's samples name their problem by prompt: read them against every problem, keep the chosen ones'.
+  const samples = (await readSamples(CODET_SOLUTIONS, { problems: all as Problem[] })).filter((s) => byId.has(s.taskId));
+  judge.catalog.add(hash, all);
+  const statuses = new Map<string, string>();
+  const cpu0 = ownCpuMs();
+  const started = performance.now();
+  await inPool(samples, judge.capacity.concurrency, async (sample) => {
+    const prepared = prepareSubmission(byId.get(sample.taskId)!, sample, context);
+    const status = prepared.kind === 'decided' ? prepared.verdict.status
+      : (await judge.judge({ problem: { datasetHash: hash, taskId: sample.taskId }, program: prepared.program, failFast: true })).status;
+    statuses.set(`${sample.taskId}#${sample.index}`, status);
+  });
+  return { wallMs: performance.now() - started, cpuMsPerSample: (ownCpuMs() - cpu0) / samples.length, statuses };
+}
+
+async function fleetBench(): Promise<void> {
+  const all = await readProblems(CODET_PROBLEMS, 'humaneval');
+  const problems = all.slice(0, arg('--problems', all.length));
+  const hash = await datasetHash(CODET_PROBLEMS);
+  const dir = mkdtempSync(join(tmpdir(), 'crucible-bench-queue-'));
+  const env = { ...process.env, CRUCIBLE_CACHE_DIR: join(dir, 'cache') };
+  const local = createJudge({ slots: 2, cacheDir: join(dir, 'cache') });
+  let localPhase: FleetPhase;
+  try {
+    localPhase = await judgeAll(local, all, problems, hash);
+  } finally {
+    await local.close();
+  }
+  const redis = await startRedis();
+  const workers: ChildProcess[] = [];
+  let queuePhase: FleetPhase;
+  let workerCpuMs = 0;
+  let redisCpuMs = 0;
+  try {
+    for (const name of ['f1', 'f2', 'f3']) workers.push(spawnWorker(redis.url, name, env));
+    const maxBatch = arg('--max-batch', 8);
+    const judge = await QueueJudge.connect(queueLocation(redis.url), { maxBatch });
+    try {
+      for (let waited = 0; judge.capacity.concurrency < 6 * maxBatch; waited += 500) {
+        if (waited > 60_000) throw new Error('the three workers did not advertise themselves within 60 s');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const workers0 = workers.map((w) => procCpuMs(w.pid!));
+      const redis0 = procCpuMs(redis.pid);
+      queuePhase = await judgeAll(judge, all, problems, hash);
+      workerCpuMs = workers.reduce((sum, w, i) => sum + procCpuMs(w.pid!) - workers0[i]!, 0);
+      redisCpuMs = procCpuMs(redis.pid) - redis0;
+    } finally {
+      await judge.close();
+    }
+  } finally {
+    await stopWorkers(workers);
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const n = localPhase.statuses.size;
+  const differing = [...localPhase.statuses].filter(([key, status]) => queuePhase.statuses.get(key) !== status);
+  const f = (x: number): string => x.toFixed(2);
+  const counts = new Map<string, number>();
+  for (const status of queuePhase.statuses.values()) counts.set(status, (counts.get(status) ?? 0) + 1);
+  console.log(`fleet: ${problems.length} problems, ${n} samples (CodeGen-16B, CodeT's HumanEval); verdicts: ${[...counts].map(([s, c]) => `${s} ${c}`).join(', ')}`);
+  console.log(`local (2 slots): ${(localPhase.wallMs / 1000).toFixed(1)} s, ${(n / (localPhase.wallMs / 1000)).toFixed(1)} samples/s, this process ${f(localPhase.cpuMsPerSample)} ms CPU/sample`);
+  console.log(`queue (3 workers x 1 slot, up to ${arg('--max-batch', 8)} samples per job): ${(queuePhase.wallMs / 1000).toFixed(1)} s, ${(n / (queuePhase.wallMs / 1000)).toFixed(1)} samples/s; CPU/sample: front end ${f(queuePhase.cpuMsPerSample)} ms, ` +
+    `workers' Node ${f(workerCpuMs / n)} ms, redis-server ${f(redisCpuMs / n)} ms`);
+  console.log(`queue overhead CPU/sample (front end + workers + redis - local judge): ${f(queuePhase.cpuMsPerSample + (workerCpuMs + redisCpuMs) / n - localPhase.cpuMsPerSample)} ms`);
+  console.log(`identical verdicts: ${differing.length === 0 ? 'yes' : `NO, ${differing.length} differ, e.g. ${differing.slice(0, 3).map(([k, s]) => `${k} local ${s} queue ${queuePhase.statuses.get(k)}`).join('; ')}`}`);
+  if (differing.length > 0) process.exitCode = 1;
+}
+
+if (process.argv.includes('--fleet')) await fleetBench();
+else await serialBench();

@@ -21,7 +21,7 @@ import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
-import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTenant, parseTimeLimitSeconds } from './options.js';
 
 registerUserError(DatasetError);
 registerUserError(UnknownFormatError);
@@ -32,7 +32,8 @@ registerUserError(QueueUnreachableError);
 interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
-  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; since?: string; until?: string;
+  cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
+  until?: string;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -224,7 +225,8 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
     try {
       judge = flags.queue !== undefined
         // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-        ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue), { modes: context.modes, limits: input.limits })
+        ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
+          { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
         : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
           languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
       await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
@@ -288,6 +290,7 @@ export function register(program: Command): void {
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
+    .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
       .choices(['failing', 'all']).default('failing'))
     .action(async (flags: EvalFlags) => {

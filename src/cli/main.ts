@@ -17,6 +17,7 @@ import { register as registerDashboard } from './dashboard.js';
 import { register as registerWorker } from './worker.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerDebugLoop } from './debug-loop.js';
+import { register as registerQueue } from './queue.js';
 
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
@@ -26,7 +27,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
   for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
-    registerStore, registerExport, registerDashboard, registerWorker, registerMcp,
+    registerStore, registerExport, registerDashboard, registerWorker, registerQueue, registerMcp,
     registerDebugLoop]) register(program);
   try {
     await program.parseAsync(argv as string[]);

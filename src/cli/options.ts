@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../limits.js';
+import { TENANT_PATTERN } from '../judge/judge.js';
 import { UsageError } from './errors.js';
 
 /** Parse a positive finite number (commander option parser). */
@@ -55,4 +56,10 @@ export function readInputFile(path: string, what: string): string {
   } catch (error) {
     throw new UsageError(`${what}: cannot read ${path}: ${(error as Error).message}`);
   }
+}
+
+/** Commander parser of a tenant name (`--tenant`, `TENANT_PATTERN`). */
+export function parseTenant(value: string): string {
+  if (!TENANT_PATTERN.test(value)) throw new InvalidArgumentError(`expected 1-100 letters, digits and . : @ / - _, got "${value}"`);
+  return value;
 }

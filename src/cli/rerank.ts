@@ -3,19 +3,23 @@ import { availableParallelism } from 'node:os';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { datasetHash, problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
+import type { Judge } from '../judge/judge.js';
+import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { createJudge } from '../runner/factory.js';
 import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../runner/rerank.js';
 import { registerUserError, UsageError } from './errors.js';
-import { parseIntList, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import { parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds } from './options.js';
 import { GENERATED_TEST_CPU_MS, secondsToMs } from '../limits.js';
 
 registerUserError(RerankInputError);
 registerUserError(UnknownFormatError);
+registerUserError(QueueUrlError);
+registerUserError(QueueUnreachableError);
 
 interface RerankFlags {
   method: string; problems: string; samples: string; tests?: string; format: string; k: number[]; json?: boolean;
   jobs?: number; timeLimit?: number; testTimeLimit?: number; testsPerSample: number; scoring: string; progress: boolean;
-  unsafeNoSandbox?: boolean;
+  unsafeNoSandbox?: boolean; queue?: string; tenant?: string;
 }
 
 function percent(x: number | undefined): string {
@@ -58,6 +62,8 @@ export function register(program: Command): void {
     .option('--scoring <scoring>', 'CodeT consensus score: sqrt (released code) | product (paper)', 'sqrt')
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
+    .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .action(async (flags: RerankFlags) => {
       if (!(RERANK_METHODS as readonly string[]).includes(flags.method)) throw new UsageError(`--method must be one of ${RERANK_METHODS.join('|')}`);
       const method = flags.method as RerankMethod;
@@ -68,7 +74,11 @@ export function register(program: Command): void {
       const tests = method === 'first' || flags.tests === undefined ? undefined
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
       const limits = flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) };
-      const judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits });
+      const location = flags.queue === undefined ? undefined : queueLocation(flags.queue); // a bad URL fails before anything runs
+      const judge: Judge = location === undefined
+        ? createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits })
+        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
+        : await (await import('../queue/queue-judge.js')).QueueJudge.connect(location, { limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) });
       const bar = flags.progress && !flags.json && process.stderr.isTTY
         ? new SingleBar({ format: 'rerank {phase} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, stream: process.stderr })
         : null;

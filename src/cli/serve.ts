@@ -4,8 +4,13 @@ import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
 import { resolveStoreLocation } from '../store/open.js';
+import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
+import { registerUserError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds } from './options.js';
+
+registerUserError(QueueUrlError);
+registerUserError(QueueUnreachableError);
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -38,6 +43,8 @@ interface ServeFlags {
   trainingRun?: string;
   maxSessions?: number;
   sessionTtl?: number;
+  queue?: string;
+  fleetBacklogPerSlot?: number;
 }
 
 /** Add `serve` to the program. */
@@ -58,6 +65,8 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
+    .option('--fleet-backlog-per-slot <n>', 'with --queue: answer 429 once jobs waiting exceed this many per slot of the fleet (default 8)', parsePositiveNumber)
     .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)
     .option('--no-store', 'no result store: no dashboard at /ui, no training events')
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
@@ -84,7 +93,10 @@ export function register(program: Command): void {
         trainingRun: flags.trainingRun,
         maxSessions: flags.maxSessions,
         sessionTtlSeconds: flags.sessionTtl,
+        queue: flags.queue,
+        fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
       };
+      if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything starts
       const parsed = ServeConfigSchema.safeParse(input);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

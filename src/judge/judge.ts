@@ -61,7 +61,20 @@ export interface JudgeRequest {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly detail?: boolean;
+  /**
+   * Scheduling on a judge many callers share (a queue's fleet, `QueueJudge`; a local judge ignores both):
+   * `tenant` names the caller (a trainer, a team) so one tenant's burst cannot starve another's, and
+   * `priority` puts `interactive` work (session steps, single requests) before `batch` work (evals).
+   */
+  readonly tenant?: string;
+  readonly priority?: JobPriority;
 }
+
+/** What a tenant name (`CallOptions.tenant`) may be: 1-100 letters, digits and . : @ / - _. */
+export const TENANT_PATTERN = /^[A-Za-z0-9.:@/_-]{1,100}$/;
+
+/** Scheduling class of a call (`CallOptions.priority`): interactive work goes before batch work. */
+export type JobPriority = 'interactive' | 'batch';
 
 /**
  * One plain run (no tests): compile if the language compiles, then run once on `stdin`. Limits: CPU ms, wall ms

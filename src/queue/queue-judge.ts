@@ -24,7 +24,7 @@ import type { Redis } from 'ioredis';
 import type { IoProblem, ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
-  isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
+  isInline, JudgeRequestError, type CallOptions, type JobPriority, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
   type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
@@ -32,12 +32,13 @@ import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
 import { definedOnly, type JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../runner/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
+import type { ExecutionResult } from '../sandbox/types.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
-import { fleetConcurrency, readFleet } from './fleet.js';
+import { fleetConcurrency, readFleet, readFleetStatus, type FleetStatus } from './fleet.js';
 import {
-  datasetKey, judgePayload, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
-  type JobPayload, type JobResult, type WorkerProvenance,
+  datasetKey, judgePayload, MAX_BATCH, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
+  type JobKind, type JobPayload, type JobResult,
 } from './wire.js';
 
 /** The problem of `QueueJudge.selfTest`: add two numbers. */
@@ -57,14 +58,63 @@ export interface QueueJudgeOptions {
   readonly limits?: Partial<JudgeLimits>;
   /** Judging modes requests are checked against (default: the built-in kinds; workers must know the same). */
   readonly modes?: ModeRegistry;
+  /** Priority of calls that name none (`CallOptions.priority`; default `batch`: `crucible serve` asks `interactive`). */
+  readonly priority?: JobPriority;
+  /** Tenant of calls that name none (default `default`). */
+  readonly tenant?: string;
+  /**
+   * Most `judge` requests one job carries (default 8; 1: one job per request). Requests made in the same turn of
+   * the event loop with the same priority and tenant travel as one `batch` job, so the queue's cost per job (adding
+   * it, locking it, its events, its result) is paid once for all of them; a request alone goes as it is, with no
+   * wait. `capacity.concurrency` grows by this factor so callers keep every worker busy.
+   */
+  readonly maxBatch?: number;
+  /**
+   * Time to live of the datasets this judge ships to Redis, s (default `DATASET_TTL_S`, a day). While the judge
+   * runs it starts their time again every third of it, so a dataset expires only once no front end has used it
+   * for that long; a worker that has it keeps its copy.
+   */
+  readonly datasetTtlS?: number;
 }
 
-/** A verdict from a worker, with who judged it. */
-export interface QueueVerdict extends DetailedVerdict {
-  readonly provenance?: WorkerProvenance;
+/** Default time to live of a shipped dataset in Redis, s (one day). */
+export const DATASET_TTL_S = 24 * 3600;
+
+/** A `judge` request waiting for the end of the event loop's turn to leave in a batch. */
+interface BatchItem {
+  readonly payload: Extract<JobPayload, { kind: 'judge' }>;
+  readonly options: CallOptions;
+  settled: boolean;
+  settle(result: JobResult | { kind: 'failed'; reason: string }): void;
+  fail(error: unknown): void;
 }
+
+/**
+ * BullMQ job priorities (1 is taken first, at most 2^21 = 2,097,152): interactive jobs take 1 to 2^20 - 1 and
+ * batch jobs from 2^20 up, so every interactive job goes before every batch job; within a class a job's
+ * priority is 1 + the jobs its tenant already has in flight from this front end, so a tenant with 1,000 jobs
+ * queued does not delay another tenant's first job (theirs is 1, taken next: round-robin across tenants in the
+ * manner of start-time fair queueing). BullMQ takes jobs of equal priority in the order they were added.
+ */
+const BATCH_PRIORITY_BASE = 1 << 20;
+const MAX_TENANT_RANK = (1 << 20) - 2;
+
+/** The BullMQ priority of a job of `priority` class whose tenant has `inFlight` jobs already. */
+export function jobPriority(priority: JobPriority, inFlight: number): number {
+  return (priority === 'batch' ? BATCH_PRIORITY_BASE : 0) + Math.min(inFlight, MAX_TENANT_RANK) + 1;
+}
+
+/** Fleet admission (`QueueJudge.admission`): backlog allowed per slot of the fleet. */
+export const DEFAULT_BACKLOG_PER_SLOT = 8;
+
+
+/** Called when a job's result (or final failure) arrives: its kind and seconds from adding it to the result. */
+export type LatencyObserver = (kind: JobKind, seconds: number) => void;
 
 interface Pending {
+  readonly kind: JobKind;
+  readonly tenant: string;
+  readonly weight: number;
   readonly addedAtMs: number;
   readonly testCount: number;
   settle(result: JobResult | { kind: 'failed'; reason: string }): void;
@@ -79,7 +129,7 @@ class ShippingCatalog implements ProblemCatalog {
   private readonly lists = new Map<string, readonly ProblemBase[]>();
   private readonly uploads = new Map<string, Promise<void>>();
 
-  constructor(private readonly redis: Redis, private readonly location: QueueLocation) {}
+  constructor(private readonly redis: Redis, private readonly location: QueueLocation, private readonly ttlS: number) {}
 
   add(datasetHash: string, problems: readonly ProblemBase[]): void {
     if (this.problems.has(datasetHash)) return;
@@ -107,10 +157,20 @@ class ShippingCatalog implements ProblemCatalog {
     return upload;
   }
 
+  /** Ship a dataset unless Redis has it (then its time to live starts again). */
   private async ship(datasetHash: string, problems: readonly ProblemBase[]): Promise<void> {
     const key = datasetKey(this.location.prefix, this.location.queueName, datasetHash);
-    if (await this.redis.exists(key)) return;
-    await this.redis.set(key, JSON.stringify({ v: WIRE_VERSION, problems }), 'NX');
+    if ((await this.redis.expire(key, this.ttlS)) === 1) return;
+    await this.redis.set(key, JSON.stringify({ v: WIRE_VERSION, problems }), 'EX', this.ttlS, 'NX');
+  }
+
+  /** Start the time to live of every dataset this catalog shipped again (one round trip). */
+  async refresh(): Promise<void> {
+    const hashes = [...this.lists.keys()];
+    if (hashes.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const hash of hashes) pipeline.expire(datasetKey(this.location.prefix, this.location.queueName, hash), this.ttlS);
+    await pipeline.exec();
   }
 }
 
@@ -120,6 +180,14 @@ export class QueueJudge implements Judge {
   private readonly counters = { requests: 0, retries: 0 };
   private concurrency: number;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly latencyObservers: LatencyObserver[] = [];
+  /** Jobs in flight from this front end, by tenant (their rank orders a tenant's next job). */
+  private readonly tenantInFlight = new Map<string, number>();
+  /** The fleet as last read (`watchFleet`), jobs added since, and the mean job latency (s, for Retry-After). */
+  private watched: { status: FleetStatus; addedSince: number } | null = null;
+  private meanJobSeconds = 1;
+  /** Requests gathered this turn, by priority and tenant. */
+  private readonly gathering = new Map<string, BatchItem[]>();
   private closed = false;
 
   private constructor(
@@ -130,12 +198,14 @@ export class QueueJudge implements Judge {
     private readonly events: QueueEvents,
     private readonly options: Required<QueueJudgeOptions>,
   ) {
-    this.catalog = new ShippingCatalog(connections[0], location);
+    this.catalog = new ShippingCatalog(connections[0], location, options.datasetTtlS);
     this.concurrency = options.defaultConcurrency;
     events.on('completed', ({ jobId, returnvalue }) => this.onCompleted(jobId, returnvalue));
     events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, { kind: 'failed', reason: failedReason }));
     events.on('error', () => undefined); // ioredis reconnects; a lost event is found by reconciliation
     this.timers.push(setInterval(() => void this.refreshCapacity().catch(() => undefined), 5_000).unref());
+    // A dataset in use never expires: its time to live starts again three times per period.
+    this.timers.push(setInterval(() => void this.catalog.refresh().catch(() => undefined), (options.datasetTtlS * 1000) / 3).unref());
     this.timers.push(setInterval(() => void this.reconcile().catch(() => undefined),
       Math.max(1_000, Math.floor(options.reconcileAfterMs / 3))).unref());
   }
@@ -158,6 +228,8 @@ export class QueueJudge implements Judge {
       const judge = new QueueJudge(location, [redis, eventsConnection], queue, events, {
         attempts: options.attempts ?? 3, reconcileAfterMs: options.reconcileAfterMs ?? 15_000,
         defaultConcurrency: options.defaultConcurrency ?? 8, modes: options.modes ?? defaultModes(), limits: options.limits ?? {},
+        priority: options.priority ?? 'batch', tenant: options.tenant ?? 'default',
+        maxBatch: Math.max(1, Math.min(MAX_BATCH, Math.floor(options.maxBatch ?? 8))), datasetTtlS: options.datasetTtlS ?? DATASET_TTL_S,
       });
       await judge.refreshCapacity();
       return judge;
@@ -168,18 +240,19 @@ export class QueueJudge implements Judge {
   }
 
   get capacity(): JudgeCapacity {
-    return { slots: Math.ceil(this.concurrency / 2), harnessSlots: Math.ceil(this.concurrency / 2), concurrency: this.concurrency };
+    return { slots: Math.ceil(this.concurrency / 2), harnessSlots: Math.ceil(this.concurrency / 2), concurrency: this.concurrency * this.options.maxBatch };
   }
 
-  async judge(request: JudgeRequest, options: CallOptions = {}): Promise<QueueVerdict> {
+  async judge(request: JudgeRequest, options: CallOptions = {}): Promise<DetailedVerdict> {
     this.counters.requests++;
     const testCount = await this.checkProblem(request.problem, options);
     const limits = { ...definedOnly(this.options.limits), ...definedOnly(request.limits ?? {}) };
-    const result = await this.submit(judgePayload({ ...request, limits }, options.detail === true), testCount, options);
+    const payload = judgePayload({ ...request, limits }, options.detail === true) as Extract<JobPayload, { kind: 'judge' }>;
+    const result = this.options.maxBatch > 1 ? await this.gather(payload, options) : await this.submit(payload, testCount, options);
     if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
     if (result.kind !== 'verdict') return verdictWithoutTests('internal_error', testCount, `queue: a worker answered a judge job with ${result.kind}`);
-    return { ...resultVerdict(result), provenance: result.provenance };
+    return { ...resultVerdict(result), judgedBy: result.provenance };
   }
 
   async describeTests(problem: ProblemSpec, options: CallOptions = {}): Promise<readonly FailedTestDetail[]> {
@@ -191,12 +264,31 @@ export class QueueJudge implements Judge {
     throw new Error(`queue: describing the tests failed: ${result.kind === 'failed' ? result.reason : `a worker answered with ${result.kind}`}`);
   }
 
-  runPlain(_request: PlainRunRequest, _options?: CallOptions): Promise<PlainRunOutcome> {
-    return Promise.reject(new Error('queue: plain runs (crucible run, /run_code) do not go through the queue yet; use a local judge'));
+  /**
+   * One plain run on a worker of the fleet. A job that fails every attempt (Crucible's failure on each worker)
+   * is an `internal_error` run with the reason, never an outcome of the program.
+   */
+  async runPlain(request: PlainRunRequest, options: CallOptions = {}): Promise<PlainRunOutcome> {
+    this.counters.requests++;
+    const payload: JobPayload = { v: WIRE_VERSION, kind: 'plain', request: {
+      program: { language: request.program.language, source: request.program.source }, stdin: request.stdin,
+      ...request.files === undefined ? {} : { files: Object.fromEntries(Object.entries(request.files)
+        .map(([path, bytes]) => [path, Buffer.from(bytes).toString('base64')])) },
+      limits: definedOnly({ ...request.limits }) as Extract<JobPayload, { kind: 'plain' }>['request']['limits'] } };
+    const result = await this.submit(payload, 0, options);
+    if (result.kind === 'plain') return { compile: result.compile, run: result.run };
+    if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
+    return { compile: null, run: internalRun(result.kind === 'failed' ? result.reason : `queue: a worker answered a plain run with ${result.kind}`) };
   }
 
-  runHarness(_job: HarnessJob, _options?: CallOptions): Promise<HarnessResponse> {
-    return Promise.reject(new Error('queue: raw harness jobs (CodeT generated tests) do not go through the queue yet; use a local judge'));
+  /** One raw harness job on a worker of the fleet; a job failing every attempt answers `internal_error`. */
+  async runHarness(job: HarnessJob, options: CallOptions = {}): Promise<HarnessResponse> {
+    this.counters.requests++;
+    const result = await this.submit({ v: WIRE_VERSION, kind: 'harness', job: wireHarnessJob(job) }, 0, options);
+    if (result.kind === 'harness') return result.response;
+    const reason = result.kind === 'failed' ? result.reason
+      : result.kind === 'request_error' ? result.message : `queue: a worker answered a harness job with ${result.kind}`;
+    return { id: 'queue', status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason };
   }
 
   stats(): JudgeStats {
@@ -227,6 +319,50 @@ export class QueueJudge implements Judge {
     return { ok: check.ok, checks: [check] };
   }
 
+  /**
+   * Keep the fleet's status fresh (read every `everyMs`, default 1 000) for `admission`; a server on a queue
+   * calls this once. Failures to read keep the last status.
+   */
+  async watchFleet(everyMs = 1_000): Promise<void> {
+    const read = async (): Promise<void> => {
+      this.watched = { status: await this.fleetStatus(), addedSince: 0 };
+    };
+    await read();
+    this.timers.push(setInterval(() => void read().catch(() => undefined), everyMs).unref());
+  }
+
+  /**
+   * Fleet admission: null when `items` more jobs fit, else why not and when to retry. They fit while the
+   * queue's backlog (jobs no worker holds: the last read plus what this front end added since) stays within
+   * `backlogPerSlot` jobs per slot of the live, non-draining workers; a fleet with no worker admits nothing.
+   * `retryAfterSeconds` is the time the fleet needs to work the excess off at the mean job latency seen here
+   * (1 to 60 s). Admits everything until `watchFleet` has read the fleet once.
+   */
+  admission(items: number, backlogPerSlot = DEFAULT_BACKLOG_PER_SLOT): { reason: string; retryAfterSeconds: number } | null {
+    if (this.watched === null) return null;
+    const { status, addedSince } = this.watched;
+    const limit = status.slots * backlogPerSlot;
+    const backlog = status.backlog + addedSince;
+    if (backlog + items <= limit) return null;
+    const excess = backlog + items - limit;
+    const retryAfterSeconds = Math.min(60, Math.max(1, Math.ceil(status.slots === 0 ? 5 : (excess * this.meanJobSeconds) / status.slots)));
+    return {
+      reason: status.slots === 0 ? 'the fleet has no live worker taking jobs (crucible queue status shows it)'
+        : `the fleet's queue is full: ${backlog} jobs wait for ${status.slots} slots (at most ${backlogPerSlot} per slot)`,
+      retryAfterSeconds,
+    };
+  }
+
+  /** Observe every job's end-to-end latency (for `/metrics`). */
+  onLatency(observer: LatencyObserver): void {
+    this.latencyObservers.push(observer);
+  }
+
+  /** The queue's depth, the fleet and its counters now (`readFleetStatus`). @throws when Redis fails. */
+  fleetStatus(): Promise<FleetStatus> {
+    return readFleetStatus(this.connections[0], this.location);
+  }
+
   /** Stop listening; calls still waiting reject. The queue and its jobs stay in Redis. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -253,24 +389,100 @@ export class QueueJudge implements Judge {
     return this.testCount(problem);
   }
 
-  /** Add one job and wait for its result (or its final failure); honours `options.signal`. */
-  private async submit(payload: JobPayload, testCount: number, options: CallOptions): Promise<JobResult | { kind: 'failed'; reason: string }> {
+  /** Wait for the end of this turn of the event loop, then leave with the requests gathered meanwhile (`maxBatch`). */
+  private gather(payload: Extract<JobPayload, { kind: 'judge' }>, options: CallOptions): Promise<JobResult | { kind: 'failed'; reason: string }> {
+    const key = `${options.priority ?? this.options.priority}\0${options.tenant ?? this.options.tenant}`;
+    return new Promise((resolve, reject) => {
+      const signal = options.signal;
+      const item: BatchItem = {
+        payload, options, settled: false,
+        settle: (result) => {
+          if (item.settled) return;
+          item.settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
+        },
+        fail: (error) => {
+          if (item.settled) return;
+          item.settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      const onAbort = (): void => item.fail(signal!.reason);
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let items = this.gathering.get(key);
+      if (items === undefined) {
+        items = [];
+        this.gathering.set(key, items);
+        setImmediate(() => this.flush(key));
+      }
+      items.push(item);
+      if (items.length >= this.options.maxBatch) this.flush(key);
+    });
+  }
+
+  /** Send what was gathered under `key`: one request as a `judge` job, several as a `batch` job. */
+  private flush(key: string): void {
+    const gathered = this.gathering.get(key);
+    if (gathered === undefined) return;
+    this.gathering.delete(key);
+    const items = gathered.filter((i) => !i.settled);
+    if (items.length === 0) return;
+    const first = items[0]!;
+    // The job is cancelled (removed if no worker holds it) only once every caller in it has cancelled.
+    const controller = new AbortController();
+    const cancelledAll = (): void => {
+      if (items.every((i) => i.settled)) controller.abort(new DOMException('every caller cancelled', 'AbortError'));
+    };
+    for (const i of items) i.options.signal?.addEventListener('abort', cancelledAll, { once: true });
+    const options: CallOptions = { signal: controller.signal, priority: first.options.priority ?? this.options.priority,
+      tenant: first.options.tenant ?? this.options.tenant };
+    const payload: JobPayload = items.length === 1 ? first.payload : { v: WIRE_VERSION, kind: 'batch', items: items.map((i) => i.payload) };
+    this.submit(payload, 0, options, items.length).then((result) => {
+      if (items.length === 1) return first.settle(result);
+      if (result.kind === 'failed') return items.forEach((i) => i.settle(result));
+      if (result.kind !== 'batch' || result.results.length !== items.length) {
+        const reason = `queue: a worker answered a batch of ${items.length} with ${result.kind === 'batch' ? `${result.results.length} results` : result.kind}`;
+        return items.forEach((i) => i.settle({ kind: 'failed', reason }));
+      }
+      items.forEach((i, n) => i.settle(result.results[n]!));
+    }, (error: unknown) => items.forEach((i) => i.fail(error)));
+  }
+
+  /**
+   * Add one job and wait for its result (or its final failure); honours `options.signal`. `weight`: the requests
+   * it carries (a batch's), counted in its tenant's jobs in flight.
+   */
+  private async submit(payload: JobPayload, testCount: number, options: CallOptions, weight = 1): Promise<JobResult | { kind: 'failed'; reason: string }> {
     if (this.closed) throw new Error('queue: the judge is closed');
     const signal = options.signal;
     signal?.throwIfAborted();
-    const job = await this.queue.add(payload.kind, payload, {
-      attempts: this.options.attempts, removeOnComplete: { age: KEEP_FINISHED_S }, removeOnFail: { age: KEEP_FINISHED_S },
-    });
+    const tenant = options.tenant ?? this.options.tenant;
+    const rank = this.tenantInFlight.get(tenant) ?? 0;
+    this.tenantInFlight.set(tenant, rank + weight);
+    let job: Job;
+    try {
+      job = await this.queue.add(payload.kind, payload, {
+        attempts: this.options.attempts, removeOnComplete: { age: KEEP_FINISHED_S }, removeOnFail: { age: KEEP_FINISHED_S },
+        priority: jobPriority(options.priority ?? this.options.priority, rank),
+      });
+    } catch (error) {
+      this.leave(tenant, weight);
+      throw error;
+    }
+    if (this.watched !== null) this.watched.addedSince++;
     const id = job.id!;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        this.pending.delete(id);
+        if (this.pending.delete(id)) this.leave(tenant, weight);
         reject(signal!.reason);
         // Taken by no worker yet: remove it. Held by a worker: it finishes and its result is ignored.
         void job.remove().catch(() => undefined);
       };
       this.pending.set(id, {
-        addedAtMs: Date.now(), testCount,
+        kind: payload.kind, tenant, weight, addedAtMs: Date.now(), testCount,
         settle: (result) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(result);
@@ -292,6 +504,10 @@ export class QueueJudge implements Judge {
     const pending = this.pending.get(jobId);
     if (pending === undefined) return;
     this.pending.delete(jobId);
+    this.leave(pending.tenant, pending.weight);
+    const seconds = (Date.now() - pending.addedAtMs) / 1000;
+    this.meanJobSeconds += (seconds - this.meanJobSeconds) / 20; // exponentially weighted over ~20 jobs
+    for (const observe of this.latencyObservers) observe(pending.kind, seconds);
     pending.settle(result.kind === 'failed' ? { kind: 'failed', reason: `queue: job ${jobId} failed on every attempt: ${result.reason}` } : result);
   }
 
@@ -311,6 +527,13 @@ export class QueueJudge implements Judge {
     }
   }
 
+  /** `weight` of `tenant`'s requests are no longer in flight. */
+  private leave(tenant: string, weight: number): void {
+    const left = (this.tenantInFlight.get(tenant) ?? weight) - weight;
+    if (left <= 0) this.tenantInFlight.delete(tenant);
+    else this.tenantInFlight.set(tenant, left);
+  }
+
   /** @throws JudgeRequestError for a kind no mode judges. */
   private testCount(problem: ProblemBase): number {
     return this.options.modes.of(problem).testCount(problem);
@@ -321,6 +544,12 @@ export class QueueJudge implements Judge {
     const fleet = fleetConcurrency(workers);
     if (fleet > 0) this.concurrency = fleet;
   }
+}
+
+/** A run Crucible could not carry out (never an outcome of the program). */
+function internalRun(reason: string): ExecutionResult {
+  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
 }
 
 /** A job's return value, validated; anything else is Crucible's failure (`failed`). */

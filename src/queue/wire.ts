@@ -8,7 +8,7 @@
  * - BullMQ's own keys for the queue (`<prefix>:<queue>:*`, BullMQ's layout);
  * - `<prefix>:<queue>:dataset:<datasetHash>`: a dataset's problems as JSON (`ShippedDataset`), written once by
  *   the first front end that uses it (content-addressed: the hash is the sha256 of the problems file), read
- *   once per worker;
+ *   once per worker; it expires a day (`QueueJudgeOptions.datasetTtlS`) after the last front end using it stopped;
  * - `<prefix>:<queue>:worker:<name>`: a worker's advertisement (`WorkerAdvert`), refreshed while it runs,
  *   with a time to live so a dead worker drops out of the fleet.
  */
@@ -19,10 +19,12 @@ import type { JudgeRequest, ProblemSpec } from '../judge/judge.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
-import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
+import type { DetailedVerdict, FailedTestDetail, JudgedBy } from '../verdict/index.js';
+import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
+import { EXECUTION_STATUSES, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
 
 /** Version of the payloads below; a worker refuses (fails) a job of another version. */
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 2;
 
 /** Default key prefix and queue name. */
 export const DEFAULT_PREFIX = 'crucible';
@@ -31,6 +33,15 @@ export const DEFAULT_QUEUE_NAME = 'judge';
 /** Redis key of a shipped dataset. */
 export function datasetKey(prefix: string, queueName: string, datasetHash: string): string {
   return `${prefix}:${queueName}:dataset:${datasetHash}`;
+}
+
+/**
+ * Redis key of the fleet's counters (a hash written by workers with HINCRBY): `retries` (attempts that failed
+ * and were retried), `stalled` (jobs taken back from a worker that stopped renewing its lock), `deadLetters`
+ * (jobs that failed for good: BullMQ's failed set, reported as `internal_error`).
+ */
+export function statsKey(prefix: string, queueName: string): string {
+  return `${prefix}:${queueName}:fleet-stats`;
 }
 
 /** Redis key of a worker's advertisement, and the pattern that matches every worker's. */
@@ -71,17 +82,32 @@ const expectedCallSchema = z.object({
   tests: z.array(z.object({ args: z.array(pyValueSchema), expected: pyValueSchema })), rule: z.enum(['livecodebench', 'apps']),
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
 });
+/** The kinds whose shape the wire checks field by field. */
+const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call']);
 
 /**
- * A problem of one of the built-in kinds (`Problem`, `src/formats/types.ts`). Kinds a caller defines itself
- * (`defaultModes().with(mode)`) cannot travel through the queue yet: they fail validation with the kind named.
+ * A problem of any kind a judging mode judges. The built-in kinds with a fixed shape (`Problem`,
+ * `src/formats/types.ts`) are checked field by field; any other kind (`script`, or one a caller registers with
+ * `defaultModes().with(mode)`) travels as the object it is, with its `kind` and `taskId` checked: the worker's
+ * mode registry judges it, and refuses a kind it does not know (`request_error`, like an unknown language).
  */
-export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> =
-  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema, expectedCallSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
+export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> = z.union([
+  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema,
+    expectedCallSchema]),
+  z.object({ kind: text.min(1).refine((k) => !CHECKED_KINDS.has(k), 'a built-in kind with the wrong shape'), taskId: text.min(1) }).passthrough(),
+]) as unknown as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 
 /** A dataset as shipped once to Redis: its problems, in file order. */
 export const shippedDatasetSchema = z.object({ v: z.literal(WIRE_VERSION), problems: z.array(problemSchema) });
 export type ShippedDataset = z.infer<typeof shippedDatasetSchema>;
+
+const harnessLimits = { cpuMs: positiveInt, wallMs: positiveInt, memoryKiB: positiveInt, outputBytes: positiveInt };
+/** A raw harness job (`HarnessJob`, `src/judge/harness/protocol.ts`); the harness checks its own fields again. */
+const harnessJobSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('unit_test'), program: text, prelude: text, test: text, entryPoint: text, ...harnessLimits }),
+  z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(), ...harnessLimits }),
+  z.object({ mode: z.literal('assertions'), program: text, prelude: text, entryPoint: text, assertions: z.array(text), ...harnessLimits }),
+]);
 
 const limitsSchema = z.object({ cpuMs: positiveInt.optional(), memoryKiB: positiveInt.optional(), outputBytes: positiveInt.optional() });
 const problemSpecSchema = z.union([
@@ -89,22 +115,53 @@ const problemSpecSchema = z.union([
   z.object({ inline: problemSchema }).strict(),
 ]);
 
-/** The payload of one job (BullMQ job data): what to judge, and whether the caller wants the verdict's detail. */
+const judgePayloadSchema = z.object({
+  v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
+  request: z.object({
+    problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
+    failFast: z.boolean().optional(), limits: limitsSchema.optional(),
+  }),
+});
+
+/** Most `judge` requests one `batch` job carries. */
+export const MAX_BATCH = 64;
+
+/**
+ * The payload of one job (BullMQ job data): what to judge, and whether the caller wants the verdict's detail.
+ * A `batch` carries several `judge` requests (submitted together by one front end, same priority and tenant) so
+ * the queue's per-job cost is paid once for all of them; its result holds one answer per request, in order.
+ */
 export const jobPayloadSchema = z.discriminatedUnion('kind', [
+  judgePayloadSchema,
+  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('batch'), items: z.array(judgePayloadSchema).min(1).max(MAX_BATCH) }),
+  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('describe'), problem: problemSpecSchema }),
   z.object({
-    v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
+    v: z.literal(WIRE_VERSION), kind: z.literal('plain'),
     request: z.object({
-      problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
-      failFast: z.boolean().optional(), limits: limitsSchema.optional(),
+      program: z.object({ language: text.min(1), source: text }), stdin: text,
+      /** The submission's extra files (relative path -> base64 bytes; the worker's sandbox checks the paths). */
+      files: z.record(text, z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64')).optional(),
+      limits: z.object({
+        cpuMs: positiveInt, wallMs: positiveInt.optional(), memoryKiB: positiveInt, outputBytes: positiveInt.optional(),
+        compileCpuMs: positiveInt.optional(),
+      }),
     }),
   }),
-  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('describe'), problem: problemSpecSchema }),
+  z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('harness'), job: harnessJobSchema }),
 ]);
 export type JobPayload = z.infer<typeof jobPayloadSchema>;
+
+/** What a job asks of a worker, by payload kind: `judge` and `describe` name a problem, `plain` and `harness` do not. */
+export type JobKind = JobPayload['kind'];
 
 /** A problem spec as a job carries it (a `ProblemSpec` types its inline problem loosely; workers validate it). */
 export function wireProblemSpec(spec: ProblemSpec): z.infer<typeof problemSpecSchema> {
   return spec as z.infer<typeof problemSpecSchema>;
+}
+
+/** A harness job as a job carries it (the same fields; `HarnessJob` types its arrays read-only). */
+export function wireHarnessJob(job: HarnessJob): Extract<JobPayload, { kind: 'harness' }>['job'] {
+  return job as Extract<JobPayload, { kind: 'harness' }>['job'];
 }
 
 /** The payload of a `judge` job for a request (what `QueueJudge.judge` adds). */
@@ -133,32 +190,60 @@ export const verdictSchema = z.object({
   detail: z.object({ failures: z.array(failedTestDetailSchema).optional(), stderr: text.optional(), memoryKiB: nonNegative.optional() }).optional(),
 });
 
-/**
- * Who judged: the worker's name, its Crucible version and the toolchain versions of its languages (by language
- * id; null where the version command failed).
- */
-export const provenanceSchema = z.object({
-  worker: text.min(1), crucibleVersion: text, toolchains: z.record(z.string(), z.string().nullable()),
+/** One execution as a worker returns it (`ExecutionResult`, `src/sandbox/types.ts`). */
+const executionResultSchema = z.object({
+  status: z.enum(EXECUTION_STATUSES as [ExecutionStatus, ...ExecutionStatus[]]), exitCode: z.number().int().nullable(),
+  signal: text.nullable(), cpuMs: nonNegative, wallMs: nonNegative, memoryKiB: nonNegative, stdout: text, stderr: text,
+  stdoutTruncated: z.boolean(), stderrTruncated: z.boolean(), memoryEnforcement: z.enum(['cgroup', 'rlimit_as']),
+  reason: text.optional(), cancelled: z.literal(true).optional(),
 });
-export type WorkerProvenance = z.infer<typeof provenanceSchema>;
+
+/**
+ * Who judged: the worker's name, its Crucible version and the version of the toolchain of the job's language
+ * (null for a job of no language, or where the version command failed).
+ */
+export const provenanceSchema = z.object({ worker: text.min(1), crucibleVersion: text, toolchain: text.nullable() });
+/** Who answered a job (`JudgedBy`, `src/verdict/detail.ts`): the toolchain is that of the job's language. */
+export type WorkerProvenance = JudgedBy;
 
 /**
  * A job's result (BullMQ return value). A request the worker's judge refused (`JudgeRequestError`: unknown
  * language, task, limits out of range) is an answer too, `request_error`, and is not retried; Crucible's own
  * failures make the job fail instead (BullMQ retries it, then the front end reports `internal_error`).
  */
+const verdictResultSchema = z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema });
+const requestErrorSchema = z.object({
+  kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema,
+});
+
 export const jobResultSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema }),
+  verdictResultSchema,
+  z.object({
+    kind: z.literal('batch'), provenance: provenanceSchema,
+    results: z.array(z.discriminatedUnion('kind', [verdictResultSchema, requestErrorSchema])),
+  }),
   z.object({ kind: z.literal('tests'), tests: z.array(failedTestDetailSchema), provenance: provenanceSchema }),
-  z.object({ kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema }),
+  z.object({ kind: z.literal('plain'), compile: executionResultSchema.nullable(), run: executionResultSchema.nullable(), provenance: provenanceSchema }),
+  z.object({ kind: z.literal('harness'), response: harnessResponseSchema, provenance: provenanceSchema }),
+  requestErrorSchema,
 ]);
 export type JobResult = z.infer<typeof jobResultSchema>;
 
 /** A job's result as a worker writes it (the shapes `jobResultSchema` reads back). */
 export type JobAnswer =
-  | { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
+  | VerdictAnswer
   | { readonly kind: 'tests'; readonly tests: readonly FailedTestDetail[]; readonly provenance: WorkerProvenance }
-  | { readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance };
+  | { readonly kind: 'plain'; readonly compile: ExecutionResult | null; readonly run: ExecutionResult | null; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'harness'; readonly response: HarnessResponse; readonly provenance: WorkerProvenance }
+  | RequestErrorAnswer
+  | { readonly kind: 'batch'; readonly results: readonly (VerdictAnswer | RequestErrorAnswer)[]; readonly provenance: WorkerProvenance };
+
+/** The answer to one `judge` request. */
+export interface VerdictAnswer { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
+/** A request the worker's judge refused. */
+export interface RequestErrorAnswer {
+  readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance;
+}
 
 /** The verdict of a result, typed as the judge returns it. */
 export function resultVerdict(result: Extract<JobResult, { kind: 'verdict' }>): DetailedVerdict {
@@ -172,14 +257,15 @@ export function resultTests(result: Extract<JobResult, { kind: 'tests' }>): read
 
 /**
  * A worker's advertisement: its name, one-shot slots and warm harness boxes, the languages it can run, when it
- * started and last refreshed (ms since the epoch), and whether it is draining (takes no new jobs).
+ * started and last refreshed (ms since the epoch), whether it is draining (takes no new jobs), the jobs it
+ * holds at most (`concurrency`) and held at the last refresh (`inFlight`).
  */
 export const workerAdvertSchema = z.object({
   name: text.min(1), slots: positiveInt, harnessSlots: z.number().int().nonnegative(), languages: z.array(text),
   crucibleVersion: text, startedAtMs: nonNegative, refreshedAtMs: nonNegative, draining: z.boolean(), pid: positiveInt,
-  host: text,
+  host: text, concurrency: positiveInt.optional(), inFlight: z.number().int().nonnegative().default(0),
 });
-export type WorkerAdvert = z.infer<typeof workerAdvertSchema>;
+export type WorkerAdvert = z.output<typeof workerAdvertSchema>;
 
 /** `text` of a zod error as one line: `path: message` of the first issue. */
 export function zodMessage(error: z.ZodError): string {

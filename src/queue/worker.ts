@@ -10,6 +10,9 @@
  *   stalled-job check of any live worker (every `stalledIntervalMs`) puts them back in the queue for another
  *   worker. A job that stalls more than `maxStalledCount` times (it keeps killing workers) fails for good: its
  *   front end reports `internal_error` (the dead letters are BullMQ's failed set).
+ * - Four kinds of job (`JobPayload`, `wire.ts`): `judge` a submission, `describe` a problem's tests, a `plain` run
+ *   (`crucible run`, `/run_code`) and a raw `harness` job (CodeT generated tests); each is answered by the local
+ *   judge's method of the same name, and an `internal_error` from any of them fails the attempt.
  * - A payload that does not validate fails at once (`UnrecoverableError`: no retry). Crucible's own failure
  *   (a dataset that cannot be fetched, an `internal_error` verdict after the local judge's retries) fails the
  *   attempt, and BullMQ retries the job (perhaps elsewhere) up to the job's `attempts`. A request the local
@@ -23,14 +26,16 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JudgeRequestError, type Judge } from '../judge/judge.js';
+import type { HarnessJob } from '../judge/harness/protocol.js';
 import { createJudge, type JudgeOptions } from '../runner/factory.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { plainVerdict } from '../verdict/index.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
-import { ADVERT_TTL_MS, advertise, withdraw } from './fleet.js';
+import { ADVERT_TTL_MS, advertise, countFleetEvent, withdraw } from './fleet.js';
 import {
-  datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type WorkerAdvert,
+  datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type RequestErrorAnswer,
+  type VerdictAnswer, type WorkerAdvert,
   type WorkerProvenance,
 } from './wire.js';
 
@@ -80,28 +85,47 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   try {
     await reachable(redis, options.location);
     const toolchains = Object.fromEntries((await options.judge.languages.toolchains()).map((t) => [t.id, t.version ?? null]));
-    const provenance: WorkerProvenance = { worker: options.name, crucibleVersion: options.crucibleVersion, toolchains };
+    const languages = options.judge.languages;
+    /** Who answers a job in `language` (an id or alias; unknown: no toolchain, the judge refuses the job). */
+    const provenance = (language: string | undefined): WorkerProvenance => ({
+      worker: options.name, crucibleVersion: options.crucibleVersion,
+      toolchain: language !== undefined && languages.has(language) ? toolchains[languages.get(language).id] ?? null : null,
+    });
     const datasets = new DatasetFetcher(redis, options.location, judge);
     const concurrency = options.concurrency ?? judge.capacity.concurrency;
     let completed = 0;
+    let inFlight = 0;
     const workerConnection = redis.duplicate(); // BullMQ does not close connections it is handed
     const worker = new Worker<unknown, JobAnswer>(options.location.queueName,
       async (job: Job<unknown, JobAnswer>, _token?: string, signal?: AbortSignal) => {
-        const result = await processJob(job.data, { judge, datasets, provenance, ...(signal === undefined ? {} : { signal }) });
-        completed++;
-        return result;
+        inFlight++;
+        try {
+          const result = await processJob(job.data, { judge, datasets, provenance, ...(signal === undefined ? {} : { signal }) });
+          completed++;
+          return result;
+        } finally {
+          inFlight--;
+        }
       }, {
         connection: workerConnection, prefix: options.location.prefix, name: options.name, concurrency,
         lockDuration: options.lockMs ?? 10_000, stalledInterval: options.stalledIntervalMs ?? 5_000,
         maxStalledCount: options.maxStalledCount ?? 2, autorun: true,
       });
-    worker.on('failed', (job, error) => options.onFailure?.(job?.id ?? '?', error.message));
+    // Rare events only: a count per completed job would cost every job a round trip (the completed set has them).
+    const count = (counter: 'retries' | 'stalled' | 'deadLetters'): void =>
+      void countFleetEvent(redis, options.location, counter).catch(() => undefined);
+    worker.on('failed', (job, error) => {
+      // BullMQ sets finishedOn only when the job fails for good (no attempt left, or an UnrecoverableError).
+      count(job?.finishedOn === undefined ? 'retries' : 'deadLetters');
+      options.onFailure?.(job?.id ?? '?', error.message);
+    });
+    worker.on('stalled', () => count('stalled'));
     worker.on('error', () => undefined); // connection errors: ioredis reconnects
     const started = Date.now();
     const advert = (draining: boolean): WorkerAdvert => ({
       name: options.name, slots: judge.capacity.slots, harnessSlots: judge.capacity.harnessSlots,
       languages: Object.entries(toolchains).filter(([, v]) => v !== null).map(([id]) => id), crucibleVersion: options.crucibleVersion,
-      startedAtMs: started, refreshedAtMs: Date.now(), draining, pid: process.pid, host: hostname(),
+      startedAtMs: started, refreshedAtMs: Date.now(), draining, pid: process.pid, host: hostname(), concurrency, inFlight,
     });
     await worker.waitUntilReady();
     await advertise(redis, options.location, advert(false));
@@ -133,7 +157,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 interface JobContext {
   readonly judge: Judge;
   readonly datasets: DatasetFetcher;
-  readonly provenance: WorkerProvenance;
+  readonly provenance: (language: string | undefined) => WorkerProvenance;
   readonly signal?: AbortSignal;
 }
 
@@ -142,20 +166,52 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
   const parsed = jobPayloadSchema.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${zodMessage(parsed.error)}`);
   const payload: JobPayload = parsed.data;
-  const problem = payload.kind === 'judge' ? payload.request.problem : payload.problem;
-  if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
   const call = context.signal === undefined ? {} : { signal: context.signal };
+  if (payload.kind === 'batch') {
+    // Every request at once: the local judge runs them on its slots (and deduplicates identical programs).
+    const results = await Promise.all(payload.items.map((item) => judgeOne(item, context)));
+    return { kind: 'batch', results, provenance: results[0]?.provenance ?? context.provenance(undefined) };
+  }
+  if (payload.kind === 'judge') return judgeOne(payload, context);
+  const by = context.provenance(payload.kind === 'plain' ? payload.request.program.language : payload.kind === 'harness' ? 'python' : undefined);
+  const worker = by.worker;
+  if (payload.kind === 'plain') {
+    const { files, ...request } = payload.request;
+    const outcome = await context.judge.runPlain(files === undefined ? request : { ...request,
+      files: Object.fromEntries(Object.entries(files).map(([path, b64]) => [path, new Uint8Array(Buffer.from(b64, 'base64'))])) }, call);
+    const failed = [outcome.compile, outcome.run].find((r) => r?.status === 'internal_error');
+    if (failed) throw new AttemptFailed(`on worker ${worker}: ${failed.reason ?? 'internal_error'}`);
+    return { kind: 'plain', compile: outcome.compile, run: outcome.run, provenance: by };
+  }
+  if (payload.kind === 'harness') {
+    const response = await context.judge.runHarness(payload.job as HarnessJob, call);
+    if (response.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${response.reason ?? 'internal_error'}`);
+    return { kind: 'harness', response, provenance: by };
+  }
+  const problem = payload.problem;
+  if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
   try {
-    if (payload.kind === 'describe') {
-      return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: context.provenance };
-    }
-    const verdict = await context.judge.judge(payload.request, { ...call, detail: payload.detail });
-    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${context.provenance.worker}: ${verdict.reason ?? 'internal_error'}`);
-    return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: context.provenance };
+    return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: by };
   } catch (error) {
-    if (error instanceof JudgeRequestError) {
-      return { kind: 'request_error', message: error.message, field: error.field, provenance: context.provenance };
-    }
+    if (error instanceof JudgeRequestError) return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
+    throw error;
+  }
+}
+
+/**
+ * One `judge` request (alone or in a batch): its verdict, or the judge's refusal.
+ * @throws AttemptFailed on an `internal_error` verdict (the whole job is retried, perhaps elsewhere).
+ */
+async function judgeOne(payload: Extract<JobPayload, { kind: 'judge' }>, context: JobContext): Promise<VerdictAnswer | RequestErrorAnswer> {
+  const by = context.provenance(payload.request.program.language);
+  const problem = payload.request.problem;
+  if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
+  try {
+    const verdict = await context.judge.judge(payload.request, { ...(context.signal === undefined ? {} : { signal: context.signal }), detail: payload.detail });
+    if (verdict.status === 'internal_error') throw new AttemptFailed(`on worker ${by.worker}: ${verdict.reason ?? 'internal_error'}`);
+    return { kind: 'verdict', verdict: payload.detail ? verdict : plainVerdict(verdict), provenance: by };
+  } catch (error) {
+    if (error instanceof JudgeRequestError) return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
     throw error;
   }
 }

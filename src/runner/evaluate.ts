@@ -106,7 +106,7 @@ export function preparedHash(prepared: PreparedSubmission): string {
   return prepared.kind === 'program' ? programHash(prepared.program.language, prepared.program.source) : programHash('', '');
 }
 
-function recordOf(sample: Sample, hash: string, verdict: Verdict): SampleRecord {
+function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict): SampleRecord {
   return {
     taskId: sample.taskId,
     sampleIndex: sample.index,
@@ -119,6 +119,7 @@ function recordOf(sample: Sample, hash: string, verdict: Verdict): SampleRecord 
     wallMs: verdict.wallMs,
     ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
     ...(verdict.score !== undefined ? { score: verdict.score } : {}),
+    ...(verdict.judgedBy !== undefined ? { judgedBy: verdict.judgedBy } : {}),
   };
 }
 

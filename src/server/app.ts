@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import type { Judge, PlainRunOutcome } from '../judge/judge.js';
-import { defaultSubmissionContext } from '../judge/submission.js';
+import { defaultSubmissionContext, type SubmissionContext } from '../judge/submission.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { createJudge } from '../runner/factory.js';
 import type { SharedWork } from '../runner/shared-work.js';
@@ -36,6 +36,8 @@ import { registerOpenRlhf } from './openrlhf.js';
 import { registerOps } from './ops.js';
 import { registerPiston } from './piston.js';
 import { plainRunMemo } from './run-plain.js';
+import { addQueueMetrics } from './queue-metrics.js';
+import type { QueueJudge } from '../queue/queue-judge.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { registerSessions } from './sessions.js';
 import { JudgeService, type LoadedProblem } from './service.js';
@@ -104,10 +106,15 @@ function buildMetrics(registry: Registry): ServerMetrics {
   };
 }
 
-/** The judging side of a server: sandbox, judge, problems, admission queue, service; `close` releases it. */
+/**
+ * The judging side of a server: sandbox (null when judging on a queue's fleet), judge, problems, admission
+ * queue, service; `close` releases it.
+ */
 interface Judging {
-  readonly sandbox: Sandbox;
+  readonly sandbox: Sandbox | null;
   readonly judge: Judge;
+  /** The judge when it is a queue's (its fleet's metrics are exported), else null. */
+  readonly queue: QueueJudge | null;
   readonly problems: ReadonlyMap<string, LoadedProblem>;
   readonly admission: AdmissionQueue;
   readonly service: JudgeService;
@@ -117,16 +124,36 @@ interface Judging {
   close(): Promise<void>;
 }
 
-async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
-  const ownSandbox = options.sandbox === undefined;
+/**
+ * The judge of a server: on this machine's sandbox, or (`config.queue`) a `QueueJudge` on a fleet of workers,
+ * loaded only then (the Redis client costs every server ~0.5 s of start-up).
+ */
+async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean }> {
+  const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
+  if (config.queue !== undefined) {
+    const { queueLocation } = await import('../queue/connection.js');
+    const { QueueJudge } = await import('../queue/queue-judge.js');
+    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits, priority: 'interactive' });
+    try {
+      await queue.watchFleet();
+    } catch (error) {
+      await queue.close();
+      throw error;
+    }
+    return { judge: queue, queue, sandbox: null, ownSandbox: false };
+  }
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
-  const submission = defaultSubmissionContext();
   const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
-    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }),
-    limits: { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) } });
+    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits });
+  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined };
+}
+
+async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
+  const submission = defaultSubmissionContext();
+  const { judge, queue, sandbox, ownSandbox } = await openJudge(config, options, submission);
   const close = async (): Promise<void> => {
     await judge.close();
-    if (ownSandbox) sandbox.close();
+    if (ownSandbox) sandbox?.close();
   };
   let problems: Map<string, LoadedProblem>;
   try {
@@ -135,11 +162,18 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
     await close();
     throw error;
   }
-  const admission = new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity });
+  // On a fleet every admitted item goes to Redis at once (no local line): the queue's priorities order them
+  // (tenants, interactive before batch) and fleet admission bounds the backlog.
+  const admission = queue === null
+    ? new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity })
+    : new AdmissionQueue({ maxInFlight: judge.capacity.concurrency + config.queueCapacity, capacity: 0 });
   const service = new JudgeService(judge, submission, problems, admission,
-    { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB });
-  const health = new HealthMonitor(judge, { saturated: () => sandbox.busySlots >= sandbox.slotCount });
-  return { sandbox, judge, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
+    { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB },
+    queue === null ? undefined : (items) => queue.admission(items, config.fleetBacklogPerSlot));
+  // On a fleet the self-test waits behind this server's own jobs once every admitted slot is taken.
+  const saturated = sandbox === null ? () => admission.running >= admission.maxInFlight : () => sandbox.busySlots >= sandbox.slotCount;
+  const health = new HealthMonitor(judge, { saturated });
+  return { sandbox, judge, queue, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
 }
 
 /** Gauges and counters read from the judging side when `/metrics` is scraped. */
@@ -156,8 +190,10 @@ function addSampledMetrics(registry: Registry, j: Judging): void {
     () => judge.stats().deduplicated + j.plainRuns.stats.shared));
   registry.add(new Sampled('crucible_cancelled_items_total', 'Items whose client disconnected before the answer (left the queue, or their runs were killed).', 'counter',
     () => service.cancelledItems));
-  registry.add(new Sampled('crucible_sandbox_slots', 'Sandbox slots.', 'gauge', () => sandbox.slotCount));
-  registry.add(new Sampled('crucible_sandbox_busy_slots', 'Sandbox slots running something now.', 'gauge', () => sandbox.busySlots));
+  if (sandbox !== null) {
+    registry.add(new Sampled('crucible_sandbox_slots', 'Sandbox slots.', 'gauge', () => sandbox.slotCount));
+    registry.add(new Sampled('crucible_sandbox_busy_slots', 'Sandbox slots running something now.', 'gauge', () => sandbox.busySlots));
+  }
   registry.add(new Sampled('process_resident_memory_bytes', 'Resident memory of the server process, bytes.', 'gauge', () => process.memoryUsage.rss()));
 }
 
@@ -277,6 +313,7 @@ async function openContext(config: ServeConfig, options: StartOptions, draining:
   const registry = new Registry();
   const metrics = buildMetrics(registry);
   addSampledMetrics(registry, judging);
+  if (judging.queue !== null) addQueueMetrics(registry, judging.queue);
   judging.service.onVerdict((status, seconds, route) => {
     metrics.verdicts.inc({ status });
     if (seconds > 0) metrics.verdictSeconds.observe({}, seconds);
@@ -311,7 +348,7 @@ export async function startServer(input: ServeConfigInput, options: StartOptions
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  logger.info({ host: config.host, port, slots: judging.sandbox.slotCount, maxInFlight: judging.admission.maxInFlight,
+  logger.info({ host: config.host, port, slots: judging.sandbox?.slotCount ?? null, queue: config.queue ?? null, maxInFlight: judging.admission.maxInFlight,
     queueCapacity: judging.admission.capacity, problems: judging.problems.size, auth: config.token !== undefined,
     dashboard: context.training === null ? null : '/ui', trainingRun: context.training?.run ?? null }, 'crucible serve listening');
   // The first self-test starts now, so the first probe of /health finds a result instead of waiting for a cold

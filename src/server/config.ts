@@ -27,6 +27,8 @@ export const ServeConfigSchema = z.object({
   sessionTtlSeconds: z.number().int().min(1).default(600).describe('Idle seconds before a session that set no ttlSeconds is evicted.'),
   maxSessionTtlSeconds: z.number().int().min(1).default(86_400).describe('Largest ttlSeconds a session may ask for.'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
+  queue: z.string().min(1).optional().describe('Judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of this machine\'s sandbox; none = local.'),
+  fleetBacklogPerSlot: z.number().positive().default(8).describe('With `queue`: 429 once the queue\'s backlog (jobs no worker holds) exceeds this many per slot of the fleet.'),
   unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
 }).strict();
 

@@ -24,8 +24,8 @@ export interface ServerContext {
   readonly service: JudgeService;
   readonly judge: Judge;
   readonly languages: LanguageRegistry;
-  /** The sandbox the judge runs on, for `/health` (slots busy, isolation). */
-  readonly sandbox: Sandbox;
+  /** The sandbox the judge runs on, for `/health` (slots busy, isolation); null when judging on a queue's fleet. */
+  readonly sandbox: Sandbox | null;
   readonly metrics: ServerMetrics;
   /** Plain runs (`/run_code`, `/api/v2/execute`) deduplicated in flight and remembered (`run-plain.ts`). */
   readonly plainRuns: SharedWork<PlainRunOutcome>;

@@ -115,14 +115,36 @@ export class RateWindow {
 
 /** Latency buckets, seconds: from a cached verdict to a slow batch. */
 export const LATENCY_BUCKETS_SECONDS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Labelled series of a gauge (or a counter owned elsewhere) read when scraped, e.g. one per worker. */
+export class SampledSeries implements Metric {
+  constructor(readonly name: string, readonly help: string, readonly type: 'gauge' | 'counter',
+    private readonly read: () => readonly { readonly labels: Labels; readonly value: number }[]) {}
+
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`];
+    for (const { labels, value } of this.read()) lines.push(`${this.name}${labelText(labels)} ${value}`);
+    return lines.join('\n');
+  }
+}
 
 /** A set of metrics rendered together. */
 export class Registry {
   private readonly metrics: Metric[] = [];
+  private readonly refreshers: (() => Promise<void>)[] = [];
 
   add<M extends Metric>(metric: M): M {
     this.metrics.push(metric);
     return metric;
+  }
+
+  /** Run `refresh` before each scrape (values read from elsewhere, e.g. Redis); its failure is the caller's. */
+  onScrape(refresh: () => Promise<void>): void {
+    this.refreshers.push(refresh);
+  }
+
+  /** Refresh what `onScrape` registered (call before `render`). */
+  async refresh(): Promise<void> {
+    await Promise.all(this.refreshers.map((r) => r()));
   }
 
   render(): string {

@@ -12,6 +12,7 @@ import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
+import { TENANT_PATTERN } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { rolloutOf } from './training.js';
 import { parseBody } from './validate.js';
@@ -44,9 +45,13 @@ function exactlyOne(value: SubmissionShape, ctx: z.RefinementCtx): void {
   }
 }
 
+const tenantSchema = z.string().regex(TENANT_PATTERN, 'letters, digits and . : @ / - _, at most 100').optional()
+  .describe('Who asks (a trainer, a team): on a queue\'s fleet one tenant\'s burst cannot starve another\'s; default the x-crucible-tenant header.');
+
 export const JudgeBodySchema = z.object({
   ...submissionFields,
   failFast: z.boolean().optional().describe('Stop at the first failing test.'),
+  tenant: tenantSchema,
 }).strict().superRefine(exactlyOne);
 
 const ItemSchema = z.object({
@@ -61,6 +66,7 @@ export function rewardsBodySchema(maxItems: number) {
     reward: RewardSpecSchema.default({ kind: 'binary' }).describe('Reward spec for every item without its own.'),
     items: z.array(ItemSchema).max(maxItems).describe('The rollouts to reward.'),
     step: z.number().int().nonnegative().optional().describe('Trainer step of this batch (the dashboard\'s training page buckets by it).'),
+    tenant: tenantSchema,
   }).strict();
 }
 
@@ -145,7 +151,7 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(JudgeBodySchema, request.body);
     const prepared = ctx.service.prepare(toSubmission(body, body.failFast === true));
     ctx.service.reserve([prepared]);
-    const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply));
+    const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply, body.tenant));
     const payload = verdictJson(judged.verdict, judged.extraction);
     if (judged.verdict.status === 'internal_error') {
       // A status-only client must not mistake Crucible's failure for a failing program.
@@ -173,7 +179,7 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
       groups.push(item.group !== undefined ? String(item.group) : p.problemId);
     });
     ctx.service.reserve(prepared);
-    const scope = requestScope(request, reply);
+    const scope = requestScope(request, reply, body.tenant);
     if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, step: body.step });
 
     const results = await Promise.all(prepared.map(async (p, i) => {

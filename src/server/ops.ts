@@ -16,7 +16,7 @@ export function registerOps(app: FastifyInstance, ctx: ServerContext, registry: 
     const a = ctx.service.admission;
     const common = {
       uptimeSeconds: Math.round((Date.now() - ctx.startedMs) / 1000),
-      sandbox: { slots: ctx.sandbox.slotCount, busySlots: ctx.sandbox.busySlots, isolated: !ctx.sandbox.unsafeNoSandbox },
+      sandbox: ctx.sandbox === null ? null : { slots: ctx.sandbox.slotCount, busySlots: ctx.sandbox.busySlots, isolated: !ctx.sandbox.unsafeNoSandbox },
       queue: { running: a.running, waiting: a.depth, outstanding: a.outstanding, maxInFlight: a.maxInFlight,
         capacity: a.capacity, limit: a.limit },
       internalErrors: ctx.metrics.internalErrors.byLabel('route'),
@@ -35,6 +35,7 @@ export function registerOps(app: FastifyInstance, ctx: ServerContext, registry: 
 
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', 'text/plain; version=0.0.4; charset=utf-8');
+    await registry.refresh();
     return registry.render();
   });
 }

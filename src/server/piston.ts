@@ -137,7 +137,14 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
   };
 
   let contestBox: ContestBox | null = null;
-  const box = (): ContestBox => contestBox ??= new ContestBox(ctx.sandbox, ctx.languages);
+  const box = (): ContestBox => {
+    const sandbox = ctx.sandbox;
+    if (sandbox === null) {
+      throw new ServiceError('not_implemented',
+        'the codeforces and cms_ioi packages run on the server\'s own sandbox, and this server judges on a queue\'s fleet (--queue): serve them from a server without --queue', 'language');
+    }
+    return contestBox ??= new ContestBox(sandbox, ctx.languages);
+  };
   app.addHook('onClose', async () => { await contestBox?.close(); });
 
   app.get('/api/v2/runtimes', async () => {

@@ -12,6 +12,7 @@ import type { ServerContext } from './context.js';
 import { filesHash } from '../runner/executor.js';
 import { SharedWork } from '../runner/shared-work.js';
 import { ServiceError } from './errors.js';
+import { callOptions } from './service.js';
 import type { RequestScope } from './scope.js';
 
 export interface PlainRun {
@@ -87,7 +88,7 @@ export async function runPlain(ctx: ServerContext, job: PlainRun, scope: Request
       ...(job.files === undefined ? {} : { files: job.files }),
       limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
         ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
-    }, { signal }), signal);
+    }, { ...callOptions(scope), signal }), signal);
   };
   try {
     outcome = await memo.run(key, execute, scope.signal);

@@ -11,6 +11,8 @@
  * only a `close` before the response finished writing (`writableFinished` false) is a disconnect.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TENANT_PATTERN, type JobPriority } from '../judge/judge.js';
+import { ServiceError } from './errors.js';
 
 /** The request a unit of judging belongs to. */
 export interface RequestScope {
@@ -18,6 +20,24 @@ export interface RequestScope {
   readonly route: string;
   /** Aborts when the client disconnects before the answer is complete. */
   readonly signal: AbortSignal;
+  /** Who asks (`tenant` of a native body, else the `x-crucible-tenant` header): fairness on a queue's fleet. */
+  readonly tenant?: string;
+  /** `x-crucible-priority` (`interactive`, the default of a server, or `batch`): order on a queue's fleet. */
+  readonly priority?: JobPriority;
+}
+
+/** The tenant and priority a request names. @throws ServiceError (400) naming the header at fault. */
+function scheduling(request: FastifyRequest, bodyTenant: string | undefined): { tenant?: string; priority?: JobPriority } {
+  const header = request.headers['x-crucible-tenant'];
+  const tenant = bodyTenant ?? (typeof header === 'string' ? header : undefined);
+  if (tenant !== undefined && !TENANT_PATTERN.test(tenant)) {
+    throw new ServiceError('invalid_body', `x-crucible-tenant: expected 1-100 letters, digits and . : @ / - _, got ${JSON.stringify(tenant.slice(0, 120))}`, 'x-crucible-tenant');
+  }
+  const priority = request.headers['x-crucible-priority'];
+  if (priority !== undefined && priority !== 'interactive' && priority !== 'batch') {
+    throw new ServiceError('invalid_body', `x-crucible-priority: expected interactive or batch, got ${JSON.stringify(String(priority).slice(0, 40))}`, 'x-crucible-priority');
+  }
+  return { ...(tenant === undefined ? {} : { tenant }), ...(priority === undefined ? {} : { priority }) };
 }
 
 /** The reason a disconnected request's work is cancelled with. */
@@ -28,8 +48,13 @@ export class ClientGoneError extends Error {
   }
 }
 
-/** The scope of `request`: its route and a signal that aborts when the client disconnects early. */
-export function requestScope(request: FastifyRequest, reply: FastifyReply): RequestScope {
+/**
+ * The scope of `request`: its route, a signal that aborts when the client disconnects early, and its tenant
+ * (`bodyTenant`, a native body's `tenant`, wins over the header) and priority.
+ * @throws ServiceError (400) for a malformed tenant or priority.
+ */
+export function requestScope(request: FastifyRequest, reply: FastifyReply, bodyTenant?: string): RequestScope {
+  const named = scheduling(request, bodyTenant);
   const controller = new AbortController();
   const response = reply.raw;
   const onClose = (): void => {
@@ -37,5 +62,5 @@ export function requestScope(request: FastifyRequest, reply: FastifyReply): Requ
   };
   if (response.destroyed) onClose();
   else response.once('close', onClose);
-  return { route: request.routeOptions.url ?? 'unmatched', signal: controller.signal };
+  return { route: request.routeOptions.url ?? 'unmatched', signal: controller.signal, ...named };
 }

@@ -13,7 +13,7 @@
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
-import { JudgeRequestError, type Judge, type JudgeRequest, type ProblemRef, type ProblemSpec } from '../judge/judge.js';
+import { JudgeRequestError, type CallOptions, type Judge, type JudgeRequest, type ProblemRef, type ProblemSpec } from '../judge/judge.js';
 import { SubmissionError } from '../judge/modes/index.js';
 import { prepareSubmission, type Extraction, type SubmissionContext } from '../judge/submission.js';
 import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
@@ -69,6 +69,18 @@ export interface ServiceLimits {
   readonly maxMemoryLimitKiB: number;
 }
 
+/**
+ * Admission across a fleet (a server judging on a queue): null to admit `items` more, or why not and when to
+ * retry (seconds), e.g. when the queue's backlog exceeds the fleet's capacity times a factor.
+ */
+export type FleetAdmission = (items: number) => { readonly reason: string; readonly retryAfterSeconds: number } | null;
+
+/** The judge call options of a request's scope: its signal, tenant and priority (a server's default is interactive). */
+export function callOptions(scope: RequestScope | undefined): CallOptions {
+  if (scope === undefined) return { priority: 'interactive' };
+  return { signal: scope.signal, priority: scope.priority ?? 'interactive', ...(scope.tenant === undefined ? {} : { tenant: scope.tenant }) };
+}
+
 /** A problem loaded with `--problems` and how the judge's catalog names it. */
 export interface LoadedProblem {
   readonly problem: Problem;
@@ -83,7 +95,7 @@ export class JudgeService {
 
   constructor(readonly judge: Judge, readonly submission: SubmissionContext,
     readonly problems: ReadonlyMap<string, LoadedProblem>, readonly admission: AdmissionQueue,
-    readonly limits: ServiceLimits) {}
+    readonly limits: ServiceLimits, private readonly fleetAdmission?: FleetAdmission) {}
 
   onVerdict(observer: VerdictObserver): void {
     this.observers.push(observer);
@@ -173,7 +185,7 @@ export class JudgeService {
     const signal = scope?.signal;
     let verdict: Verdict;
     try {
-      verdict = await this.admission.run(() => this.judge.judge(prepared.request, signal === undefined ? {} : { signal }), signal);
+      verdict = await this.admission.run(() => this.judge.judge(prepared.request, callOptions(scope)), signal);
     } catch (error) {
       if (signal?.aborted) {
         this.cancelledItems++;
@@ -200,6 +212,12 @@ export class JudgeService {
     if (n > this.admission.limit) {
       throw new ServiceError('payload_too_large',
         `the request has ${n} items to judge; this server holds at most ${this.admission.limit} at once: split it`);
+    }
+    const fleet = n === 0 ? null : this.fleetAdmission?.(n) ?? null;
+    if (fleet !== null) {
+      this.admission.stats.rejectedItems += n;
+      this.admission.stats.rejectedRequests++;
+      throw new ServiceError('overloaded', fleet.reason, undefined, fleet.retryAfterSeconds);
     }
     if (!this.admission.tryReserve(n)) {
       throw new ServiceError('overloaded', `the judging queue is full (${this.admission.outstanding} items held, limit ${this.admission.limit})`,

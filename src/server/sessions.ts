@@ -148,7 +148,9 @@ export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Pro
  */
 export function createSessionManager(ctx: ServerContext, registry: Registry): SessionManager {
   const manager = new SessionManager({
-    caps: ctx.sandbox.capabilities,
+    // On a queue's fleet the server has no judging sandbox: session boxes are still this machine's (probed here);
+    // program submits are judged through the context's judge, i.e. on the fleet.
+    caps: ctx.sandbox?.capabilities,
     maxSessions: ctx.config.maxSessions,
     defaultTtlSeconds: ctx.config.sessionTtlSeconds,
     maxTtlSeconds: ctx.config.maxSessionTtlSeconds,

@@ -22,4 +22,5 @@ export const sampleRecordSchema: z.ZodType<SampleRecord, z.ZodTypeDef, unknown> 
   wallMs: nonNegative,
   reason: z.string().optional(),
   score: z.number().min(0).max(1).optional(),
+  judgedBy: z.object({ worker: z.string().min(1), crucibleVersion: z.string(), toolchain: z.string().nullable() }).optional(),
 });

@@ -5,7 +5,7 @@
  * `crucible compare`, `crucible report` and resumption read these files back. The statuses and test results
  * are the shared vocabulary of `src/verdict/`.
  */
-import type { SampleStatus, TestResult } from '../verdict/index.js';
+import type { JudgedBy, SampleStatus, TestResult } from '../verdict/index.js';
 
 /** One line of `verdicts.jsonl`: a sample's verdict (without `testCount`) with its identity. */
 export interface SampleRecord {
@@ -24,6 +24,8 @@ export interface SampleRecord {
   readonly reason?: string;
   /** Partial credit in [0, 1], for problem kinds that grade (see `Verdict.score`). */
   readonly score?: number;
+  /** Who judged the sample when a worker of a queue's fleet did (`eval --queue`); absent when judged locally. */
+  readonly judgedBy?: JudgedBy;
 }
 
 /** Failing-test detail is part of the verdict vocabulary (`src/verdict/detail.ts`); the store keeps it per sample. */

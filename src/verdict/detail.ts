@@ -63,9 +63,24 @@ export interface VerdictDetail {
   readonly memoryKiB?: number;
 }
 
-/** A verdict, with its `detail` when the caller asked for it and this call judged the program. */
+/**
+ * Who judged a verdict when another machine did (a `crucible worker` of a queue's fleet): the worker's name, its
+ * Crucible version, and the version of the toolchain that ran the program (the first line its language's
+ * version command printed, `crucible languages`; null when there is none or it failed).
+ */
+export interface JudgedBy {
+  readonly worker: string;
+  readonly crucibleVersion: string;
+  readonly toolchain: string | null;
+}
+
+/**
+ * A verdict, with its `detail` when the caller asked for it and this call judged the program, and who judged it
+ * (`judgedBy`) when a worker of a fleet did (absent for verdicts judged on this machine).
+ */
 export interface DetailedVerdict extends Verdict {
   readonly detail?: VerdictDetail;
+  readonly judgedBy?: JudgedBy;
 }
 
 /** The verdict without its detail (what a judge remembers and shares between identical requests). */

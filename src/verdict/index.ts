@@ -7,5 +7,5 @@ export {
 export { checkPyValue, DEFAULT_PYVALUE_LIMITS, parseIntPayload, pyValueSchema, type PyValue, type PyValueLimits } from './pyvalue.js';
 export {
   detailText, failedTestDetail, MAX_DETAILED_FAILURES, plainVerdict, TEST_DETAIL_CHARS,
-  type DetailedVerdict, type FailedTestDetail, type TestDetailField, type VerdictDetail,
+  type DetailedVerdict, type FailedTestDetail, type JudgedBy, type TestDetailField, type VerdictDetail,
 } from './detail.js';

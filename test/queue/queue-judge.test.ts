@@ -46,14 +46,36 @@ describe('QueueJudge with a worker on a real Redis', () => {
       judge.catalog.add(HASH_A, [problem]);
       const controller = new AbortController();
       const call = judge.judge({ problem: { datasetHash: HASH_A, taskId: 'add' }, program: program('return a + b') }, { signal: controller.signal });
-      for (let i = 0; i < 100 && (await client.llen('crucible:judge:wait')) === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await client.llen('crucible:judge:wait'), 1, 'the job is waiting');
+      // Every job carries a priority (interactive before batch, tenants round-robin): it waits in BullMQ's prioritized set.
+      const waiting = async (): Promise<number> => (await client.llen('crucible:judge:wait')) + (await client.zcard('crucible:judge:prioritized'));
+      for (let i = 0; i < 100 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await waiting(), 1, 'the job is waiting');
       controller.abort();
       await assert.rejects(call, (error: Error) => error.name === 'AbortError');
-      for (let i = 0; i < 100 && (await client.llen('crucible:judge:wait')) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await client.llen('crucible:judge:wait'), 0, 'the cancelled job left the queue');
+      for (let i = 0; i < 100 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await waiting(), 0, 'the cancelled job left the queue');
     } finally {
       await judge.close();
+    }
+  });
+
+  it('ships a dataset with a time to live that starts again while a front end uses it, and lets it expire after', async () => {
+    const hash = 'c'.repeat(64);
+    const key = datasetKey(location.prefix, location.queueName, hash);
+    const judge = await QueueJudge.connect(location, { datasetTtlS: 2 });
+    try {
+      judge.catalog.add(hash, [problem]);
+      await judge.catalog.shipped(hash);
+      const ttl = await client.ttl(key);
+      assert.ok(ttl > 0 && ttl <= 2, `time to live ${ttl} s`);
+      await new Promise((r) => setTimeout(r, 3_000));
+      assert.equal(await client.exists(key), 1, 'in use for longer than its time to live, and still there');
+    } finally {
+      await judge.close();
+    }
+    for (let waited = 0; (await client.exists(key)) === 1; waited += 200) {
+      assert.ok(waited < 6_000, 'the dataset did not expire once no front end used it');
+      await new Promise((r) => setTimeout(r, 200));
     }
   });
 
@@ -67,7 +89,7 @@ describe('QueueJudge with a worker on a real Redis', () => {
       const ref = { datasetHash: HASH_A, taskId: 'add' };
       const right = await judge.judge({ problem: ref, program: program('return a + b') });
       assert.equal(right.status, 'passed');
-      assert.equal(right.provenance?.worker, 'unit');
+      assert.equal(right.judgedBy?.worker, 'unit');
       const wrong = await judge.judge({ problem: ref, program: program('return a - b') });
       assert.equal(wrong.status, 'wrong_answer');
       const inline = await judge.judge({ problem: { inline: problem }, program: program('raise ValueError("no")') });
@@ -79,6 +101,20 @@ describe('QueueJudge with a worker on a real Redis', () => {
 
       await assert.rejects(judge.judge({ problem: ref, program: { language: 'no-such-language', source: 'x' } }),
         (error: Error) => error instanceof JudgeRequestError && error.field === 'program.language');
+
+      // Requests made together travel as one batch job; each caller gets its own answer, refusals included.
+      const together = await Promise.allSettled([
+        judge.judge({ problem: ref, program: program('return a + b') }),
+        judge.judge({ problem: ref, program: program('return a * b') }),
+        judge.judge({ problem: { inline: problem }, program: program('return (a + b) % 7') }),
+        judge.judge({ problem: ref, program: { language: 'no-such-language', source: 'x' } }),
+        judge.judge({ problem: ref, program: program('while True: pass') }, { detail: true }),
+      ]);
+      assert.deepEqual(together.map((r) => (r.status === 'fulfilled' ? r.value.status : (r.reason as Error).name)),
+        ['passed', 'wrong_answer', 'passed', 'JudgeRequestError', 'time_limit_exceeded']);
+      const batches = await client.zrange('crucible:judge:completed', '0', '-1');
+      const names = await Promise.all(batches.map((id) => client.hget(`crucible:judge:${id}`, 'name')));
+      assert.equal(names.filter((n) => n === 'batch').length, 1, `job names ${names.join(' ')}`);
 
       // A dataset that vanished from Redis after its front end shipped it (here: it found one under the hash and
       // shipped nothing): every attempt fails on the worker, which never saw it; the sample is internal_error.

@@ -6,89 +6,37 @@
  * get exactly one verdict, and every verdict must equal a local run's on the same samples.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { readProblems, readSamples } from '../../src/formats/index.js';
-import type { UnitTestProblem } from '../../src/formats/types.js';
 import { readFleet } from '../../src/queue/fleet.js';
 import { queueLocation } from '../../src/queue/connection.js';
 import { jobResultSchema } from '../../src/queue/wire.js';
-import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/codet-data.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
+import { evalRun as runEval, killGroup, spawnWorker, stopWorkers, verdictLines as verdicts, writeSubset, type Subset } from '../support/queue-eval.js';
 
-const CRUCIBLE = join(PROJECT_ROOT, 'bin', 'crucible');
 const PROBLEMS = 100;
 const SAMPLES_PER_PROBLEM = 20;
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-queue-test-'));
-const problemsFile = join(dir, 'problems.jsonl');
-const samplesFile = join(dir, 'samples.jsonl');
 const env = { ...process.env, CRUCIBLE_CACHE_DIR: join(dir, 'cache') };
 const workers = new Map<string, ChildProcess>();
 let redis: RedisServer | undefined;
 let client: Redis | undefined;
+let subset: Subset;
 
-/** Write the subset of CodeT's HumanEval problems and samples the test judges (HumanEval JSONL, {task_id, completion}). */
-async function writeSubset(): Promise<number> {
-  const all = await readProblems(CODET_PROBLEMS, 'humaneval');
-  const problems = all.slice(0, PROBLEMS) as UnitTestProblem[];
-  const ids = new Set(problems.map((p) => p.taskId));
-  const samples = (await readSamples(CODET_SOLUTIONS, { problems: all })).filter((s) => ids.has(s.taskId) && s.index < SAMPLES_PER_PROBLEM);
-  writeFileSync(problemsFile, problems.map((p) => JSON.stringify({
-    task_id: p.taskId, prompt: p.prompt, entry_point: p.entryPoint, test: p.test, canonical_solution: p.canonicalSolution,
-  })).join('\n') + '\n');
-  writeFileSync(samplesFile, samples.map((s) => JSON.stringify({ task_id: s.taskId, completion: s.completion })).join('\n') + '\n');
-  return samples.length;
-}
-
-/** Run `crucible eval` to completion; resolves with its exit code and output. */
-function evalRun(out: string, extra: readonly string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(CRUCIBLE, ['eval', '--problems', problemsFile, '--samples', samplesFile, '--out', out, '--no-store', '--no-progress',
-      '--k', '1', '--reps', '10', ...extra], { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : (typeof error.code === 'number' ? error.code : null), output: `${stdout}${stderr}` });
-    });
-  });
-}
+const evalRun = (out: string, extra: readonly string[]): ReturnType<typeof runEval> => runEval(subset, out, extra, env);
 
 function startWorker(name: string): ChildProcess {
-  const child = spawn(CRUCIBLE, ['worker', '--queue', redis!.url, '--slots', '1', '--name', name], {
-    env, detached: true, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr!.on('data', (d: Buffer) => { log += d.toString(); });
-  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGKILL') process.stderr.write(`worker ${name} exited ${code ?? signal}: ${log}\n`); });
+  const child = spawnWorker(redis!.url, name, env);
   workers.set(name, child);
   return child;
 }
 
-/** Stop a worker's whole process group (it leads its own group). */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-
-interface Line { taskId: string; sampleIndex: number; status: string; passed: boolean }
-
-function verdicts(out: string): Line[] {
-  return readFileSync(join(out, 'verdicts.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
-}
-
-function lineCount(out: string): number {
-  try {
-    return readFileSync(join(out, 'verdicts.jsonl'), 'utf8').split('\n').filter((l) => l !== '').length;
-  } catch {
-    return 0;
-  }
-}
+const lineCount = (out: string): number => verdicts(out).length;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -96,15 +44,14 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
   let sampleCount = 0;
 
   before(async () => {
-    sampleCount = await writeSubset();
+    subset = await writeSubset(dir, PROBLEMS, SAMPLES_PER_PROBLEM);
+    sampleCount = subset.samples;
     redis = await startRedis();
     client = new Redis(redis.url, { maxRetriesPerRequest: null });
   });
 
   after(async () => {
-    for (const child of workers.values()) killGroup(child, 'SIGTERM');
-    await sleep(2_000);
-    for (const child of workers.values()) if (child.exitCode === null && child.signalCode === null) killGroup(child, 'SIGKILL');
+    await stopWorkers(workers.values());
     client?.disconnect();
     await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -147,6 +94,9 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
     assert.equal(lines.length, sampleCount);
     assert.equal(new Set(keys).size, sampleCount, 'a sample has more than one verdict');
     assert.equal(lines.filter((l) => l.status === 'internal_error').length, 0);
+    // Provenance: every verdict names the worker that judged it and its Python toolchain.
+    const unattributed = lines.filter((l) => !['w1', 'w2', 'w3'].includes(l.judgedBy?.worker ?? '') || !/Python 3/.test(l.judgedBy?.toolchain ?? ''));
+    assert.deepEqual(unattributed.slice(0, 3), [], 'verdicts without a worker and toolchain');
 
     const reference = new Map(verdicts(join(dir, 'local')).map((l) => [`${l.taskId}#${l.sampleIndex}`, l.status]));
     assert.equal(reference.size, sampleCount);
@@ -171,7 +121,7 @@ describe('crucible eval --queue on three workers, one SIGKILLed mid-run', () => 
       assert.ok(returned !== null, `${key}, recovered from w2, has no result`);
       const result = jobResultSchema.parse(JSON.parse(returned));
       assert.ok(['w1', 'w3'].includes(result.provenance.worker), `${key} completed by ${result.provenance.worker}`);
-      assert.ok(result.provenance.toolchains['python'], 'provenance names the Python toolchain');
+      assert.match(result.provenance.toolchain ?? '', /Python 3/, 'provenance names the Python toolchain');
     }
   });
 });

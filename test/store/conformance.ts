@@ -150,6 +150,26 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps who judged each sample a fleet judged (judgedBy), once per distinct worker and toolchain', async () => {
+      const store = await open();
+      try {
+        const id = await store.createRun(newRun({ keepTests: 'all' }));
+        const w1 = { worker: 'w1', crucibleVersion: '0.1.0', toolchain: 'Python 3.11.2' };
+        const w2 = { worker: 'w2', crucibleVersion: '0.1.0', toolchain: null };
+        const samples = fixtureSamples().map((s, i) => (i === 3 ? s : { ...s, record: { ...s.record, judgedBy: i === 1 ? w2 : w1 } }));
+        await store.appendSamples(id, samples.slice(0, 2));
+        await store.appendSamples(id, samples.slice(2));
+        assert.deepEqual(await store.records(id), samples.map((s) => s.record), 'judgedBy round-trips; a local sample has none');
+        assert.deepEqual((await store.records(id, { tests: false })).map((r) => r.judgedBy?.worker ?? null), ['w1', 'w2', 'w1', null]);
+        assert.equal(await store.deleteRun(id), true);
+        const again = await store.createRun(newRun({ keepTests: 'all' }));
+        await store.appendSamples(again, fixtureSamples());
+        assert.deepEqual((await store.records(again)).map((r) => r.judgedBy), [undefined, undefined, undefined, undefined]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('stores test cases once per dataset and problem', async () => {
       const store = await open();
       try {

@@ -13,7 +13,9 @@
  * are one compressed value (`samples.tests`, `blob.ts`), and what each printed or returned and its stderr one
  * per program (`programs.detail`: identical programs are judged once); the inputs and expected outputs of a
  * problem's tests are one compressed value per dataset and problem (`test_cases`, keyed by the problems file's
- * hash), stored when a sample first fails one of them.
+ * hash), stored when a sample first fails one of them. Who judged a sample judged by a worker of a queue's
+ * fleet (`SampleRecord.judgedBy`) is a number per sample (`sample_judges`) into the run's few distinct
+ * worker-and-toolchain rows (`judges`); tables added with `IF NOT EXISTS`, so version-1 stores gain them as they are.
  */
 import type { SqlDialect } from './driver.js';
 
@@ -94,6 +96,21 @@ CREATE TABLE IF NOT EXISTS samples (
   tests {BLOB},
   PRIMARY KEY (run_id, problem_id, sample_index)
 ){BLOBS};
+CREATE TABLE IF NOT EXISTS judges (
+  run_id BIGINT NOT NULL,
+  judge_id INTEGER NOT NULL,
+  worker TEXT NOT NULL,
+  crucible_version TEXT NOT NULL,
+  toolchain TEXT,
+  PRIMARY KEY (run_id, judge_id)
+){COMPACT};
+CREATE TABLE IF NOT EXISTS sample_judges (
+  run_id BIGINT NOT NULL,
+  problem_id INTEGER NOT NULL,
+  sample_index INTEGER NOT NULL,
+  judge_id INTEGER NOT NULL,
+  PRIMARY KEY (run_id, problem_id, sample_index)
+){COMPACT};
 CREATE TABLE IF NOT EXISTS test_cases (
   problems_hash TEXT NOT NULL,
   task_id TEXT NOT NULL,

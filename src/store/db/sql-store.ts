@@ -7,7 +7,7 @@
  * (the store object is the run's only writer; another writer of the same run would be a resume, which opens
  * its own store object and reloads the numbers).
  */
-import type { SampleStatus } from '../../verdict/index.js';
+import type { JudgedBy, SampleStatus } from '../../verdict/index.js';
 import type { FailedTestDetail, SampleRecord } from '../records.js';
 import { decodeColumns, encodeColumns } from '../blob.js';
 import { compactProgram, compactSample, detailColumns, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
@@ -26,6 +26,13 @@ interface RunCache {
   readonly problems: Map<string, { readonly id: number; readonly prompt: string | null }>;
   readonly programs: Map<string, number>;
   nextProgram: number;
+  /** Distinct `judgedBy` of the run (JSON) and their numbers. */
+  readonly judges: Map<string, number>;
+}
+
+/** The key of a distinct `judgedBy` in a run's cache. */
+function judgeKey(by: JudgedBy): string {
+  return JSON.stringify([by.worker, by.crucibleVersion, by.toolchain]);
 }
 
 const RUN_LIST_COLUMNS = `id AS "id", name AS "name", status AS "status", created_ms AS "createdMs", updated_ms AS "updatedMs",
@@ -107,7 +114,10 @@ class SqlStore implements ResultStore {
           'SELECT problem_id AS "id", task_id AS "taskId", prompt AS "prompt" FROM problems WHERE run_id = ?', [runId]);
         const programs = await this.db.all<{ id: number; hash: string }>(
           'SELECT program_id AS "id", hash AS "hash" FROM programs WHERE run_id = ?', [runId]);
+        const judges = await this.db.all<{ id: number; worker: string; crucibleVersion: string; toolchain: string | null }>(
+          'SELECT judge_id AS "id", worker AS "worker", crucible_version AS "crucibleVersion", toolchain AS "toolchain" FROM judges WHERE run_id = ?', [runId]);
         return {
+          judges: new Map(judges.map((j) => [judgeKey(j), j.id])),
           problems: new Map(problems.map((p) => [p.taskId, { id: p.id, prompt: p.prompt }])),
           programs: new Map(programs.map((p) => [p.hash, p.id])),
           nextProgram: programs.reduce((m, p) => Math.max(m, p.id + 1), 0),
@@ -181,6 +191,8 @@ class SqlStore implements ResultStore {
         await this.insertProblems(tx, runId, cache, unknownProblems);
         const programRows: SqlValue[][] = [];
         const sampleRows: SqlValue[][] = [];
+        const judgeRows: SqlValue[][] = [];
+        const sampleJudgeRows: SqlValue[][] = [];
         const detailed: { id: number; input: SampleInput; detail: Buffer | null }[] = [];
         for (const { input, sample: s, tests, detail } of encoded) {
           const problem = cache.problems.get(input.record.taskId)!;
@@ -194,6 +206,16 @@ class SqlStore implements ResultStore {
           } else if (detail !== null || input.memoryKiB !== undefined || input.stderr !== undefined) {
             detailed.push({ id: programId, input, detail });
           }
+          const by = input.record.judgedBy;
+          if (by !== undefined) {
+            let judgeId = cache.judges.get(judgeKey(by));
+            if (judgeId === undefined) {
+              judgeId = cache.judges.size;
+              cache.judges.set(judgeKey(by), judgeId);
+              judgeRows.push([runId, judgeId, by.worker, by.crucibleVersion, by.toolchain]);
+            }
+            sampleJudgeRows.push([runId, problem.id, input.record.sampleIndex, judgeId]);
+          }
           sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
             s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests]);
         }
@@ -206,6 +228,8 @@ class SqlStore implements ResultStore {
         }
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
           'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests'], sampleRows, true);
+        await tx.insertMany('judges', ['run_id', 'judge_id', 'worker', 'crucible_version', 'toolchain'], judgeRows, true);
+        await tx.insertMany('sample_judges', ['run_id', 'problem_id', 'sample_index', 'judge_id'], sampleJudgeRows, true);
         await tx.run(
           `UPDATE runs SET done_samples = (SELECT COUNT(*) FROM samples WHERE run_id = ?),
              passed_samples = (SELECT COALESCE(SUM(passed), 0) FROM samples WHERE run_id = ?),
@@ -245,7 +269,7 @@ class SqlStore implements ResultStore {
 
   deleteRun(runId: number): Promise<boolean> {
     return this.write(() => this.db.transaction(async (tx) => {
-      for (const table of ['samples', 'programs', 'problems']) {
+      for (const table of ['sample_judges', 'judges', 'samples', 'programs', 'problems']) {
         await tx.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
       }
       this.caches.delete(runId);
@@ -401,18 +425,24 @@ class SqlStore implements ResultStore {
     const byTask = options.taskId === undefined ? '' : ' AND p.task_id = ?';
     const params: SqlValue[] = options.taskId === undefined ? [runId] : [runId, options.taskId];
     const withTests = options.tests !== false;
-    const samples = await this.db.all<CompactSample & { taskId: string; sampleIndex: number; programHash: string; tests: Uint8Array | null }>(
+    const samples = await this.db.all<CompactSample & { taskId: string; sampleIndex: number; programHash: string; tests: Uint8Array | null }
+      & { worker: string | null; crucibleVersion: string | null; toolchain: string | null }>(
       `SELECT p.task_id AS "taskId", s.sample_index AS "sampleIndex", g.hash AS "programHash",
+         j.worker AS "worker", j.crucible_version AS "crucibleVersion", j.toolchain AS "toolchain",
          s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
          s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
          s.passed_ranges AS "passedRanges"${withTests ? ', s.tests AS "tests"' : ''}
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
+         LEFT JOIN sample_judges sj ON sj.run_id = s.run_id AND sj.problem_id = s.problem_id AND sj.sample_index = s.sample_index
+         LEFT JOIN judges j ON j.run_id = sj.run_id AND j.judge_id = sj.judge_id
        WHERE s.run_id = ?${byTask} ORDER BY s.problem_id, s.sample_index`, params);
     return Promise.all(samples.map(async (s) => {
-      if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [] };
+      const judgedBy = s.worker === null || s.worker === undefined ? {}
+        : { judgedBy: { worker: s.worker, crucibleVersion: s.crucibleVersion ?? '', toolchain: s.toolchain ?? null } };
+      if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [], ...judgedBy };
       const columns = s.tests === null || s.tests === undefined ? null : unpackTestColumns(await decodeColumns(s.tests));
-      return expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns);
+      return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns), ...judgedBy };
     }));
   }
 
