@@ -194,6 +194,20 @@ describe('round trips', () => {
     await httpCall(server.url, 'DELETE', `/v1/sessions/${inline.body.id}`);
   });
 
+  test('program: a submit judged before (by /v1/judge, by an earlier submit) still gets its expected vs got feedback', async () => {
+    const code = 'a, b = map(int, input().split())\nprint(a * b)';
+    const judged = await post('/v1/judge', { problem: 'sum', code });
+    assert.deepEqual([judged.status, judged.body.status], [200, 'wrong_answer']);
+    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum' } });
+    for (const attempt of ['after /v1/judge', 'the same code again']) {
+      const wrong = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'submit', code } });
+      assert.equal(wrong.body.observation.status, 'wrong_answer', attempt);
+      assert.equal(wrong.body.observation.failingTest.index, 0, attempt);
+      assert.match(wrong.body.observation.feedback, /Input:\n1 2\n[^]*Expected:\n3\n[^]*Got:\n2\n/, attempt);
+    }
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
+  });
+
   test('maxSteps: the last step is done, more are 409', async () => {
     const c = await post('/v1/sessions', { environment: 'python', limits: { maxSteps: 1 } });
     const s = await post(`/v1/sessions/${c.body.id}/step`, { action: 'pass' });
