@@ -54,9 +54,9 @@ export interface JudgeRequest {
 /**
  * Options of every judge call. `signal` cancels the call (work shared with other callers goes on for them).
  * `detail` (`judge` only): return the verdict's `detail` (what failing tests printed or returned, stderr, peak
- * memory: `VerdictDetail`, `src/verdict/detail.ts`) when this call is the one that judges the program; a call
- * answered by an identical request's judgement (in flight or remembered) gets the plain verdict, since the
- * judge remembers only plain verdicts. Not part of what is judged: the verdict itself is the same either way.
+ * memory: `VerdictDetail`, `src/verdict/detail.ts`), also when an identical request was judged before or is in
+ * flight (a detailed verdict is shared among detail requests; one judged without detail may be judged again
+ * for it: `src/runner/local-judge.ts`). Not part of what is judged: the verdict's status is the program's either way.
  */
 export interface CallOptions {
   readonly signal?: AbortSignal;

@@ -6,8 +6,12 @@
  * then, once for all identical requests (`SharedWork`: same problem, program, fail-fast and limits, joined in
  * flight or answered from memory), compute the mode's reference if it has one (memory, then the ground-truth
  * cache on disk, then the sandbox), let the mode plan, execute the plan (`PlanExecutor`) and let the mode turn
- * the outcome into the verdict. A caller that asks for detail (`CallOptions.detail`) and starts the judgement
- * gets the mode's `detail` with the verdict; the memo keeps and shares the plain verdict (`plainVerdict`).
+ * the outcome into the verdict. The memo keeps and shares the plain verdict (`plainVerdict`). A caller that asks
+ * for detail (`CallOptions.detail`) always gets the mode's `detail` with the verdict: detailed verdicts have a
+ * small memo of their own (the last `DETAIL_MEMO_CAPACITY`, shared by identical detail requests in flight and
+ * after), whose judgement is the plain memo's when it starts it, and otherwise (the plain memo already held the
+ * program's verdict, judged without detail) one more judgement with detail for a verdict that fails — a program
+ * that passed, or Crucible's failure, has no detail to add.
  *
  * Failure policy: anything that goes wrong inside Crucible becomes an `internal_error` verdict with the reason,
  * never a rejection and never a verdict on the program; such a judgement (and a plain run or harness job that
@@ -41,6 +45,12 @@ import { SharedWork } from './shared-work.js';
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
 const MEMO_CAPACITY = 200_000;
+
+/**
+ * Detailed verdicts remembered for callers that ask for detail (a program session resubmitting the same code):
+ * few, since a detail holds up to `MAX_DETAILED_FAILURES` failing tests' texts (`src/verdict/detail.ts`).
+ */
+const DETAIL_MEMO_CAPACITY = 256;
 
 /** Extra attempts of a judgement that ended in `internal_error` before that verdict is returned. */
 export const INTERNAL_ERROR_RETRIES = 2;
@@ -113,6 +123,7 @@ export class LocalJudge implements Judge {
   private readonly harness: PythonHarnessPool;
   private readonly plans: PlanExecutor;
   private readonly memo = new SharedWork<Verdict>(MEMO_CAPACITY, (v) => v.status !== 'internal_error');
+  private readonly detailMemo = new SharedWork<DetailedVerdict>(DETAIL_MEMO_CAPACITY, (v) => v.status !== 'internal_error');
   private readonly references = new Map<string, Promise<unknown>>();
   /** Content hashes of inline problems (memo keys) and reference fingerprints, by problem object. */
   private readonly inlineHashes = new WeakMap<object, string>();
@@ -138,16 +149,30 @@ export class LocalJudge implements Judge {
     } catch (error) {
       return Promise.reject(error);
     }
-    const detail = options.detail === true;
-    // The call that starts the judgement (synchronously, inside `run`) keeps the detailed verdict; the memo and
-    // every call sharing the judgement get it plain.
-    const started: { verdict?: Promise<DetailedVerdict> } = {};
-    const shared = this.memo.run(this.memoKey(resolved), (signal) => {
-      started.verdict = this.retried(() => this.judgeOnce(resolved, signal, detail), (v) => v.status === 'internal_error');
-      return started.verdict.then(plainVerdict);
-    }, options.signal);
-    const own = started.verdict;
-    return own === undefined || !detail ? shared : shared.then(() => own);
+    const key = this.memoKey(resolved);
+    if (options.detail !== true) return this.memo.run(key, (signal) => this.judged(resolved, signal, false), options.signal);
+    return this.detailMemo.run(key, (signal) => this.judgedWithDetail(resolved, key, signal), options.signal);
+  }
+
+  /** One judgement (retried on Crucible's failures), with the mode's detail when `detail`. */
+  private judged(r: Resolved, signal: AbortSignal, detail: boolean): Promise<DetailedVerdict> {
+    return this.retried(() => this.judgeOnce(r, signal, detail), (v) => v.status === 'internal_error');
+  }
+
+  /**
+   * The detailed verdict of `r` (key `key`): through the plain memo, so that a plain caller of the same program
+   * shares the judgement; judged again with detail when the plain memo answered without it (see the module comment).
+   */
+  private async judgedWithDetail(r: Resolved, key: string, signal: AbortSignal): Promise<DetailedVerdict> {
+    // The call that starts the plain memo's judgement (synchronously, inside `run`) keeps the detailed verdict.
+    let own: Promise<DetailedVerdict> | undefined;
+    const shared = await this.memo.run(key, (s) => {
+      own = this.judged(r, s, true);
+      return own.then(plainVerdict);
+    }, signal);
+    if (own !== undefined) return own;
+    if (shared.passed || shared.status === 'internal_error' || r.mode.detail === undefined) return shared;
+    return this.judged(r, signal, true);
   }
 
   async describeTests(spec: ProblemSpec, options: CallOptions = {}): Promise<readonly FailedTestDetail[]> {

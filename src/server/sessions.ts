@@ -116,8 +116,8 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
           verdict = verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${(error as Error).message}`);
         }
         ctx.service.observe(verdict.status, 0, '/v1/sessions/:id/step');
-        // The tests' descriptions give what a verdict's detail may lack (a unit test's code, an io test's input
-        // and expected output when the judgement was shared with an identical request and came without detail).
+        // The tests' descriptions give what a verdict's detail lacks (a unit test's code, an io test's input and
+        // expected output); the detail gives what the program did (the judge gives it to every detail request).
         const tests = !verdict.passed && verdict.status !== 'internal_error'
           ? await ctx.judge.describeTests(prepared.request.problem, signal === undefined ? {} : { signal }).catch(() => undefined)
           : undefined;

@@ -1,8 +1,8 @@
 /**
  * Verdict detail and test descriptions through the Judge seam, with real programs in the real sandbox: a call
- * that asks for detail and judges the program gets what its failing tests printed or returned, their stderr and
- * the peak memory (io, call, unit_test, assertions; the compiler's stderr for a compile error); a call answered
- * by an identical request's judgement gets the plain verdict, the same verdict either way; `describeTests`
+ * that asks for detail gets what its failing tests printed or returned, their stderr and the peak memory (io,
+ * call, unit_test, assertions; the compiler's stderr for a compile error), also when an identical request was
+ * judged in flight, before, or before without detail; a plain call gets the plain verdict; `describeTests`
  * gives each test's input and expected output (EvalPlus expected values from the canonical solution).
  */
 import assert from 'node:assert/strict';
@@ -30,21 +30,40 @@ const ASSERTS: AssertionsProblem = { kind: 'assertions', taskId: 'asserts', lang
   assertions: ['assert inc(1) == 2', 'assert inc(2) == 3'] };
 
 describe('verdict detail through the judge', () => {
-  it('gives an io program\'s failing output and stderr to the call that judged it, and the plain verdict to the others', async () => {
+  it('gives an io program\'s failing output and stderr to every call that asks, judged once for them, and the plain verdict to the others', async () => {
     const request = { problem: { inline: DOUBLE }, program: { language: 'python', source: OFF_BY_ONE } };
-    const [first, joined] = await Promise.all([judge.judge(request, { detail: true }), judge.judge(request, { detail: true })]);
+    const executions = judge.stats().executions;
+    const [first, joined, plain] = await Promise.all([judge.judge(request, { detail: true }), judge.judge(request, { detail: true }), judge.judge(request)]);
     assert.equal(first.status, 'wrong_answer');
     assert.deepEqual(first.detail?.failures?.map((f) => [f.index, f.actual, f.stderr]),
       [[1, '11\n', 'saw 5\n'], [2, '15\n', 'saw 7\n']], 'every test runs: detail needs no fail-fast here');
     assert.ok((first.detail?.memoryKiB ?? 0) > 0, 'peak memory is measured');
-    assert.equal(joined.detail, undefined, 'joined in flight: plain');
+    assert.deepEqual(joined, first, 'joined in flight: the same detailed verdict');
+    assert.equal(plain.detail, undefined, 'a call that did not ask gets the plain verdict');
+    assert.deepEqual(plain, plainVerdict(first));
     const remembered = await judge.judge(request, { detail: true });
-    assert.equal(remembered.detail, undefined, 'answered from memory: plain');
-    assert.deepEqual(remembered, plainVerdict(first));
-    assert.deepEqual(joined, plainVerdict(first));
+    assert.deepEqual(remembered, first, 'answered from memory: the same detailed verdict');
+    assert.equal(judge.stats().executions - executions, 3, 'one judgement (one run per test) for all four calls');
     const unasked = await judge.judge({ ...request, program: { language: 'python', source: `${OFF_BY_ONE}# other\n` } });
     assert.equal(unasked.detail, undefined, 'detail only when asked');
     assert.equal(unasked.status, 'wrong_answer');
+  });
+
+  it('judges again for detail a failing program whose verdict was remembered without it (a passing one needs none)', async () => {
+    const source = `${OFF_BY_ONE}# judged plain first\n`;
+    const request = { problem: { inline: DOUBLE }, program: { language: 'python', source } };
+    const plain = await judge.judge(request);
+    assert.equal(plain.detail, undefined);
+    const detailed = await judge.judge(request, { detail: true });
+    const outcome = (v: typeof plain): unknown => [v.status, v.passed, v.reason, v.tests?.map((t) => [t.status, t.reason])];
+    assert.deepEqual(outcome(detailed), outcome(plain), 'the same verdict (judged again: its own times)');
+    assert.deepEqual(detailed.detail?.failures?.map((f) => [f.index, f.actual]), [[1, '11\n'], [2, '15\n']]);
+    const right = { problem: { inline: DOUBLE }, program: { language: 'python', source: 'print(2 * int(input()))\n' } };
+    assert.equal((await judge.judge(right)).status, 'passed');
+    const executions = judge.stats().executions;
+    const passed = await judge.judge(right, { detail: true });
+    assert.equal(passed.status, 'passed');
+    assert.equal(judge.stats().executions, executions, 'a pass is answered from memory, not judged again');
   });
 
   it('gives the compiler\'s stderr when compilation stopped the program', async () => {

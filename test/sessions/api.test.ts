@@ -4,6 +4,8 @@
  * the field, 404 for unknown ids, 409 past maxSteps, and the metrics.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import type { IoProblem } from '../../src/formats/types.js';
 import { Sandbox } from '../../src/sandbox/index.js';
@@ -29,6 +31,56 @@ after(async () => {
   await server.shutdown(1000);
   sandbox.close();
 });
+
+/** Host pids of live (non-zombie) processes running as `uid`. */
+function processesOf(uid: number): number[] {
+  return livePids().filter((pid) => ownerOf(pid) === uid);
+}
+
+/** Host pids of live processes whose command line contains `text`. */
+function processesWith(text: string): number[] {
+  return livePids().filter((pid) => commandOf(pid).includes(text));
+}
+
+function livePids(): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (/^State:\s+Z/m.test(readFileSync(`/proc/${name}/status`, 'utf8'))) continue;
+      out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function ownerOf(pid: number): number {
+  try {
+    return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? -1);
+  } catch {
+    return -1;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Poll `probe` every 20 ms until it gives a value; fails after 30 s (a bound on correctness, far below the step's limits). */
+async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 1500; i++) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await sleep(20);
+  }
+  assert.fail(`gave up waiting for ${what}`);
+}
 
 describe('round trips', () => {
   test('python: create, step, reset, delete, then 404', async () => {
@@ -70,6 +122,43 @@ describe('round trips', () => {
     await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
   });
 
+  test('a client that hangs up cancels its running step: processes killed, admission place freed, the next step told', async () => {
+    const c = await post('/v1/sessions', { environment: 'python', limits: { cpuMs: 60_000, wallMs: 300_000 } });
+    const id = c.body.id as string;
+    assert.equal((await post(`/v1/sessions/${id}/step`, { action: 'x = 5' })).body.observation.status, 'ok');
+    // A sleeper that would hold its place up to its 300 s wall limit: the REPL sleeps in a loop, with a child
+    // whose command line marks it (host pid and uid found from /proc).
+    const marker = `600.${process.pid}${Date.now() % 100_000}`;
+    const hangUp = new AbortController();
+    const answered = fetch(`${server.url}/v1/sessions/${id}/step`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, signal: hangUp.signal,
+      body: JSON.stringify({ action: `import subprocess, time\nchild = subprocess.Popen(["sleep", "${marker}"])\nwhile True:\n    time.sleep(0.05)` }),
+    }).then(() => 'answered', (error: Error) => error.name);
+    const sleeper = await waitFor(() => processesWith(marker)[0], 'the step\'s child to start');
+    const uid = ownerOf(sleeper);
+    const repl = processesOf(uid).filter((pid) => commandOf(pid).includes('crucible_session'));
+    assert.equal(repl.length, 1, 'one REPL runs the step');
+    assert.equal(server.context.service.admission.running, 1, 'the step holds an admission place');
+    hangUp.abort();
+    assert.equal(await answered, 'AbortError');
+    // Cancelled long before its limits: the child and the REPL that ran the step are killed.
+    await waitFor(() => processesWith(marker).length === 0 && !repl.some((pid) => processesOf(uid).includes(pid)) ? true : undefined,
+      'the step\'s processes to be killed');
+    await waitFor(() => server.context.service.admission.running === 0 ? true : undefined, 'the admission place to be freed');
+    // The session goes on in a fresh REPL, and its next step says what the cancelled one lost.
+    const next = await post(`/v1/sessions/${id}/step`, { action: 'print("alive")\nx' });
+    assert.equal(next.status, 200);
+    assert.equal(next.body.observation.status, 'runtime_error');
+    assert.equal(next.body.observation.stdout, 'alive\n');
+    assert.match(next.body.observation.stderr, /NameError: name 'x' is not defined/);
+    assert.equal(next.body.observation.restarted, true);
+    assert.match(next.body.observation.notice, /previous step was cancelled .* REPL was restarted, variables, functions and imports of earlier steps are lost/);
+    assert.equal(processesOf(uid).length, 3, 'bubblewrap, the agent and the fresh REPL: nothing of the cancelled step');
+    const after = await post(`/v1/sessions/${id}/step`, { action: 'x = 1\nx' });
+    assert.deepEqual([after.body.observation.stdout, after.body.observation.notice], ['1\n', undefined], 'told once');
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${id}`);
+  });
+
   test('sqlite over HTTP', async () => {
     const c = await post('/v1/sessions', { environment: 'sqlite', task: { sql: 'CREATE TABLE t(v); INSERT INTO t VALUES (1), (2);' } });
     assert.equal(c.status, 201);
@@ -103,6 +192,20 @@ describe('round trips', () => {
     assert.equal(ok.body.reward, 1);
     await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
     await httpCall(server.url, 'DELETE', `/v1/sessions/${inline.body.id}`);
+  });
+
+  test('program: a submit judged before (by /v1/judge, by an earlier submit) still gets its expected vs got feedback', async () => {
+    const code = 'a, b = map(int, input().split())\nprint(a * b)';
+    const judged = await post('/v1/judge', { problem: 'sum', code });
+    assert.deepEqual([judged.status, judged.body.status], [200, 'wrong_answer']);
+    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum' } });
+    for (const attempt of ['after /v1/judge', 'the same code again']) {
+      const wrong = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'submit', code } });
+      assert.equal(wrong.body.observation.status, 'wrong_answer', attempt);
+      assert.equal(wrong.body.observation.failingTest.index, 0, attempt);
+      assert.match(wrong.body.observation.feedback, /Input:\n1 2\n[^]*Expected:\n3\n[^]*Got:\n2\n/, attempt);
+    }
+    await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
   });
 
   test('maxSteps: the last step is done, more are 409', async () => {

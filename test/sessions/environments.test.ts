@@ -75,6 +75,21 @@ describe('state persists across steps', () => {
     await manager.delete(id);
   });
 
+  test('python: the REPL runs without site, yet a program gets what site gives (Debian\'s packages, quit, help) and full tracebacks', async () => {
+    const id = await open('python');
+    const r = await step(id, 'import sys, yaml\nprint(sys.flags.no_site, yaml.safe_load("a: [1, 2]"))\nprint(callable(quit), callable(help))');
+    assert.equal(r.status, 'ok', r.stderr);
+    assert.equal(r.stdout, "1 {'a': [1, 2]}\nTrue True\n");
+    const chained = await step(id, 'def f():\n    raise ValueError("inner") from KeyError(7)\nf()');
+    assert.equal(chained.status, 'runtime_error');
+    assert.match(chained.stderr, /KeyError: 7\n\nThe above exception was the direct cause of the following exception:\n\nTraceback \(most recent call last\):\n  File "<step>", line 3, in <module>\n  File "<step>", line 2, in f\nValueError: inner\n$/);
+    const syntax = await step(id, 'x = (');
+    assert.equal(syntax.status, 'runtime_error');
+    assert.match(syntax.stderr, /SyntaxError/);
+    assert.equal((await step(id, 'quit(4)')).exitCode, 4);
+    await manager.delete(id);
+  });
+
   test('bash: working directory, variables, functions and files', async () => {
     const id = await open('bash');
     assert.equal((await step(id, 'mkdir -p /tmp/w && cd /tmp/w && NAME=crucible && greet() { echo "hi $1"; } && echo data > f.txt')).status, 'ok');

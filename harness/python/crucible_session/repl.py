@@ -13,12 +13,18 @@ src/sandbox/native/session-agent.c, counts only reports this very process sends)
   `extra` as {"columns": [...], "rows": [[...]...]} (at most 1000 rows, `truncated` says so). An error prints
   `Error: <message>` on stderr and gives exitCode 1.
 The fds 3 and 4 are close-on-exec, so programs the step starts do not hold them.
+
+An idle session box costs what this process holds, so it starts small (issue #12: <= 5 MiB per idle session):
+python3.11 runs with -I -S (no `site`: no .pth file, sitecustomize or host package hooks run in the box), this
+driver imports only builtin C modules before the first step (`_ast` through compile()'s PyCF_ONLY_AST instead of
+the `ast` module, which pulls in `enum` and `re`; the interpreter's own C traceback printer instead of the
+`traceback` module; `json` only for the sqlite kind's reports), and what `site` would give a program is set up by
+hand: the dist-packages directories on sys.path (Debian's site.py order) and the exit/quit/help builtins.
 """
-import ast
-import json
-import os
+import _ast
+import builtins
+import posix as os
 import sys
-import traceback
 
 CTL, RES = 3, 4
 MAX_ROWS = 1000
@@ -45,6 +51,11 @@ def report(exit_code, extra=None):
         sys.stderr.flush()
     except Exception:
         pass
+    if extra is None:
+        # The python kind's report: no json module needed.
+        os.write(RES, b'{"exitCode": %d, "extra": null}\n' % exit_code)
+        return
+    import json
     # fd 4 is a datagram socket (the agent checks the sender is this process): one report, at most 60 kB, so
     # a large result set keeps its first rows.
     line = (json.dumps({"exitCode": exit_code, "extra": extra}) + "\n").encode()
@@ -58,10 +69,10 @@ def report(exit_code, extra=None):
 
 def python_step(code, namespace):
     try:
-        tree = ast.parse(code, "<step>", "exec")
+        tree = compile(code, "<step>", "exec", _ast.PyCF_ONLY_AST)
         last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
-            last = ast.Expression(tree.body.pop().value)
+        if tree.body and isinstance(tree.body[-1], _ast.Expr):
+            last = _ast.Expression(tree.body.pop().value)
         exec(compile(tree, "<step>", "exec"), namespace)
         if last is not None:
             value = eval(compile(last, "<step>", "eval"), namespace)
@@ -81,7 +92,9 @@ def python_step(code, namespace):
         tb = e.__traceback__
         while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
             tb = tb.tb_next
-        traceback.print_exception(type(e), e, tb)
+        # The interpreter's own printer (sys.__excepthook__, as for an uncaught exception): the same text as the
+        # traceback module, chained exceptions included, without importing it.
+        sys.__excepthook__(type(e), e.with_traceback(tb), tb)
         return 1
 
 
@@ -134,11 +147,28 @@ def run_statement(statement, connection, last):
     return {"columns": columns, "rows": rows, "truncated": truncated}
 
 
+def site_by_hand():
+    """What `site` gives a program, without running it: the dist-packages directories that exist (in the order
+    Debian's site.py puts them) and the exit/quit/help builtins (CPython's _sitebuiltins)."""
+    for path in ("/usr/local/lib/python3.11/dist-packages", "/usr/lib/python3/dist-packages",
+                 "/usr/lib/python3.11/dist-packages"):
+        try:
+            os.stat(path)
+        except OSError:
+            continue
+        sys.path.append(path)
+    import _sitebuiltins
+    builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
+    builtins.help = _sitebuiltins._Helper()
+
+
 def main():
     kind = sys.argv[1]
     os.set_inheritable(CTL, False)
     os.set_inheritable(RES, False)
     sys.argv = [""]
+    site_by_hand()
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     connection = sqlite3 = None
     if kind == "sqlite":

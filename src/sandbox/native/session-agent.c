@@ -257,7 +257,7 @@ static int start_repl(struct repl *r) {
             char *argv[] = {"/usr/bin/bash", "--norc", "--noprofile", "-c", (char *)BASH_LOOP, NULL};
             execv(argv[0], argv);
         } else {
-            char *argv[] = {"/usr/bin/python3.11", "-s", "-P", "-B", REPL_SCRIPT, (char *)kind, NULL};
+            char *argv[] = {"/usr/bin/python3.11", "-I", "-S", "-B", REPL_SCRIPT, (char *)kind, NULL};
             execv(argv[0], argv);
         }
         _exit(127);

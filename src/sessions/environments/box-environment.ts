@@ -50,6 +50,8 @@ export function boxObservation(spec: BoxEnvironmentSpec, r: BoxStepResult): Obse
 export class BoxEnvironment implements Environment {
   private box: SessionBox | null = null;
   private readonly setupStep: string | null;
+  /** Said on the next step: a step whose caller went away restarted the REPL, and nobody was told. */
+  private untoldRestart: string | null = null;
 
   constructor(private readonly spec: BoxEnvironmentSpec, task: unknown, private readonly limits: SessionLimits,
     private readonly deps: BoxDeps) {
@@ -80,7 +82,8 @@ export class BoxEnvironment implements Environment {
   async step(action: unknown, signal?: AbortSignal): Promise<StepOutcome> {
     if (typeof action !== 'string') throw new SessionError('invalid_action', `action: must be a string (${this.spec.actionName})`, 'action');
     if (this.box === null) throw new SessionError('closed', 'the session is closed');
-    let notice: string | null = null;
+    let notice: string | null = this.untoldRestart;
+    this.untoldRestart = null;
     if (!this.box.alive) {
       // The box itself ended (Crucible's failure, or its 24 h lifetime): a fresh one, and the step says so.
       await this.box.close();
@@ -89,8 +92,17 @@ export class BoxEnvironment implements Environment {
       notice = 'the session\'s box had ended and a fresh one was started before this step: every process, variable and file of earlier steps is lost';
     }
     const result = await this.box!.step(action, this.limits, signal);
+    if (signal?.aborted === true && result.restarted) {
+      // The cancelled step's answer goes nowhere: the next step carries its notice.
+      this.untoldRestart = `the previous step was cancelled (its caller went away) and its processes killed: the ${this.spec.kind === 'bash' ? 'shell' : 'REPL'} `
+        + `was restarted, ${this.spec.stateName} of earlier steps are lost; files under /box and /tmp are kept`;
+    }
     const observation = boxObservation(this.spec, result);
-    return { observation: notice === null ? observation : { ...observation, restarted: true, notice }, reward: null, done: false };
+    return {
+      observation: notice === null ? observation
+        : { ...observation, restarted: true, notice: observation.notice === undefined ? notice : `${notice}; then ${observation.notice}` },
+      reward: null, done: false,
+    };
   }
 
   /** The box (for audits and tests), or null when closed. */
