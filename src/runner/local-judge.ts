@@ -215,6 +215,7 @@ export class LocalJudge implements Judge {
 
   async close(): Promise<void> {
     this.harness.close();
+    await this.plans.close();
     await this.executor.close();
     if (this.options.ownsSandbox) this.sandbox.close();
   }
