@@ -72,12 +72,29 @@ const expectedCallSchema = z.object({
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
 });
 
+const namedFile = z.object({ name: text.min(1), content: text });
+const checkerSchema = z.object({
+  kind: z.literal('checker'), taskId: text.min(1), language: text.min(1).optional(),
+  tests: z.array(z.object({ input: text, output: text })),
+  checker: z.object({ kind: z.enum(['testlib', 'python', 'cms']), source: text, testlibHeader: text.optional() }),
+  subtasks: z.array(z.object({ name: text.optional(), points: nonNegative, tests: z.array(z.number().int().nonnegative()) })).optional(),
+  timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
+});
+const ioiSchema = z.object({
+  kind: z.literal('ioi'), taskId: text.min(1), problemId: text.min(1), language: z.literal('cpp'), name: text.optional(),
+  statement: text.optional(), starterCode: text.optional(), graderFiles: z.array(namedFile),
+  tests: z.array(z.object({ name: text.min(1), input: text, output: text })),
+  subtasks: z.array(z.object({ name: text, points: nonNegative, tests: z.array(z.number().int().nonnegative()) })),
+  scorePrecision: z.number().int().min(0).max(10), timeLimitMs: positiveInt, memoryLimitKiB: positiveInt,
+});
+
 /**
  * A problem of one of the built-in kinds (`Problem`, `src/formats/types.ts`). Kinds a caller defines itself
  * (`defaultModes().with(mode)`) cannot travel through the queue yet: they fail validation with the kind named.
  */
 export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> =
-  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema, expectedCallSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
+  z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema, expectedCallSchema,
+    checkerSchema, ioiSchema]) as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 
 /** A dataset as shipped once to Redis: its problems, in file order. */
 export const shippedDatasetSchema = z.object({ v: z.literal(WIRE_VERSION), problems: z.array(problemSchema) });
