@@ -39,9 +39,15 @@ function defaultTest(index: number, result: ExecutionResult): TestResult {
 /** Runs plans on one executor (compile cache, one-shot slots) and one Python harness pool. */
 export class PlanExecutor {
   private contestBox: ContestBox | null = null;
+  private contestJobs = 0;
 
   constructor(private readonly executor: Executor, private readonly harness: PythonHarnessPool,
     private readonly languages: LanguageRegistry) {}
+
+  /** Contest jobs run, and the compilations (and cache hits) of their `ContestBox`: solution + graders, managers, checkers. */
+  get contestStats(): { readonly jobs: number; readonly compilations: number; readonly cacheHits: number } {
+    return { jobs: this.contestJobs, compilations: this.contestBox?.stats.compilations ?? 0, cacheHits: this.contestBox?.stats.cacheHits ?? 0 };
+  }
 
   /** Discard the artifacts of contest jobs (the executor and harness are their owner's to close). */
   async close(): Promise<void> {
@@ -70,6 +76,7 @@ export class PlanExecutor {
     const results: CmsIoiJobsOutcome['results'][number][] = [];
     for (const spec of plan.jobs) {
       signal?.throwIfAborted();
+      this.contestJobs++;
       try {
         const outcome = await runCmsIoiJob(box, { language: 'cms_ioi', files: spec.files, runCpuMs: spec.runCpuMs, memoryKiB: spec.memoryKiB,
           ...(signal === undefined ? {} : { signal }) });

@@ -109,6 +109,17 @@ describe('ioi mode (Judge)', () => {
     assert.deepEqual([wrong.status, wrong.passed, wrong.score], ['wrong_answer', false, 0]);
   });
 
+  test('solution + graders compiled once per distinct solution, the checker once per task', async () => {
+    const total = task('total');
+    await judged(total, TOTAL.correct!);
+    const before = judge.stats();
+    const v = await judged(total, `${TOTAL.correct!}// another sample, the same program\n`);
+    const after = judge.stats();
+    assert.equal(v.score, 1);
+    assert.deepEqual([after.compilations - before.compilations, after.runs - before.runs], [1, 4],
+      'one compilation of the new solution with the graders (the checker is cached), one job per test');
+  });
+
   test('a compile error is compile_error with score 0; fail-fast stops at the first test below 1 without a score', async () => {
     const total = task('total');
     const broken = await judged(total, TOTAL.broken!);
