@@ -13,8 +13,8 @@
  * Rows of one task (same `year` and `id`) are grouped into one problem, subtasks in file order; a test shared by
  * subtasks is one test, run once (open-r1's `test_case_run_cache`).
  * Errors: `DatasetError` (file, line, field): a bad row, a test name with no test case, a Batch test without an
- * expected output (cms_ioi would then take the program's own output as its score), a Communication task without
- * `graders/manager.cpp`, rows of one task that disagree on limits or graders.
+ * expected output (cms_ioi would then take the program's own output as its score), no
+ * `graders/grader_config.json`, a Communication task without `graders/manager.cpp`, rows of one task that disagree on limits or graders.
  */
 import { z } from 'zod';
 import { datasetErrorFromZod, DatasetError } from './errors.js';
@@ -115,6 +115,9 @@ export async function readIoi(path: string): Promise<IoiProblem[]> {
 function toProblem(path: string, task: TaskRows, testCases: ReadonlyMap<string, ReadonlyMap<string, IoiTestCase>>): IoiProblem {
   const { line, row } = task.first;
   const graderNames = new Set(row.grader_files.map(([name]) => name.replace(/^\.\//, '')));
+  if (!graderNames.has('graders/grader_config.json')) {
+    throw new DatasetError(path, line, 'grader_files', 'no graders/grader_config.json: cms_ioi takes the task type and limits from it');
+  }
   if (row.task_type === 'Communication' && !graderNames.has('graders/manager.cpp')) {
     throw new DatasetError(path, line, 'grader_files', 'a Communication task needs graders/manager.cpp');
   }

@@ -92,6 +92,9 @@ describe('open-r1/ioi reader', () => {
     await assert.rejects(readProblems(badScore, 'ioi'), /bad-score\.jsonl:1: field "score": expected number, got string/);
     const emptyOutput = write('empty-output.jsonl', [rows[0]!, { ...rows[2]!, test_output: '' }, rows[3]!]);
     await assert.rejects(readProblems(emptyOutput, 'ioi'), /empty-output\.jsonl:1: field "test_names\[0\]": Batch test "1-01" has no expected output/);
+    const noConfig = write('no-config.jsonl', [{ ...rows[0]!, grader_files: (rows[0]!.grader_files as [string, string][]).filter(([n]) => !n.endsWith('.json')) },
+      ...rows.slice(2, 6)]);
+    await assert.rejects(readProblems(noConfig, 'ioi'), /no-config\.jsonl:1: field "grader_files": no graders\/grader_config\.json/);
     const limits = write('limits.jsonl', [rows[0]!, { ...rows[1]!, time_limit: 2 }]);
     await assert.rejects(readProblems(limits, 'ioi'), /limits\.jsonl:2: field "time_limit"/);
   });
