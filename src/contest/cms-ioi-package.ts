@@ -182,7 +182,7 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
   // The script lets the program's (or manager's) stderr through, before its own messages.
   const stage = await cmsVerdict(box, job, config, r, input, checkerSource);
-  return { compile, run: { ...stage, stderr: r.stderr + stage.stderr } };
+  return { compile, run: { ...stage, stderr: r.stderr + stage.stderr }, programStatus: r.status };
 }
 
 /** The run stage after the program ran (its stderr not included): the script's failure message, check or output. */

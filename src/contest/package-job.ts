@@ -51,6 +51,12 @@ export interface ScriptStage {
 export interface PackageOutcome {
   readonly compile: ScriptStage;
   readonly run: ScriptStage | null;
+  /**
+   * How the program (Batch) or the manager's box (Communication) ended, as the sandbox measured it, when it ran:
+   * what a native judging mode reports as the test's status (the package's own stdout/stderr say it only in words).
+   * Not part of the Piston answer.
+   */
+  readonly programStatus?: ExecutionResult['status'];
 }
 
 /** The request is malformed for its package (a missing or bad file); `field` names the request field. */

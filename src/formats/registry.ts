@@ -4,7 +4,7 @@
  * first record; `crucible formats` and every `--format` help text list this registry.
  *
  * Detection rules (registry order): `base_input` -> `evalplus`; `task_id` + `test` + `declaration` without
- * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; `name` + `language` + `prompt` + `tests` -> `multipl-e` (a directory: its first JSON file); a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
+ * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; `name` + `language` + `prompt` + `tests` -> `multipl-e` (a directory: its first JSON file); `grader_files` + `test_names` + `subtask` (or an open-r1/ioi-test-cases row) -> `ioi`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
  * Adding a format: its reader module (beside this file) and one entry below.
  * Errors: `DatasetError` naming the file (and the fields seen) when no detector accepts it.
  */
@@ -16,6 +16,7 @@ import { readHumanEvalX } from './humaneval-x.js';
 import { readApps } from './apps.js';
 import { readCodeContests } from './codecontests.js';
 import { readLiveCodeBench } from './livecodebench.js';
+import { isIoiRecord, readIoi } from './ioi.js';
 import { readMbpp } from './mbpp.js';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
@@ -98,6 +99,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'nuprl/MultiPL-E rows (name, language, prompt, tests, stop_tokens), also its completion/results files or a directory of them: script problems in 20+ languages',
     detect: (r) => isMultiplERecord(r.keys),
     read: readMultiplE,
+  },
+  {
+    id: 'ioi', aliases: ['open-r1-ioi'],
+    description: 'open-r1/ioi subtask rows (id, subtask, score, test_names, grader_files), test cases inline or as open-r1/ioi-test-cases rows: C++ with graders, CMS GroupMin',
+    detect: (r) => isIoiRecord(r.keys),
+    read: readIoi,
   },
   {
     id: 'crucible', aliases: [],

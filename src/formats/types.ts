@@ -172,7 +172,7 @@ export interface ExpectedCallProblem {
  * A stdin/stdout problem judged by a problem-supplied checker (src/judge/modes/checker.ts; Codeforces/Polygon
  * testlib, open-r1 `checker.py`, CMS comparators), optionally scored by IOI subtasks (CMS GroupMin: each
  * subtask's points times its tests' smallest score; `tests` are indices into `tests`). Limits as `IoProblem`.
- * Not (yet) in the `Problem` union: no dataset reader makes one; judges take it as a `ProblemBase`.
+ * In the `Problem` union (inline problems, the MCP and HTTP front ends); no dataset reader makes one yet.
  */
 export interface CheckerProblem {
   readonly kind: 'checker';
@@ -185,9 +185,45 @@ export interface CheckerProblem {
   readonly memoryLimitKiB?: number;
 }
 
+/** One named test of an IOI task (open-r1/ioi-test-cases: `test_name`, `test_input`, `test_output`). */
+export interface IoiTestCase {
+  readonly name: string;
+  readonly input: string;
+  readonly output: string;
+}
+
+/**
+ * An IOI task whose C++ solution is compiled together with the task's grader files (open-r1/ioi, as CMS and
+ * guipenedo/piston's `cms_ioi` package judge it; `src/judge/modes/ioi.ts`): Batch tasks (grader + solution read
+ * the input, a checker or `diff -b` judges the output) and Communication tasks (a manager talks to the solution
+ * over pipes and prints the score). `graderFiles` are open-r1's `grader_files` as published (names with their
+ * directory: `graders/grader.cpp`, `graders/<id>.h`, `graders/grader_config.json`, `checker/checker.cpp`, ...);
+ * the solution is `graders/<problemId>.cpp`. Score: CMS GroupMin over `subtasks` (`tests` index `tests`), as a
+ * fraction of the subtasks' total points, each subtask rounded to `scorePrecision` decimals as open-r1 does.
+ */
+export interface IoiProblem {
+  readonly kind: 'ioi';
+  /** `<year>/<id>` when the row has a year, else `<id>` (open-r1's `id`, e.g. `nile`). */
+  readonly taskId: string;
+  /** open-r1's `id`: the solution's file name and the header it includes (`graders/<id>.cpp`, `<id>.h`). */
+  readonly problemId: string;
+  readonly language: 'cpp';
+  readonly name?: string;
+  readonly statement?: string;
+  readonly starterCode?: string;
+  readonly graderFiles: readonly { readonly name: string; readonly content: string }[];
+  readonly tests: readonly IoiTestCase[];
+  readonly subtasks: readonly { readonly name: string; readonly points: number; readonly tests: readonly number[] }[];
+  readonly scorePrecision: number;
+  /** CPU time limit per test, ms (open-r1 `time_limit` seconds; `graders/grader_config.json` wins, as in CMS). */
+  readonly timeLimitMs: number;
+  /** Memory limit, KiB (open-r1 `memory_limit`, MB; `grader_config.json`'s bytes win). */
+  readonly memoryLimitKiB: number;
+}
+
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
-  | ExpectedCallProblem;
+  | ExpectedCallProblem | CheckerProblem | IoiProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

@@ -11,10 +11,16 @@
  *   plan stays serialisable.
  * - `harness`: one job for the Python judge harness (unit tests, calls, assertions), judged in the box's
  *   trusted harness and answered as one response.
+ * - `cms_ioi_jobs`: IOI tasks with graders (`src/judge/modes/ioi.ts`): one job per test for the `cms_ioi` package
+ *   runner (`src/contest/cms-ioi-package.ts`: solution + grader files compiled together once per distinct
+ *   solution, Batch or Communication with a manager, the checker boxed), answered as the package's outcome per
+ *   test; with `failFast` the executor stops after the first test that did not score 1, and always after a
+ *   compile failure (every job shares the one compilation).
  */
 import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TestResult } from '../verdict/index.js';
+import type { PackageOutcome } from '../contest/package-job.js';
 import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 import type { Program } from './judge.js';
 
@@ -39,8 +45,26 @@ export interface HarnessPlan {
   readonly job: HarnessJob;
 }
 
+/**
+ * One test of a `cms_ioi_jobs` plan: the files of the cms_ioi job (names with directories, as open-r1's
+ * `ioi_scoring.run_submission` sends them: `graders/<id>.cpp`, grader files, `input.txt`, `correct_output.txt`,
+ * optional `checker/checker.cpp`) and its limits (CPU ms per run, memory KiB; `graders/grader_config.json` wins).
+ */
+export interface CmsIoiJobSpec {
+  readonly files: readonly { readonly name: string; readonly content: string }[];
+  readonly runCpuMs: number;
+  readonly memoryKiB: number;
+}
+
+/** Run the cms_ioi package on each job in order (see the module comment). */
+export interface CmsIoiJobsPlan {
+  readonly kind: 'cms_ioi_jobs';
+  readonly jobs: readonly CmsIoiJobSpec[];
+  readonly failFast: boolean;
+}
+
 /** What a mode asks the executor to run. */
-export type Plan<C = unknown> = ProgramRunsPlan<C> | HarnessPlan;
+export type Plan<C = unknown> = ProgramRunsPlan<C> | HarnessPlan | CmsIoiJobsPlan;
 
 /**
  * What a `program_runs` plan produced. `compiled` is false when compilation stopped the program (`compile`
@@ -61,8 +85,17 @@ export interface HarnessOutcome {
   readonly response: HarnessResponse;
 }
 
+/**
+ * What a `cms_ioi_jobs` plan produced, per job run (fewer after a stop): the package's outcome, or `error` when
+ * Crucible failed on it (the sandbox, or a job the package rejects: a bad grader_config.json), never a verdict.
+ */
+export interface CmsIoiJobsOutcome {
+  readonly kind: 'cms_ioi_jobs';
+  readonly results: readonly ({ readonly outcome: PackageOutcome } | { readonly error: string })[];
+}
+
 /** What executing a plan produced. */
-export type PlanOutcome = ProgramRunsOutcome | HarnessOutcome;
+export type PlanOutcome = ProgramRunsOutcome | HarnessOutcome | CmsIoiJobsOutcome;
 
 /**
  * What a mode may run while judging one run (e.g. a compiled checker on the input, the program's output and the

@@ -83,7 +83,23 @@ const expectedCallSchema = z.object({
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
 });
 /** The kinds whose shape the wire checks field by field. */
-const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call']);
+const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi']);
+
+const namedFile = z.object({ name: text.min(1), content: text });
+const checkerSchema = z.object({
+  kind: z.literal('checker'), taskId: text.min(1), language: text.min(1).optional(),
+  tests: z.array(z.object({ input: text, output: text })),
+  checker: z.object({ kind: z.enum(['testlib', 'python', 'cms']), source: text, testlibHeader: text.optional() }),
+  subtasks: z.array(z.object({ name: text.optional(), points: nonNegative, tests: z.array(z.number().int().nonnegative()) })).optional(),
+  timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
+});
+const ioiSchema = z.object({
+  kind: z.literal('ioi'), taskId: text.min(1), problemId: text.min(1), language: z.literal('cpp'), name: text.optional(),
+  statement: text.optional(), starterCode: text.optional(), graderFiles: z.array(namedFile),
+  tests: z.array(z.object({ name: text.min(1), input: text, output: text })),
+  subtasks: z.array(z.object({ name: text, points: nonNegative, tests: z.array(z.number().int().nonnegative()) })),
+  scorePrecision: z.number().int().min(0).max(10), timeLimitMs: positiveInt, memoryLimitKiB: positiveInt,
+});
 
 /**
  * A problem of any kind a judging mode judges. The built-in kinds with a fixed shape (`Problem`,
@@ -93,7 +109,7 @@ const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_
  */
 export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> = z.union([
   z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema,
-    expectedCallSchema]),
+    expectedCallSchema, checkerSchema, ioiSchema]),
   z.object({ kind: text.min(1).refine((k) => !CHECKED_KINDS.has(k), 'a built-in kind with the wrong shape'), taskId: text.min(1) }).passthrough(),
 ]) as unknown as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 

@@ -221,9 +221,12 @@ export class LocalJudge implements Judge {
   stats(): JudgeStats {
     const e = this.executor.stats;
     const h = this.harness.stats;
+    // Contest jobs (ioi problems): each job counts as one run (its checker run, when any, is part of it).
+    const c = this.plans.contestStats;
     return {
       requests: this.memo.stats.calls, deduplicated: this.memo.stats.shared, retries: this.counters.retries,
-      executions: e.runs + e.compilations + h.jobs, runs: e.runs, compilations: e.compilations, compileCacheHits: e.compileCacheHits,
+      executions: e.runs + e.compilations + h.jobs + c.jobs + c.compilations, runs: e.runs + c.jobs,
+      compilations: e.compilations + c.compilations, compileCacheHits: e.compileCacheHits + c.cacheHits,
       harnessJobs: h.jobs, testerReuses: h.testerReuses,
       groundTruthRuns: this.counters.groundTruthRuns, groundTruthCacheHits: this.counters.groundTruthCacheHits,
     };
@@ -240,6 +243,7 @@ export class LocalJudge implements Judge {
 
   async close(): Promise<void> {
     this.harness.close();
+    await this.plans.close();
     await this.executor.close();
     if (this.options.ownsSandbox) this.sandbox.close();
   }

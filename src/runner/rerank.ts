@@ -199,7 +199,7 @@ function planTasks(options: RerankExecuteOptions): TaskPlan[] {
   for (const { sample, problem } of order) {
     let task = tasks.get(problem.taskId);
     if (!task) {
-      if (options.runGeneratedTests && (problem.kind === 'io' || problem.kind === 'script')) {
+      if (options.runGeneratedTests && !callsEntryPoint(problem)) {
         throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; ${problem.kind} problems have none`);
       }
       task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map() };
@@ -240,6 +240,14 @@ async function judgeSolutions(run: Execution, tasks: readonly TaskPlan[]): Promi
   });
 }
 
+/**
+ * Whether generated tests (assertions calling a Python entry point after the prompt) can run on `problem`: only
+ * kinds with a prompt and an entry point (io, script, python_script, checker and ioi problems have none).
+ */
+function callsEntryPoint(problem: Problem): problem is Problem & { readonly prompt: string; readonly entryPoint: string } {
+  return problem.kind === 'unit_test' || problem.kind === 'call' || problem.kind === 'assertions' || problem.kind === 'expected_call';
+}
+
 /** 2. Every distinct solution on its problem's distinct generated tests (harness `assertions` mode). */
 async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], limits: RerankData['limits'],
   statuses: Record<string, number>): Promise<number> {
@@ -251,7 +259,7 @@ async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], lim
   let runs = 0;
   await inPool(items, run.concurrency, async ({ task, solution }) => {
     const problem = task.problem;
-    if (problem.kind === 'io' || problem.kind === 'script' || problem.kind === 'python_script') return;
+    if (!callsEntryPoint(problem)) return;
     const assertions = task.tests!.distinct.map((t) => t.assertion);
     const response = await run.options.judge.runHarness({
       mode: 'assertions', program: solution.program.source, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,

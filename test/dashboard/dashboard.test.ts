@@ -165,7 +165,7 @@ describe('dashboard in chromium', () => {
     const problem = (await readProblems(CODET_PROBLEMS, 'humaneval')).find((p) => p.taskId === taskId)!;
     const source = await page.locator('[data-testid="source"]').textContent();
     assert.equal(source, stored.source);
-    assert.ok(problem.kind !== 'io' && problem.kind !== 'python_script' && source!.startsWith(problem.prompt), 'the program is the prompt followed by the completion');
+    assert.ok(problem.kind === 'unit_test' && source!.startsWith(problem.prompt), 'the program is the prompt followed by the completion');
     const test = page.locator('details.test').first();
     assert.equal(await test.getAttribute('data-test'), String(stored.tests[0]!.index));
     assert.match(await test.locator('[data-testid="input"]').innerText(), /def check\(candidate\)/);

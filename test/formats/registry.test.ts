@@ -15,7 +15,7 @@ describe('problem format registry', () => {
     const names = problemFormatNames();
     assert.equal(names[0], 'auto');
     assert.equal(new Set(names).size, names.length);
-    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'crucible']);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'crucible']);
   });
 
   it('resolves aliases: codet reads as humaneval', async () => {
@@ -28,6 +28,7 @@ describe('problem format registry', () => {
 
   it('detects by the first record and refuses an unknown name, listing the known ones', async () => {
     assert.equal(await detectProblemFormat(HUMANEVAL_PLUS), 'evalplus');
+    assert.equal(await detectProblemFormat(join(PROJECT_ROOT, 'test', 'contest', 'fixtures', 'open-r1-ioi.jsonl')), 'ioi');
     await assert.rejects(readProblems(HUMANEVAL, 'no-such-bench'), (e: Error) =>
       e instanceof UnknownFormatError && /unknown problem format "no-such-bench"; formats: auto, evalplus/.test(e.message));
   });

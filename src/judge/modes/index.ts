@@ -9,6 +9,7 @@ import { assertionsMode } from './assertions.js';
 import { callMode } from './call.js';
 import { checkerMode } from './checker.js';
 import { ioMode } from './io.js';
+import { ioiMode } from './ioi.js';
 import type { AnyMode } from './mode.js';
 import { expectedCallMode } from './expected-call.js';
 import { pythonScriptMode } from './python-script.js';
@@ -22,7 +23,7 @@ export type { ExpectedOutput } from './call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
 export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
-  pythonScriptMode, expectedCallMode];
+  pythonScriptMode, expectedCallMode, ioiMode];
 
 /** Judging modes by problem kind. Immutable once made: `with` returns a new registry. */
 export class ModeRegistry {
