@@ -163,28 +163,31 @@ const GO: ScriptAssembly = {
 };
 
 /**
+ * Rust's assertion macros, path-qualified in the tests (shared by HumanEval-X `rust-test` and MultiPL-E Rust): a
+ * program's `macro_rules! assert_eq`, textually before the tests, would otherwise be the one they call.
+ */
+export const RUST_ASSERT_REWRITES: ScriptAssembly['testRewrites'] = [
+  [/(?<![\w:])assert_eq!\s*\(/g, '::std::assert_eq!('],
+  [/(?<![\w:])assert_ne!\s*\(/g, '::std::assert_ne!('],
+  [/(?<![\w:])assert!\s*\(/g, '::std::assert!('],
+];
+
+/** Rust statements (4-space indented lines) that read the nonce from stdin and print the marker line. */
+export const RUST_PRINT_MARKER: readonly string[] = [
+  '    let mut crucible_nonce = ::std::string::String::new();',
+  '    let _ = ::std::io::BufRead::read_line(&mut ::std::io::stdin().lock(), &mut crucible_nonce);',
+  `    ::std::print!("\\n${SCRIPT_MARKER} {}\\n", crucible_nonce.trim());`,
+];
+
+/**
  * Rust (HumanEval-X, `cargo test`): the program is a test harness (`rust-test` compiles with `rustc --test`); a
  * last test of ours prints the marker (the harness exits 101 when any test failed, whatever ran after it). The
- * tests' assertions are path-qualified: a `macro_rules! assert_eq` in the program, textually before the tests'
- * module, would otherwise be the one they call.
+ * tests' assertions are path-qualified (`RUST_ASSERT_REWRITES`).
  */
 const RUST_TEST: ScriptAssembly = {
   prologue: '',
-  testRewrites: [
-    [/(?<![\w:])assert_eq!\s*\(/g, '::std::assert_eq!('],
-    [/(?<![\w:])assert_ne!\s*\(/g, '::std::assert_ne!('],
-    [/(?<![\w:])assert!\s*\(/g, '::std::assert!('],
-  ],
-  epilogue: [
-    '',
-    '#[test]',
-    'fn zzzz_crucible_script_end() {',
-    '    let mut crucible_nonce = ::std::string::String::new();',
-    '    let _ = ::std::io::BufRead::read_line(&mut ::std::io::stdin().lock(), &mut crucible_nonce);',
-    `    ::std::print!("\\n${SCRIPT_MARKER} {}\\n", crucible_nonce.trim());`,
-    '}',
-    '',
-  ].join('\n'),
+  testRewrites: RUST_ASSERT_REWRITES,
+  epilogue: ['', '#[test]', 'fn zzzz_crucible_script_end() {', ...RUST_PRINT_MARKER, '}', ''].join('\n'),
 };
 
 /** Assembly by language id (ids of `languages/*.yaml`). A language missing here cannot judge `script` problems. */

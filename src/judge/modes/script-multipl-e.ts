@@ -24,7 +24,7 @@
  * (run with `java -ea`); Java `assert` in `class Problem`'s `main` (`java -ea`); Rust `assert_eq!` in `main`;
  * JavaScript/TypeScript `assert.deepEqual` of `node:assert` in `test()`; C++ `assert` in `main`.
  */
-import { SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
+import { RUST_ASSERT_REWRITES, RUST_PRINT_MARKER, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
 
 /** Lua: the test's `os.exit(lu.LuaUnit.run())` becomes a status the closing code checks before the marker. */
 const LUA: ScriptAssembly = {
@@ -137,22 +137,8 @@ const D: ScriptAssembly = {
 /** Rust: the test's `main` is renamed; assertions are path-qualified (a program's `macro_rules! assert_eq` cannot shadow them). */
 const RUST: ScriptAssembly = {
   prologue: '',
-  testRewrites: [
-    [/\bfn\s+main\s*\(\s*\)/, 'fn crucible_tests_main()'],
-    [/(?<![\w:])assert_eq!\s*\(/g, '::std::assert_eq!('],
-    [/(?<![\w:])assert_ne!\s*\(/g, '::std::assert_ne!('],
-    [/(?<![\w:])assert!\s*\(/g, '::std::assert!('],
-  ],
-  epilogue: [
-    '',
-    'fn main() {',
-    '    crucible_tests_main();',
-    '    let mut crucible_nonce = ::std::string::String::new();',
-    '    let _ = ::std::io::BufRead::read_line(&mut ::std::io::stdin().lock(), &mut crucible_nonce);',
-    `    ::std::print!("\\n${SCRIPT_MARKER} {}\\n", crucible_nonce.trim());`,
-    '}',
-    '',
-  ].join('\n'),
+  testRewrites: [[/\bfn\s+main\s*\(\s*\)/, 'fn crucible_tests_main()'], ...RUST_ASSERT_REWRITES],
+  epilogue: ['', 'fn main() {', '    crucible_tests_main();', ...RUST_PRINT_MARKER, '}', ''].join('\n'),
 };
 
 /**
