@@ -14,7 +14,7 @@ import { replayFirstAttempts, type DebugLoopReport, type FeedbackRecord } from '
 import { createJudge } from '../runner/factory.js';
 import { MAX_FEEDBACK_CHARS, MIN_FEEDBACK_CHARS } from '../sessions/index.js';
 import { UsageError } from './errors.js';
-import { parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import { parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP } from './options.js';
 
 interface DebugLoopFlags {
   problems: string; samples: string; format: string; tasks?: number; samplesPerProblem?: number; budgetChars?: number;
@@ -63,7 +63,7 @@ export function register(program: Command): void {
     .option('--out <file>', 'write each failing program\'s feedback as JSONL {taskId, samples, status, feedback, quality}')
     .option('--json', 'print the report as one JSON object')
     .option('--no-progress', 'no progress bar')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .action(async (flags: DebugLoopFlags) => {
       const problems = await readProblems(flags.problems, flags.format);
       let samples = await readSamples(flags.samples, { problems });

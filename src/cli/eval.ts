@@ -21,7 +21,9 @@ import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
-import { parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTenant, parseTimeLimitSeconds } from './options.js';
+import {
+  parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+} from './options.js';
 
 registerUserError(DatasetError);
 registerUserError(UnknownFormatError);
@@ -286,7 +288,7 @@ export function register(program: Command): void {
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--no-progress', 'no progress bar')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')

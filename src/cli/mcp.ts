@@ -12,7 +12,9 @@ import { watchPending } from '../mcp/pending.js';
 import { createMcpServer } from '../mcp/server.js';
 import { openService, ServeConfigSchema, type ServeConfigInput } from '../server/index.js';
 import { createSessionManager } from '../server/sessions.js';
-import { parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import {
+  CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+} from './options.js';
 
 interface McpFlags {
   problems?: string[];
@@ -31,8 +33,8 @@ export function register(program: Command): void {
     .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
-    .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--cache-dir <dir>', CACHE_DIR_HELP)
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .action(async (flags: McpFlags) => {
       const input: ServeConfigInput = {
         problems: flags.problems ?? [],

@@ -63,3 +63,9 @@ export function parseTenant(value: string): string {
   if (!TENANT_PATTERN.test(value)) throw new InvalidArgumentError(`expected 1-100 letters, digits and . : @ / - _, got "${value}"`);
   return value;
 }
+
+/** Help of `--cache-dir`, shared by every command that judges (the ground-truth cache, `src/paths.ts`). */
+export const CACHE_DIR_HELP = 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)';
+
+/** Help of `--unsafe-no-sandbox`, shared by every command that runs programs. */
+export const UNSAFE_NO_SANDBOX_HELP = 'run without isolation if the host has none (dangerous)';

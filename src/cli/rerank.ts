@@ -8,7 +8,9 @@ import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/co
 import { createJudge } from '../runner/factory.js';
 import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../runner/rerank.js';
 import { registerUserError, UsageError } from './errors.js';
-import { parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds } from './options.js';
+import {
+  parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+} from './options.js';
 import { GENERATED_TEST_CPU_MS, secondsToMs } from '../limits.js';
 
 registerUserError(RerankInputError);
@@ -61,7 +63,7 @@ export function register(program: Command): void {
     .option('--tests-per-sample <n>', 'generated assertions kept per generated sample (CodeT --test_case_limit)', parsePositiveInt, 5)
     .option('--scoring <scoring>', 'CodeT consensus score: sqrt (released code) | product (paper)', 'sqrt')
     .option('--no-progress', 'no progress bar')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .action(async (flags: RerankFlags) => {

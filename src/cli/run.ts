@@ -4,7 +4,7 @@ import { LanguageRegistry } from '../languages/registry.js';
 import { DEFAULT_RUN_LIMITS, mibToKiB, secondsToMs } from '../limits.js';
 import { createJudge } from '../runner/factory.js';
 import type { ExecutionResult } from '../sandbox/index.js';
-import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile } from './options.js';
+import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile, UNSAFE_NO_SANDBOX_HELP } from './options.js';
 
 /** The JSON shape of `crucible run --json`: exactly the verdict's public fields. */
 export function verdictJson(r: ExecutionResult): Record<string, unknown> {
@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .option('--time-limit <seconds>', 'CPU time limit in seconds', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'memory limit in MiB', parseMemoryLimitMiB)
     .option('--json', 'print the verdict as one JSON object')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .action(async (file: string, opts: { lang: string; stdin?: string; timeLimit?: number; memoryLimit?: number;
       json?: boolean; unsafeNoSandbox?: boolean }) => {
       const languages = LanguageRegistry.load();

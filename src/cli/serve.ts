@@ -7,7 +7,10 @@ import { resolveStoreLocation } from '../store/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
-import { parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds } from './options.js';
+import {
+  CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds,
+  UNSAFE_NO_SANDBOX_HELP
+} from './options.js';
 
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
@@ -62,9 +65,9 @@ export function register(program: Command): void {
     .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
     .option('--shutdown-deadline <seconds>', 'on SIGTERM, time in-flight work gets to finish (default 30)', parsePositiveNumber)
-    .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
+    .option('--cache-dir <dir>', CACHE_DIR_HELP)
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--fleet-backlog-per-slot <n>', 'with --queue: answer 429 once jobs waiting exceed this many per slot of the fleet (default 8)', parsePositiveNumber)
     .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)

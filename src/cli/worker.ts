@@ -10,7 +10,9 @@ import { mibToKiB, secondsToMs } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
-import { parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds } from './options.js';
+import {
+  CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+} from './options.js';
 import { CRUCIBLE_VERSION } from './version.js';
 
 registerUserError(QueueUrlError);
@@ -31,8 +33,8 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'jobs held at once (default: twice the slots or harness boxes)', parsePositiveInt)
     .option('--time-limit <seconds>', 'CPU time limit of jobs that set none', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'memory limit of jobs that set none', parseMemoryLimitMiB)
-    .option('--cache-dir <dir>', 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)')
-    .option('--unsafe-no-sandbox', 'run without isolation if the host has none (dangerous)')
+    .option('--cache-dir <dir>', CACHE_DIR_HELP)
+    .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .action(async (flags: WorkerFlags) => {
       const location = queueLocation(flags.queue);
       const context = defaultSubmissionContext();
