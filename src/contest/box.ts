@@ -35,14 +35,20 @@ const MAX_ARTIFACTS = 256;
 export class ContestBox {
   private readonly built = new Map<string, Promise<Built>>();
   private readonly order: string[] = [];
-  /** Runs programs of registry languages (Python, Java, ...) with their own compile cache. */
+  /** Runs programs of registry languages (Python, Java, ...): the owner's executor when given, else its own. */
   readonly executor: Executor;
+  private readonly ownExecutor: boolean;
 
   /** Counters for tests and metrics: compilations started, cache hits. */
   readonly stats = { compilations: 0, cacheHits: 0 };
 
-  constructor(readonly sandbox: Sandbox, readonly languages: LanguageRegistry) {
-    this.executor = new Executor(sandbox, languages);
+  /**
+   * `executor`: share an existing executor (and its compile cache) on the same sandbox, e.g. the judge's, so a
+   * registry-language program is compiled once whichever path judges it; the caller closes it. Default: own one.
+   */
+  constructor(readonly sandbox: Sandbox, readonly languages: LanguageRegistry, executor?: Executor) {
+    this.executor = executor ?? new Executor(sandbox, languages);
+    this.ownExecutor = executor === undefined;
   }
 
   /**
@@ -125,11 +131,11 @@ export class ContestBox {
     };
   }
 
-  /** Discard every artifact (this box's and its executor's). */
+  /** Discard every artifact of this box, and its executor's when the executor is its own. */
   async close(): Promise<void> {
     const entries = [...this.built.values()];
     this.built.clear();
     for (const b of await Promise.all(entries)) if (b.ok) this.sandbox.discard(b.artifactDir);
-    await this.executor.close();
+    if (this.ownExecutor) await this.executor.close();
   }
 }

@@ -72,7 +72,7 @@ export class PlanExecutor {
    * below 1, stop the plan. @throws the signal's reason when it aborts.
    */
   private async runCmsIoiJobs(plan: CmsIoiJobsPlan, signal?: AbortSignal): Promise<CmsIoiJobsOutcome> {
-    const box = this.contestBox ??= new ContestBox(this.executor.sandbox, this.languages);
+    const box = this.contestBox ??= new ContestBox(this.executor.sandbox, this.languages, this.executor);
     const results: CmsIoiJobsOutcome['results'][number][] = [];
     for (const spec of plan.jobs) {
       signal?.throwIfAborted();
