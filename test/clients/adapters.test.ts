@@ -11,7 +11,6 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Sandbox } from '../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
@@ -22,7 +21,6 @@ const DRIVERS = join(PROJECT_ROOT, 'test', 'clients', 'python');
 const PYTHON = ['/usr/bin/python3.11', '/usr/bin/python3'].find((p) => existsSync(p)) ?? 'python3';
 const TOKEN = 'adapter-token';
 
-let sandbox: Sandbox;
 let server: ServerHandle;
 
 /** Run one driver; its stdout is one JSON object. */
@@ -41,13 +39,11 @@ function drive(name: string, args: readonly string[], pythonPath: readonly strin
 }
 
 before(async () => {
-  sandbox = Sandbox.create({ slots: 2 });
-  server = await startServer({ port: 0, token: TOKEN, logLevel: 'silent' }, { sandbox, logger: createLogger('silent') });
+  server = await startServer({ port: 0, slots: 2, token: TOKEN, logLevel: 'silent' }, { logger: createLogger('silent') });
 });
 
 after(async () => {
   await server.shutdown(1000);
-  sandbox.close();
 });
 
 describe('trainer adapters against crucible serve', () => {

@@ -18,7 +18,6 @@ import { readProblems } from '../../src/formats/registry.js';
 import type { IoiProblem } from '../../src/formats/types.js';
 import { addIoiIncludes, ioiJobFiles } from '../../src/judge/modes/ioi.js';
 import { createJudge } from '../../src/runner/factory.js';
-import { Sandbox } from '../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
@@ -181,14 +180,11 @@ describe('crucible eval on open-r1/ioi', () => {
 
 describe('consistency with the Piston cms_ioi path', () => {
   let server: ServerHandle;
-  let sandbox: Sandbox;
   before(async () => {
-    sandbox = Sandbox.create({ slots: 2 });
-    server = await startServer({ port: 0, logLevel: 'silent' }, { sandbox, logger: createLogger('silent') });
+    server = await startServer({ port: 0, slots: 2, logLevel: 'silent' }, { logger: createLogger('silent') });
   });
   after(async () => {
     await server.shutdown(1000);
-    sandbox.close();
   });
 
   /**

@@ -6,22 +6,18 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Sandbox } from '../../src/sandbox/index.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
 import { httpCall, type Answer } from '../support/http.js';
 
-let sandbox: Sandbox;
 let server: ServerHandle;
 
 before(async () => {
-  sandbox = Sandbox.create({ slots: 2 });
-  server = await startServer({ port: 0, logLevel: 'silent' }, { sandbox, logger: createLogger('silent') });
+  server = await startServer({ port: 0, slots: 2, logLevel: 'silent' }, { logger: createLogger('silent') });
 });
 
 after(async () => {
   await server.shutdown(1000);
-  sandbox.close();
 });
 
 const execute = (body: unknown): Promise<Answer> => httpCall(server.url, 'POST', '/api/v2/execute', body);

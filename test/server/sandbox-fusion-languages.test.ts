@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { Sandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_FUSION_LANGUAGES, SANDBOX_FUSION_REFUSED } from '../../src/server/sandbox-fusion.js';
 import { MAX_FILES, MAX_FILES_BYTES } from '../../src/server/submission-files.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
@@ -16,17 +15,14 @@ import { createLogger } from '../../src/server/logging.js';
 import { httpCall, type Answer } from '../support/http.js';
 
 const TOKEN = 'test-token';
-let sandbox: Sandbox;
 let server: ServerHandle;
 
 before(async () => {
-  sandbox = Sandbox.create({ slots: 2 });
-  server = await startServer({ port: 0, token: TOKEN, logLevel: 'silent' }, { sandbox, logger: createLogger('silent') });
+  server = await startServer({ port: 0, slots: 2, token: TOKEN, logLevel: 'silent' }, { logger: createLogger('silent') });
 });
 
 after(async () => {
   await server.shutdown(1000);
-  sandbox.close();
 });
 
 /** The payload verl's and the SDK's clients send, with generous timeouts (JVM compilers under a shared machine). */
