@@ -17,10 +17,10 @@ import {
 } from '../../contest/checkers.js';
 import { groupMinScore } from '../../contest/subtasks.js';
 import {
-  aggregateTests, failedTestDetail, reasonWithStderr, runStatus, shortReason, type TestResult, type Verdict,
+  aggregateTests, reasonWithStderr, runStatus, shortReason, type TestResult, type Verdict,
 } from '../../verdict/index.js';
 import type { Program } from '../judge.js';
-import { compileFailure, ioDetail } from './io.js';
+import { compileFailure, stdinStdoutDetailing } from './io.js';
 import { defineMode, type JudgingMode } from './mode.js';
 
 /** Limits of one checker run: 10 s of CPU (the codeforces package's `timeout 10`), 1 GiB, 1 MiB of output. */
@@ -119,14 +119,7 @@ const checker: JudgingMode<CheckerProblem, number> = {
       ...(complete && !judgeError ? { score: scoreOf(problem, outcome.tests) } : {}),
     };
   },
-  detail: (_problem, outcome) => {
-    if (outcome.kind !== 'program_runs') throw new Error('checker problems are judged by program runs');
-    return ioDetail(outcome);
-  },
-  describeTest: (problem, index) => {
-    const test = problem.tests[index];
-    return failedTestDetail(index, { input: test?.input, expected: test?.output });
-  },
+  ...stdinStdoutDetailing('checker'),
 };
 
 /** The `checker` judging mode. */

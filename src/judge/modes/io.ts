@@ -3,13 +3,13 @@
  * compiled once and run on each test's input; its stdout is compared outside the box with the problem's
  * comparator (`../comparators.ts`). Limits per test: the problem's own, else the request's.
  */
-import type { IoProblem } from '../../formats/types.js';
+import type { IoProblem, IoTestCase } from '../../formats/types.js';
 import { compareOutput } from '../comparators.js';
 import {
   aggregateTests, detailText, failedTestDetail, MAX_DETAILED_FAILURES, reasonWithStderr, runStatus, shortReason,
-  type TestResult, type Verdict, type VerdictDetail,
+  type FailedTestDetail, type TestResult, type Verdict, type VerdictDetail,
 } from '../../verdict/index.js';
-import type { ProgramRunsOutcome } from '../plan.js';
+import type { PlanOutcome, ProgramRunsOutcome } from '../plan.js';
 import { defineMode, type JudgingMode } from './mode.js';
 
 /** Output kept per stream for a test: the request's, but at least twice the expected output plus 1 KiB. */
@@ -41,6 +41,27 @@ export function ioDetail(outcome: ProgramRunsOutcome): VerdictDetail {
     .slice(0, MAX_DETAILED_FAILURES)
     .map(({ test, run }) => failedTestDetail(test.index, { actual: run?.stdout, stderr: run?.stderr || undefined }));
   return { failures, memoryKiB: outcome.runs.reduce((m, r) => Math.max(m, r.memoryKiB), 0) };
+}
+
+/**
+ * The `detail` and `describeTest` of a mode whose problems are stdin/stdout tests judged by program runs (`io`,
+ * `checker`): the failing runs' output (`ioDetail`), and a test as its input and expected output.
+ * `detail` throws when handed another kind of outcome (a mode/plan mismatch, Crucible's bug).
+ */
+export function stdinStdoutDetailing(kind: string): {
+  detail: (problem: unknown, outcome: PlanOutcome) => VerdictDetail;
+  describeTest: (problem: { readonly tests: readonly IoTestCase[] }, index: number) => FailedTestDetail;
+} {
+  return {
+    detail: (_problem, outcome) => {
+      if (outcome.kind !== 'program_runs') throw new Error(`${kind} problems are judged by program runs`);
+      return ioDetail(outcome);
+    },
+    describeTest: (problem, index) => {
+      const test = problem.tests[index];
+      return failedTestDetail(index, { input: test?.input, expected: test?.output });
+    },
+  };
 }
 
 const io: JudgingMode<IoProblem, string> = {
@@ -85,14 +106,7 @@ const io: JudgingMode<IoProblem, string> = {
       reason: shortReason(aggregate.reason),
     };
   },
-  detail: (_problem, outcome): VerdictDetail => {
-    if (outcome.kind !== 'program_runs') throw new Error('io problems are judged by program runs');
-    return ioDetail(outcome);
-  },
-  describeTest: (problem, index) => {
-    const test = problem.tests[index];
-    return failedTestDetail(index, { input: test?.input, expected: test?.output });
-  },
+  ...stdinStdoutDetailing('io'),
 };
 
 /** The `io` judging mode. */
