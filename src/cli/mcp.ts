@@ -6,10 +6,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
-import { watchPending } from '../mcp/pending.js';
-import { createMcpServer } from '../mcp/server.js';
 import { openService, ServeConfigSchema, type ServeConfigInput } from '../server/index.js';
 import { createSessionManager } from '../server/sessions.js';
 import {
@@ -49,6 +46,9 @@ export function register(program: Command): void {
         const issue = parsed.error.issues[0]!;
         throw new InvalidArgumentError(`${issue.path.join('.')}: ${issue.message}`);
       }
+      // Loaded only here: the MCP SDK costs every other command ~150 ms of start-up.
+      const [{ StdioServerTransport }, { watchPending }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'), import('../mcp/pending.js'), import('../mcp/server.js')]);
       const service = await openService(parsed.data);
       const sessions = createSessionManager(service.context, service.registry);
       const server = createMcpServer(service.context, { route: 'mcp:stdio', sessions });

@@ -14,10 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createMcpServer } from '../mcp/server.js';
 import type { SessionManager } from '../sessions/index.js';
 import type { ServerContext } from './context.js';
 
@@ -33,6 +31,27 @@ interface OpenMcpSession {
 function rpcError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
+
+/**
+ * The MCP SDK and Crucible's MCP server, loaded on the first MCP session rather than at start-up: every command
+ * reaches this module through the server, and the SDK costs ~150 ms to import.
+ */
+const loadMcp = (() => {
+  let loaded: Promise<{
+    StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+    isInitializeRequest: typeof import('@modelcontextprotocol/sdk/types.js').isInitializeRequest;
+    createMcpServer: typeof import('../mcp/server.js').createMcpServer;
+  }> | undefined;
+  return () => loaded ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('../mcp/server.js'),
+  ]).then(([http, types, server]) => ({
+    StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
+    isInitializeRequest: types.isInitializeRequest,
+    createMcpServer: server.createMcpServer,
+  }));
+})();
 
 /** Register `/mcp` (POST, GET, DELETE); the session tools work on `sessions`. */
 export function registerMcp(app: FastifyInstance, ctx: ServerContext, sessions?: SessionManager): void {
@@ -61,6 +80,7 @@ export function registerMcp(app: FastifyInstance, ctx: ServerContext, sessions?:
     let entry = id === undefined ? undefined : open.get(id);
     if (id !== undefined && entry === undefined) return rpcError(reply, 404, `Session not found: MCP session "${id}" is closed or unknown; initialize again`);
     if (entry === undefined) {
+      const { StreamableHTTPServerTransport, isInitializeRequest, createMcpServer } = await loadMcp();
       if (request.method !== 'POST' || !isInitializeRequest(request.body)) {
         return rpcError(reply, 400, 'Bad Request: no Mcp-Session-Id; start an MCP session with an initialize request');
       }
