@@ -17,6 +17,7 @@ import type { ScriptProblem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/judge/modes/index.js';
 import { MULTIPL_E_ASSEMBLY } from '../../src/judge/modes/script-multipl-e.js';
 import { SCRIPT_MARKER } from '../../src/judge/modes/script-languages.js';
+import { splitOf } from '../../src/judge/modes/script.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
@@ -66,9 +67,12 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    lu.assertEquals(candidate(5, 7), 12)\nend\n\nos.exit(lu.LuaUnit.run())',
     correct: '    return x + y\nend\n',
     wrong: '    return x - y\nend\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
-      // luaunit turns os.exit inside a test into a test error.
-      'os.exit(0) inside the tested function (luaunit counts it as an error)': ['    os.exit(0)\nend\n', 'runtime_error'],
+      'os.exit(0) inside the tested function': ['    os.exit(0)\nend\n', 'wrong_answer'],
+      'luaunit\'s assertEquals replaced by one that accepts anything': ['    return x - y\nend\nlocal lu = require(\'luaunit\')\nlu.assertEquals = function() end\n', 'wrong_answer'],
+      'numbers made equal to everything (a metatable on every table result)': ['    return setmetatable({}, {__eq = function() return true end})\nend\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    return x - y\nend\nprint(\'CRUCIBLE-VALUE 0 1\')\nprint(\'CRUCIBLE-VALUE 1 12\')\n', 'wrong_answer'],
       'os.exit(0) at the top level, before the tests': ['    return x - y\nend\nos.exit(0)\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    return x - y\nend\nprint('${FAKE}')\nos.exit(0)\n`, 'wrong_answer'],
     },
@@ -352,7 +356,7 @@ describe('MultiPL-E script problems: exit status, no failed test, and the end-of
           const v = await judgeCompletion(problem, completion);
           assert.equal(v.passed, false, JSON.stringify(v));
           assert.equal(v.status, status, JSON.stringify(v));
-          if (status === 'wrong_answer') assert.match(v.reason ?? '', /no end-of-tests marker/);
+          if (status === 'wrong_answer') assert.match(v.reason ?? '', splitOf(problem) === undefined ? /no end-of-tests marker/ : /^case \d+ /);
         });
       }
     });

@@ -23,6 +23,8 @@ import type { ProgramRunsOutcome } from '../plan.js';
 import { defineMode, type JudgingMode } from './mode.js';
 import { assembleScript, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
 import { MULTIPL_E_ASSEMBLY } from './script-multipl-e.js';
+import { judgeSplitRun, type SplitTests, type ValueSplit } from './script-split.js';
+import { MULTIPL_E_SPLITS } from './split/index.js';
 
 /** MultiPL-E's assembly table: its own entries, else HumanEval-X's (C++, JavaScript, TypeScript as JavaScript, Go). */
 export const MULTIPL_E_SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
@@ -32,6 +34,27 @@ export const MULTIPL_E_SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>>
 /** The assembly table of a problem's dialect. */
 export function assemblyTable(problem: ScriptProblem): Readonly<Record<string, ScriptAssembly>> {
   return problem.dialect === 'multipl-e' ? MULTIPL_E_SCRIPT_ASSEMBLY : SCRIPT_ASSEMBLY;
+}
+
+/** The `check` of a split plan's run (a nonce is 32 hex digits, so the two never meet). */
+const SPLIT_CHECK = 'split';
+
+const splitMemo = new WeakMap<ScriptProblem, { readonly split: ValueSplit; readonly tests: SplitTests } | null>();
+
+/**
+ * The split judging of a problem (`./script-split.ts`): its language's `ValueSplit` and its tests read as cases,
+ * or undefined when the language has none or the tests are not in the shape it reads (then the whole script runs
+ * in one process and the end-of-tests marker decides).
+ */
+export function splitOf(problem: ScriptProblem): { readonly split: ValueSplit; readonly tests: SplitTests } | undefined {
+  let found = splitMemo.get(problem);
+  if (found === undefined) {
+    const split = problem.dialect === 'multipl-e' ? MULTIPL_E_SPLITS[problem.language] : undefined;
+    const tests = split?.cases(problem.test);
+    found = split === undefined || tests === undefined ? null : { split, tests };
+    splitMemo.set(problem, found);
+  }
+  return found ?? undefined;
 }
 
 /** `completion` cut at the first of `stopTokens` (MultiPL-E stops generation there); unchanged without them. */
@@ -75,13 +98,19 @@ function runOutcome(outcome: ProgramRunsOutcome, testCount: number): Verdict {
 
 const script: JudgingMode<ScriptProblem, string> = {
   kind: 'script',
-  description: 'prompt + completion + the problem\'s tests run as one program in its language (HumanEval-X, MultiPL-E); '
-    + 'exit 0, no failed test and a per-run nonce printed after the tests',
+  description: 'prompt + completion + the problem\'s tests in its language (HumanEval-X, MultiPL-E): split where the language '
+    + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), else one program '
+    + 'with exit 0, no failed test and a per-run nonce printed after the tests',
   language: (problem, requested) => requested ?? problem.language,
   acceptsLanguage: (problem, languageId) => languageId === problem.language && assemblyTable(problem)[languageId] !== undefined,
   assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + cutAtStopTokens(code, problem.stopTokens) : code,
   testCount: () => 1,
   plan: (problem, program, { limits, failFast }) => {
+    const split = splitOf(problem);
+    if (split !== undefined) {
+      const source = split.split.candidateProgram({ setup: problem.setup ?? '', program: program.source, tests: split.tests });
+      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '', check: SPLIT_CHECK }], limits, failFast };
+    }
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
     const secret = randomBytes(SECRET_BYTES).toString('hex');
     const source = assembleScript(problem.language, { setup: problem.setup ?? '', program: program.source, test: problem.test, secret },
@@ -89,7 +118,9 @@ const script: JudgingMode<ScriptProblem, string> = {
     return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: `${nonce}\n`, check: nonce }],
       limits, failFast };
   },
-  judgeRun: (problem, run, index, result): TestResult => {
+  judgeRun: async (problem, run, index, result, tools): Promise<TestResult> => {
+    const split = run.check === SPLIT_CHECK ? splitOf(problem) : undefined;
+    if (split !== undefined) return judgeSplitRun(problem, split.split, split.tests, index, result, tools);
     const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
     if (result.status !== 'ok') {
       return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };

@@ -1,0 +1,12 @@
+/**
+ * Split judging per language (`../script-split.ts`): MultiPL-E's tests read as cases, a driver for the candidate's
+ * box and a trusted expected-values program, one module per language. A language missing here is judged as one
+ * script with the end-of-tests marker (`../script-multipl-e.ts`).
+ */
+import type { ValueSplit } from '../script-split.js';
+import { LUA_SPLIT } from './lua.js';
+
+/** MultiPL-E's split judging by Crucible language id. */
+export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
+  lua: LUA_SPLIT,
+};
