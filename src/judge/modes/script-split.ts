@@ -226,17 +226,34 @@ export function splitTopLevel(text: string, separator: string, syntax: SourceSyn
 }
 
 /**
- * Every call of `callee` in `text` (`callee` is the literal text before the opening parenthesis, e.g.
- * `lu.assertEquals`): its top-level arguments, in order. Returns undefined when a call is never closed.
+ * Every call of `callee` in `text` outside string literals and line comments (`callee` is the literal text before
+ * the opening parenthesis, e.g. `lu.assertEquals`): its top-level arguments, in order. Returns undefined when a
+ * call is never closed.
  */
 export function callsOf(text: string, callee: string, syntax: SourceSyntax): string[][] | undefined {
   const calls: string[][] = [];
-  const pattern = new RegExp(`(?<![\\w.:$@>-])${callee.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(`, 'g');
-  for (const m of text.matchAll(pattern)) {
-    const open = m.index + m[0].length - 1;
+  const pattern = new RegExp(`(?<![\\w.:$@>-])${callee.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(`, 'y');
+  for (let at = 0; at < text.length; at++) {
+    const c = text[at]!;
+    if (syntax.quotes.includes(c)) {
+      at++;
+      while (at < text.length && text[at] !== c) at += text[at] === '\\' ? 2 : 1;
+      continue;
+    }
+    if (syntax.lineComment !== undefined && text.startsWith(syntax.lineComment, at)) {
+      const end = text.indexOf('\n', at);
+      if (end < 0) break;
+      at = end;
+      continue;
+    }
+    pattern.lastIndex = at;
+    const m = pattern.exec(text);
+    if (m === null) continue;
+    const open = at + m[0].length - 1;
     const close = closingBracket(text, open, syntax);
     if (close < 0) return undefined;
     calls.push(splitTopLevel(text.slice(open + 1, close - 1), ',', syntax));
+    at = close - 1;
   }
   return calls;
 }
