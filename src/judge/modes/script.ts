@@ -102,7 +102,8 @@ const script: JudgingMode<ScriptProblem, string> = {
     + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), else one program '
     + 'with exit 0, no failed test and a per-run nonce printed after the tests',
   language: (problem, requested) => requested ?? problem.language,
-  acceptsLanguage: (problem, languageId) => languageId === problem.language && assemblyTable(problem)[languageId] !== undefined,
+  acceptsLanguage: (problem, languageId) => languageId === problem.language
+    && (assemblyTable(problem)[languageId] !== undefined || splitOf(problem) !== undefined),
   assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + cutAtStopTokens(code, problem.stopTokens) : code,
   testCount: () => 1,
   plan: (problem, program, { limits, failFast }) => {
