@@ -56,6 +56,9 @@ export const MULTIPL_E_LANGUAGES: Readonly<Record<string, string | { readonly re
   v: { refused: 'V is not installable from Debian bookworm' },
   zig: { refused: 'Zig is not installable from Debian bookworm' },
   dfy: { refused: 'Dafny is not installable from Debian bookworm' },
+  lisp: { refused: 'MultiPL-E\'s Common Lisp prompts load serapeum, which Debian bookworm does not package' },
+  m: { refused: 'MultiPL-E\'s MATLAB tests use MATLAB-only dictionary() and string(missing), which GNU Octave lacks' },
+  matlab: { refused: 'MultiPL-E\'s MATLAB tests use MATLAB-only dictionary() and string(missing), which GNU Octave lacks' },
 };
 
 /** MultiPL-E languages whose programs fail on any stderr (`eval_racket.py`, `eval_scala.py`, `eval_clj.py`). */

@@ -123,5 +123,8 @@ describe('MultiPL-E as published', () => {
     const path = join(scratch, 'julia.jsonl');
     writeFileSync(path, `${JSON.stringify({ name: 'HumanEval_0_x', language: 'jl', prompt: 'function x()\n', tests: 'using Test\n', stop_tokens: [] })}\n`);
     await assert.rejects(readProblems(path), (e: Error) => e instanceof DatasetError && /julia\.jsonl:1.*language.*Julia is not installable/.test(e.message));
+    const lisp = join(scratch, 'lisp.jsonl');
+    writeFileSync(lisp, `${JSON.stringify({ name: 'HumanEval_0_x', language: 'lisp', prompt: '(defun x ()\n', tests: '', stop_tokens: [] })}\n`);
+    await assert.rejects(readProblems(lisp), (e: Error) => e instanceof DatasetError && /lisp\.jsonl:1.*serapeum/.test(e.message));
   });
 });
