@@ -5,10 +5,12 @@
  */
 import type { ValueSplit } from '../script-split.js';
 import { LUA_SPLIT } from './lua.js';
+import { PASCAL_SPLIT } from './pascal.js';
 import { TCL_SPLIT } from './tcl.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
+  pascal: PASCAL_SPLIT,
   tcl: TCL_SPLIT,
 };
