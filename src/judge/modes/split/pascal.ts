@@ -10,7 +10,8 @@
  * or their value, and maps in index order (`EqualMapSS` compares `Keys[i]`/`Data[i]`), so a map is a list of
  * `[key, value]` pairs, not an unordered `$map`. The expected program is the preamble (the prompt without its
  * header line), the tests' helper declarations, and each expected literal assigned to a variable of the
- * function's declared return type, so `nil` is typed as the original comparison typed it.
+ * function's declared return type, so `nil` is typed as the original comparison typed it (a bare number is given
+ * as itself: `=` compares an `Int64` result with `8.0` numerically, and so does the value comparison).
  */
 import { VALUE_TAG } from '../../script-values.js';
 import { callsOf, splitTopLevel, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
@@ -141,10 +142,14 @@ export const PASCAL_SPLIT: ValueSplit = {
   ].join('\n'),
   expectedProgram: ({ prompt, tests }) => {
     const type = returnType(prompt) ?? 'Int64';
+    // A bare number is given as itself: the tests' `=` compares an Int64 result with `8.0` numerically, where
+    // assigning `8.0` to an Int64 variable would not compile.
+    const bare = (c: { readonly expected: string }): boolean => /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(c.expected.trim());
     return [
       preamble(prompt), tests.prelude, PASCAL_SERIALIZER_HEAD, PASCAL_SERIALIZER,
       `var ${tests.cases.map((_, i) => `crucible_e${i}`).join(', ')}: ${type};`,
-      mainBlock(tests.cases.flatMap((c, i) => [`  crucible_e${i} := ${c.expected};`, `  CrucibleValue(${i}, CrucibleJson(crucible_e${i}));`])),
+      mainBlock(tests.cases.flatMap((c, i) => bare(c) ? [`  CrucibleValue(${i}, CrucibleJson(${c.expected}));`]
+        : [`  crucible_e${i} := ${c.expected};`, `  CrucibleValue(${i}, CrucibleJson(crucible_e${i}));`])),
     ].join('\n');
   },
 };
