@@ -32,7 +32,7 @@ after(async () => { await judge.close(); rmSync(scratch, { recursive: true, forc
 /** Crucible language id -> the MultiPL-E language name its rows carry. */
 const MULTIPL_E_NAME: Readonly<Record<string, string>> = {
   ruby: 'rb', perl: 'pl', bash: 'sh', racket: 'rkt', csharp: 'cs', kotlin: 'kt', typescript: 'ts', ocaml: 'ml',
-  haskell: 'hs', clojure: 'clj', scheme: 'scm', go: 'go_test.go',
+  haskell: 'hs', javascript: 'js', clojure: 'clj', scheme: 'scm', go: 'go_test.go',
 };
 
 /** A marker line with a nonce the run was never given. */
@@ -306,6 +306,23 @@ const CASES: Readonly<Record<string, Case>> = {
     hacks: {
       'os.Exit(0) from init, before the tests (through the assembly\'s own import)': ['    return x - y\n}\nfunc init() { crucible_os.Exit(0) }\nfunc unused() {\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    fmt.Println("${FAKE}")\n    crucible_os.Exit(0)\n    return 0\n`, 'wrong_answer'],
+    },
+  },
+  javascript: {
+    language: 'javascript',
+    prompt: `//${DOC}\n// >>> add(2, 3)\n// 5\nfunction add(x, y){\n`,
+    tests: 'const assert = require(\'node:assert\');\n\n\nfunction test() {\n  let candidate = add;\n'
+      + '  assert.deepEqual(candidate(0, 1),1);\n  assert.deepEqual(candidate(5, 7),12);\n}\n\ntest();',
+    correct: '  return x + y;\n}\n',
+    wrong: '  return x - y;\n}\n',
+    wrongStatus: 'wrong_answer',
+    hacks: {
+      'early process.exit(0)': ['  process.exit(0);\n}\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`  console.log('${FAKE}');\n  process.exit(0);\n}\n`, 'wrong_answer'],
+      'node:assert\'s deepEqual replaced by one that accepts anything': ['  return x - y;\n}\nrequire(\'node:assert\').deepEqual = () => {};\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['  return x - y;\n}\nconsole.log(\'CRUCIBLE-VALUE 0 1\');\nconsole.log(\'CRUCIBLE-VALUE 1 12\');\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, then exit': [`  return x - y;\n}\nconst nonce = require('fs').readFileSync(0, 'utf8').trim();\n`
+        + `console.log('${SCRIPT_MARKER} ' + nonce);\nprocess.exit(0);\n`, 'wrong_answer'],
     },
   },
   typescript: {
