@@ -332,9 +332,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '  assert.deepEqual(candidate(0, 1),1);\n  assert.deepEqual(candidate(5, 7),12);\n}\n\ntest();',
     correct: '  return x + y;\n',
     wrong: '  return x - y;\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early process.exit(0)': ['  (globalThis as any).process.exit(0);\n  return 0;\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`  console.log('${FAKE}');\n  (globalThis as any).process.exit(0);\n  return 0;\n`, 'wrong_answer'],
+      'node:assert\'s deepEqual replaced by one that accepts anything': ['  return x - y;\n}\ndeclare var require: any;\n'
+        + 'require(\'node:assert\').deepEqual = () => {};\nfunction unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['  console.log(\'CRUCIBLE-VALUE 0 1\');\n  console.log(\'CRUCIBLE-VALUE 1 12\');\n'
+        + '  return x - y;\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, then exit': [`  console.log('${SCRIPT_MARKER} ' + require('fs').readFileSync(0, 'utf8').trim());\n`
+        + '  (globalThis as any).process.exit(0);\n  return 0;\n', 'wrong_answer'],
     },
   },
 };

@@ -58,6 +58,8 @@ const jsTest = (cases: readonly (readonly [string, string])[]): string => [
   ...cases.map(([a, e]) => `  assert.deepEqual(candidate(${a}),${e});`), '}', '', 'test();',
 ].join('\n');
 
+const tsTest = (cases: readonly (readonly [string, string])[]): string => `}\n\ndeclare var require: any;\n${jsTest(cases)}`;
+
 /** Shapes of JavaScript values, and `node:assert`'s legacy deepEqual on them (see `split/javascript.ts`). */
 const JS_VALUES: readonly (readonly [string, string, boolean])[] = [
   ['[1, 2]', '[1, 2]', true],
@@ -104,6 +106,19 @@ const TABLES: Readonly<Record<string, ValueTable>> = {
       prompt: '//Twice k\nfunction twice(k){\n',
       test: jsTest([['1', '2'], ['2', '4'], ['3', '6'], ['4', '8']]).replace('ident', 'twice'),
       completion: '  return k === 3 ? 7 : 2 * k;\n}\n',
+      reason: /^case 3 \(candidate\(3\)\): expected 6, got 7$/,
+    },
+  },
+  typescript: {
+    language: 'typescript',
+    prompt: '//The value itself\nfunction ident(x: any): any {\n',
+    program: '//The value itself\nfunction ident(x: any): any {\n  return x;\n',
+    test: tsTest,
+    values: JS_VALUES,
+    several: {
+      prompt: '//Twice k\nfunction twice(k: number): number {\n',
+      test: tsTest([['1', '2'], ['2', '4'], ['3', '6'], ['4', '8']]).replace('ident', 'twice'),
+      completion: '  return k === 3 ? 7 : 2 * k;\n',
       reason: /^case 3 \(candidate\(3\)\): expected 6, got 7$/,
     },
   },

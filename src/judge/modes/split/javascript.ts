@@ -75,22 +75,32 @@ function crucible_value_line(i, v) {
 }
 `;
 
-/** The tests of a MultiPL-E JavaScript or TypeScript suite (the same shape: see the module comment). */
+/**
+ * The tests of a MultiPL-E JavaScript or TypeScript suite (the same shape: see the module comment). The prelude is
+ * the suite's text before `function test()` (where a published suite closes the prompt's function with `}` and
+ * declares `require`), then the `let candidate = ...;` line.
+ */
 export function javascriptCases(test: string): SplitTests | undefined {
+  const start = /^function\s+test\s*\(\s*\)\s*\{/m.exec(test);
   const binding = /^[ \t]*let\s+candidate\s*=\s*[\w$.]+\s*;?[ \t]*$/m.exec(test);
   const calls = callsOf(test, 'assert.deepEqual', JAVASCRIPT_SYNTAX);
-  if (binding === null || calls === undefined || calls.length === 0 || calls.some((args) => args.length !== 2)) return undefined;
-  return { prelude: binding[0].trim(), cases: calls.map(([actual, expected]) => ({ actual: actual!, expected: expected! })) };
+  if (start === null || binding === null || binding.index < start.index || calls === undefined || calls.length === 0
+    || calls.some((args) => args.length !== 2)) return undefined;
+  return { prelude: `${test.slice(0, start.index).trimEnd()}\n${binding[0].trim()}`,
+    cases: calls.map(([actual, expected]) => ({ actual: actual!, expected: expected! })) };
 }
 
 /** MultiPL-E JavaScript split (see the module comment); TypeScript's is the same after transpiling. */
 export const JAVASCRIPT_SPLIT: ValueSplit = {
   cases: javascriptCases,
-  // The driver is a function of its own, as the tests' `test()` is: its `let candidate` cannot clash with the program.
-  candidateProgram: ({ program, tests }) => [
-    program, JAVASCRIPT_SERIALIZER, '(function () {', tests.prelude,
-    ...tests.cases.map((c, i) => `crucible_value_line(${i}, (${c.actual}));`), '})();', '',
-  ].join('\n'),
+  // The calls run in a function of their own, as in the suite's `test()`: its `let candidate` cannot clash with the program.
+  candidateProgram: ({ program, tests }) => {
+    const cut = tests.prelude.lastIndexOf('\n');
+    return [
+      program, tests.prelude.slice(0, cut), JAVASCRIPT_SERIALIZER, '(function () {', tests.prelude.slice(cut + 1),
+      ...tests.cases.map((c, i) => `crucible_value_line(${i}, (${c.actual}));`), '})();', '',
+    ].join('\n');
+  },
   expectedProgram: ({ tests }) => [
     JAVASCRIPT_SERIALIZER, ...tests.cases.map((c, i) => `crucible_value_line(${i}, (${c.expected}));`), '',
   ].join('\n'),
