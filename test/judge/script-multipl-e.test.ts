@@ -238,9 +238,14 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '\nlet assertions =\n let candidate = add in\n  (assert ((candidate 0 1) = 1));\n  (assert ((candidate 5 7) = 12));\n  ()\n',
     correct: ' x + y\n',
     wrong: ' x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit 0': [' exit 0\n', 'wrong_answer'],
       'a printed fake marker, then exit': [` print_endline "${FAKE}"; exit 0\n`, 'wrong_answer'],
+      '(=) shadowed by one that accepts anything': [' x - y\nlet (=) _ _ = true\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': [' x - y\nlet () = print_string "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n"\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, then exit': [' x - y\n'
+        + `let () = print_endline ("${SCRIPT_MARKER} " ^ (try input_line stdin with End_of_file -> "")); exit 0\n`, 'wrong_answer'],
     },
   },
   haskell: {

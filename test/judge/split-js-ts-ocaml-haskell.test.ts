@@ -60,6 +60,51 @@ const jsTest = (cases: readonly (readonly [string, string])[]): string => [
 
 const tsTest = (cases: readonly (readonly [string, string])[]): string => `}\n\ndeclare var require: any;\n${jsTest(cases)}`;
 
+const ocamlTest = (cases: readonly (readonly [string, string])[]): string => [
+  '', 'let assertions =', ' let candidate = ident in', ...cases.map(([a, e]) => `  (assert ((candidate (${a})) = ${e}));`), '  ()', '',
+].join('\n');
+
+/** Shapes of OCaml values, and OCaml's structural `=` on them (see `split/ocaml.ts`). */
+const OCAML_VALUES: readonly (readonly [string, string, boolean])[] = [
+  ['[1; 2]', '[1; 2]', true],
+  ['[1; 2]', '[2; 1]', false],
+  ['[1; 2]', '[1; 2; 3]', false],
+  ['[]', '[]', true],
+  ['[[]]', '[]', false],
+  ['[[]; [1]]', '[[]; [1]]', true],
+  ['(1, "a")', '(1, "a")', true],
+  ['(1, "a")', '(1, "b")', false],
+  ['(10, 0)', '(10, 0)', true],
+  ['(1, (2, 0))', '(1, (2, 1))', false],
+  ['[("a", 1); ("b", 2)]', '[("b", 2); ("a", 1)]', false],
+  ['[("a", 1); ("b", 2)]', '[("a", 1); ("b", 3)]', false],
+  ['Some 3', 'Some 3', true],
+  ['Some 0', 'None', false],
+  ['(None : int option)', 'None', true],
+  ['[Some 1; None]', '[Some 1; None]', true],
+  ['true', 'true', true],
+  ['true', 'false', false],
+  ['(~-5)', '(-5)', true],
+  ['(-5)', '5', false],
+  ['0.1', '0.1', true],
+  ['0.1 +. 0.2', '0.3', false],
+  ['1e300', '1e300', true],
+  ['(-0.0)', '0.0', true],
+  ['nan', 'nan', false],
+  ['infinity', 'infinity', true],
+  ['[1.5; 2.0]', '[1.5; 2.0]', true],
+  ['[|1.0; 2.0|]', '[|1.0; 2.0|]', true],
+  ['[|1.0; 2.0|]', '[|1.0; 3.0|]', false],
+  ['"quote \\" back\\\\slash\\n\\xc3\\xa9 \\xe4\\xb8\\xad"', '"quote \\" back\\\\slash\\n\\xc3\\xa9 \\xe4\\xb8\\xad"', true],
+  ['"\\xc3\\xa9"', '"\\xe9"', false],
+  ['"1"', '"01"', false],
+  ['(\'a\', \'b\')', '(\'a\', \'b\')', true],
+  ['List.init 1000 (fun i -> i)', 'List.init 1000 (fun i -> i)', true],
+  ['List.init 1000 (fun i -> i)', 'List.init 1001 (fun i -> i)', false],
+  ['Ok 1', 'Ok 1', true],
+  ['Ok 1', 'Error 1', false],
+];
+
 /** Shapes of JavaScript values, and `node:assert`'s legacy deepEqual on them (see `split/javascript.ts`). */
 const JS_VALUES: readonly (readonly [string, string, boolean])[] = [
   ['[1, 2]', '[1, 2]', true],
@@ -120,6 +165,19 @@ const TABLES: Readonly<Record<string, ValueTable>> = {
       test: tsTest([['1', '2'], ['2', '4'], ['3', '6'], ['4', '8']]).replace('ident', 'twice'),
       completion: '  return k === 3 ? 7 : 2 * k;\n',
       reason: /^case 3 \(candidate\(3\)\): expected 6, got 7$/,
+    },
+  },
+  ocaml: {
+    language: 'ocaml',
+    prompt: '(**The value itself\n*)\nlet ident (x : \'a) : \'a =',
+    program: '(**The value itself\n*)\nlet ident (x : \'a) : \'a = x\n',
+    test: ocamlTest,
+    values: OCAML_VALUES,
+    several: {
+      prompt: '(**Twice k\n*)\nlet twice (k : int) : int =',
+      test: ocamlTest([['1', '2'], ['2', '4'], ['3', '6'], ['4', '8']]).replace('ident', 'twice'),
+      completion: ' if k = 3 then 7 else 2 * k\n',
+      reason: /^case 3 \(\(candidate \(3\)\)\): expected 6, got 7$/,
     },
   },
 };

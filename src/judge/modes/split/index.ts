@@ -6,6 +6,7 @@
 import type { ValueSplit } from '../script-split.js';
 import { JAVASCRIPT_SPLIT } from './javascript.js';
 import { LUA_SPLIT } from './lua.js';
+import { OCAML_SPLIT } from './ocaml.js';
 import { TYPESCRIPT_SPLIT } from './typescript.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
@@ -13,4 +14,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
   javascript: JAVASCRIPT_SPLIT,
   typescript: TYPESCRIPT_SPLIT,
+  ocaml: OCAML_SPLIT,
 };
