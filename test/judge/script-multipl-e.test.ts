@@ -255,7 +255,9 @@ const CASES: Readonly<Record<string, Case>> = {
       + '  if candidate 5 7 == 12 then pure () else error "assertion failed"\n  pure ()',
     correct: ' x + y\n',
     wrong: ' x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
+      'its own main printing value lines (a second main)': [' x - y\n\nmain :: IO ()\nmain = putStrLn "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12"\n', 'compile_error'],
       'its own (==) (ambiguous with the Prelude\'s)': [' x - y\n\n(==) :: Int -> Int -> Bool\n(==) _ _ = True\n', 'compile_error'],
       'its own main printing a fake marker': [` x - y\n\nmain :: IO ()\nmain = putStrLn "${FAKE}"\n`, 'compile_error'],
     },

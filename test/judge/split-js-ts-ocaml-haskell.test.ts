@@ -105,6 +105,48 @@ const OCAML_VALUES: readonly (readonly [string, string, boolean])[] = [
   ['Ok 1', 'Error 1', false],
 ];
 
+const haskellTest = (cases: readonly (readonly [string, string])[]): string => [
+  '', 'main :: IO ()', 'main = do', '  let candidate = ident',
+  ...cases.map(([a, e]) => `  if candidate (${a}) == ${e} then pure () else error "assertion failed"`), '  pure ()',
+].join('\n');
+
+/** Shapes of Haskell values, and the Prelude types' `==` on them (see `split/haskell.ts`). */
+const HASKELL_VALUES: readonly (readonly [string, string, boolean])[] = [
+  ['[1, 2] :: [Int]', '[1, 2]', true],
+  ['[1, 2] :: [Int]', '[2, 1]', false],
+  ['[1, 2] :: [Int]', '[1, 2, 3]', false],
+  ['[] :: [Int]', '[]', true],
+  ['[[]] :: [[Int]]', '[]', false],
+  ['[[], [1]] :: [[Int]]', '[[], [1]]', true],
+  ['(1, "a") :: (Int, String)', '(1, "a")', true],
+  ['(1, "a") :: (Int, String)', '(1, "b")', false],
+  ['(1, 2.5, True) :: (Int, Float, Bool)', '(1, 2.5, True)', true],
+  ['[("a", 1), ("b", 2)] :: [(String, Int)]', '[("b", 2), ("a", 1)]', false],
+  ['Just 3 :: Maybe Int', 'Just 3', true],
+  ['Just 0 :: Maybe Int', 'Nothing', false],
+  ['Nothing :: Maybe Int', 'Nothing', true],
+  ['Just Nothing :: Maybe (Maybe Int)', 'Nothing', false],
+  ['Just (Just 1) :: Maybe (Maybe Int)', 'Just (Just 1)', true],
+  ['True', 'True', true],
+  ['True', 'False', false],
+  ['(-5) :: Int', '(-5)', true],
+  ['(-5) :: Int', '5', false],
+  ['2 ^ 70 :: Integer', '1180591620717411303424', true],
+  ['0.1 :: Double', '0.1', true],
+  ['0.1 + 0.2 :: Double', '0.3', false],
+  ['0.1 :: Float', '0.1', true],
+  ['1e300 :: Double', '1e300', true],
+  ['(-0.0) :: Double', '0.0', true],
+  ['0 / 0 :: Double', '0 / 0', false],
+  ['1 / 0 :: Float', '1 / 0', true],
+  ['"quote \\" back\\\\slash\\n\\233\\20013\\128512"', '"quote \\" back\\\\slash\\n\\233\\20013\\128512"', true],
+  ['"\\233"', '"e\\769"', false],
+  ['"1"', '"01"', false],
+  ['\'a\'', '\'a\'', true],
+  ['[0 .. 999] :: [Int]', '[0 .. 999]', true],
+  ['[0 .. 999] :: [Int]', '[0 .. 1000]', false],
+];
+
 /** Shapes of JavaScript values, and `node:assert`'s legacy deepEqual on them (see `split/javascript.ts`). */
 const JS_VALUES: readonly (readonly [string, string, boolean])[] = [
   ['[1, 2]', '[1, 2]', true],
@@ -178,6 +220,19 @@ const TABLES: Readonly<Record<string, ValueTable>> = {
       test: ocamlTest([['1', '2'], ['2', '4'], ['3', '6'], ['4', '8']]).replace('ident', 'twice'),
       completion: ' if k = 3 then 7 else 2 * k\n',
       reason: /^case 3 \(\(candidate \(3\)\)\): expected 6, got 7$/,
+    },
+  },
+  haskell: {
+    language: 'haskell',
+    prompt: '-- | The value itself\nident :: a -> a\nident x =',
+    program: '-- | The value itself\nident :: a -> a\nident x = x\n',
+    test: haskellTest,
+    values: HASKELL_VALUES,
+    several: {
+      prompt: '-- | Twice k\ntwice :: Int -> Int\ntwice k =',
+      test: haskellTest([['1', '2'], ['2', '4'], ['3', '6'], ['4', '8']]).replace('ident', 'twice'),
+      completion: ' if k == 3 then 7 else 2 * k\n',
+      reason: /^case 3 \(candidate \(3\)\): expected 6, got 7$/,
     },
   },
 };

@@ -4,6 +4,7 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { HASKELL_SPLIT } from './haskell.js';
 import { JAVASCRIPT_SPLIT } from './javascript.js';
 import { LUA_SPLIT } from './lua.js';
 import { OCAML_SPLIT } from './ocaml.js';
@@ -15,4 +16,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   javascript: JAVASCRIPT_SPLIT,
   typescript: TYPESCRIPT_SPLIT,
   ocaml: OCAML_SPLIT,
+  haskell: HASKELL_SPLIT,
 };
