@@ -32,7 +32,7 @@ after(async () => { await judge.close(); rmSync(scratch, { recursive: true, forc
 /** Crucible language id -> the MultiPL-E language name its rows carry. */
 const MULTIPL_E_NAME: Readonly<Record<string, string>> = {
   ruby: 'rb', perl: 'pl', bash: 'sh', racket: 'rkt', csharp: 'cs', kotlin: 'kt', typescript: 'ts', ocaml: 'ml',
-  haskell: 'hs', clojure: 'clj', scheme: 'scm', go: 'go_test.go',
+  haskell: 'hs', javascript: 'js', clojure: 'clj', scheme: 'scm', go: 'go_test.go',
 };
 
 /** A marker line with a nonce the run was never given. */
@@ -238,9 +238,14 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '\nlet assertions =\n let candidate = add in\n  (assert ((candidate 0 1) = 1));\n  (assert ((candidate 5 7) = 12));\n  ()\n',
     correct: ' x + y\n',
     wrong: ' x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit 0': [' exit 0\n', 'wrong_answer'],
       'a printed fake marker, then exit': [` print_endline "${FAKE}"; exit 0\n`, 'wrong_answer'],
+      '(=) shadowed by one that accepts anything': [' x - y\nlet (=) _ _ = true\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': [' x - y\nlet () = print_string "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n"\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, then exit': [' x - y\n'
+        + `let () = print_endline ("${SCRIPT_MARKER} " ^ (try input_line stdin with End_of_file -> "")); exit 0\n`, 'wrong_answer'],
     },
   },
   haskell: {
@@ -250,7 +255,9 @@ const CASES: Readonly<Record<string, Case>> = {
       + '  if candidate 5 7 == 12 then pure () else error "assertion failed"\n  pure ()',
     correct: ' x + y\n',
     wrong: ' x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
+      'its own main printing value lines (a second main)': [' x - y\n\nmain :: IO ()\nmain = putStrLn "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12"\n', 'compile_error'],
       'its own (==) (ambiguous with the Prelude\'s)': [' x - y\n\n(==) :: Int -> Int -> Bool\n(==) _ _ = True\n', 'compile_error'],
       'its own main printing a fake marker': [` x - y\n\nmain :: IO ()\nmain = putStrLn "${FAKE}"\n`, 'compile_error'],
     },
@@ -308,6 +315,23 @@ const CASES: Readonly<Record<string, Case>> = {
       'a printed fake marker, then exit': [`    fmt.Println("${FAKE}")\n    crucible_os.Exit(0)\n    return 0\n`, 'wrong_answer'],
     },
   },
+  javascript: {
+    language: 'javascript',
+    prompt: `//${DOC}\n// >>> add(2, 3)\n// 5\nfunction add(x, y){\n`,
+    tests: 'const assert = require(\'node:assert\');\n\n\nfunction test() {\n  let candidate = add;\n'
+      + '  assert.deepEqual(candidate(0, 1),1);\n  assert.deepEqual(candidate(5, 7),12);\n}\n\ntest();',
+    correct: '  return x + y;\n}\n',
+    wrong: '  return x - y;\n}\n',
+    wrongStatus: 'wrong_answer',
+    hacks: {
+      'early process.exit(0)': ['  process.exit(0);\n}\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`  console.log('${FAKE}');\n  process.exit(0);\n}\n`, 'wrong_answer'],
+      'node:assert\'s deepEqual replaced by one that accepts anything': ['  return x - y;\n}\nrequire(\'node:assert\').deepEqual = () => {};\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['  return x - y;\n}\nconsole.log(\'CRUCIBLE-VALUE 0 1\');\nconsole.log(\'CRUCIBLE-VALUE 1 12\');\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, then exit': [`  return x - y;\n}\nconst nonce = require('fs').readFileSync(0, 'utf8').trim();\n`
+        + `console.log('${SCRIPT_MARKER} ' + nonce);\nprocess.exit(0);\n`, 'wrong_answer'],
+    },
+  },
   typescript: {
     language: 'typescript',
     prompt: `//${DOC}\nfunction add(x: number, y: number): number {\n`,
@@ -315,9 +339,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '  assert.deepEqual(candidate(0, 1),1);\n  assert.deepEqual(candidate(5, 7),12);\n}\n\ntest();',
     correct: '  return x + y;\n',
     wrong: '  return x - y;\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early process.exit(0)': ['  (globalThis as any).process.exit(0);\n  return 0;\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`  console.log('${FAKE}');\n  (globalThis as any).process.exit(0);\n  return 0;\n`, 'wrong_answer'],
+      'node:assert\'s deepEqual replaced by one that accepts anything': ['  return x - y;\n}\ndeclare var require: any;\n'
+        + 'require(\'node:assert\').deepEqual = () => {};\nfunction unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['  console.log(\'CRUCIBLE-VALUE 0 1\');\n  console.log(\'CRUCIBLE-VALUE 1 12\');\n'
+        + '  return x - y;\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, then exit': [`  console.log('${SCRIPT_MARKER} ' + require('fs').readFileSync(0, 'utf8').trim());\n`
+        + '  (globalThis as any).process.exit(0);\n  return 0;\n', 'wrong_answer'],
     },
   },
 };

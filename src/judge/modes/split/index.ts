@@ -4,13 +4,21 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { HASKELL_SPLIT } from './haskell.js';
+import { JAVASCRIPT_SPLIT } from './javascript.js';
 import { LUA_SPLIT } from './lua.js';
 import { PASCAL_SPLIT } from './pascal.js';
 import { TCL_SPLIT } from './tcl.js';
+import { OCAML_SPLIT } from './ocaml.js';
+import { TYPESCRIPT_SPLIT } from './typescript.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
   pascal: PASCAL_SPLIT,
   tcl: TCL_SPLIT,
+  javascript: JAVASCRIPT_SPLIT,
+  typescript: TYPESCRIPT_SPLIT,
+  ocaml: OCAML_SPLIT,
+  haskell: HASKELL_SPLIT,
 };
