@@ -84,10 +84,17 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    assert_equal(1, candidate.call(0, 1))\n    assert_equal(12, candidate.call(5, 7))\n  end\nend\n',
     correct: '  x + y\nend\n',
     wrong: '  x - y\nend\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early exit(0) (test-unit\'s at_exit hook still runs)': ['  exit(0)\nend\n', 'wrong_answer'],
+      'early exit(0) inside the tested method': ['  exit(0)\nend\n', 'wrong_answer'],
       'early exit!(0), skipping the hooks': ['  exit!(0)\nend\n', 'wrong_answer'],
       'a printed fake marker, then exit!': [`  puts "${FAKE}"\n  exit!(0)\nend\n`, 'wrong_answer'],
+      'test-unit\'s assert_equal replaced by one that accepts anything': ['  x - y\nend\nrequire \'test/unit\'\n'
+        + 'module Test::Unit::Assertions\n  def assert_equal(*) = nil\nend\n', 'wrong_answer'],
+      'Integer#== made always true': ['  x - y\nend\nclass Integer\n  def ==(other) = true\nend\n', 'wrong_answer'],
+      'an object whose == is always true': ['  o = Object.new\n  def o.==(other) = true\n  o\nend\n', 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': ['  x - y\nend\nputs \'CRUCIBLE-VALUE 0 1\'\nputs \'CRUCIBLE-VALUE 1 12\'\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit!(0) before the tests': [`  x - y\nend\nputs "\\n${SCRIPT_MARKER} #{$stdin.gets.to_s.strip}"\n$stdout.flush\nexit!(0)\n`, 'wrong_answer'],
     },
   },
   php: {
