@@ -119,9 +119,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '        if(eq_deeply($candidate->(5, 7),12)) {\n        print "ok!" }else{\n        exit 1;\n        }\n}\n\ntesthumaneval();',
     correct: '    return $x + $y;\n}\n',
     wrong: '    return $x - $y;\n}\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit 0': ['    exit 0;\n}\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    print "${FAKE}\\n";\n    exit 0;\n}\n`, 'wrong_answer'],
+      'Test::Deep\'s eq_deeply replaced by one that accepts anything': ['    return $x - $y;\n}\nuse Test::Deep;\nno warnings;\n'
+        + '*Test::Deep::eq_deeply = sub { 1 };\n*main::eq_deeply = sub { 1 };\n', 'wrong_answer'],
+      'a list of two equal values (eq_deeply would compare them with each other, not with the expected value)': ['    return (1, 1);\n}\n', 'runtime_error'],
+      'an object whose eq is always true': ['    return bless({}, "Crucible::Any");\n}\npackage Crucible::Any;\nuse overload \'eq\' => sub { 1 }, \'==\' => sub { 1 }, \'""\' => sub { "1" };\npackage main;\n', 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': ['    return $x - $y;\n}\nprint "CRUCIBLE-VALUE 0 \\"1\\"\\nCRUCIBLE-VALUE 1 \\"12\\"\\n";\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit 0 before the tests': [`    return $x - $y;\n}\nmy $n = <STDIN> // "";\nchomp $n;\nprint "\\n${SCRIPT_MARKER} $n\\n";\nexit 0;\n`, 'wrong_answer'],
     },
   },
   r: {

@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E script problems in Ruby (`src/judge/modes/split/<lang>.ts`), in the
+ * Split judging of MultiPL-E script problems in Ruby and Perl (`src/judge/modes/split/<lang>.ts`), in the
  * real sandbox. Per language, a table of shapes: the candidate-side value (returned by a function, printed by the
  * candidate program's driver) and the expected literal (printed by the trusted expected-values program), with
  * whether the language's own test comparison (Ruby `==`, Perl `eq_deeply`, PHP `===`, Bash `[[ a = "b" ]]`) finds
@@ -88,10 +88,45 @@ const RUBY: Language = {
     ['Object.new.tap { |o| def o.==(other) = true }', /an? Object cannot be given as a value/]],
 };
 
+const PERL: Language = {
+  multiplE: 'pl',
+  shapes: [
+    ['[1, 2]', '[1, 2]', true],
+    ['[1, 2]', '[2, 1]', false],
+    ['{a => 1, b => [2]}', '{b => [2], a => 1}', true],
+    ['{a => 1, b => 2}', '{a => 1, b => 3}', false],
+    ['1', '"1"', true],
+    ['1.0', '1', true],
+    ['"1.0"', '1', false],
+    ['""', '0', false],
+    ['undef', '""', false],
+    ['undef', 'undef', true],
+    ['!!1', '1', true],
+    ['!!0', '""', true],
+    ['0.1 + 0.2', '0.3', true],
+    ['1e300', '1e300', true],
+    ['-5', '-5', true],
+    ['-5', '5', false],
+    ['[[], {}, [[]]]', '[[], {}, [[]]]', true],
+    ['[[]]', '[{}]', false],
+    ['[undef]', '[]', false],
+    ['"é \\" \' \\\\ \\n\\t\\x01 ☃ 😀"', '"é \\" \' \\\\ \\n\\t\\x01 ☃ 😀"', true],
+    ['"\\x{263a}\\x{1F600}"', '"\\x{263a}\\x{1F600}"', true],
+    ['"\\x{e9}"', '"é"', false],
+    ['"é"', '"e"', false],
+  ],
+  program: (values) => '# Shapes.\nsub shape {\n    my ($k) = @_;\n' + values.map((v, k) => `    return (${v}) if $k == ${k};\n`).join('') + '}\n',
+  tests: (expected) => 'use Test::Deep;\n\n\nsub testhumaneval {\n    my $candidate = \\&shape;\n'
+    + expected.map((e, k) => `        if(eq_deeply($candidate->(${k}),${e})) {\n        print "ok!" }else{\n        exit 1;\n        }\n`).join('')
+    + '}\n\ntesthumaneval();',
+  notValues: [['bless([], "Crucible::Any")', /a blessed reference \(Crucible::Any\) cannot be given as a value/],
+    ['sub { 1 }', /a reference to CODE cannot be given as a value/], ['\\"a"', /a reference to SCALAR cannot be given as a value/],
+    ['(1, 1)', /returned a list of 2 values/]],
+};
 
 
 
-const LANGUAGES: Readonly<Record<string, Language>> = { ruby: RUBY };
+const LANGUAGES: Readonly<Record<string, Language>> = { ruby: RUBY, perl: PERL };
 
 async function values(language: string, source: string, count: number): Promise<ScriptValue[]> {
   const r = await executor.runProgram(languages.get(language), source, '', limits);

@@ -5,10 +5,12 @@
  */
 import type { ValueSplit } from '../script-split.js';
 import { LUA_SPLIT } from './lua.js';
+import { PERL_SPLIT } from './perl.js';
 import { RUBY_SPLIT } from './ruby.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
   ruby: RUBY_SPLIT,
+  perl: PERL_SPLIT,
 };
