@@ -105,10 +105,15 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    if (candidate(5, 7) !== 12) { throw new Exception("Test failed!"); }\n}\n\ntest();',
     correct: '    return $x + $y;\n}\n',
     wrong: '    return $x - $y;\n}\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit(0)': ['    exit(0);\n}\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    echo "${FAKE}\\n";\n    exit(0);\n}\n`, 'wrong_answer'],
-      'the test function defined first (PHP refuses the redeclaration)': ['    return $x - $y;\n}\nfunction test(): void {}\n', 'runtime_error'],
+      'an empty test function of its own (the split runs no test())': ['    return $x - $y;\n}\nfunction test(): void {}\n', 'wrong_answer'],
+      'the candidate function defined first (PHP refuses the redeclaration)': ['    return $x - $y;\n}\nfunction candidate(...$a) { return 1; }\n', 'runtime_error'],
+      'an object instead of a value': ['    return new stdClass();\n}\n', 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': ['    return $x - $y;\n}\necho "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n";\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit(0) before the tests': [`    return $x - $y;\n}\necho "\\n${SCRIPT_MARKER} " . trim((string) fgets(STDIN)) . "\\n";\nexit(0);\n`, 'wrong_answer'],
     },
   },
   perl: {

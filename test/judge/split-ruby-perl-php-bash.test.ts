@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E script problems in Ruby and Perl (`src/judge/modes/split/<lang>.ts`), in the
+ * Split judging of MultiPL-E script problems in Ruby, Perl and PHP (`src/judge/modes/split/<lang>.ts`), in the
  * real sandbox. Per language, a table of shapes: the candidate-side value (returned by a function, printed by the
  * candidate program's driver) and the expected literal (printed by the trusted expected-values program), with
  * whether the language's own test comparison (Ruby `==`, Perl `eq_deeply`, PHP `===`, Bash `[[ a = "b" ]]`) finds
@@ -124,9 +124,49 @@ const PERL: Language = {
     ['(1, 1)', /returned a list of 2 values/]],
 };
 
+const PHP: Language = {
+  multiplE: 'php',
+  shapes: [
+    ['array(1, 2)', 'array(1, 2)', true],
+    ['array(1, 2)', 'array(2, 1)', false],
+    ['array("a" => 1, "b" => array(2))', 'array("a" => 1, "b" => array(2))', true],
+    ['array("a" => 1, "b" => 2)', 'array("b" => 2, "a" => 1)', false],
+    ['array("a" => 1, "b" => 2)', 'array("a" => 1, "b" => 3)', false],
+    ['array(1 => "a", 0 => "b")', 'array("b", "a")', false],
+    ['array(0 => "b", 1 => "a")', 'array("b", "a")', true],
+    ['array("1" => 5)', 'array(1 => 5)', true],
+    ['array(1 => 5)', 'array(5)', false],
+    ['1', '"1"', false],
+    ['true', '1', false],
+    ['null', 'false', false],
+    ['null', 'null', true],
+    ['1', '1.0', false],
+    ['array(1)', 'array(1.0)', false],
+    ['1.0', '1.0', true],
+    ['-0.0', '0.0', true],
+    ['0.1', '0.1', true],
+    ['0.1 + 0.2', '0.3', false],
+    ['1e300', '1e300', true],
+    ['PHP_INT_MAX + 1', '9223372036854775808', true],
+    ['-5', '-5', true],
+    ['-5', '5', false],
+    ['INF', 'INF', true],
+    ['NAN', 'NAN', false],
+    ['array(array(), array(array()))', 'array(array(), array(array()))', true],
+    ['"é \\" \' \\\\ \\n\\t\\x01 ☃ 😀"', '"é \\" \' \\\\ \\n\\t\\x01 ☃ 😀"', true],
+    ['"\\xff"', '"\\xff"', true],
+    ['"\\xff"', '"ÿ"', false],
+    ['"é"', '"e"', false],
+  ],
+  program: (values) => '<?php\n// Shapes.\nfunction shape($k) {\n'
+    + `    switch ($k) {\n${values.map((v, k) => `        case ${k}: return ${v};\n`).join('')}    }\n}\n`,
+  tests: (expected) => 'function candidate(...$args) {\n    return shape(...$args);\n}\n\nfunction test(): void {\n'
+    + expected.map((e, k) => `    if (candidate(${k}) !== ${e}) { throw new Exception("Test failed!"); }\n`).join('') + '}\n\ntest();',
+  notValues: [['new stdClass()', /a stdClass cannot be given as a value/], ['fn () => 1', /a Closure cannot be given as a value/]],
+};
 
 
-const LANGUAGES: Readonly<Record<string, Language>> = { ruby: RUBY, perl: PERL };
+const LANGUAGES: Readonly<Record<string, Language>> = { ruby: RUBY, perl: PERL, php: PHP };
 
 async function values(language: string, source: string, count: number): Promise<ScriptValue[]> {
   const r = await executor.runProgram(languages.get(language), source, '', limits);

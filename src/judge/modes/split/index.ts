@@ -6,6 +6,7 @@
 import type { ValueSplit } from '../script-split.js';
 import { LUA_SPLIT } from './lua.js';
 import { PERL_SPLIT } from './perl.js';
+import { PHP_SPLIT } from './php.js';
 import { RUBY_SPLIT } from './ruby.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
@@ -13,4 +14,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
   ruby: RUBY_SPLIT,
   perl: PERL_SPLIT,
+  php: PHP_SPLIT,
 };
