@@ -156,9 +156,13 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    [[ $(candidate "5" "7") = "12" ]]\n}\n\nrun_test',
     correct: '    echo $(( $1 + $2 ))\n',
     wrong: '    echo $(( $1 - $2 ))\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'exit 0 at the top level, before the tests': ['    echo $(( $1 - $2 ))\n}\nexit 0\nf() {\n    :\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    :\n}\necho "${FAKE}"\nexit 0\nf() {\n    :\n`, 'wrong_answer'],
+      'set aliased away (the tests\' set -e is lost: a failed [[ ]] no longer stops them)': ['    echo $(( $1 - $2 ))\n}\nshopt -s expand_aliases\nalias set=:\nf() {\n    :\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    echo $(( $1 - $2 ))\n}\necho \'CRUCIBLE-VALUE 0 "1"\'\necho \'CRUCIBLE-VALUE 1 "12"\'\nf() {\n    :\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit 0 before the tests': [`    echo $(( $1 - $2 ))\n}\nread -r n\necho "${SCRIPT_MARKER} $n"\nexit 0\nf() {\n    :\n`, 'wrong_answer'],
     },
   },
   racket: {

@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E script problems in Ruby, Perl and PHP (`src/judge/modes/split/<lang>.ts`), in the
+ * Split judging of MultiPL-E script problems in Ruby, Perl, PHP and Bash (`src/judge/modes/split/<lang>.ts`), in the
  * real sandbox. Per language, a table of shapes: the candidate-side value (returned by a function, printed by the
  * candidate program's driver) and the expected literal (printed by the trusted expected-values program), with
  * whether the language's own test comparison (Ruby `==`, Perl `eq_deeply`, PHP `===`, Bash `[[ a = "b" ]]`) finds
@@ -165,8 +165,36 @@ const PHP: Language = {
   notValues: [['new stdClass()', /a stdClass cannot be given as a value/], ['fn () => 1', /a Closure cannot be given as a value/]],
 };
 
+const BASH: Language = {
+  multiplE: 'sh',
+  shapes: [
+    ['echo "1 2"', '"1 2"', true],
+    ['echo "1 2"', '"2 1"', false],
+    ['printf \'1\\n\\n\\n\'', '"1"', true],
+    ['printf \'1 2\\n3 4\'', '"1 2\\n3 4"', false],
+    ['printf \'%s\' \'1 2\\n3 4\'', '"1 2\\n3 4"', true],
+    ['echo 1', '"1"', true],
+    ['echo 1.0', '"1"', false],
+    ['echo " 1"', '"1"', false],
+    ['echo', '""', true],
+    ['echo 5; return 1', '"5"', true],
+    ['echo "é ☃ 😀"', '"é ☃ 😀"', true],
+    ['echo "\\"q\\" \\\\ \\$x"', '"\\"q\\" \\\\ \\$x"', true],
+    ['printf \'a\\tb\\001\'', '"a\tb\u0001"', true],
+    ['echo "a\\!"', '"a\\!"', true],
+    ['echo "a!"', '"a\\!"', false],
+    ['echo "*"', '"*"', true],
+    ['echo abc', '"*"', false],
+    ['echo true', '"true"', true],
+    ['echo None', '"None"', true],
+  ],
+  program: (values) => '#!/bin/bash\n# Shapes.\nshape() {\n' + `    case $1 in\n${values.map((v, k) => `        ${k}) ${v} ;;\n`).join('')}    esac\n`,
+  tests: (expected) => '}\n\ncandidate() {\n    shape "$@"\n}\n\nset -e\nrun_test() {\n'
+    + expected.map((e, k) => `    [[ $(candidate "${k}") = ${e} ]]\n`).join('') + '}\n\nrun_test',
+  notValues: [],
+};
 
-const LANGUAGES: Readonly<Record<string, Language>> = { ruby: RUBY, perl: PERL, php: PHP };
+const LANGUAGES: Readonly<Record<string, Language>> = { ruby: RUBY, perl: PERL, php: PHP, bash: BASH };
 
 async function values(language: string, source: string, count: number): Promise<ScriptValue[]> {
   const r = await executor.runProgram(languages.get(language), source, '', limits);

@@ -4,6 +4,7 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { BASH_SPLIT } from './bash.js';
 import { LUA_SPLIT } from './lua.js';
 import { PERL_SPLIT } from './perl.js';
 import { PHP_SPLIT } from './php.js';
@@ -15,4 +16,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   ruby: RUBY_SPLIT,
   perl: PERL_SPLIT,
   php: PHP_SPLIT,
+  bash: BASH_SPLIT,
 };
