@@ -22,8 +22,12 @@ import { closingBracket, splitTopLevel, type SourceSyntax, type SplitTests, type
 
 const PHP_SYNTAX: SourceSyntax = { quotes: ['"', '\''], lineComment: '//' };
 
-/** PHP 8 source: `crucible_value_line(i, v)` writes `CRUCIBLE-VALUE i <json>` on a line of its own to STDOUT. */
+/**
+ * PHP 8 source: `crucible_value_line(i, v)` writes `CRUCIBLE-VALUE i <json>` on a line of its own to STDOUT. PHP's
+ * own error messages go to stderr from here on (the CLI prints them on stdout), so a failed case's reason shows them.
+ */
 const PHP_SERIALIZER = String.raw`
+ini_set('display_errors', 'stderr');
 function crucible_json_string(string $s): string {
     if (preg_match('//u', $s) !== 1) return '{"$map":[["bytes","' . bin2hex($s) . '"]]}';
     return '"' . preg_replace_callback('/[\x00-\x1f"\\\\\x7f]/', fn ($m) => sprintf('\\u%04x', ord($m[0])), $s) . '"';
