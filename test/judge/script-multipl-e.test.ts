@@ -84,10 +84,17 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    assert_equal(1, candidate.call(0, 1))\n    assert_equal(12, candidate.call(5, 7))\n  end\nend\n',
     correct: '  x + y\nend\n',
     wrong: '  x - y\nend\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early exit(0) (test-unit\'s at_exit hook still runs)': ['  exit(0)\nend\n', 'wrong_answer'],
+      'early exit(0) inside the tested method': ['  exit(0)\nend\n', 'wrong_answer'],
       'early exit!(0), skipping the hooks': ['  exit!(0)\nend\n', 'wrong_answer'],
       'a printed fake marker, then exit!': [`  puts "${FAKE}"\n  exit!(0)\nend\n`, 'wrong_answer'],
+      'test-unit\'s assert_equal replaced by one that accepts anything': ['  x - y\nend\nrequire \'test/unit\'\n'
+        + 'module Test::Unit::Assertions\n  def assert_equal(*) = nil\nend\n', 'wrong_answer'],
+      'Integer#== made always true': ['  x - y\nend\nclass Integer\n  def ==(other) = true\nend\n', 'wrong_answer'],
+      'an object whose == is always true': ['  o = Object.new\n  def o.==(other) = true\n  o\nend\n', 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': ['  x - y\nend\nputs \'CRUCIBLE-VALUE 0 1\'\nputs \'CRUCIBLE-VALUE 1 12\'\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit!(0) before the tests': [`  x - y\nend\nputs "\\n${SCRIPT_MARKER} #{$stdin.gets.to_s.strip}"\n$stdout.flush\nexit!(0)\n`, 'wrong_answer'],
     },
   },
   php: {
@@ -98,10 +105,15 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    if (candidate(5, 7) !== 12) { throw new Exception("Test failed!"); }\n}\n\ntest();',
     correct: '    return $x + $y;\n}\n',
     wrong: '    return $x - $y;\n}\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit(0)': ['    exit(0);\n}\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    echo "${FAKE}\\n";\n    exit(0);\n}\n`, 'wrong_answer'],
-      'the test function defined first (PHP refuses the redeclaration)': ['    return $x - $y;\n}\nfunction test(): void {}\n', 'runtime_error'],
+      'an empty test function of its own (the split runs no test())': ['    return $x - $y;\n}\nfunction test(): void {}\n', 'wrong_answer'],
+      'the candidate function defined first (PHP refuses the redeclaration)': ['    return $x - $y;\n}\nfunction candidate(...$a) { return 1; }\n', 'runtime_error'],
+      'an object instead of a value': ['    return new stdClass();\n}\n', 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': ['    return $x - $y;\n}\necho "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n";\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit(0) before the tests': [`    return $x - $y;\n}\necho "\\n${SCRIPT_MARKER} " . trim((string) fgets(STDIN)) . "\\n";\nexit(0);\n`, 'wrong_answer'],
     },
   },
   perl: {
@@ -112,9 +124,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '        if(eq_deeply($candidate->(5, 7),12)) {\n        print "ok!" }else{\n        exit 1;\n        }\n}\n\ntesthumaneval();',
     correct: '    return $x + $y;\n}\n',
     wrong: '    return $x - $y;\n}\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit 0': ['    exit 0;\n}\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    print "${FAKE}\\n";\n    exit 0;\n}\n`, 'wrong_answer'],
+      'Test::Deep\'s eq_deeply replaced by one that accepts anything': ['    return $x - $y;\n}\nuse Test::Deep;\nno warnings;\n'
+        + '*Test::Deep::eq_deeply = sub { 1 };\n*main::eq_deeply = sub { 1 };\n', 'wrong_answer'],
+      'a list of two equal values (eq_deeply would compare them with each other, not with the expected value)': ['    return (1, 1);\n}\n', 'runtime_error'],
+      'an object whose eq is always true': ['    return bless({}, "Crucible::Any");\n}\npackage Crucible::Any;\nuse overload \'eq\' => sub { 1 }, \'==\' => sub { 1 }, \'""\' => sub { "1" };\npackage main;\n', 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': ['    return $x - $y;\n}\nprint "CRUCIBLE-VALUE 0 \\"1\\"\\nCRUCIBLE-VALUE 1 \\"12\\"\\n";\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit 0 before the tests': [`    return $x - $y;\n}\nmy $n = <STDIN> // "";\nchomp $n;\nprint "\\n${SCRIPT_MARKER} $n\\n";\nexit 0;\n`, 'wrong_answer'],
     },
   },
   r: {
@@ -137,9 +156,13 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    [[ $(candidate "5" "7") = "12" ]]\n}\n\nrun_test',
     correct: '    echo $(( $1 + $2 ))\n',
     wrong: '    echo $(( $1 - $2 ))\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'exit 0 at the top level, before the tests': ['    echo $(( $1 - $2 ))\n}\nexit 0\nf() {\n    :\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    :\n}\necho "${FAKE}"\nexit 0\nf() {\n    :\n`, 'wrong_answer'],
+      'set aliased away (the tests\' set -e is lost: a failed [[ ]] no longer stops them)': ['    echo $(( $1 - $2 ))\n}\nshopt -s expand_aliases\nalias set=:\nf() {\n    :\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    echo $(( $1 - $2 ))\n}\necho \'CRUCIBLE-VALUE 0 "1"\'\necho \'CRUCIBLE-VALUE 1 "12"\'\nf() {\n    :\n', 'wrong_answer'],
+      'the nonce read from stdin, a marker printed with it, exit 0 before the tests': [`    echo $(( $1 - $2 ))\n}\nread -r n\necho "${SCRIPT_MARKER} $n"\nexit 0\nf() {\n    :\n`, 'wrong_answer'],
     },
   },
   racket: {

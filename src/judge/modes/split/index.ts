@@ -11,6 +11,11 @@ import { PASCAL_SPLIT } from './pascal.js';
 import { TCL_SPLIT } from './tcl.js';
 import { OCAML_SPLIT } from './ocaml.js';
 import { TYPESCRIPT_SPLIT } from './typescript.js';
+import { BASH_SPLIT } from './bash.js';
+import { LUA_SPLIT } from './lua.js';
+import { PERL_SPLIT } from './perl.js';
+import { PHP_SPLIT } from './php.js';
+import { RUBY_SPLIT } from './ruby.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
@@ -21,4 +26,8 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   typescript: TYPESCRIPT_SPLIT,
   ocaml: OCAML_SPLIT,
   haskell: HASKELL_SPLIT,
+  ruby: RUBY_SPLIT,
+  perl: PERL_SPLIT,
+  php: PHP_SPLIT,
+  bash: BASH_SPLIT,
 };
