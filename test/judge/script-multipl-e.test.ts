@@ -124,10 +124,17 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    stopifnot(isTRUE(all.equal(candidate(5, 7), 12)))\n}\ntest_humaneval()',
     correct: '\n  return(x + y)\n}',
     wrong: '\n  return(x - y)\n}',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early quit(status = 0)': ['\n  quit(status = 0)\n}', 'wrong_answer'],
       'a printed fake marker, then quit': [`\n  cat("${FAKE}\\n")\n  quit(status = 0)\n}`, 'wrong_answer'],
-      'stopifnot and isTRUE shadowed (the tests call base::)': ['\n  x - y\n}\nstopifnot <- function(...) invisible(TRUE)\nisTRUE <- function(x) TRUE\n', 'runtime_error'],
+      'stopifnot and isTRUE shadowed': ['\n  x - y\n}\nstopifnot <- function(...) invisible(TRUE)\nisTRUE <- function(x) TRUE\n', 'wrong_answer'],
+      'base\'s all.equal, stopifnot and isTRUE replaced in the base namespace': ['\n  x - y\n}\nfor (n in c("all.equal", "stopifnot", "isTRUE")) {\n'
+        + '  unlockBinding(n, baseenv()); assign(n, function(...) TRUE, envir = baseenv())\n}\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['\n  x - y\n}\ncat("CRUCIBLE-VALUE 0 [1]\\nCRUCIBLE-VALUE 1 [12]\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`\n  x - y\n}\ncat("\\n${SCRIPT_MARKER} ", readLines(file("stdin"), n = 1L), "\\n", sep = "")\n`, 'wrong_answer'],
+      'an always-equal object returned (all.equal method of its own class)': ['\n  structure(list(), class = "crucible_any")\n}\n'
+        + 'all.equal.crucible_any <- function(target, current, ...) TRUE\n', 'wrong_answer'],
     },
   },
   bash: {

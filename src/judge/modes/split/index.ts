@@ -5,8 +5,10 @@
  */
 import type { ValueSplit } from '../script-split.js';
 import { LUA_SPLIT } from './lua.js';
+import { R_SPLIT } from './r.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
+  r: R_SPLIT,
 };
