@@ -30,6 +30,9 @@ const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });
 const scratch = mkdtempSync(join(tmpdir(), 'crucible-split-values-'));
 after(async () => { await judge.close(); rmSync(scratch, { recursive: true, force: true }); });
 
+/** The string each language's unicode pair spells. */
+const UNICODE = 'h\u00e9llo \u00e9 "q" \'s\' \\ \n\t\u{1F600}';
+
 /** [the candidate's value (a literal passed through the identity function), the expected literal, equal?] */
 type Pair = readonly [string, string, boolean];
 
@@ -99,6 +102,150 @@ const CASES: readonly LanguageCase[] = [
       wrongCase: /^case 2 \(candidate\(5, 3\)\): expected \[3\.0, 5\.0\], got \[5\.0, 3\.0\]/,
     },
   },
+  {
+    language: 'racket',
+    multiplE: 'rkt',
+    identity: '#lang racket\n\n(define (crucible_identity x)\n  x)\n',
+    prelude: 'crucible_identity',
+    call: (literal) => `(candidate ${literal})`,
+    pairs: [
+      ['(list 1 2)', '(list 1 2)', true],
+      ['(list 1 2)', '(list 2 1)', false],
+      ['1', '"1"', false],
+      ['#t', '1', false],
+      ['#f', '#f', true],
+      ['#f', '(list)', false],
+      ['1', '1.0005', true],
+      ['1', '1.002', false],
+      ['1/2', '0.5', true],
+      ['5', '6', false],
+      ['(vector 1 2)', '(list 1 2)', false],
+      ['#\\a', '"a"', false],
+      ["'a", '"a"', false],
+      ['#hash(("a" .  2) ("b" .  2))', '#hash(("b" .  2) ("a" .  2))', true],
+      ['#hash(("a" .  2) ("b" .  3))', '#hash(("a" .  2) ("b" .  2))', false],
+      ['(make-hash (list (cons "a" 2)))', '#hash(("a" .  2))', false],
+      ['(make-hash (list (cons "a" 2)))', '(make-hash (list (cons "a" 2)))', true],
+      ['(hash "a" 2)', '#hash(("a" .  2))', true],
+      ['(list (list) (list (list)) #hash())', '(list (list) (list (list)) #hash())', true],
+      ['(list (list) (list (list)) #hash())', '(list (list) (list) #hash())', false],
+      ['(cons 1 2)', '(list 1 2)', false],
+      ['"h\u00e9llo \\u00e9 \\"q\\" \'s\' \\\\ \\n\\t\u{1F600}"', '"h\u00e9llo \u00e9 \\"q\\" \'s\' \\\\ \\n\\t\u{1F600}"', true],
+      ['"a\\"b"', '"a\'b"', false],
+      ['(+ 0.1 0.2)', '0.3', true],
+      ['1e300', '1e300', true],
+      ['-1e300', '1e300', false],
+      ['-3', '-3.0', true],
+      ['123456789012345678901234567890', '123456789012345678901234567890', true],
+      ['123456789012345678901234567890', '123456789012345678901234567891', false],
+      ['+nan.0', '+nan.0', false],
+      ['(void)', '#f', false],
+    ],
+    problem: {
+      prompt: '#lang racket\n\n;; Return the sorted list of x and y\n(define (sort_two x y)\n',
+      tests: '(require rackunit)\n\n(define (test-humaneval) \n\n  (let (( candidate sort_two))\n'
+        + '    (check-within (candidate 1 2) (list 1 2) 0.001)\n    (check-within (candidate 5 3) (list 3 5) 0.001)\n'
+        + '    (check-within (candidate -1 0.5) (list -1 0.5) 0.001)\n))\n\n(test-humaneval)',
+      correct: '  (sort (list x y) <))\n',
+      wrong: '  (list x y))\n',
+      wrongCase: /^case 2 \(\(candidate 5 3\)\): expected \[3, 5\], got \[5, 3\]/,
+    },
+  },
+  {
+    language: 'scheme',
+    multiplE: 'scm',
+    identity: '(define (crucible_identity x)\n  "Return x"\n  x)\n',
+    prelude: '(define candidate crucible_identity)',
+    call: (literal) => `(candidate ${literal})`,
+    pairs: [
+      ['(list 1 2)', '(list 1 2)', true],
+      ['(list 1 2)', '(list 2 1)', false],
+      ['1', '"1"', false],
+      ['#t', '1', false],
+      ['#f', '(list)', false],
+      ['1', '1.0', false],
+      ['1.0', '1.0', true],
+      ['0.5', '1/2', false],
+      ['(/ 2 4)', '1/2', true],
+      ['(vector 1 2)', '(list 1 2)', false],
+      ['#\\a', '"a"', false],
+      ["'a", '"a"', false],
+      ['(list (cons "a" 2) (cons "b" 2))', '(list (cons "a" 2) (cons "b" 2))', true],
+      ['(list (cons "a" 2) (cons "b" 3))', '(list (cons "a" 2) (cons "b" 2))', false],
+      ['(list (cons "b" 2) (cons "a" 2))', '(list (cons "a" 2) (cons "b" 2))', false],
+      ['(cons 1 2)', '(list 1 2)', false],
+      ['(list (list) (list (list)))', '(list (list) (list (list)))', true],
+      ['(list (list) (list (list)))', '(list (list) (list))', false],
+      ['"h\u00e9llo \\u00e9 \\"q\\" \'s\' \\\\ \\n\\t\u{1F600}"', '"h\u00e9llo \u00e9 \\"q\\" \'s\' \\\\ \\n\\t\u{1F600}"', true],
+      ['"a\\"b"', '"a\'b"', false],
+      ['(+ 0.1 0.2)', '0.3', false],
+      ['0.1', '0.1', true],
+      ['1e300', '1e300', true],
+      ['-1e300', '1e300', false],
+      ['-3', '-3', true],
+      ['123456789012345678901234567890', '123456789012345678901234567890', true],
+      ['123456789012345678901234567890', '123456789012345678901234567891', false],
+      ['(if #f #f)', '#f', false],
+    ],
+    problem: {
+      prompt: '(define (sort_two x y)\n  "Return the sorted list of x and y"\n  ',
+      tests: '(import (srfi srfi-64))\n(define candidate sort_two)\n(test-begin "HumanEval")\n(test-equal (candidate 1 2) (list 1 2))\n'
+        + '(test-equal (candidate 5 3) (list 3 5))\n(test-equal (candidate -1 0.5) (list -1 0.5))\n(test-end)',
+      correct: '(if (< x y) (list x y) (list y x)))\n',
+      wrong: '(list x y))\n',
+      wrongCase: /^case 2 \(\(candidate 5 3\)\): expected \[3, 5\], got \[5, 3\]/,
+    },
+  },
+  {
+    language: 'clojure',
+    multiplE: 'clj',
+    identity: '(defn crucible_identity\n  "Return x"\n  [x]\n  x)\n',
+    prelude: '(def candidate crucible_identity)',
+    call: (literal) => `(candidate ${literal})`,
+    pairs: [
+      ['[1 2]', '[1 2]', true],
+      ['[1 2]', '[2 1]', false],
+      ['(list 1 2)', '[1 2]', true],
+      ['(map inc [0 1])', '[1 2]', true],
+      ['(java.util.ArrayList. [1 2])', '[1 2]', true],
+      ['1', '"1"', false],
+      ['true', '1', false],
+      ['nil', 'false', false],
+      ['nil', 'nil', true],
+      ['1', '1.0', false],
+      ['1N', '1', true],
+      ['1.0', '1.0', true],
+      ['(float 0.5)', '0.5', true],
+      ['1/2', '0.5', false],
+      ['\\a', '"a"', false],
+      [':a', '"a"', false],
+      ['{"a" 2 "b" 2}', '{"b" 2 "a" 2}', true],
+      ['{"a" 2 "b" 3}', '{"a" 2 "b" 2}', false],
+      ['(java.util.HashMap. {"a" 2})', '{"a" 2}', true],
+      ['#{1 2}', '#{2 1}', true],
+      ['#{1 2}', '[1 2]', false],
+      ['[[] [[]] {}]', '[[] [[]] {}]', true],
+      ['[[] [[]] {}]', '[[] [] {}]', false],
+      ['"h\u00e9llo \\u00e9 \\"q\\" \'s\' \\\\ \\n\\t\u{1F600}"', '"h\u00e9llo \u00e9 \\"q\\" \'s\' \\\\ \\n\\t\u{1F600}"', true],
+      ['"a\\"b"', '"a\'b"', false],
+      ['(+ 0.1 0.2)', '0.3', false],
+      ['0.1', '0.1', true],
+      ['1e300', '1e300', true],
+      ['-1e300', '1e300', false],
+      ['-3', '-3', true],
+      ['123456789012345678901234567890N', '123456789012345678901234567890', true],
+      ['123456789012345678901234567890', '123456789012345678901234567891', false],
+      ['##NaN', '##NaN', false],
+    ],
+    problem: {
+      prompt: '(defn sort_two\n  "Return the sorted list of x and y"\n  [x y]\n  ',
+      tests: '(require \'[clojure.test :refer [deftest is run-test]])\n\n(def candidate sort_two)\n\n(deftest test-humaneval\n\n'
+        + '  (is (= (candidate 1 2) [1 2]))\n  (is (= (candidate 5 3) [3 5]))\n  (is (= (candidate -1 0.5) [-1 0.5]))\n)\n\n(run-test test-humaneval)',
+      correct: '(sort [x y]))\n',
+      wrong: '[x y])\n',
+      wrongCase: /^case 2 \(\(candidate 5 3\)\): expected \[3, 5\], got \[5, 3\]/,
+    },
+  },
 ];
 
 /** Run a program in the sandbox; its value lines, one per case. */
@@ -127,6 +274,9 @@ for (const c of CASES) {
       const wrong = c.pairs.flatMap(([a, e, equal], i) => scriptValuesEqual(actual[i]!, expected[i]!, split.tolerance) === equal ? []
         : [`${a} vs ${e}: ${renderScriptValue(actual[i]!)} vs ${renderScriptValue(expected[i]!)} should be ${equal ? 'equal' : 'unequal'}`]);
       assert.deepEqual(wrong, []);
+      // The unicode pair's expected value is the very string (not mangled alike on both sides).
+      const unicode = c.pairs.findIndex(([, e]) => e.includes('\u{1F600}'));
+      assert.ok(unicode >= 0 && renderScriptValue(expected[unicode]!).includes(JSON.stringify(UNICODE)), renderScriptValue(expected[unicode]!));
     });
 
     it('a MultiPL-E problem with several cases: correct passes, a wrong answer names its first wrong case', async () => {
