@@ -276,9 +276,14 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    candidate = fn args -> apply(HumanEval, :add, args) end\n    assert 1 == candidate.([0, 1])\n    assert 12 == candidate.([5, 7])\n  end\nend\n',
     correct: '    x + y\n  end\nend\n',
     wrong: '    x - y\n  end\nend\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'System.halt(0) before the tests': ['    x - y\n  end\nend\nSystem.halt(0)\n', 'wrong_answer'],
       'a printed fake marker, then halt': [`    x - y\n  end\nend\nIO.puts("${FAKE}")\nSystem.halt(0)\n`, 'wrong_answer'],
+      'ExUnit.Assertions redefined (assert accepts anything)': ['    x - y\n  end\nend\n'
+        + 'defmodule ExUnit.Assertions do\n  defmacro assert(_), do: true\n  defmacro __using__(_), do: :ok\nend\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    x - y\n  end\nend\nIO.write("CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`    x - y\n  end\nend\nIO.write("\\n${SCRIPT_MARKER} " <> String.trim(to_string(IO.read(:stdio, :line))) <> "\\n")\n`, 'wrong_answer'],
     },
   },
   clojure: {

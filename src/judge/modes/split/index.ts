@@ -5,6 +5,7 @@
  */
 import type { ValueSplit } from '../script-split.js';
 import { CLOJURE_SPLIT } from './clojure.js';
+import { ELIXIR_SPLIT } from './elixir.js';
 import { LUA_SPLIT } from './lua.js';
 import { R_SPLIT } from './r.js';
 import { RACKET_SPLIT } from './racket.js';
@@ -17,4 +18,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   racket: RACKET_SPLIT,
   scheme: SCHEME_SPLIT,
   clojure: CLOJURE_SPLIT,
+  elixir: ELIXIR_SPLIT,
 };
