@@ -65,19 +65,32 @@ function caseOf(assertion: string): SplitCase | undefined {
   return calls[1] ? { actual: parts[1]!, expected: parts[0]! } : { actual: parts[0]!, expected: parts[1]! };
 }
 
+/** `text`'s lines, a line that leaves a `"` string open joined with the next (a string literal with a newline). */
+function logicalLines(text: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const raw of text.split('\n')) {
+    pending = pending === '' ? raw : `${pending}\n${raw}`;
+    const quotes = pending.replace(/\\./g, '').split('"').length - 1;
+    if (quotes % 2 === 0) { out.push(pending); pending = ''; }
+  }
+  if (pending !== '') out.push(pending);
+  return out;
+}
+
 /** MultiPL-E Elixir split (see the module comment). */
 export const ELIXIR_SPLIT: ValueSplit = {
   cases(test: string): SplitTests | undefined {
     const open = /^[ \t]*test\s+(?:"[^"\n]*"|'[^'\n]*')\s+do[ \t]*$/m.exec(test);
     if (open === null) return undefined;
-    const lines = test.slice(open.index + open[0].length).split('\n');
+    const lines = logicalLines(test.slice(open.index + open[0].length));
     const prelude: string[] = [];
     const cases: SplitCase[] = [];
     let ends = 0;
     for (const raw of lines) {
       const line = raw.trim();
       if (line === '') continue;
-      const assertion = /^assert\s+(.+)$/.exec(line);
+      const assertion = /^assert\s+(.+)$/s.exec(line);
       if (assertion !== null && ends === 0) {
         const c = caseOf(assertion[1]!);
         if (c === undefined) return undefined;
