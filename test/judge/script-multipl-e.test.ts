@@ -143,10 +143,17 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    stopifnot(isTRUE(all.equal(candidate(5, 7), 12)))\n}\ntest_humaneval()',
     correct: '\n  return(x + y)\n}',
     wrong: '\n  return(x - y)\n}',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early quit(status = 0)': ['\n  quit(status = 0)\n}', 'wrong_answer'],
       'a printed fake marker, then quit': [`\n  cat("${FAKE}\\n")\n  quit(status = 0)\n}`, 'wrong_answer'],
-      'stopifnot and isTRUE shadowed (the tests call base::)': ['\n  x - y\n}\nstopifnot <- function(...) invisible(TRUE)\nisTRUE <- function(x) TRUE\n', 'runtime_error'],
+      'stopifnot and isTRUE shadowed': ['\n  x - y\n}\nstopifnot <- function(...) invisible(TRUE)\nisTRUE <- function(x) TRUE\n', 'wrong_answer'],
+      'base\'s all.equal, stopifnot and isTRUE replaced in the base namespace': ['\n  x - y\n}\nfor (n in c("all.equal", "stopifnot", "isTRUE")) {\n'
+        + '  unlockBinding(n, baseenv()); assign(n, function(...) TRUE, envir = baseenv())\n}\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['\n  x - y\n}\ncat("CRUCIBLE-VALUE 0 [1]\\nCRUCIBLE-VALUE 1 [12]\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`\n  x - y\n}\ncat("\\n${SCRIPT_MARKER} ", readLines(file("stdin"), n = 1L), "\\n", sep = "")\n`, 'wrong_answer'],
+      'an always-equal object returned (all.equal method of its own class)': ['\n  structure(list(), class = "crucible_any")\n}\n'
+        + 'all.equal.crucible_any <- function(target, current, ...) TRUE\n', 'wrong_answer'],
     },
   },
   bash: {
@@ -172,13 +179,19 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    (check-within (candidate 5 7) 12 0.001)\n))\n\n(test-humaneval)',
     correct: '  (+ x y))\n',
     wrong: '  (- x y))\n',
+    wrongStatus: 'wrong_answer',
     stderrFails: true,
     hacks: {
       'early (exit 0)': ['  (exit 0))\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`  (printf "${FAKE}\\n")\n  (exit 0))\n`, 'wrong_answer'],
-      // A definition shadows an import in a Racket module: the tests' check-within is rackunit's under a secret name.
-      'check-within defined away': ['  (- x y))\n(define-syntax-rule (check-within a b c) (void))\n', 'runtime_error'],
-      'stderr silenced (the failures are counted, not read from stderr)': ['  (- x y))\n(current-error-port (open-output-nowhere))\n', 'runtime_error'],
+      'check-within defined away': ['  (- x y))\n(define-syntax-rule (check-within a b c) (void))\n', 'wrong_answer'],
+      'stderr silenced': ['  (- x y))\n(current-error-port (open-output-nowhere))\n', 'wrong_answer'],
+      '#%app redefined for the whole module (every check-within call made a no-op)': ['  (- x y))\n'
+        + '(define-syntax (#%app stx) (syntax-case stx (check-within) [(_ check-within . r) #\'(void)] [(_ . r) #\'(#%plain-app . r)]))\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['  (- x y))\n(printf "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`  (- x y))\n(printf "\\n${SCRIPT_MARKER} ~a\\n" (read-line))\n`, 'wrong_answer'],
+      'an always-equal structure returned (prop:equal+hash; it cannot be given as a value)': ['  (any))\n'
+        + '(struct any () #:property prop:equal+hash (list (lambda (a b r) #t) (lambda (a r) 0) (lambda (a r) 0)))\n', 'runtime_error'],
     },
   },
   d: {
@@ -293,9 +306,14 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    candidate = fn args -> apply(HumanEval, :add, args) end\n    assert 1 == candidate.([0, 1])\n    assert 12 == candidate.([5, 7])\n  end\nend\n',
     correct: '    x + y\n  end\nend\n',
     wrong: '    x - y\n  end\nend\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'System.halt(0) before the tests': ['    x - y\n  end\nend\nSystem.halt(0)\n', 'wrong_answer'],
       'a printed fake marker, then halt': [`    x - y\n  end\nend\nIO.puts("${FAKE}")\nSystem.halt(0)\n`, 'wrong_answer'],
+      'ExUnit.Assertions redefined (assert accepts anything)': ['    x - y\n  end\nend\n'
+        + 'defmodule ExUnit.Assertions do\n  defmacro assert(_), do: true\n  defmacro __using__(_), do: :ok\nend\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    x - y\n  end\nend\nIO.write("CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`    x - y\n  end\nend\nIO.write("\\n${SCRIPT_MARKER} " <> String.trim(to_string(IO.read(:stdio, :line))) <> "\\n")\n`, 'wrong_answer'],
     },
   },
   clojure: {
@@ -306,10 +324,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '  (is (= (candidate 0 1) 1))\n  (is (= (candidate 5 7) 12))\n)\n\n(run-test test-humaneval)',
     correct: '(+ x y))\n',
     wrong: '(- x y))\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'System/exit 0 before the tests': ['(- x y))\n(System/exit 0)\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`(- x y))\n(println "${FAKE}")\n(System/exit 0)\n`, 'wrong_answer'],
-      '= redefined in the user namespace (the tests call clojure.core/=)': ['(- x y))\n(defn = [& _] true)\n', 'runtime_error'],
+      '= redefined in the user namespace': ['(- x y))\n(defn = [& _] true)\n', 'wrong_answer'],
+      'clojure.core/= and clojure.test\'s report replaced (alter-var-root)': ['(- x y))\n'
+        + '(alter-var-root #\'clojure.core/= (constantly (fn [& _] true)))\n(require \'clojure.test)\n'
+        + '(alter-var-root #\'clojure.test/report (constantly (fn [_] nil)))\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['(- x y))\n(print "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`(- x y))\n(print (str "\\n${SCRIPT_MARKER} " (read-line) "\\n"))\n(flush)\n`, 'wrong_answer'],
     },
   },
   scheme: {
@@ -318,9 +342,14 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '(import (srfi srfi-64))\n(define candidate add)\n(test-begin "HumanEval")\n(test-equal (candidate 0 1) 1)\n(test-equal (candidate 5 7) 12)\n(test-end)',
     correct: '(+ x y))\n',
     wrong: '(- x y))\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       '(exit 0) before the tests': ['(- x y))\n(exit 0)\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`(- x y))\n(display "${FAKE}")\n(newline)\n(exit 0)\n`, 'wrong_answer'],
+      'equal? replaced in the (guile) module (what SRFI-64\'s test-equal calls)': ['(- x y))\n'
+        + '(module-set! (resolve-module \'(guile)) \'equal? (lambda (a b) #t))\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['(- x y))\n(display "CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12\\n")\n', 'wrong_answer'],
+      'stdin read, then a marker printed with it': [`(- x y))\n(use-modules (ice-9 rdelim))\n(display "\\n${SCRIPT_MARKER} ")\n(display (read-line))\n(newline)\n`, 'wrong_answer'],
     },
   },
   go: {

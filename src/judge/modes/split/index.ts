@@ -16,6 +16,12 @@ import { LUA_SPLIT } from './lua.js';
 import { PERL_SPLIT } from './perl.js';
 import { PHP_SPLIT } from './php.js';
 import { RUBY_SPLIT } from './ruby.js';
+import { CLOJURE_SPLIT } from './clojure.js';
+import { ELIXIR_SPLIT } from './elixir.js';
+import { LUA_SPLIT } from './lua.js';
+import { R_SPLIT } from './r.js';
+import { RACKET_SPLIT } from './racket.js';
+import { SCHEME_SPLIT } from './scheme.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
@@ -30,4 +36,9 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   perl: PERL_SPLIT,
   php: PHP_SPLIT,
   bash: BASH_SPLIT,
+  r: R_SPLIT,
+  racket: RACKET_SPLIT,
+  scheme: SCHEME_SPLIT,
+  clojure: CLOJURE_SPLIT,
+  elixir: ELIXIR_SPLIT,
 };
