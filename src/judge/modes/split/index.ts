@@ -4,9 +4,17 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { CPP_SPLIT } from './cpp.js';
+import { D_SPLIT } from './d.js';
+import { GO_SPLIT } from './go.js';
 import { LUA_SPLIT } from './lua.js';
+import { RUST_SPLIT } from './rust.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
+  rust: RUST_SPLIT,
+  cpp: CPP_SPLIT,
+  go: GO_SPLIT,
+  d: D_SPLIT,
 };
