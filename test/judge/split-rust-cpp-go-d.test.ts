@@ -19,7 +19,7 @@ import type { ProblemBase, ScriptProblem } from '../../src/formats/types.js';
 import { readProblems } from '../../src/formats/index.js';
 import { defaultModes, defineMode, type JudgingMode } from '../../src/judge/modes/index.js';
 import { splitOf } from '../../src/judge/modes/script.js';
-import { EXPECTED_VALUES_LIMITS, type ValueSplit } from '../../src/judge/modes/script-split.js';
+import { EXPECTED_VALUES_LIMITS, type SplitTests, type ValueSplit } from '../../src/judge/modes/script-split.js';
 import { MULTIPL_E_SPLITS } from '../../src/judge/modes/split/index.js';
 import { parseScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
@@ -194,6 +194,21 @@ const SHAPES: Readonly<Record<string, Shapes>> = {
 /** The Nullable blocks D's test adds after the named cases: [their candidate-side value, expected-side value]. */
 const D_NULLABLE_VALUES = ['null', '3', '[null,1]'];
 
+/**
+ * The cases of the shapes' test text. C++ reads literals of several kinds in one test as a union-returning
+ * problem (judged as one program), so there each case is read from a test of its own and the reads are joined.
+ */
+function readCases(language: string, shapes: Shapes, cases: readonly (readonly [string, string])[]): SplitTests {
+  const whole = shapes.split.cases(shapes.test(cases));
+  if (whole !== undefined || language !== 'cpp') {
+    assert.ok(whole !== undefined, 'the test text is read as cases');
+    return whole;
+  }
+  const each = cases.map((c) => shapes.split.cases(shapes.test([c])));
+  assert.ok(each.every((read) => read?.cases.length === 1 && read.prelude === each[0]!.prelude), 'each case is read');
+  return { prelude: each[0]!.prelude, cases: each.map((read) => read!.cases[0]!) };
+}
+
 async function runTwoPrograms(taskId: string, language: string, candidateSource: string, expectedSource: string) {
   const problem: TwoProgramsProblem = { kind: 'split_two_programs', taskId, language, expectedSource };
   const prepared = prepareSubmission(problem, { code: candidateSource }, { languages, modes });
@@ -219,8 +234,7 @@ for (const [language, shapes] of Object.entries(SHAPES)) {
     let actual: ScriptValue[];
     let expected: ScriptValue[];
     before(async () => {
-      const read = shapes.split.cases(shapes.test(cases));
-      assert.ok(read !== undefined, 'the test text is read as cases');
+      const read = readCases(language, shapes, cases);
       const count = read.cases.length;
       const candidate = shapes.split.candidateProgram({ setup: shapes.setup ?? '', program: shapes.prompt + shapes.completion, tests: read });
       const expectedSource = shapes.split.expectedProgram({ setup: shapes.setup ?? '', prompt: shapes.prompt, tests: read });
@@ -229,7 +243,7 @@ for (const [language, shapes] of Object.entries(SHAPES)) {
       expected = valuesOf(out.expected, count);
     });
     it('every case of the test text is read, in order', () => {
-      const read = shapes.split.cases(shapes.test(cases))!;
+      const read = readCases(language, shapes, cases);
       assert.deepEqual(read.cases.slice(0, names.length).map((c) => [c.actual, c.expected]), cases.map(([a, e]) => [a, e]));
     });
     it('each value equals itself across the two programs (NaN excepted: it equals nothing)', () => {
@@ -336,3 +350,19 @@ for (const [language, p] of Object.entries(PROBLEMS)) {
     });
   });
 }
+
+describe('C++ split: a result of one of the translator\'s unions is judged as one program', () => {
+  it('literals of two kinds compared with one function\'s result are not read as cases; a float written float(3) is a number', () => {
+    const union = '}\nint main() {\n    auto candidate = rounded_avg;\n    assert(candidate((1), (5)) == "0b11");\n    assert(candidate((7), (5)) == -1);\n}\n';
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(union), undefined);
+    const vectorOrCount = '}\nint main() {\n    auto candidate = split_words;\n'
+      + '    assert(candidate(("a b")) == std::vector<std::string>({(std::string)"a", (std::string)"b"}));\n    assert(candidate(("abcdef")) == 3);\n}\n';
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(vectorOrCount), undefined);
+    const floats = '}\nint main() {\n    auto candidate = median;\n    assert(candidate((std::vector<long>({(long)5}))) == (float(5)));\n'
+      + '    assert(candidate((std::vector<long>({(long)6, (long)5}))) == (5.5f));\n}\n';
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(floats)?.cases.length, 2);
+    const optional = '}\nint main() {\n    auto candidate = next_smallest;\n    assert(candidate((std::vector<long>())) == std::nullopt);\n'
+      + '    assert(candidate((std::vector<long>({(long)1, (long)2}))) == 2);\n}\n';
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(optional)?.cases.length, 2);
+  });
+});

@@ -15,12 +15,16 @@
  * surrogateescape), so two different byte strings never read as the same text. C++'s `true == 1` is not
  * mirrored (a boolean is not a number here); the translator never compares the two.
  *
+ * A problem whose expected literals are of two kinds (a string and a number, a vector and a number) returns one of
+ * the translator's C `union`s (`Union_std_string_long`), whose active member nothing but the comparison with a
+ * value of one member's type reads: no value can be given for it, and such a problem is judged as one program.
+ *
  * The expected program keeps the prompt (its includes and declarations: trusted prompt text) with the body
  * `throw 0;` instead of the candidate's, and prints `auto e = (<expected>)`: each literal with the type it has
  * in the benchmark's comparison.
  */
 import { VALUE_TAG } from '../../script-values.js';
-import { splitTopLevel, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
+import { closingBracket, splitTopLevel, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
 import { assertionStatements } from './assertion-statements.js';
 
 const CPP_SYNTAX: SourceSyntax = { quotes: ['"', '\''], lineComment: '//' };
@@ -148,6 +152,27 @@ const MAIN = /^([\s\S]*?)\bint\s+main\s*\(\s*\)\s*\{\s*(auto\s+candidate\s*=\s*\
 /** The prelude's two parts (the text before `main`, the binding) are joined with this (never in C++ source). */
 const PARTS = '\u0000';
 
+/**
+ * The kind of an expected literal as the translator writes it (`"a"`, `(std::string)"a"`, `(3)`, `2.5f`, `true`,
+ * `float(3)`, `std::nullopt`, `(std::vector<long>(...))`, `std::make_tuple(...)`, ...): `string`, `number`, `bool`, `nullopt`,
+ * or the text up to its first `(` or `<` (the type or function that builds it).
+ */
+function literalKind(expected: string): string {
+  let text = expected.trim();
+  for (;;) {
+    const inner = /^\(([\s\S]*)\)$/.exec(text);
+    const cast = /^\((?:std::string|long|float|bool)\)\s*([\s\S]+)$/.exec(text);
+    if (cast !== null) text = cast[1]!.trim();
+    else if (inner !== null && closingBracket(text, 0, CPP_SYNTAX) === text.length) text = inner[1]!.trim();
+    else break;
+  }
+  if (text.startsWith('"')) return 'string';
+  if (/^-?[\d.]/.test(text) || /^(?:float|double|long|int)\s*\(/.test(text)) return 'number';
+  if (text === 'true' || text === 'false') return 'bool';
+  if (text === 'std::nullopt') return 'nullopt';
+  return /^[^(<]*/.exec(text)![0];
+}
+
 /** MultiPL-E C++ split (see the module comment). */
 export const CPP_SPLIT: ValueSplit = {
   cases(test: string): SplitTests | undefined {
@@ -155,6 +180,9 @@ export const CPP_SPLIT: ValueSplit = {
     const asserts = m === null ? undefined : assertionStatements(m[3]!, 'assert', CPP_SYNTAX);
     const cases = asserts?.map((text) => splitTopLevel(text, '==', CPP_SYNTAX));
     if (m === null || cases === undefined || cases.some((sides) => sides.length !== 2 || sides.includes(''))) return undefined;
+    // Literals of two kinds compared with one function's result: its type is one of the translator's `union`s
+    // (e.g. `Union_std_string_long`), whose active member only `==` with a value of that member's type reads.
+    if (new Set(cases.map(([, expected]) => literalKind(expected!)).filter((kind) => kind !== 'nullopt')).size > 1) return undefined;
     return { prelude: `${m[1]!}${PARTS}${m[2]!}`, cases: cases.map(([actual, expected]) => ({ actual: actual!, expected: expected! })) };
   },
   candidateProgram: ({ program, tests }) => {
