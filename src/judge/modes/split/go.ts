@@ -13,11 +13,11 @@
  * `\udcXX` (PEP 383's surrogateescape), so different bytes never read as the same text.
  *
  * The candidate's program keeps the setup's imports (the tests used `fmt` and `testing`; Go refuses an unused
- * import) and, as the one-program assembly does, imports the packages HumanEval-X's harness adds when the program
- * uses them (`SCRIPT_ASSEMBLY.go.helpers`). The expected program needs no prompt text: a Go literal states its type.
+ * import, so the driver refers to them) and adds none the program might want: MultiPL-E compiles the prompt's own
+ * import block only, as the one-program assembly does (`../script-multipl-e.ts`). The expected program needs no
+ * prompt text: a Go literal states its type.
  */
 import { VALUE_TAG } from '../../script-values.js';
-import { SCRIPT_ASSEMBLY } from '../script-languages.js';
 import { closingBracket, splitTopLevel, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
 
 const GO_SYNTAX: SourceSyntax = { quotes: ['"', '`', '\''], lineComment: '//' };
@@ -76,16 +76,6 @@ function elements(list: string): { actual: string; expected: string }[] | undefi
   return found.length === 0 ? undefined : found;
 }
 
-/** Imports for the packages of HumanEval-X's Go helper list that `program` uses and `setup` lacks (as the one-program assembly adds). */
-function helperImports(setup: string, program: string): string {
-  const helpers = SCRIPT_ASSEMBLY.go?.helpers;
-  if (helpers?.kind !== 'import_used') return '';
-  const code = program.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
-  const used = helpers.packages.filter((pkg) => !setup.includes(`"${pkg}"`)
-    && new RegExp(`(?<![\\w.])${pkg.split('/').pop()!}\\.`).test(code));
-  return used.length === 0 ? '' : `import (\n${used.map((pkg) => `\t"${pkg}"\n`).join('')})\n`;
-}
-
 /** MultiPL-E Go split (see the module comment). */
 export const GO_SPLIT: ValueSplit = {
   cases(test: string): SplitTests | undefined {
@@ -99,7 +89,7 @@ export const GO_SPLIT: ValueSplit = {
     // The setup's imports were used by the tests; Go refuses an import nobody uses.
     const keep = [...setup.matchAll(/"(testing|fmt)"/g)].map((m) => m[1] === 'testing' ? 'var _ = testing.Short' : 'var _ = fmt.Sprintf');
     return [
-      setup, helperImports(setup, program), GO_IMPORTS, program, before, ...keep, GO_SERIALIZER, 'func main() {', `\t${binding}`,
+      setup, GO_IMPORTS, program, before, ...keep, GO_SERIALIZER, 'func main() {', `\t${binding}`,
       ...tests.cases.map((c, i) => `\tcrucibleValueLine(${i}, ${c.actual})`), '}', '',
     ].join('\n');
   },
