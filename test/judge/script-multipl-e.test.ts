@@ -200,8 +200,15 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: 'unittest\n{\n    alias candidate = add;\n\n    assert(candidate(0L, 1L) == 1L);\n    assert(candidate(5L, 7L) == 12L);\n}\nvoid main(){}',
     correct: '{\n    return x + y;\n}\n',
     wrong: '{\n    return x - y;\n}\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exit(0)': ['{\n    import core.stdc.stdlib : exit;\n    exit(0);\n    return 0;\n}\n', 'wrong_answer'],
+      'value lines printed by a unittest block of its own beside its wrong answers': ['{\n    return x - y;\n}\nunittest {\n'
+        + '    import std.stdio : writeln;\n    writeln("CRUCIBLE-VALUE 0 1");\n    writeln("CRUCIBLE-VALUE 1 12");\n}\n', 'wrong_answer'],
+      'exit(0) from a module constructor, before anything runs': ['{\n    return x - y;\n}\nshared static this() {\n'
+        + '    import core.stdc.stdlib : exit;\n    exit(0);\n}\n', 'wrong_answer'],
+      'the marker read from stdin and printed': [`{\n    import std.stdio : readln, writeln;\n    import core.stdc.stdlib : exit;\n`
+        + `    writeln("${SCRIPT_MARKER} ", readln());\n    exit(0);\n    return 0;\n}\n`, 'wrong_answer'],
       'a printed fake marker, then exit': [`{\n    import core.stdc.stdlib : exit;\n    import std.stdio : writeln;\n    writeln("${FAKE}");\n    exit(0);\n    return 0;\n}\n`, 'wrong_answer'],
       'its own main (only one is allowed)': [`{\n    return x - y;\n}\nvoid main() {\n    import std.stdio : writeln;\n    writeln("${FAKE}");\n}\n`, 'compile_error'],
     },
@@ -212,10 +219,14 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '}\n\nfn main() {\n    let candidate = add;\n    assert_eq!(candidate(0, 1), 1);\n    assert_eq!(candidate(5, 7), 12);\n}\n',
     correct: '    x + y\n',
     wrong: '    x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early process::exit(0)': ['    std::process::exit(0)\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    println!("${FAKE}");\n    std::process::exit(0)\n`, 'wrong_answer'],
-      'assert_eq! shadowed by macro_rules! (the tests call ::std::assert_eq!)': ['    x - y\n}\nmacro_rules! assert_eq { ($($t:tt)*) => {} }\nfn unused() {\n', 'runtime_error'],
+      'assert_eq! shadowed by macro_rules! (no assertion runs in the candidate\'s box)': ['    x - y\n}\nmacro_rules! assert_eq { ($($t:tt)*) => {} }\nfn unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    println!("CRUCIBLE-VALUE 0 1");\n    println!("CRUCIBLE-VALUE 1 12");\n    x - y\n', 'wrong_answer'],
+      'the marker read from stdin and printed': ['    let mut line = String::new();\n    std::io::stdin().read_line(&mut line).ok();\n'
+        + `    println!("${SCRIPT_MARKER} {}", line.trim());\n    std::process::exit(0)\n`, 'wrong_answer'],
     },
   },
   csharp: {
@@ -362,9 +373,32 @@ const CASES: Readonly<Record<string, Case>> = {
       + '\t\t\t\tt.Errorf("expected \'%s\', got \'%s\'", tc.expected, tc.actual)\n\t\t\t}\n\t\t})\n\t}\n}\n',
     correct: '    return x + y\n',
     wrong: '    return x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'os.Exit(0) from init, before the tests (through the assembly\'s own import)': ['    return x - y\n}\nfunc init() { crucible_os.Exit(0) }\nfunc unused() {\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`    fmt.Println("${FAKE}")\n    crucible_os.Exit(0)\n    return 0\n`, 'wrong_answer'],
+      'value lines printed from init beside its wrong answers': ['    return x - y\n}\nfunc init() {\n    fmt.Println("CRUCIBLE-VALUE 0 1")\n'
+        + '    fmt.Println("CRUCIBLE-VALUE 1 12")\n}\nfunc unused() {\n', 'wrong_answer'],
+      'the marker read from stdin and printed': ['    b := make([]byte, 64)\n    n, _ := crucible_os.Stdin.Read(b)\n'
+        + `    fmt.Println("${SCRIPT_MARKER} " + string(b[:n]))\n    crucible_os.Exit(0)\n    return 0\n`, 'wrong_answer'],
+    },
+  },
+  cpp: {
+    language: 'cpp',
+    prompt: `#include<assert.h>\n#include<bits/stdc++.h>\n// ${DOC}\n// >>> add((2), (3))\n// (5)\nlong add(long x, long y) {\n`,
+    tests: '}\nint main() {\n    auto candidate = add;\n    assert(candidate((0), (1)) == (1));\n    assert(candidate((5), (7)) == (12));\n}\n',
+    correct: '    return x + y;\n',
+    wrong: '    return x - y;\n',
+    wrongStatus: 'wrong_answer',
+    hacks: {
+      'early exit(0)': ['    exit(0);\n', 'wrong_answer'],
+      'a printed fake marker, then exit': [`    puts("${FAKE}");\n    exit(0);\n`, 'wrong_answer'],
+      'assert defined away by the preprocessor (no assertion runs in the candidate\'s box)': ['    return x - y;\n}\n#undef assert\n'
+        + '#define assert(e) ((void)0)\nvoid unused() {\n', 'wrong_answer'],
+      'value lines printed by a static initializer beside its wrong answers': ['    return x - y;\n}\n'
+        + 'static int fake = (puts("CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12"), 0);\nvoid unused() {\n', 'wrong_answer'],
+      'the marker read from stdin and printed': ['    char line[128] = {0};\n    if (fgets(line, sizeof line, stdin) == nullptr) line[0] = 0;\n'
+        + `    printf("${SCRIPT_MARKER} %s\\n", line);\n    exit(0);\n`, 'wrong_answer'],
     },
   },
   javascript: {

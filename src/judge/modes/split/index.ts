@@ -22,6 +22,11 @@ import { LUA_SPLIT } from './lua.js';
 import { R_SPLIT } from './r.js';
 import { RACKET_SPLIT } from './racket.js';
 import { SCHEME_SPLIT } from './scheme.js';
+import { CPP_SPLIT } from './cpp.js';
+import { D_SPLIT } from './d.js';
+import { GO_SPLIT } from './go.js';
+import { LUA_SPLIT } from './lua.js';
+import { RUST_SPLIT } from './rust.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
@@ -41,4 +46,8 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   scheme: SCHEME_SPLIT,
   clojure: CLOJURE_SPLIT,
   elixir: ELIXIR_SPLIT,
+  rust: RUST_SPLIT,
+  cpp: CPP_SPLIT,
+  go: GO_SPLIT,
+  d: D_SPLIT,
 };
