@@ -227,9 +227,16 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '    }\n    public static void main(String[] args) {\n    assert(add((0l), (1l)) == (1l));\n    assert(add((5l), (7l)) == (12l));\n    }\n\n}\n',
     correct: '        return x + y;\n',
     wrong: '        return x - y;\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early System.exit(0)': ['        System.exit(0);\n        return 0;\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`        System.out.println("${FAKE}");\n        System.exit(0);\n        return 0;\n`, 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['        System.out.println("CRUCIBLE-VALUE 0 1");\n        System.out.println("CRUCIBLE-VALUE 1 12");\n'
+        + '        return x - y;\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': ['        try {\n'
+        + '            String nonce = new BufferedReader(new InputStreamReader(System.in)).readLine();\n'
+        + `            System.out.println("${SCRIPT_MARKER} " + nonce);\n        } catch (IOException e) {}\n`
+        + '        System.exit(0);\n        return 0;\n', 'wrong_answer'],
     },
   },
   ocaml: {

@@ -4,9 +4,11 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { JAVA_SPLIT } from './java.js';
 import { LUA_SPLIT } from './lua.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
+  java: JAVA_SPLIT,
 };

@@ -1,0 +1,204 @@
+/**
+ * Split judging of MultiPL-E's Java items (`src/judge/modes/split/java.ts`), in the real sandbox.
+ *
+ * Serializers: per language, one test suite in MultiPL-E's shape over a generic identity function `id`, whose
+ * cases pair a value given to the candidate's driver with a literal given to the trusted expected-values program;
+ * both programs run, and each case's two values must compare as the language's own `equals` says on the types the
+ * tests' literals have (equal data equal — also across classes the language calls equal, e.g. a LinkedList and an
+ * ArrayList —, and `[1, 2]` vs
+ * `[2, 1]`, a map with one different value, `1` vs `"1"`, `true` vs `1`, Long vs Integer, an object whose `equals`
+ * always answers true, ... different). Then a MultiPL-E item with several cases judged end to end: a correct
+ * completion passes, a completion wrong on one case fails naming that case, and a returned list whose `equals`
+ * always answers true (it passed the one-process tests) fails.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { readProblems } from '../../src/formats/index.js';
+import type { ScriptProblem } from '../../src/formats/types.js';
+import { defaultModes } from '../../src/judge/modes/index.js';
+import type { ValueSplit } from '../../src/judge/modes/script-split.js';
+import { splitOf } from '../../src/judge/modes/script.js';
+import { MULTIPL_E_SPLITS } from '../../src/judge/modes/split/index.js';
+import { parseScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
+import { prepareSubmission } from '../../src/judge/submission.js';
+import { runLimits } from '../../src/limits.js';
+import { createJudge } from '../../src/runner/factory.js';
+import type { Verdict } from '../../src/verdict/index.js';
+import { openExecutor } from '../support/sandbox.js';
+
+const { sandbox, executor, languages } = openExecutor();
+const modes = defaultModes();
+const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });
+const scratch = mkdtempSync(join(tmpdir(), 'crucible-split-jvm-dotnet-'));
+after(async () => { await judge.close(); await sandbox.close(); rmSync(scratch, { recursive: true, force: true }); });
+
+/** A serializer case: the candidate's value, the expected literal, and whether the language calls them equal. */
+type ShapeCase = readonly [actual: string, expected: string, equal: boolean];
+
+interface ShapeSuite {
+  /** Prompt declaring the generic identity function `id` (MultiPL-E's header for the language). */
+  readonly prompt: string;
+  readonly completion: string;
+  /** The test text in MultiPL-E's shape with these cases. */
+  readonly tests: (cases: readonly ShapeCase[]) => string;
+  readonly cases: readonly ShapeCase[];
+  /** Exact values the candidate's driver must give for some cases (by case index). */
+  readonly exact: Readonly<Record<number, ScriptValue>>;
+}
+
+const str = (v: string): ScriptValue => ({ t: 'str', v });
+const int = (v: bigint): ScriptValue => ({ t: 'int', v });
+const float = (v: number): ScriptValue => ({ t: 'float', v });
+const list = (...v: ScriptValue[]): ScriptValue => ({ t: 'list', v });
+
+const TRICKY = 'quote " back \\ tab \t nl \n h\u00e9llo \u2603 \ud83d\ude00';
+const TRICKY_SOURCE = '"quote \\" back \\\\ tab \\t nl \\n héllo ☃ 😀"';
+
+const JAVA_LIST = (xs: string): string => `new ArrayList<Long>(Arrays.asList(${xs}))`;
+
+const SHAPES: Readonly<Record<string, ShapeSuite>> = {
+  java: {
+    prompt: 'import java.util.*;\nimport java.util.stream.*;\nclass Problem {\n    // The identity.\n    public static <T> T id(T x) {\n',
+    completion: '        return x;\n',
+    tests: (cases) => ['    }', '    public static void main(String[] args) {',
+      ...cases.map(([a, e]) => `    assert(id(${a}).equals(${e}));`), '    }', '', '}', ''].join('\n'),
+    cases: [
+      ['0l', '0l', true],
+      ['-7l', '-7l', true],
+      ['9223372036854775807l', '9223372036854775807l', true],
+      ['0.1f', '0.1f', true],
+      ['1e30f', '1e30f', true],
+      ['-2.5f', '-2.5f', true],
+      ['Float.POSITIVE_INFINITY', 'Float.POSITIVE_INFINITY', true],
+      ['true', 'true', true],
+      ['false', 'true', false],
+      ['true', '1l', false],
+      ['1l', '"1"', false],
+      ['(Object) 1', '1l', false],
+      ['(Object) 0.5', '0.5f', false],
+      [TRICKY_SOURCE, TRICKY_SOURCE, true],
+      ['""', '""', true],
+      [JAVA_LIST('1l, 2l'), JAVA_LIST('1l, 2l'), true],
+      [JAVA_LIST('1l, 2l'), JAVA_LIST('2l, 1l'), false],
+      ['new LinkedList<Long>(Arrays.asList(1l, 2l))', JAVA_LIST('1l, 2l'), true],
+      ['new ArrayList<Long>()', 'new ArrayList<Long>(Arrays.asList())', true],
+      ['new ArrayList<ArrayList<Long>>(Arrays.asList(new ArrayList<Long>(), ' + JAVA_LIST('3l') + '))',
+        'new ArrayList<ArrayList<Long>>(Arrays.asList(new ArrayList<Long>(), ' + JAVA_LIST('3l') + '))', true],
+      ['new ArrayList<ArrayList<Long>>(Arrays.asList(new ArrayList<Long>()))', 'new ArrayList<Long>()', false],
+      ['new ArrayList<String>(Arrays.asList("a", "b"))', 'new ArrayList<String>(Arrays.asList("a", "b"))', true],
+      ['new HashMap<String,Long>(Map.of("a", 2l, "b", 3l))', 'new HashMap<String,Long>(Map.of("b", 3l, "a", 2l))', true],
+      ['new HashMap<String,Long>(Map.of("a", 2l, "b", 3l))', 'new HashMap<String,Long>(Map.of("a", 2l, "b", 4l))', false],
+      ['new TreeMap<String,Long>(Map.of("a", 2l))', 'new HashMap<String,Long>(Map.of("a", 2l))', true],
+      ['new HashMap<String,Long>()', 'new HashMap<String,Long>()', true],
+      ['new HashSet<Long>(Arrays.asList(1l, 2l))', 'new HashSet<Long>(Arrays.asList(2l, 1l))', true],
+      ['new HashSet<Long>(Arrays.asList(1l, 2l))', JAVA_LIST('1l, 2l'), false],
+      ['Optional.of(2l)', 'Optional.of(2l)', true],
+      ['Optional.empty()', 'Optional.of(2l)', false],
+      ['Optional.empty()', 'Optional.empty()', true],
+      [`new ArrayList<Long>(Arrays.asList(9l)) { public boolean equals(Object o) { return true; } }`, JAVA_LIST('1l, 2l'), false],
+    ],
+    exact: {
+      2: int(9223372036854775807n), 3: float(0.1), 6: float(Infinity), 11: str('(java.lang.Integer) 1'), 13: str(TRICKY),
+      15: list(int(1n), int(2n)),
+    },
+  },
+};
+
+/** Each case's value printed by `source` (one per case, or the run's failure). */
+async function valuesOf(language: string, source: string, count: number): Promise<ScriptValue[]> {
+  const r = await executor.runProgram(languages.get(language), source, '', runLimits({ cpuMs: 10_000 }));
+  assert.equal(r.status, 'ok', `${r.status} ${r.reason ?? ''}\n${r.stderr.slice(0, 2000)}`);
+  const lines = valueLines(r.stdout);
+  return Array.from({ length: count }, (_, i) => {
+    const texts = lines.get(i);
+    assert.equal(texts?.length, 1, `case ${i}: ${JSON.stringify(texts)}\n${r.stdout.slice(0, 2000)}`);
+    return parseScriptValue(texts![0]!);
+  });
+}
+
+for (const [language, suite] of Object.entries(SHAPES)) {
+  describe(`${language} split serializer`, () => {
+    const split: ValueSplit = MULTIPL_E_SPLITS[language]!;
+    it('reads the test suite as cases, and both programs give each case\'s values as the language\'s equality says', async () => {
+      const tests = split.cases(suite.tests(suite.cases));
+      assert.ok(tests !== undefined, 'the suite is read as cases');
+      assert.equal(tests.cases.length, suite.cases.length);
+      const [actual, expected] = await Promise.all([
+        valuesOf(language, split.candidateProgram({ setup: '', program: suite.prompt + suite.completion, tests }), suite.cases.length),
+        valuesOf(language, split.expectedProgram({ setup: '', prompt: suite.prompt, tests }), suite.cases.length),
+      ]);
+      suite.cases.forEach(([a, e, equal], i) => {
+        assert.equal(scriptValuesEqual(actual[i]!, expected[i]!), equal, `case ${i}: ${a} vs ${e}: ${JSON.stringify([actual[i], expected[i]], (_k, v: unknown) => typeof v === 'bigint' ? `${v}n` : v)}`);
+      });
+      for (const [i, value] of Object.entries(suite.exact)) {
+        assert.ok(scriptValuesEqual(actual[Number(i)]!, value) && scriptValuesEqual(value, actual[Number(i)]!), `case ${i}`);
+      }
+    });
+  });
+}
+
+/** HumanEval/100 (`make_a_pile`) in MultiPL-E's shape per language, three cases. */
+interface PileCase {
+  readonly multiplE: string;
+  readonly prompt: string;
+  readonly tests: string;
+  readonly correct: string;
+  /** Wrong on the second case only (n = 4). */
+  readonly wrongSecond: string;
+  /** A list of the right length whose `equals` always answers true: it passed the one-process tests. */
+  readonly alwaysEqual: string;
+}
+
+const JAVA_PILE_PROMPT = 'import java.util.*;\nimport java.lang.reflect.*;\nimport org.javatuples.*;\nimport java.security.*;\nimport java.math.*;\n'
+  + 'import java.io.*;\nimport java.util.stream.*;\nclass Problem {\n    // Given a positive integer n, you have to make a pile of n levels of stones.\n'
+  + '    public static ArrayList<Long> makeAPile(long n) {\n';
+
+const PILES: Readonly<Record<string, PileCase>> = {
+  java: {
+    multiplE: 'java',
+    prompt: JAVA_PILE_PROMPT,
+    tests: '    }\n    public static void main(String[] args) {\n'
+      + '    assert(makeAPile((3l)).equals((new ArrayList<Long>(Arrays.asList((long)3l, (long)5l, (long)7l)))));\n'
+      + '    assert(makeAPile((4l)).equals((new ArrayList<Long>(Arrays.asList((long)4l, (long)6l, (long)8l, (long)10l)))));\n'
+      + '    assert(makeAPile((5l)).equals((new ArrayList<Long>(Arrays.asList((long)5l, (long)7l, (long)9l, (long)11l, (long)13l)))));\n'
+      + '    }\n\n}\n',
+    correct: '        ArrayList<Long> r = new ArrayList<>();\n        for (long i = 0; i < n; i++) r.add(n + 2 * i);\n        return r;\n',
+    wrongSecond: '        ArrayList<Long> r = new ArrayList<>();\n        for (long i = 0; i < n; i++) r.add(n == 4 ? 0 : n + 2 * i);\n        return r;\n',
+    alwaysEqual: '        ArrayList<Long> r = new ArrayList<Long>() {\n            @Override public boolean equals(Object o) { return true; }\n        };\n'
+      + '        return r;\n',
+  },
+};
+
+async function pileProblem(language: string, c: PileCase): Promise<ScriptProblem> {
+  const path = join(scratch, `${language}-pile.jsonl`);
+  writeFileSync(path, `${JSON.stringify({ name: 'HumanEval_100_make_a_pile', language: c.multiplE, prompt: c.prompt, tests: c.tests,
+    stop_tokens: ['\n    }\n'] })}\n`);
+  const [problem] = await readProblems(path, 'multipl-e') as ScriptProblem[];
+  return problem!;
+}
+
+async function judgeCompletion(problem: ScriptProblem, completion: string): Promise<Verdict> {
+  const prepared = prepareSubmission(problem, { completion }, { languages, modes });
+  if (prepared.kind !== 'program') throw new Error('expected a program');
+  return judge.judge({ problem: { inline: problem }, program: prepared.program });
+}
+
+for (const [language, c] of Object.entries(PILES)) {
+  describe(`${language}: a MultiPL-E item with several cases, judged split`, () => {
+    it('a correct completion passes; one wrong on the second case fails naming it; an always-equal list fails', async () => {
+      const problem = await pileProblem(language, c);
+      assert.equal(splitOf(problem)?.tests.cases.length, 3);
+      const ok = await judgeCompletion(problem, c.correct);
+      assert.equal(ok.status, 'passed', JSON.stringify(ok));
+      const wrong = await judgeCompletion(problem, c.wrongSecond);
+      assert.equal(wrong.status, 'wrong_answer', JSON.stringify(wrong));
+      assert.match(wrong.reason ?? '', /^case 2 \(M?m?akeAPile\(\(4L?l?\)\)\): expected \[4, 6, 8, 10\], got \[0, 0, 0, 0\]/i);
+      const hack = await judgeCompletion(problem, c.alwaysEqual);
+      assert.equal(hack.status, 'wrong_answer', JSON.stringify(hack));
+      assert.match(hack.reason ?? '', /^case 1 .*expected \[3, 5, 7\], got \[\]/);
+    });
+  });
+}
