@@ -190,11 +190,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    Debug.Assert(Add((5L), (7L)) == (12L));\n    }\n\n}\n',
     correct: '        return x + y;\n',
     wrong: '        return x - y;\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early Environment.Exit(0)': ['        Environment.Exit(0);\n        return 0;\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`        Console.WriteLine("${FAKE}");\n        Environment.Exit(0);\n        return 0;\n`, 'wrong_answer'],
-      'its own Debug class (the tests call a trusted checker)': ['        return x - y;\n    }\n    class Debug { public static void Assert(bool b) {} }\n'
-        + '    static void Unused() {\n', 'runtime_error'],
+      'its own Debug class (the tests\' assertions are not in its box)': ['        return x - y;\n    }\n    class Debug { public static void Assert(bool b) {} }\n'
+        + '    static void Unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['        Console.WriteLine("CRUCIBLE-VALUE 0 1");\n        Console.WriteLine("CRUCIBLE-VALUE 1 12");\n'
+        + '        return x - y;\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': [`        Console.WriteLine("${SCRIPT_MARKER} " + Console.ReadLine());\n`
+        + '        Environment.Exit(0);\n        return 0;\n', 'wrong_answer'],
     },
   },
   scala: {

@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E's Java items (`src/judge/modes/split/java.ts`), in the real sandbox.
+ * Split judging of MultiPL-E's Java and C# items (`src/judge/modes/split/{java,csharp}.ts`), in the real sandbox.
  *
  * Serializers: per language, one test suite in MultiPL-E's shape over a generic identity function `id`, whose
  * cases pair a value given to the candidate's driver with a literal given to the trusted expected-values program;
@@ -58,6 +58,7 @@ const TRICKY = 'quote " back \\ tab \t nl \n h\u00e9llo \u2603 \ud83d\ude00';
 const TRICKY_SOURCE = '"quote \\" back \\\\ tab \\t nl \\n héllo ☃ 😀"';
 
 const JAVA_LIST = (xs: string): string => `new ArrayList<Long>(Arrays.asList(${xs}))`;
+const CS_LIST = (xs: string): string => `new List<long>(new long[]{${xs}})`;
 
 const SHAPES: Readonly<Record<string, ShapeSuite>> = {
   java: {
@@ -103,6 +104,54 @@ const SHAPES: Readonly<Record<string, ShapeSuite>> = {
     exact: {
       2: int(9223372036854775807n), 3: float(0.1), 6: float(Infinity), 11: str('(java.lang.Integer) 1'), 13: str(TRICKY),
       15: list(int(1n), int(2n)),
+    },
+  },
+  csharp: {
+    prompt: 'using System;\nusing System.Numerics;\nusing System.Diagnostics;\nusing System.Collections.Generic;\nusing System.Linq;\n'
+      + 'using System.Text;\nusing System.Security.Cryptography;\nclass Problem {\n    // The identity.\n    public static T Id<T>(T x) {\n',
+    completion: '        return x;\n',
+    tests: (cases) => ['    }', '    public static void Main(string[] args) {',
+      ...cases.map(([a, e]) => `    Debug.Assert(Id(${a}).Equals(${e}));`), '    }', '', '}', ''].join('\n'),
+    cases: [
+      ['0L', '0L', true],
+      ['-7L', '-7L', true],
+      ['9223372036854775807L', '9223372036854775807L', true],
+      ['0.1f', '0.1f', true],
+      ['1e30f', '1e30f', true],
+      ['-2.5f', '-2.5f', true],
+      ['float.PositiveInfinity', 'float.PositiveInfinity', true],
+      ['true', 'true', true],
+      ['false', 'true', false],
+      ['true', '1L', false],
+      ['1L', '"1"', false],
+      ['(object) 1', '1L', false],
+      ['(object) 0.5', '0.5f', false],
+      [TRICKY_SOURCE, TRICKY_SOURCE, true],
+      ['""', '""', true],
+      [CS_LIST('1L, 2L'), CS_LIST('1L, 2L'), true],
+      [CS_LIST('1L, 2L'), CS_LIST('2L, 1L'), false],
+      ['new LinkedList<long>(new long[]{1L, 2L})', CS_LIST('1L, 2L'), true],
+      ['new List<long>()', 'new List<long>(new long[]{})', true],
+      ['new List<List<long>>(new List<long>[]{new List<long>(), ' + CS_LIST('3L') + '})',
+        'new List<List<long>>(new List<long>[]{new List<long>(), ' + CS_LIST('3L') + '})', true],
+      ['new List<List<long>>(new List<long>[]{new List<long>()})', 'new List<long>()', false],
+      ['new List<string>(new string[]{"a", "b"})', 'new List<string>(new string[]{"a", "b"})', true],
+      ['new Dictionary<string,long>(){{"a", 2L}, {"b", 3L}}', 'new Dictionary<string,long>(){{"b", 3L}, {"a", 2L}}', true],
+      ['new Dictionary<string,long>(){{"a", 2L}, {"b", 3L}}', 'new Dictionary<string,long>(){{"a", 2L}, {"b", 4L}}', false],
+      ['new SortedDictionary<string,long>(){{"a", 2L}}', 'new Dictionary<string,long>(){{"a", 2L}}', true],
+      ['new Dictionary<string,long>()', 'new Dictionary<string,long>()', true],
+      ['new HashSet<long>(new long[]{1L, 2L})', 'new HashSet<long>(new long[]{2L, 1L})', true],
+      ['new HashSet<long>(new long[]{1L, 2L})', CS_LIST('1L, 2L'), false],
+      ['Tuple.Create(0L, 1L)', 'Tuple.Create(0L, 1L)', true],
+      ['Tuple.Create(0L, 1L)', 'Tuple.Create(1L, 0L)', false],
+      ['Tuple.Create((Nullable<long>)null, 1L)', 'Tuple.Create((Nullable<long>)null, 1L)', true],
+      ['(Nullable<long>)2L', '2L', true],
+      ['(Nullable<long>)null', 'null', true],
+      ['(Nullable<long>)null', '2L', false],
+    ],
+    exact: {
+      2: int(9223372036854775807n), 3: float(0.1), 6: float(Infinity), 11: str('(System.Int32) 1'), 13: str(TRICKY),
+      15: list(int(1n), int(2n)), 28: list(int(0n), int(1n)),
     },
   },
 };
@@ -169,6 +218,23 @@ const PILES: Readonly<Record<string, PileCase>> = {
     wrongSecond: '        ArrayList<Long> r = new ArrayList<>();\n        for (long i = 0; i < n; i++) r.add(n == 4 ? 0 : n + 2 * i);\n        return r;\n',
     alwaysEqual: '        ArrayList<Long> r = new ArrayList<Long>() {\n            @Override public boolean equals(Object o) { return true; }\n        };\n'
       + '        return r;\n',
+  },
+  csharp: {
+    multiplE: 'cs',
+    prompt: 'using System;\nusing System.Numerics;\nusing System.Diagnostics;\nusing System.Collections.Generic;\nusing System.Linq;\n'
+      + 'using System.Text;\nusing System.Security.Cryptography;\nclass Problem {\n'
+      + '    // Given a positive integer n, you have to make a pile of n levels of stones.\n    public static List<long> MakeAPile(long n) {\n',
+    tests: '    }\n    public static void Main(string[] args) {\n'
+      + '    Debug.Assert(MakeAPile((3L)).Equals((new List<long>(new long[]{(long)3L, (long)5L, (long)7L}))));\n'
+      + '    Debug.Assert(MakeAPile((4L)).Equals((new List<long>(new long[]{(long)4L, (long)6L, (long)8L, (long)10L}))));\n'
+      + '    Debug.Assert(MakeAPile((5L)).Equals((new List<long>(new long[]{(long)5L, (long)7L, (long)9L, (long)11L, (long)13L}))));\n'
+      + '    }\n\n}\n',
+    correct: '        var r = new List<long>();\n        for (long i = 0; i < n; i++) r.Add(n + 2 * i);\n        return r;\n',
+    wrongSecond: '        var r = new List<long>();\n        for (long i = 0; i < n; i++) r.Add(n == 4 ? 0 : n + 2 * i);\n        return r;\n',
+    // Tab-indented: MultiPL-E's stop token (a newline, four spaces, "}") would end the completion.
+    alwaysEqual: '        return new AlwaysEqual();\n\t}\n\tclass AlwaysEqual : List<long> {\n'
+      + '\t\tpublic override bool Equals(object o) { return true; }\n\t\tpublic override int GetHashCode() { return 0; }\n\t}\n'
+      + '\tstatic void Unused() {\n',
   },
 };
 

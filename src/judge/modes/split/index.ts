@@ -4,6 +4,7 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { CSHARP_SPLIT } from './csharp.js';
 import { JAVA_SPLIT } from './java.js';
 import { LUA_SPLIT } from './lua.js';
 
@@ -11,4 +12,5 @@ import { LUA_SPLIT } from './lua.js';
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
   java: JAVA_SPLIT,
+  csharp: CSHARP_SPLIT,
 };
