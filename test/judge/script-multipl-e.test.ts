@@ -209,9 +209,13 @@ const CASES: Readonly<Record<string, Case>> = {
     correct: '        x + y\n',
     wrong: '        x - y\n',
     stderrFails: true,
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early System.exit(0)': ['        System.exit(0)\n        0L\n', 'wrong_answer'],
-      'its own assert (the tests call scala.Predef.assert)': ['        x - y\n    }\n    def assert(b: Boolean): Unit = ()\n    def unused(): Unit = {\n', 'runtime_error'],
+      'its own assert (the tests\' assertions are not in its box)': ['        x - y\n    }\n    def assert(b: Boolean): Unit = ()\n    def unused(): Unit = {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['        println("CRUCIBLE-VALUE 0 1")\n        println("CRUCIBLE-VALUE 1 12")\n        x - y\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': [`        println("${SCRIPT_MARKER} " + scala.io.StdIn.readLine())\n`
+        + '        System.exit(0)\n        0L\n', 'wrong_answer'],
     },
   },
   kotlin: {

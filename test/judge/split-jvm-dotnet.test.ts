@@ -1,5 +1,6 @@
 /**
- * Split judging of MultiPL-E's Java and C# items (`src/judge/modes/split/{java,csharp}.ts`), in the real sandbox.
+ * Split judging of MultiPL-E's Java, C# and Scala items (`src/judge/modes/split/{java,csharp,scala}.ts`), in the real
+ * sandbox.
  *
  * Serializers: per language, one test suite in MultiPL-E's shape over a generic identity function `id`, whose
  * cases pair a value given to the candidate's driver with a literal given to the trusted expected-values program;
@@ -154,6 +155,52 @@ const SHAPES: Readonly<Record<string, ShapeSuite>> = {
       15: list(int(1n), int(2n)), 28: list(int(0n), int(1n)),
     },
   },
+  scala: {
+    prompt: 'import scala.math._\nimport scala.collection.mutable._\nobject Problem {\n    // The identity.\n    def id[T](x : T) : T = {\n',
+    completion: '        x\n',
+    tests: (cases) => ['    }', '    def main(args: Array[String]) = {',
+      ...cases.map(([a, e]) => `    assert(id(${a}).equals(${e}));`), '    }', '', '}', ''].join('\n'),
+    cases: [
+      ['0l', '0l', true],
+      ['-7l', '-7l', true],
+      ['9223372036854775807l', '9223372036854775807l', true],
+      ['0.1f', '0.1f', true],
+      ['1e30f', '1e30f', true],
+      ['-2.5f', '-2.5f', true],
+      ['Float.PositiveInfinity', 'Float.PositiveInfinity', true],
+      ['true', 'true', true],
+      ['false', 'true', false],
+      ['true', '1l', false],
+      ['1l', '"1"', false],
+      ['0.1f', '0.1', false],
+      ['List[Long](1l)', 'List[Int](1)', true],
+      [TRICKY_SOURCE, TRICKY_SOURCE, true],
+      ['""', '""', true],
+      ['List[Long](1l, 2l)', 'List[Long](1l, 2l)', true],
+      ['List[Long](1l, 2l)', 'List[Long](2l, 1l)', false],
+      ['ArrayBuffer[Long](1l, 2l)', 'List[Long](1l, 2l)', true],
+      ['List[Long]()', 'List[Long]()', true],
+      ['List[List[Long]](List[Long](), List[Long](3l))', 'List[List[Long]](List[Long](), List[Long](3l))', true],
+      ['List[List[Long]](List[Long]())', 'List[Long]()', false],
+      ['List[String]("a", "b")', 'List[String]("a", "b")', true],
+      ['Map[String,Long]("a" -> 2l, "b" -> 3l)', 'Map[String,Long]("b" -> 3l, "a" -> 2l)', true],
+      ['Map[String,Long]("a" -> 2l, "b" -> 3l)', 'Map[String,Long]("a" -> 2l, "b" -> 4l)', false],
+      ['scala.collection.immutable.Map[String,Long]("a" -> 2l)', 'Map[String,Long]("a" -> 2l)', true],
+      ['Map[String,Long]()', 'Map[String,Long]()', true],
+      ['Set[Long](1l, 2l)', 'Set[Long](2l, 1l)', true],
+      ['Set[Long](1l, 2l)', 'List[Long](1l, 2l)', false],
+      ['(0l, 1l)', '(0l, 1l)', true],
+      ['(0l, 1l)', '(1l, 0l)', false],
+      ['Some(2l)', 'Some(2l)', true],
+      ['None', 'Some(2l)', false],
+      ['None', 'None', true],
+      ['new ArrayBuffer[Long]() { override def equals(o: Any): Boolean = true }', 'List[Long](1l, 2l)', false],
+    ],
+    exact: {
+      2: int(9223372036854775807n), 3: float(0.10000000149011612), 6: float(Infinity), 13: str(TRICKY),
+      15: list(int(1n), int(2n)), 28: list(int(0n), int(1n)),
+    },
+  },
 };
 
 /** Each case's value printed by `source` (one per case, or the run's failure). */
@@ -197,8 +244,8 @@ interface PileCase {
   readonly correct: string;
   /** Wrong on the second case only (n = 4). */
   readonly wrongSecond: string;
-  /** A list of the right length whose `equals` always answers true: it passed the one-process tests. */
-  readonly alwaysEqual: string;
+  /** A list whose `equals` always answers true (it passed the one-process tests), where the return type allows one. */
+  readonly alwaysEqual?: string;
 }
 
 const JAVA_PILE_PROMPT = 'import java.util.*;\nimport java.lang.reflect.*;\nimport org.javatuples.*;\nimport java.security.*;\nimport java.math.*;\n'
@@ -236,6 +283,19 @@ const PILES: Readonly<Record<string, PileCase>> = {
       + '\t\tpublic override bool Equals(object o) { return true; }\n\t\tpublic override int GetHashCode() { return 0; }\n\t}\n'
       + '\tstatic void Unused() {\n',
   },
+  scala: {
+    multiplE: 'scala',
+    prompt: 'import scala.math._\nimport scala.collection.mutable._\nobject Problem {\n'
+      + '    // Given a positive integer n, you have to make a pile of n levels of stones.\n    def makeAPile(n : Long) : List[Long] = {\n',
+    tests: '    }\n    def main(args: Array[String]) = {\n'
+      + '    assert(makeAPile((3l)).equals((List[Long](3l.toLong, 5l.toLong, 7l.toLong))));\n'
+      + '    assert(makeAPile((4l)).equals((List[Long](4l.toLong, 6l.toLong, 8l.toLong, 10l.toLong))));\n'
+      + '    assert(makeAPile((5l)).equals((List[Long](5l.toLong, 7l.toLong, 9l.toLong, 11l.toLong, 13l.toLong))));\n'
+      + '    }\n\n}\n',
+    correct: '        (0L until n).map(i => n + 2 * i).toList\n',
+    wrongSecond: '        (0L until n).map(i => if (n == 4) 0L else n + 2 * i).toList\n',
+    // Scala's List is sealed: no subclass with an always-true equals can be returned.
+  },
 };
 
 async function pileProblem(language: string, c: PileCase): Promise<ScriptProblem> {
@@ -262,6 +322,7 @@ for (const [language, c] of Object.entries(PILES)) {
       const wrong = await judgeCompletion(problem, c.wrongSecond);
       assert.equal(wrong.status, 'wrong_answer', JSON.stringify(wrong));
       assert.match(wrong.reason ?? '', /^case 2 \(M?m?akeAPile\(\(4L?l?\)\)\): expected \[4, 6, 8, 10\], got \[0, 0, 0, 0\]/i);
+      if (c.alwaysEqual === undefined) return;
       const hack = await judgeCompletion(problem, c.alwaysEqual);
       assert.equal(hack.status, 'wrong_answer', JSON.stringify(hack));
       assert.match(hack.reason ?? '', /^case 1 .*expected \[3, 5, 7\], got \[\]/);

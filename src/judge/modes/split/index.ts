@@ -7,10 +7,12 @@ import type { ValueSplit } from '../script-split.js';
 import { CSHARP_SPLIT } from './csharp.js';
 import { JAVA_SPLIT } from './java.js';
 import { LUA_SPLIT } from './lua.js';
+import { SCALA_SPLIT } from './scala.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   lua: LUA_SPLIT,
   java: JAVA_SPLIT,
   csharp: CSHARP_SPLIT,
+  scala: SCALA_SPLIT,
 };
