@@ -4,7 +4,7 @@
  * `<assert>(<call> == <expected>);` (the return type is primitive) or `<assert>(<call>.<equals>(<expected>));`
  * (an object), where `<call>` is the function under test applied to literals.
  */
-import { closingBracket, type SourceSyntax, type SplitCase } from '../script-split.js';
+import { closingBracket, type SourceSyntax, type SplitCase, type SplitTests } from '../script-split.js';
 
 /**
  * The single argument of every `<callee>(...)` statement of `body`, in order; undefined unless `body` is nothing
@@ -53,4 +53,29 @@ export function callComparedTo(assertion: string, equalsMethod: string, syntax: 
   if (closingBracket(rest, open, syntax) !== rest.length) return undefined;
   const expected = rest.slice(open + 1, -1).trim();
   return expected === '' ? undefined : { actual, expected };
+}
+
+/** Where a test suite's assertions are and how they are written (one per language). */
+export interface AssertedSuite {
+  /** The suite: group 1 the text up to and including the test method's opening brace, group 2 its body. */
+  readonly shape: RegExp;
+  /** The assertion's callee (`assert`, `Debug.Assert`). */
+  readonly callee: string;
+  /** The object equality method (`equals`, `Equals`). */
+  readonly equalsMethod: string;
+  readonly syntax: SourceSyntax;
+}
+
+/**
+ * The cases of `test` in `suite`'s shape (the prelude is group 1 of `suite.shape`); undefined when the test is
+ * not in that shape or any assertion is not `<call> == <expected>` / `<call>.<equals>(<expected>)`.
+ */
+export function assertedCases(test: string, suite: AssertedSuite): SplitTests | undefined {
+  const shape = suite.shape.exec(test);
+  if (shape === null) return undefined;
+  const assertions = assertionStatements(shape[2]!, suite.callee, suite.syntax);
+  if (assertions === undefined || assertions.length === 0) return undefined;
+  const cases = assertions.map((a) => callComparedTo(a, suite.equalsMethod, suite.syntax));
+  if (cases.some((c) => c === undefined)) return undefined;
+  return { prelude: shape[1]!, cases: cases.map((c) => c!) };
 }

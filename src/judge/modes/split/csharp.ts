@@ -18,7 +18,7 @@
  */
 import { VALUE_TAG } from '../../script-values.js';
 import type { SourceSyntax, SplitTests, ValueSplit } from '../script-split.js';
-import { assertionStatements, callComparedTo } from './asserted-equality.js';
+import { assertedCases } from './asserted-equality.js';
 
 const CSHARP_SYNTAX: SourceSyntax = { quotes: ['"', '\''], lineComment: '//' };
 
@@ -132,15 +132,7 @@ function usingsOf(prompt: string): string {
 
 /** MultiPL-E C# split (see the module comment). */
 export const CSHARP_SPLIT: ValueSplit = {
-  cases(test: string): SplitTests | undefined {
-    const shape = TEST_SHAPE.exec(test);
-    if (shape === null) return undefined;
-    const assertions = assertionStatements(shape[2]!, 'Debug.Assert', CSHARP_SYNTAX);
-    if (assertions === undefined || assertions.length === 0) return undefined;
-    const cases = assertions.map((a) => callComparedTo(a, 'Equals', CSHARP_SYNTAX));
-    if (cases.some((c) => c === undefined)) return undefined;
-    return { prelude: shape[1]!, cases: cases.map((c) => c!) };
-  },
+  cases: (test: string): SplitTests | undefined => assertedCases(test, { shape: TEST_SHAPE, callee: 'Debug.Assert', equalsMethod: 'Equals', syntax: CSHARP_SYNTAX }),
   candidateProgram: ({ program, tests }) => [
     program, tests.prelude,
     ...tests.cases.map((c, i) => `        global::CrucibleValues.Line(${i}, ${c.actual});`),

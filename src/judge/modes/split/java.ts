@@ -19,7 +19,7 @@
  */
 import { VALUE_TAG } from '../../script-values.js';
 import type { SourceSyntax, SplitTests, ValueSplit } from '../script-split.js';
-import { assertionStatements, callComparedTo } from './asserted-equality.js';
+import { assertedCases } from './asserted-equality.js';
 
 const JAVA_SYNTAX: SourceSyntax = { quotes: ['"', '\''], lineComment: '//' };
 
@@ -119,15 +119,7 @@ function importsOf(prompt: string): string {
 
 /** MultiPL-E Java split (see the module comment). */
 export const JAVA_SPLIT: ValueSplit = {
-  cases(test: string): SplitTests | undefined {
-    const shape = TEST_SHAPE.exec(test);
-    if (shape === null) return undefined;
-    const assertions = assertionStatements(shape[2]!, 'assert', JAVA_SYNTAX);
-    if (assertions === undefined || assertions.length === 0) return undefined;
-    const cases = assertions.map((a) => callComparedTo(a, 'equals', JAVA_SYNTAX));
-    if (cases.some((c) => c === undefined)) return undefined;
-    return { prelude: shape[1]!, cases: cases.map((c) => c!) };
-  },
+  cases: (test: string): SplitTests | undefined => assertedCases(test, { shape: TEST_SHAPE, callee: 'assert', equalsMethod: 'equals', syntax: JAVA_SYNTAX }),
   candidateProgram: ({ program, tests }) => [
     program.replace(JAVATUPLES_IMPORT, ''), tests.prelude,
     ...tests.cases.map((c, i) => `        CrucibleValues.line(${i}, ${c.actual});`),

@@ -20,7 +20,7 @@
  */
 import { VALUE_TAG } from '../../script-values.js';
 import type { SourceSyntax, SplitTests, ValueSplit } from '../script-split.js';
-import { assertionStatements, callComparedTo } from './asserted-equality.js';
+import { assertedCases } from './asserted-equality.js';
 
 const SCALA_SYNTAX: SourceSyntax = { quotes: ['"', '\''], lineComment: '//' };
 
@@ -123,15 +123,7 @@ function importsOf(prompt: string): string {
 
 /** MultiPL-E Scala split (see the module comment). */
 export const SCALA_SPLIT: ValueSplit = {
-  cases(test: string): SplitTests | undefined {
-    const shape = TEST_SHAPE.exec(test);
-    if (shape === null) return undefined;
-    const assertions = assertionStatements(shape[2]!, 'assert', SCALA_SYNTAX);
-    if (assertions === undefined || assertions.length === 0) return undefined;
-    const cases = assertions.map((a) => callComparedTo(a, 'equals', SCALA_SYNTAX));
-    if (cases.some((c) => c === undefined)) return undefined;
-    return { prelude: shape[1]!, cases: cases.map((c) => c!) };
-  },
+  cases: (test: string): SplitTests | undefined => assertedCases(test, { shape: TEST_SHAPE, callee: 'assert', equalsMethod: 'equals', syntax: SCALA_SYNTAX }),
   candidateProgram: ({ program, tests }) => [
     program, tests.prelude,
     ...tests.cases.map((c, i) => `        CrucibleValues.line(${i}, ${c.actual})`),
