@@ -224,9 +224,13 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '}\n\nfun main() {\n    var candidate = ::add\n    assert(candidate(0L, 1L) == 1L)\n    assert(candidate(5L, 7L) == 12L)\n}\n',
     correct: '    return x + y\n',
     wrong: '    return x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exitProcess(0)': ['    kotlin.system.exitProcess(0)\n', 'wrong_answer'],
-      'its own assert (the tests call kotlin.assert)': ['    return x - y\n}\nfun assert(b: Boolean) {}\nfun unused() {\n', 'runtime_error'],
+      'its own assert (the tests\' assertions are not in its box)': ['    return x - y\n}\nfun assert(b: Boolean) {}\nfun unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    println("CRUCIBLE-VALUE 0 1")\n    println("CRUCIBLE-VALUE 1 12")\n    return x - y\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': [`    println("${SCRIPT_MARKER} " + readLine())\n`
+        + '    kotlin.system.exitProcess(0)\n', 'wrong_answer'],
     },
   },
   java: {

@@ -1,6 +1,6 @@
 /**
- * Split judging of MultiPL-E's Java, C# and Scala items (`src/judge/modes/split/{java,csharp,scala}.ts`), in the real
- * sandbox.
+ * Split judging of MultiPL-E's Java, C#, Scala and Kotlin items (`src/judge/modes/split/{java,csharp,scala,kotlin}.ts`),
+ * in the real sandbox.
  *
  * Serializers: per language, one test suite in MultiPL-E's shape over a generic identity function `id`, whose
  * cases pair a value given to the candidate's driver with a literal given to the trusted expected-values program;
@@ -201,6 +201,50 @@ const SHAPES: Readonly<Record<string, ShapeSuite>> = {
       15: list(int(1n), int(2n)), 28: list(int(0n), int(1n)),
     },
   },
+  kotlin: {
+    prompt: '// The identity.\nfun <T> id(x: T): T {\n',
+    completion: '    return x\n',
+    tests: (cases) => ['}', '', 'fun main() {',
+      ...cases.map(([a, e]) => `    if (id(${a}) != ${e}) { throw Exception("Test failed!") }`), '}', ''].join('\n'),
+    cases: [
+      ['0L', '0L', true],
+      ['-7L', '-7L', true],
+      ['9223372036854775807L', '9223372036854775807L', true],
+      ['0.1', '0.1', true],
+      ['1e300', '1e300', true],
+      ['-2.5', '-2.5', true],
+      ['Double.POSITIVE_INFINITY', 'Double.POSITIVE_INFINITY', true],
+      ['true', 'true', true],
+      ['false', 'true', false],
+      ['true', '1L', false],
+      ['1L', '"1"', false],
+      ['1.5f', '1.5', false],
+      [TRICKY_SOURCE, TRICKY_SOURCE, true],
+      ['""', '""', true],
+      ['mutableListOf(1L, 2L)', 'mutableListOf(1L, 2L)', true],
+      ['mutableListOf(1L, 2L)', 'mutableListOf(2L, 1L)', false],
+      ['java.util.LinkedList(listOf(1L, 2L))', 'mutableListOf(1L, 2L)', true],
+      ['mutableListOf<Long>()', 'mutableListOf<Any>()', true],
+      ['mutableListOf(mutableListOf<Long>(), mutableListOf(3L))', 'mutableListOf(mutableListOf<Long>(), mutableListOf(3L))', true],
+      ['mutableListOf(mutableListOf<Long>())', 'mutableListOf<Long>()', false],
+      ['mutableListOf("a", "b")', 'mutableListOf("a", "b")', true],
+      ['mutableMapOf("a" to 2L, "b" to 3L)', 'mutableMapOf("b" to 3L, "a" to 2L)', true],
+      ['mutableMapOf("a" to 2L, "b" to 3L)', 'mutableMapOf("a" to 2L, "b" to 4L)', false],
+      ['sortedMapOf("a" to 2L)', 'mutableMapOf("a" to 2L)', true],
+      ['mutableMapOf<String, Long>()', 'mutableMapOf<String, Long>()', true],
+      ['mutableSetOf(1L, 2L)', 'setOf(2L, 1L)', true],
+      ['mutableSetOf(1L, 2L)', 'mutableListOf(1L, 2L)', false],
+      ['Pair(0L, 1L)', 'Pair(0L, 1L)', true],
+      ['Pair(0L, 1L)', 'Pair(1L, 0L)', false],
+      ['null', 'null', true],
+      ['null', '2L', false],
+      ['object : java.util.ArrayList<Long>() { override fun equals(other: Any?): Boolean = true }', 'mutableListOf(1L, 2L)', false],
+    ],
+    exact: {
+      2: int(9223372036854775807n), 3: float(0.1), 6: float(Infinity), 11: str('(java.lang.Float) 1.5'), 12: str(TRICKY),
+      14: list(int(1n), int(2n)), 27: list(int(0n), int(1n)),
+    },
+  },
 };
 
 /** Each case's value printed by `source` (one per case, or the run's failure). */
@@ -239,6 +283,8 @@ for (const [language, suite] of Object.entries(SHAPES)) {
 /** HumanEval/100 (`make_a_pile`) in MultiPL-E's shape per language, three cases. */
 interface PileCase {
   readonly multiplE: string;
+  /** The second case's call as the tests write it. */
+  readonly secondCall: string;
   readonly prompt: string;
   readonly tests: string;
   readonly correct: string;
@@ -255,6 +301,7 @@ const JAVA_PILE_PROMPT = 'import java.util.*;\nimport java.lang.reflect.*;\nimpo
 const PILES: Readonly<Record<string, PileCase>> = {
   java: {
     multiplE: 'java',
+    secondCall: 'makeAPile((4l))',
     prompt: JAVA_PILE_PROMPT,
     tests: '    }\n    public static void main(String[] args) {\n'
       + '    assert(makeAPile((3l)).equals((new ArrayList<Long>(Arrays.asList((long)3l, (long)5l, (long)7l)))));\n'
@@ -268,6 +315,7 @@ const PILES: Readonly<Record<string, PileCase>> = {
   },
   csharp: {
     multiplE: 'cs',
+    secondCall: 'MakeAPile((4L))',
     prompt: 'using System;\nusing System.Numerics;\nusing System.Diagnostics;\nusing System.Collections.Generic;\nusing System.Linq;\n'
       + 'using System.Text;\nusing System.Security.Cryptography;\nclass Problem {\n'
       + '    // Given a positive integer n, you have to make a pile of n levels of stones.\n    public static List<long> MakeAPile(long n) {\n',
@@ -285,6 +333,7 @@ const PILES: Readonly<Record<string, PileCase>> = {
   },
   scala: {
     multiplE: 'scala',
+    secondCall: 'makeAPile((4l))',
     prompt: 'import scala.math._\nimport scala.collection.mutable._\nobject Problem {\n'
       + '    // Given a positive integer n, you have to make a pile of n levels of stones.\n    def makeAPile(n : Long) : List[Long] = {\n',
     tests: '    }\n    def main(args: Array[String]) = {\n'
@@ -295,6 +344,18 @@ const PILES: Readonly<Record<string, PileCase>> = {
     correct: '        (0L until n).map(i => n + 2 * i).toList\n',
     wrongSecond: '        (0L until n).map(i => if (n == 4) 0L else n + 2 * i).toList\n',
     // Scala's List is sealed: no subclass with an always-true equals can be returned.
+  },
+  kotlin: {
+    multiplE: 'kt',
+    secondCall: 'candidate(4L)',
+    prompt: '// Given a positive integer n, you have to make a pile of n levels of stones.\nfun makeAPile(n : Long) : MutableList<Long> {\n',
+    tests: '}\n\nfun main() {\n    var candidate = ::makeAPile\n'
+      + '    if (candidate(3L) != mutableListOf(3L, 5L, 7L)) { throw Exception("Test failed!") }\n'
+      + '    if (candidate(4L) != mutableListOf(4L, 6L, 8L, 10L)) { throw Exception("Test failed!") }\n'
+      + '    if (candidate(5L) != mutableListOf(5L, 7L, 9L, 11L, 13L)) { throw Exception("Test failed!") }\n}\n',
+    correct: '    return (0L until n).map { n + 2 * it }.toMutableList()\n',
+    wrongSecond: '    return (0L until n).map { if (n == 4L) 0L else n + 2 * it }.toMutableList()\n',
+    alwaysEqual: '    return object : java.util.ArrayList<Long>() { override fun equals(other: Any?): Boolean = true }\n',
   },
 };
 
@@ -321,7 +382,7 @@ for (const [language, c] of Object.entries(PILES)) {
       assert.equal(ok.status, 'passed', JSON.stringify(ok));
       const wrong = await judgeCompletion(problem, c.wrongSecond);
       assert.equal(wrong.status, 'wrong_answer', JSON.stringify(wrong));
-      assert.match(wrong.reason ?? '', /^case 2 \(M?m?akeAPile\(\(4L?l?\)\)\): expected \[4, 6, 8, 10\], got \[0, 0, 0, 0\]/i);
+      assert.ok((wrong.reason ?? '').startsWith(`case 2 (${c.secondCall}): expected [4, 6, 8, 10], got [0, 0, 0, 0]`), wrong.reason);
       if (c.alwaysEqual === undefined) return;
       const hack = await judgeCompletion(problem, c.alwaysEqual);
       assert.equal(hack.status, 'wrong_answer', JSON.stringify(hack));

@@ -6,6 +6,7 @@
 import type { ValueSplit } from '../script-split.js';
 import { CSHARP_SPLIT } from './csharp.js';
 import { JAVA_SPLIT } from './java.js';
+import { KOTLIN_SPLIT } from './kotlin.js';
 import { LUA_SPLIT } from './lua.js';
 import { SCALA_SPLIT } from './scala.js';
 
@@ -15,4 +16,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   java: JAVA_SPLIT,
   csharp: CSHARP_SPLIT,
   scala: SCALA_SPLIT,
+  kotlin: KOTLIN_SPLIT,
 };
