@@ -237,11 +237,16 @@ const CASES: Readonly<Record<string, Case>> = {
       + '    Debug.Assert(Add((5L), (7L)) == (12L));\n    }\n\n}\n',
     correct: '        return x + y;\n',
     wrong: '        return x - y;\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early Environment.Exit(0)': ['        Environment.Exit(0);\n        return 0;\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`        Console.WriteLine("${FAKE}");\n        Environment.Exit(0);\n        return 0;\n`, 'wrong_answer'],
-      'its own Debug class (the tests call a trusted checker)': ['        return x - y;\n    }\n    class Debug { public static void Assert(bool b) {} }\n'
-        + '    static void Unused() {\n', 'runtime_error'],
+      'its own Debug class (the tests\' assertions are not in its box)': ['        return x - y;\n    }\n    class Debug { public static void Assert(bool b) {} }\n'
+        + '    static void Unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['        Console.WriteLine("CRUCIBLE-VALUE 0 1");\n        Console.WriteLine("CRUCIBLE-VALUE 1 12");\n'
+        + '        return x - y;\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': [`        Console.WriteLine("${SCRIPT_MARKER} " + Console.ReadLine());\n`
+        + '        Environment.Exit(0);\n        return 0;\n', 'wrong_answer'],
     },
   },
   scala: {
@@ -251,9 +256,13 @@ const CASES: Readonly<Record<string, Case>> = {
     correct: '        x + y\n',
     wrong: '        x - y\n',
     stderrFails: true,
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early System.exit(0)': ['        System.exit(0)\n        0L\n', 'wrong_answer'],
-      'its own assert (the tests call scala.Predef.assert)': ['        x - y\n    }\n    def assert(b: Boolean): Unit = ()\n    def unused(): Unit = {\n', 'runtime_error'],
+      'its own assert (the tests\' assertions are not in its box)': ['        x - y\n    }\n    def assert(b: Boolean): Unit = ()\n    def unused(): Unit = {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['        println("CRUCIBLE-VALUE 0 1")\n        println("CRUCIBLE-VALUE 1 12")\n        x - y\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': [`        println("${SCRIPT_MARKER} " + scala.io.StdIn.readLine())\n`
+        + '        System.exit(0)\n        0L\n', 'wrong_answer'],
     },
   },
   kotlin: {
@@ -262,9 +271,13 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '}\n\nfun main() {\n    var candidate = ::add\n    assert(candidate(0L, 1L) == 1L)\n    assert(candidate(5L, 7L) == 12L)\n}\n',
     correct: '    return x + y\n',
     wrong: '    return x - y\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early exitProcess(0)': ['    kotlin.system.exitProcess(0)\n', 'wrong_answer'],
-      'its own assert (the tests call kotlin.assert)': ['    return x - y\n}\nfun assert(b: Boolean) {}\nfun unused() {\n', 'runtime_error'],
+      'its own assert (the tests\' assertions are not in its box)': ['    return x - y\n}\nfun assert(b: Boolean) {}\nfun unused() {\n', 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['    println("CRUCIBLE-VALUE 0 1")\n    println("CRUCIBLE-VALUE 1 12")\n    return x - y\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': [`    println("${SCRIPT_MARKER} " + readLine())\n`
+        + '    kotlin.system.exitProcess(0)\n', 'wrong_answer'],
     },
   },
   java: {
@@ -274,9 +287,16 @@ const CASES: Readonly<Record<string, Case>> = {
     tests: '    }\n    public static void main(String[] args) {\n    assert(add((0l), (1l)) == (1l));\n    assert(add((5l), (7l)) == (12l));\n    }\n\n}\n',
     correct: '        return x + y;\n',
     wrong: '        return x - y;\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'early System.exit(0)': ['        System.exit(0);\n        return 0;\n', 'wrong_answer'],
       'a printed fake marker, then exit': [`        System.out.println("${FAKE}");\n        System.exit(0);\n        return 0;\n`, 'wrong_answer'],
+      'value lines printed by the program beside its wrong answers': ['        System.out.println("CRUCIBLE-VALUE 0 1");\n        System.out.println("CRUCIBLE-VALUE 1 12");\n'
+        + '        return x - y;\n', 'wrong_answer'],
+      'the nonce read from stdin and the marker printed with it, then exit': ['        try {\n'
+        + '            String nonce = new BufferedReader(new InputStreamReader(System.in)).readLine();\n'
+        + `            System.out.println("${SCRIPT_MARKER} " + nonce);\n        } catch (IOException e) {}\n`
+        + '        System.exit(0);\n        return 0;\n', 'wrong_answer'],
     },
   },
   ocaml: {

@@ -27,6 +27,11 @@ import { D_SPLIT } from './d.js';
 import { GO_SPLIT } from './go.js';
 import { LUA_SPLIT } from './lua.js';
 import { RUST_SPLIT } from './rust.js';
+import { CSHARP_SPLIT } from './csharp.js';
+import { JAVA_SPLIT } from './java.js';
+import { KOTLIN_SPLIT } from './kotlin.js';
+import { LUA_SPLIT } from './lua.js';
+import { SCALA_SPLIT } from './scala.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
@@ -50,4 +55,8 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   cpp: CPP_SPLIT,
   go: GO_SPLIT,
   d: D_SPLIT,
+  java: JAVA_SPLIT,
+  csharp: CSHARP_SPLIT,
+  scala: SCALA_SPLIT,
+  kotlin: KOTLIN_SPLIT,
 };
