@@ -4,34 +4,30 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
-import { HASKELL_SPLIT } from './haskell.js';
-import { JAVASCRIPT_SPLIT } from './javascript.js';
-import { LUA_SPLIT } from './lua.js';
-import { PASCAL_SPLIT } from './pascal.js';
-import { TCL_SPLIT } from './tcl.js';
-import { OCAML_SPLIT } from './ocaml.js';
-import { TYPESCRIPT_SPLIT } from './typescript.js';
 import { BASH_SPLIT } from './bash.js';
-import { LUA_SPLIT } from './lua.js';
-import { PERL_SPLIT } from './perl.js';
-import { PHP_SPLIT } from './php.js';
-import { RUBY_SPLIT } from './ruby.js';
 import { CLOJURE_SPLIT } from './clojure.js';
-import { ELIXIR_SPLIT } from './elixir.js';
-import { LUA_SPLIT } from './lua.js';
-import { R_SPLIT } from './r.js';
-import { RACKET_SPLIT } from './racket.js';
-import { SCHEME_SPLIT } from './scheme.js';
 import { CPP_SPLIT } from './cpp.js';
-import { D_SPLIT } from './d.js';
-import { GO_SPLIT } from './go.js';
-import { LUA_SPLIT } from './lua.js';
-import { RUST_SPLIT } from './rust.js';
 import { CSHARP_SPLIT } from './csharp.js';
+import { D_SPLIT } from './d.js';
+import { ELIXIR_SPLIT } from './elixir.js';
+import { GO_SPLIT } from './go.js';
+import { HASKELL_SPLIT } from './haskell.js';
 import { JAVA_SPLIT } from './java.js';
+import { JAVASCRIPT_SPLIT } from './javascript.js';
 import { KOTLIN_SPLIT } from './kotlin.js';
 import { LUA_SPLIT } from './lua.js';
+import { OCAML_SPLIT } from './ocaml.js';
+import { PASCAL_SPLIT } from './pascal.js';
+import { PERL_SPLIT } from './perl.js';
+import { PHP_SPLIT } from './php.js';
+import { R_SPLIT } from './r.js';
+import { RACKET_SPLIT } from './racket.js';
+import { RUBY_SPLIT } from './ruby.js';
+import { RUST_SPLIT } from './rust.js';
 import { SCALA_SPLIT } from './scala.js';
+import { SCHEME_SPLIT } from './scheme.js';
+import { TCL_SPLIT } from './tcl.js';
+import { TYPESCRIPT_SPLIT } from './typescript.js';
 
 /** MultiPL-E's split judging by Crucible language id. */
 export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
