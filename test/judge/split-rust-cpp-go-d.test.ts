@@ -365,4 +365,27 @@ describe('C++ split: a result of one of the translator\'s unions is judged as on
       + '    assert(candidate((std::vector<long>({(long)1, (long)2}))) == 2);\n}\n';
     assert.equal(MULTIPL_E_SPLITS.cpp!.cases(optional)?.cases.length, 2);
   });
+
+  it('a union-returning problem, judged as one program with MultiPL-E\'s own includes: a correct completion passes, a wrong one fails', async () => {
+    const prompt = '#include<assert.h>\n#include<bits/stdc++.h>\nunion Union_std_string_long{\n    std::string f0;\n'
+      + '    long f1;    Union_std_string_long(std::string _f0) : f0(_f0) {}\n    Union_std_string_long(long _f1) : f1(_f1) {}\n'
+      + '    ~Union_std_string_long() {}\n    bool operator==(std::string f) {\n        return f0 == f ;\n    }    bool operator==(long f) {\n'
+      + '        return f1 == f ;\n    }\n};\n// Average of n..m in binary, or -1\nUnion_std_string_long rounded_avg(long n, long m) {\n';
+    const tests = '}\nint main() {\n    auto candidate = rounded_avg;\n    assert(candidate((1), (5)) == "0b11");\n    assert(candidate((7), (5)) == -1);\n}\n';
+    const path = join(scratch, 'union.jsonl');
+    writeFileSync(path, `${JSON.stringify({ name: 'HumanEval_103_rounded_avg', language: 'cpp', prompt, tests, stop_tokens: [] })}\n`);
+    const problem = (await readProblems(path, 'multipl-e'))[0] as ScriptProblem;
+    assert.equal(splitOf(problem), undefined);
+    const judged = async (completion: string): Promise<Verdict> => {
+      const prepared = prepareSubmission(problem, { completion }, { languages, modes });
+      if (prepared.kind !== 'program') throw new Error('expected a program');
+      return judge.judge({ problem: { inline: problem }, program: prepared.program });
+    };
+    const correct = '    if (n > m) return -1L;\n    long avg = (n + m) / 2;\n    std::string s;\n'
+      + '    while (avg > 0) { s = char(\'0\' + avg % 2) + s; avg /= 2; }\n    return std::string("0b") + s;\n';
+    const ok = await judged(correct);
+    assert.equal(ok.status, 'passed', JSON.stringify(ok));
+    const wrong = await judged('    return -1L;\n');
+    assert.equal(wrong.status, 'runtime_error', JSON.stringify(wrong));
+  });
 });

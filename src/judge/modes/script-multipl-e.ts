@@ -315,6 +315,20 @@ const SCHEME: ScriptAssembly = {
 const { helpers: _goHelpers, ...GO } = SCRIPT_ASSEMBLY.go!;
 
 /**
+ * C++ (MultiPL-E, judged as one program only where split judging cannot read the tests: the three problems
+ * returning one of the translator's unions): HumanEval-X's assembly without CodeGeeX's helper lines (MultiPL-E's
+ * prompts include `<bits/stdc++.h>` and write `std::`; a `using namespace std;` of ours would make entry points
+ * such as `exchange` ambiguous), and `<cassert>` included again after `assert` is undefined (MultiPL-E's tests,
+ * unlike HumanEval-X's, do not include it themselves).
+ */
+const { helpers: _cppHelpers, ...CPP_BASE } = SCRIPT_ASSEMBLY.cpp!;
+const CPP: ScriptAssembly = {
+  ...CPP_BASE,
+  testRewrites: [[/^/, '\n#undef assert\n#undef __assert_fail\n#undef __assert\n#undef NDEBUG\n#include <cassert>\n#undef main\n#undef crucible_tests_main\n'],
+    ...CPP_BASE.testRewrites.slice(1)],
+};
+
+/**
  * MultiPL-E assembly by Crucible language id. C++ and JavaScript share HumanEval-X's entries (same test shape:
  * `int main` with `assert`; `node:assert` calls that throw); TypeScript is JavaScript after transpiling.
  */
@@ -338,5 +352,6 @@ export const MULTIPL_E_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   clojure: CLOJURE,
   scheme: SCHEME,
   go: GO,
+  cpp: CPP,
 };
 
