@@ -1,4 +1,7 @@
 /**
+ * The one-program fallback of MultiPL-E `script` problems: used only where split judging (`./script-split.ts`,
+ * `./split/`) has no module for the language or cannot read a problem's tests as cases.
+ *
  * How a MultiPL-E `script` problem's program is assembled per language (the `multipl-e` dialect of
  * `./script-languages.ts`; same `ScriptAssembly` shape, same pass rule). MultiPL-E's tests are the translator's
  * test suite appended to prompt + completion (nuprl/MultiPL-E `dataset_builder/humaneval_to_<lang>.py`,
@@ -16,7 +19,7 @@
  * Lua, Ruby, Perl, R, Bash, JavaScript or TypeScript can still do against its test library is in
  * docs/SECURITY.md ("Script problems").
  *
- * Facts followed (no code taken): nuprl/MultiPL-E at 0231fc9 (BSD-3-Clause/MIT as its LICENSE says):
+ * Facts followed (no code taken): nuprl/MultiPL-E at 0231fc9 (BSD 3-Clause with a machine-learning-training restriction, as its LICENSE says):
  * Lua `os.exit(lu.LuaUnit.run())`; Ruby test-unit (autorun at exit); PHP `throw new Exception("Test failed!")`;
  * Perl `exit 1` after `eq_deeply`; R `stopifnot(isTRUE(all.equal(...)))`; Bash `set -e` + `[[ ... ]]`;
  * Racket `(check-within a b 0.001)` in `(test-humaneval)`; D `unittest` blocks run by `-unittest -main`;
