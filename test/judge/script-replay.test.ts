@@ -63,6 +63,61 @@ const CASES: readonly LanguageCase[] = [
       'Math.random replaced (the tests draw from their own generator)': ['JavaScript/53', '  Math.random = () => 0\n  return x + y\n}\n'],
     },
   },
+  {
+    suffix: 'go',
+    // 0: booleans; 22: []interface{} arguments, []int{} vs nil; 32: a fixed-seed generator and the prompt's `Poly`;
+    // 38: a time-seeded generator; 112: [2]interface{}; 137: interface{} results of several dynamic types.
+    tasks: ['Go/0', 'Go/22', 'Go/32', 'Go/38', 'Go/112', 'Go/137'],
+    hacks: {
+      'early os.Exit(0)': ['Go/0', '    crucible_os.Exit(0)\n    return false\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'os.Exit(0) from init, before the tests': ['Go/0', '    return false\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer',
+        /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['Go/0', '    b := make([]byte, 64)\n    n, _ := crucible_os.Stdin.Read(b)\n'
+        + `    crucible_os.Stdout.WriteString("${SCRIPT_MARKER} " + string(b[:n]))\n    crucible_os.Exit(0)\n    return false\n}\n`,
+        'wrong_answer', /ended after 0 calls/],
+      'a fake call record beside real ones': ['Go/0',
+        '    return true\n}\nfunc init() { crucible_os.Stdout.WriteString("CRUCIBLE-CALL 0 [[1],0.3] true\\n") }\n', 'wrong_answer', /recorded twice/],
+      'a recorded result that is not of the declared type': ['Go/53',
+        '    return x + y\n}\nfunc init() { crucible_os.Stdout.WriteString("CRUCIBLE-CALL 0 [0,1] 1.5\\n"); crucible_os.Exit(0) }\n', 'wrong_answer',
+        /malformed recorded result/],
+      'a float64 where the test wants an int in an interface{}': ['Go/137',
+        '    if x, ok := b.(int); ok {\n        return float64(x)\n    }\n    return b\n}\n', 'wrong_answer', /tests failed/],
+      'the tests\' random generator advanced by the candidate': ['Go/53', '    crucible_test_rand.Int31n(1000)\n    return x + y\n}\n',
+        'wrong_answer', /diverged/],
+    },
+    passing: {
+      'the global math/rand source used by the candidate (the tests draw from their own)': ['Go/53',
+        '    rand.Intn(10)\n    return x + y\n}\n'],
+    },
+  },
+  {
+    suffix: 'cpp',
+    // 0: vector<float> arguments; 1: vector<string> through the test's `issame`; 10: a comment after the signature;
+    // 32: rand() inputs and the prompt's `poly` (doubles); 52: `vector<int>l` (no space); 111: map<char,int>.
+    tasks: ['CPP/0', 'CPP/1', 'CPP/10', 'CPP/32', 'CPP/52', 'CPP/111'],
+    hacks: {
+      'early exit(0)': ['CPP/0', '    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'exit(0) from a static initialiser, before main': ['CPP/0', '    return false;\n}\nstatic int crucible_hack = (exit(0), 0);\n',
+        'wrong_answer', /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['CPP/0',
+        `    char b[256] = {0};\n    fgets(b, sizeof b, stdin);\n    printf("${SCRIPT_MARKER} %s", b);\n    exit(0);\n}\n`, 'wrong_answer',
+        /ended after 0 calls/],
+      'a non-template operator!= for the elements the test compares': ['CPP/1',
+        '    vector<string> out;\n    int depth = 0;\n    for (char c : paren_string) {\n'
+        + '        if (c == \'(\') { if (depth == 0) out.push_back(""); depth++; } else if (c == \')\') depth--;\n    }\n    return out;\n}\n'
+        + 'bool operator!=(const string&, const string&) { return false; }\n', 'wrong_answer', /tests failed/],
+      'a fake call record beside real ones': ['CPP/0',
+        '    return true;\n}\nstatic int crucible_hack = (printf("CRUCIBLE-CALL 0 [[1],0.3] true\\n"), 0);\n', 'wrong_answer', /recorded twice/],
+      'a recorded result out of the declared type\'s range': ['CPP/53',
+        '    return x + y;\n}\nstatic int crucible_hack = (printf("CRUCIBLE-CALL 0 [0,1] 99999999999\\n"), exit(0), 0);\n', 'wrong_answer',
+        /malformed recorded result/],
+      'the tests\' random generator advanced by the candidate': ['CPP/53', '    crucible_replay::test_rand();\n    return x + y;\n}\n',
+        'wrong_answer', /diverged/],
+    },
+    passing: {
+      'rand() called by the candidate (the tests draw from their own generator)': ['CPP/53', '    rand();\n    return x + y;\n}\n'],
+    },
+  },
 ];
 
 describe('replay judging of HumanEval-X script problems', () => {

@@ -48,12 +48,15 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
     correct: '    return a + b;\n}\n',
     wrong: '    return a - b;\n}\n',
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
-      'exit(0) from a static initialiser, before main': ['    return a - b;\n}\nstatic int crucible_hack = (exit(0), 0);\n', 'wrong_answer'],
-      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
-      'assert defined away': ['    return a - b;\n}\n#define assert(x) ((void)0)\n', 'runtime_error'],
-      '__assert_fail defined away': ['    return a - b;\n}\n#define __assert_fail(...) ((void)0)\n', 'runtime_error'],
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'exit(0) from a static initialiser, before main': ['    return a - b;\n}\nstatic int crucible_hack = (exit(0), 0);\n', 'wrong_answer',
+        /ended after 0 calls/],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer', /ended after 0 calls/],
+      'assert defined away': ['    return a - b;\n}\n#define assert(x) ((void)0)\n', 'wrong_answer', /tests failed/],
+      '__assert_fail defined away': ['    return a - b;\n}\n#define __assert_fail(...) ((void)0)\n', 'wrong_answer', /tests failed/],
       'main renamed by a macro': [`    return a - b;\n}\nint main(){ printf("${FAKE}\\n"); return 0; }\n#define main not_main\n`, 'compile_error'],
     },
   },
@@ -64,9 +67,11 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
     correct: '    return a + b;\n}\n',
     wrong: '    return a - b;\n}\n',
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
-      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer', /ended after 0 calls/],
     },
   },
   // HumanEval-X's Rust as `cargo test` runs it (languages/rust-test.yaml): a test harness with the crates.
@@ -127,12 +132,16 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: 'func TestAdd(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(5, Add(2, 3))\n    assert.Equal(0, Add(-1, 1))\n}\n' },
     correct: '    return a + b\n}\n',
     wrong: '    return a - b\n}\n',
+    // Judged by replay: the trusted box's assert fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early os.Exit(0) (through the epilogue\'s own import)': ['    crucible_os.Exit(0)\n    return 0\n}\n', 'wrong_answer'],
-      'os.Exit(0) from init, before the tests': ['    return a - b\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer'],
-      'a printed fake marker, then exit': [`    crucible_os.Stdout.WriteString("${FAKE}\\n")\n    crucible_os.Exit(0)\n    return 0\n}\n`, 'wrong_answer'],
+      'early os.Exit(0) (through the epilogue\'s own import)': ['    crucible_os.Exit(0)\n    return 0\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'os.Exit(0) from init, before the tests': ['    return a - b\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer', /ended after 0 calls/],
+      'a printed fake marker, then exit': [`    crucible_os.Stdout.WriteString("${FAKE}\\n")\n    crucible_os.Exit(0)\n    return 0\n}\n`, 'wrong_answer',
+        /ended after 0 calls/],
       'the assert package shadowed': ['    return a - b\n}\nvar assert = 0\n', 'compile_error'],
-      'tests deselected with -test.run': ['    return a - b\n}\nfunc init() { crucible_os.Args = append(crucible_os.Args, "-test.run=^$") }\n', 'runtime_error'],
+      'tests deselected with -test.run': ['    return a - b\n}\nfunc init() { crucible_os.Args = append(crucible_os.Args, "-test.run=^$") }\n', 'wrong_answer',
+        /ended after 0 calls|tests failed/],
     },
   },
 };

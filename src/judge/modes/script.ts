@@ -132,7 +132,7 @@ const script: JudgingMode<ScriptProblem, string> = {
     const replay = replayOf(problem);
     if (replay !== undefined) {
       const source = replay.candidateProgram(program.source);
-      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '', check: `${REPLAY_CHECK}${nonce}` }],
+      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '\n', check: `${REPLAY_CHECK}${nonce}` }],
         limits, failFast };
     }
     const secret = randomBytes(SECRET_BYTES).toString('hex');

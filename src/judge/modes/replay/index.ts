@@ -4,9 +4,14 @@
  * (`../script-languages.ts`).
  */
 import type { ReplaySplit } from '../script-replay.js';
+import { CPP_REPLAY } from './cpp.js';
+import { GO_REPLAY } from './go.js';
 import { JAVASCRIPT_REPLAY } from './javascript.js';
 
 /** HumanEval-X's replay judging by Crucible language id. */
 export const HUMANEVAL_X_REPLAYS: Readonly<Record<string, ReplaySplit>> = {
   javascript: JAVASCRIPT_REPLAY,
+  go: GO_REPLAY,
+  cpp: CPP_REPLAY,
+  cpp11: CPP_REPLAY,
 };
