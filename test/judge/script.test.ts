@@ -35,8 +35,10 @@ interface LanguageCase {
   readonly problem: ScriptProblem;
   readonly correct: string;
   readonly wrong: string;
-  /** Hack name -> [completion, the status it must get] (never `passed`). */
-  readonly hacks: Readonly<Record<string, readonly [string, SampleStatus]>>;
+  /** The status of the wrong completion (`runtime_error`: the test's failed assert stopped the one script). */
+  readonly wrongStatus?: SampleStatus;
+  /** Hack name -> [completion, the status it must get (never `passed`), its reason (default: no marker)]. */
+  readonly hacks: Readonly<Record<string, readonly [string, SampleStatus, RegExp?]>>;
 }
 
 const CASES: Readonly<Record<string, LanguageCase>> = {
@@ -46,12 +48,15 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
     correct: '    return a + b;\n}\n',
     wrong: '    return a - b;\n}\n',
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
-      'exit(0) from a static initialiser, before main': ['    return a - b;\n}\nstatic int crucible_hack = (exit(0), 0);\n', 'wrong_answer'],
-      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
-      'assert defined away': ['    return a - b;\n}\n#define assert(x) ((void)0)\n', 'runtime_error'],
-      '__assert_fail defined away': ['    return a - b;\n}\n#define __assert_fail(...) ((void)0)\n', 'runtime_error'],
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'exit(0) from a static initialiser, before main': ['    return a - b;\n}\nstatic int crucible_hack = (exit(0), 0);\n', 'wrong_answer',
+        /ended after 0 calls/],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer', /ended after 0 calls/],
+      'assert defined away': ['    return a - b;\n}\n#define assert(x) ((void)0)\n', 'wrong_answer', /tests failed/],
+      '__assert_fail defined away': ['    return a - b;\n}\n#define __assert_fail(...) ((void)0)\n', 'wrong_answer', /tests failed/],
       'main renamed by a macro': [`    return a - b;\n}\nint main(){ printf("${FAKE}\\n"); return 0; }\n#define main not_main\n`, 'compile_error'],
     },
   },
@@ -62,9 +67,11 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
     correct: '    return a + b;\n}\n',
     wrong: '    return a - b;\n}\n',
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer'],
-      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer'],
+      'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'a printed fake marker, then exit(0)': [`    printf("${FAKE}\\n"); exit(0);\n}\n`, 'wrong_answer', /ended after 0 calls/],
     },
   },
   // HumanEval-X's Rust as `cargo test` runs it (languages/rust-test.yaml): a test harness with the crates.
@@ -88,13 +95,16 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       prompt: 'const add = (a, b) => {\n',
       test: 'const testAdd = () => {\n  console.assert(add(2, 3) === 5)\n  console.assert(add(-1, 1) === 0)\n}\n\ntestAdd()\n' },
     correct: '  return a + b\n}\n',
-    // console.assert only prints in Node: the assembly must still count the failure.
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's console.assert counts the failure.
     wrong: '  return a - b\n}\n',
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early process.exit(0)': ['  return a + b\n}\nprocess.exit(0)\n', 'wrong_answer'],
-      'a printed fake marker, then exit': [`  return a - b\n}\nconsole.log('${FAKE}')\nprocess.exit(0)\n`, 'wrong_answer'],
-      'console.assert replaced by a no-op': ['  return a - b\n}\nconsole.assert = () => {}\n', 'runtime_error'],
-      'the exit status reset to 0 in an exit handler': ['  return a - b\n}\nprocess.on("exit", () => { process.exitCode = 0 })\n', 'wrong_answer'],
+      'early process.exit(0)': ['  return a + b\n}\nprocess.exit(0)\n', 'wrong_answer', /ended after 0 calls/],
+      'a printed fake marker, then exit': [`  return a - b\n}\nconsole.log('${FAKE}')\nprocess.exit(0)\n`, 'wrong_answer',
+        /printed to stdout|ended after 0 calls/],
+      'console.assert replaced by a no-op': ['  return a - b\n}\nconsole.assert = () => {}\n', 'wrong_answer', /tests failed on the program's recorded results/],
+      'the exit status reset to 0 in an exit handler': ['  return a - b\n}\nprocess.on("exit", () => { process.exitCode = 0 })\n', 'wrong_answer',
+        /tests failed on the program's recorded results/],
     },
   },
   java: {
@@ -122,12 +132,16 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: 'func TestAdd(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(5, Add(2, 3))\n    assert.Equal(0, Add(-1, 1))\n}\n' },
     correct: '    return a + b\n}\n',
     wrong: '    return a - b\n}\n',
+    // Judged by replay: the trusted box's assert fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early os.Exit(0) (through the epilogue\'s own import)': ['    crucible_os.Exit(0)\n    return 0\n}\n', 'wrong_answer'],
-      'os.Exit(0) from init, before the tests': ['    return a - b\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer'],
-      'a printed fake marker, then exit': [`    crucible_os.Stdout.WriteString("${FAKE}\\n")\n    crucible_os.Exit(0)\n    return 0\n}\n`, 'wrong_answer'],
+      'early os.Exit(0) (through the epilogue\'s own import)': ['    crucible_os.Exit(0)\n    return 0\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'os.Exit(0) from init, before the tests': ['    return a - b\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer', /ended after 0 calls/],
+      'a printed fake marker, then exit': [`    crucible_os.Stdout.WriteString("${FAKE}\\n")\n    crucible_os.Exit(0)\n    return 0\n}\n`, 'wrong_answer',
+        /ended after 0 calls/],
       'the assert package shadowed': ['    return a - b\n}\nvar assert = 0\n', 'compile_error'],
-      'tests deselected with -test.run': ['    return a - b\n}\nfunc init() { crucible_os.Args = append(crucible_os.Args, "-test.run=^$") }\n', 'runtime_error'],
+      'tests deselected with -test.run': ['    return a - b\n}\nfunc init() { crucible_os.Args = append(crucible_os.Args, "-test.run=^$") }\n', 'wrong_answer',
+        /ended after 0 calls|tests failed/],
     },
   },
 };
@@ -149,14 +163,15 @@ describe('script problems: exit status, no failed test, and the end-of-tests mar
       (e: Error) => e instanceof SubmissionError && e.code === 'wrong_language');
   });
 
-  it('gives the failing run\'s stdout and stderr as detail (what the test library printed)', async () => {
+  it('gives the failing run\'s output as detail (replay: the call records), and the failed assertion in the reason', async () => {
     const c = CASES.javascript!;
     const prepared = prepareSubmission(c.problem, { completion: '  return a * b\n}\n' }, { languages, modes });
     if (prepared.kind !== 'program') throw new Error('expected a program');
     const v = await judge.judge({ problem: { inline: c.problem }, program: prepared.program }, { detail: true });
-    assert.equal(v.status, 'runtime_error');
+    assert.equal(v.status, 'wrong_answer');
+    assert.match(v.reason ?? '', /Assertion failed/);
     assert.equal(v.detail?.failures?.length, 1);
-    assert.match(v.detail?.failures[0]?.stderr ?? '', /Assertion failed/);
+    assert.match(v.detail?.failures[0]?.actual ?? '', /CRUCIBLE-CALL 0 \[2,3\] 6/);
   });
 
   for (const [language, c] of Object.entries(CASES)) {
@@ -167,16 +182,17 @@ describe('script problems: exit status, no failed test, and the end-of-tests mar
         // A failed test stops the program with a non-zero exit status (Node's console.assert only prints: the
         // assembly makes it count).
         const wrong = await judgeCompletion(c.problem, c.wrong);
-        assert.equal(wrong.status, 'runtime_error', JSON.stringify(wrong));
+        assert.equal(wrong.status, c.wrongStatus ?? 'runtime_error', JSON.stringify(wrong));
         assert.equal(wrong.passed, false);
       });
 
-      for (const [hack, [completion, status]] of Object.entries(c.hacks)) {
+      for (const [hack, [completion, status, reason]] of Object.entries(c.hacks)) {
         it(`does not pass: ${hack} (${status})`, async () => {
           const v = await judgeCompletion(c.problem, completion);
           assert.equal(v.passed, false, JSON.stringify(v));
           assert.equal(v.status, status, JSON.stringify(v));
-          if (status === 'wrong_answer') assert.match(v.reason ?? '', /no end-of-tests marker/);
+          if (reason !== undefined) assert.match(v.reason ?? '', reason);
+          else if (status === 'wrong_answer') assert.match(v.reason ?? '', /no end-of-tests marker/);
         });
       }
     });

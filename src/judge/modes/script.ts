@@ -25,6 +25,8 @@ import { assembleScript, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } f
 import { MULTIPL_E_ASSEMBLY } from './script-multipl-e.js';
 import { judgeSplitRun, type SplitTests, type ValueSplit } from './script-split.js';
 import { MULTIPL_E_SPLITS } from './split/index.js';
+import { judgeReplayRun, type ReplayProblem } from './script-replay.js';
+import { HUMANEVAL_X_REPLAYS } from './replay/index.js';
 
 /** MultiPL-E's assembly table: its own entries, else HumanEval-X's (C++, JavaScript, TypeScript as JavaScript, Go). */
 export const MULTIPL_E_SCRIPT_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
@@ -53,6 +55,21 @@ export function splitOf(problem: ScriptProblem): { readonly split: ValueSplit; r
     const tests = split?.cases(problem.test);
     found = split === undefined || tests === undefined ? null : { split, tests };
     splitMemo.set(problem, found);
+  }
+  return found ?? undefined;
+}
+
+/** The `check` prefix of a replay plan's run (followed by the trusted run's nonce). */
+const REPLAY_CHECK = 'replay:';
+
+const replayMemo = new WeakMap<ScriptProblem, ReplayProblem | null>();
+
+/** The replay judging of a default-dialect problem (`./script-replay.ts`), or undefined (then one script runs). */
+export function replayOf(problem: ScriptProblem): ReplayProblem | undefined {
+  let found = replayMemo.get(problem);
+  if (found === undefined) {
+    found = (problem.dialect === undefined ? HUMANEVAL_X_REPLAYS[problem.language]?.prepare(problem) : undefined) ?? null;
+    replayMemo.set(problem, found);
   }
   return found ?? undefined;
 }
@@ -113,6 +130,12 @@ const script: JudgingMode<ScriptProblem, string> = {
       return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '', check: SPLIT_CHECK }], limits, failFast };
     }
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
+    const replay = replayOf(problem);
+    if (replay !== undefined) {
+      const source = replay.candidateProgram(program.source);
+      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '\n', check: `${REPLAY_CHECK}${nonce}` }],
+        limits, failFast };
+    }
     const secret = randomBytes(SECRET_BYTES).toString('hex');
     const source = assembleScript(problem.language, { setup: problem.setup ?? '', program: program.source, test: problem.test, secret },
       assemblyTable(problem));
@@ -122,6 +145,8 @@ const script: JudgingMode<ScriptProblem, string> = {
   judgeRun: async (problem, run, index, result, tools): Promise<TestResult> => {
     const split = run.check === SPLIT_CHECK ? splitOf(problem) : undefined;
     if (split !== undefined) return judgeSplitRun(problem, split.split, split.tests, index, result, tools);
+    const replay = run.check.startsWith(REPLAY_CHECK) ? replayOf(problem) : undefined;
+    if (replay !== undefined) return judgeReplayRun(problem, replay, run.check.slice(REPLAY_CHECK.length), index, result, tools);
     const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
     if (result.status !== 'ok') {
       return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };

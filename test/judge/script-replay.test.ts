@@ -1,0 +1,171 @@
+/**
+ * Replay judging of HumanEval-X `script` problems (src/judge/modes/script-replay.ts), in the real sandbox on real
+ * dataset problems: the candidate's box records the test's calls of the entry point, a trusted box without the
+ * candidate's code replays them into the same test. Per language: canonical solutions pass (random inputs, helper
+ * functions of the prompt, every return shape the chosen problems have), broken ones fail, and the hack classes
+ * fail — early exit 0, printing the end-of-tests marker after reading stdin, patching equality or the test's
+ * helpers at run time, printing fake or malformed call records, disturbing the tests' random inputs.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { datasetHash } from '../../src/formats/index.js';
+import type { Problem } from '../../src/formats/types.js';
+import { callRecords } from '../../src/judge/modes/script-replay.js';
+import { SCRIPT_MARKER } from '../../src/judge/modes/script-languages.js';
+import { LanguageRegistry } from '../../src/languages/registry.js';
+import { createJudge } from '../../src/runner/factory.js';
+import type { SampleStatus } from '../../src/verdict/index.js';
+import {
+  brokenCompletion, canonicalCompletion, humanEvalXPath, judgeCompletions, readHumanEvalX,
+} from '../support/humaneval-x.js';
+
+const languages = LanguageRegistry.load();
+const judge = createJudge({ languages, cacheDir: null });
+after(() => judge.close());
+
+interface LanguageCase {
+  /** HumanEval-X file suffix. */
+  readonly suffix: string;
+  /** Tasks whose canonical solution must pass and whose broken solution must fail. */
+  readonly tasks: readonly string[];
+  /** Hack name -> [task, completion, status, reason]. */
+  readonly hacks: Readonly<Record<string, readonly [string, string, SampleStatus, RegExp]>>;
+  /** Completions that must still pass: [task, completion]. */
+  readonly passing?: Readonly<Record<string, readonly [string, string]>>;
+}
+
+const CASES: readonly LanguageCase[] = [
+  {
+    suffix: 'js',
+    // 0: booleans; 1: arrays through JSON.stringify; 12: null vs undefined; 32: random inputs and the prompt's `poly`;
+    // 38: random strings and the prompt's `encodeCyclic`; 111: an object (key order matters to JSON.stringify).
+    tasks: ['JavaScript/0', 'JavaScript/1', 'JavaScript/12', 'JavaScript/32', 'JavaScript/38', 'JavaScript/111'],
+    hacks: {
+      'early process.exit(0)': ['JavaScript/0', '  process.exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['JavaScript/0',
+        `  const n = require('fs').readFileSync(0, 'utf8');\n  process.stdout.write('${SCRIPT_MARKER} ' + n);\n  process.exit(0)\n}\n`,
+        'wrong_answer', /printed to stdout|ended after 0 calls/],
+      'JSON.stringify patched to make every comparison equal': ['JavaScript/1',
+        '  JSON.stringify = () => \'same\'\n  return []\n}\n', 'wrong_answer', /tests failed on the program's recorded results/],
+      'Array.prototype.toJSON patched': ['JavaScript/1',
+        '  Array.prototype.toJSON = function () { return \'same\' }\n  return []\n}\n', 'wrong_answer', /malformed/],
+      'a fake call record beside real ones': ['JavaScript/0',
+        '  return true\n}\nconsole.log(\'CRUCIBLE-CALL 0 [[1],0.3] true\')\n', 'wrong_answer', /recorded twice/],
+      'a malformed recorded result': ['JavaScript/0',
+        '  return true\n}\nprocess.stdout.write(\'CRUCIBLE-CALL 0 [[1,2,3.9,4,5,2.2],0.3] {"$o":[["__proto__",1],["__proto__",2]]}\\n\')\n'
+        + 'process.exit(0)\n', 'wrong_answer', /malformed recorded result/],
+      'undefined where the test wants null': ['JavaScript/12', '  return strings.length ? strings[0] : undefined\n}\n',
+        'wrong_answer', /tests failed/],
+      'the tests\' random generator advanced by the candidate': ['JavaScript/53', '  crucible_test_random()\n  return x + y\n}\n',
+        'wrong_answer', /diverged/],
+    },
+    passing: {
+      'Math.random replaced (the tests draw from their own generator)': ['JavaScript/53', '  Math.random = () => 0\n  return x + y\n}\n'],
+    },
+  },
+  {
+    suffix: 'go',
+    // 0: booleans; 22: []interface{} arguments, []int{} vs nil; 32: a fixed-seed generator and the prompt's `Poly`;
+    // 38: a time-seeded generator; 112: [2]interface{}; 137: interface{} results of several dynamic types.
+    tasks: ['Go/0', 'Go/22', 'Go/32', 'Go/38', 'Go/112', 'Go/137'],
+    hacks: {
+      'early os.Exit(0)': ['Go/0', '    crucible_os.Exit(0)\n    return false\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'os.Exit(0) from init, before the tests': ['Go/0', '    return false\n}\nfunc init() { crucible_os.Exit(0) }\n', 'wrong_answer',
+        /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['Go/0', '    b := make([]byte, 64)\n    n, _ := crucible_os.Stdin.Read(b)\n'
+        + `    crucible_os.Stdout.WriteString("${SCRIPT_MARKER} " + string(b[:n]))\n    crucible_os.Exit(0)\n    return false\n}\n`,
+        'wrong_answer', /ended after 0 calls/],
+      'a fake call record beside real ones': ['Go/0',
+        '    return true\n}\nfunc init() { crucible_os.Stdout.WriteString("CRUCIBLE-CALL 0 [[1],0.3] true\\n") }\n', 'wrong_answer', /recorded twice/],
+      'a recorded result that is not of the declared type': ['Go/53',
+        '    return x + y\n}\nfunc init() { crucible_os.Stdout.WriteString("CRUCIBLE-CALL 0 [0,1] 1.5\\n"); crucible_os.Exit(0) }\n', 'wrong_answer',
+        /malformed recorded result/],
+      'a float64 where the test wants an int in an interface{}': ['Go/137',
+        '    if x, ok := b.(int); ok {\n        return float64(x)\n    }\n    return b\n}\n', 'wrong_answer', /tests failed/],
+      'the tests\' random generator advanced by the candidate': ['Go/53', '    crucible_test_rand.Int31n(1000)\n    return x + y\n}\n',
+        'wrong_answer', /diverged/],
+    },
+    passing: {
+      'the global math/rand source used by the candidate (the tests draw from their own)': ['Go/53',
+        '    rand.Intn(10)\n    return x + y\n}\n'],
+    },
+  },
+  {
+    suffix: 'cpp',
+    // 0: vector<float> arguments; 1: vector<string> through the test's `issame`; 10: a comment after the signature;
+    // 32: rand() inputs and the prompt's `poly` (doubles); 52: `vector<int>l` (no space); 111: map<char,int>.
+    tasks: ['CPP/0', 'CPP/1', 'CPP/10', 'CPP/32', 'CPP/52', 'CPP/111'],
+    hacks: {
+      'early exit(0)': ['CPP/0', '    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'exit(0) from a static initialiser, before main': ['CPP/0', '    return false;\n}\nstatic int crucible_hack = (exit(0), 0);\n',
+        'wrong_answer', /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['CPP/0',
+        `    char b[256] = {0};\n    fgets(b, sizeof b, stdin);\n    printf("${SCRIPT_MARKER} %s", b);\n    exit(0);\n}\n`, 'wrong_answer',
+        /ended after 0 calls/],
+      'a non-template operator!= for the elements the test compares': ['CPP/1',
+        '    vector<string> out;\n    int depth = 0;\n    for (char c : paren_string) {\n'
+        + '        if (c == \'(\') { if (depth == 0) out.push_back(""); depth++; } else if (c == \')\') depth--;\n    }\n    return out;\n}\n'
+        + 'bool operator!=(const string&, const string&) { return false; }\n', 'wrong_answer', /tests failed/],
+      'a fake call record beside real ones': ['CPP/0',
+        '    return true;\n}\nstatic int crucible_hack = (printf("CRUCIBLE-CALL 0 [[1],0.3] true\\n"), 0);\n', 'wrong_answer', /recorded twice/],
+      'a recorded result out of the declared type\'s range': ['CPP/53',
+        '    return x + y;\n}\nstatic int crucible_hack = (printf("CRUCIBLE-CALL 0 [0,1] 99999999999\\n"), exit(0), 0);\n', 'wrong_answer',
+        /malformed recorded result/],
+      'the tests\' random generator advanced by the candidate': ['CPP/53', '    crucible_replay::test_rand();\n    return x + y;\n}\n',
+        'wrong_answer', /diverged/],
+    },
+    passing: {
+      'rand() called by the candidate (the tests draw from their own generator)': ['CPP/53', '    rand();\n    return x + y;\n}\n'],
+    },
+  },
+];
+
+describe('replay judging of HumanEval-X script problems', () => {
+  it('reads call records in order and refuses repeated, out-of-order or malformed ones', () => {
+    assert.deepEqual(callRecords('CRUCIBLE-CALL 0 [1,"a b"] [2]\nother\nCRUCIBLE-CALL 1 [] null\r\n'),
+      { file: '[1,"a b"]\n[2]\n[]\nnull\n', count: 2 });
+    assert.match((callRecords('CRUCIBLE-CALL 0 [1] 2\nCRUCIBLE-CALL 0 [1] 2\n') as { error: string }).error, /recorded twice/);
+    assert.match((callRecords('CRUCIBLE-CALL 1 [1] 2\n') as { error: string }).error, /out of order/);
+    assert.match((callRecords('CRUCIBLE-CALL 0 [1] {\n') as { error: string }).error, /not JSON/);
+    assert.match((callRecords('CRUCIBLE-CALL 0 1 2\n') as { error: string }).error, /malformed/);
+  });
+
+  for (const c of CASES) {
+    describe(c.suffix, () => {
+      let problems: Problem[] | undefined;
+      const problem = async (id: string): Promise<Problem> => {
+        if (problems === undefined) {
+          problems = await readHumanEvalX(c.suffix);
+          judge.catalog.add(await datasetHash(humanEvalXPath(c.suffix)), problems);
+        }
+        const p = problems.find((q) => q.taskId === id);
+        if (p === undefined) throw new Error(`no ${id}`);
+        return p;
+      };
+      const path = humanEvalXPath(c.suffix);
+
+      it(`canonical solutions pass and broken ones fail: ${c.tasks.join(', ')}`, async () => {
+        const chosen = await Promise.all(c.tasks.map(problem));
+        const ok = await judgeCompletions(judge, languages, path, chosen, canonicalCompletion);
+        ok.forEach((v, i) => assert.equal(v.status, 'passed', `${c.tasks[i]}: ${JSON.stringify(v)}`));
+        const broken = await judgeCompletions(judge, languages, path, chosen, brokenCompletion);
+        broken.forEach((v, i) => assert.equal(v.passed, false, `${c.tasks[i]}: ${JSON.stringify(v)}`));
+      });
+
+      for (const [name, [task, completion, status, reason]] of Object.entries(c.hacks)) {
+        it(`does not pass: ${name} (${status})`, async () => {
+          const [v] = await judgeCompletions(judge, languages, path, [await problem(task)], () => completion);
+          assert.equal(v!.passed, false, JSON.stringify(v));
+          assert.equal(v!.status, status, JSON.stringify(v));
+          assert.match(v!.reason ?? '', reason);
+        });
+      }
+      for (const [name, [task, completion]] of Object.entries(c.passing ?? {})) {
+        it(`still passes: ${name}`, async () => {
+          const [v] = await judgeCompletions(judge, languages, path, [await problem(task)], () => completion);
+          assert.equal(v!.status, 'passed', JSON.stringify(v));
+        });
+      }
+    });
+  }
+});
