@@ -28,6 +28,7 @@ import type { ScriptProblem } from '../../formats/types.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
 import { reasonWithStderr, runStatus, shortReason, type TestResult } from '../../verdict/index.js';
 import type { ExecutionTools } from '../plan.js';
+import { stderrRuleFailure, stdoutRuleFailure } from './script-output-rules.js';
 import { EXPECTED_VALUES_LIMITS } from './script-split.js';
 import { SCRIPT_MARKER } from './script-languages.js';
 
@@ -135,15 +136,8 @@ export async function judgeReplayRun(problem: ScriptProblem, replay: ReplayProbl
   if (result.status !== 'ok') {
     return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };
   }
-  if (problem.stderrFails === true && result.stderr !== '') {
-    return { ...base, status: 'runtime_error',
-      reason: shortReason(`exited 0 but wrote to stderr, which this benchmark counts as a failure: ${result.stderr.slice(0, 300)}`)! };
-  }
-  const otherStdout = result.stdout.split('\n').filter((line) => !isCallLine(line) && line.replace(/\r$/, '') !== '').join('\n');
-  if (problem.stdoutFails === true && otherStdout !== '') {
-    return { ...base, status: 'wrong_answer',
-      reason: shortReason(`printed to stdout, which this benchmark counts as a failure: ${otherStdout.slice(0, 300)}`)! };
-  }
+  const rule = stderrRuleFailure(problem, result.stderr) ?? stdoutRuleFailure(problem, result.stdout, isCallLine);
+  if (rule !== undefined) return { ...base, ...rule };
   const records = callRecords(result.stdout);
   if ('error' in records) return { ...base, status: 'wrong_answer', reason: shortReason(records.error)! };
   const trusted = await tools.runProgram({ language: problem.language, source: replay.trustedProgram }, `${nonce}\n`,

@@ -23,6 +23,7 @@ import type { JudgeLimits } from '../../limits.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
 import { reasonWithStderr, runStatus, shortReason, type TestResult } from '../../verdict/index.js';
 import type { ExecutionTools } from '../plan.js';
+import { stderrRuleFailure, stdoutRuleFailure } from './script-output-rules.js';
 import {
   isValueLine, parseScriptValue, renderScriptValue, scriptValuesEqual, ScriptValueError, valueLines,
   type FloatTolerance, type ScriptValue,
@@ -150,15 +151,8 @@ export async function judgeSplitRun(problem: ScriptProblem, split: ValueSplit, t
   if (result.status !== 'ok') {
     return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };
   }
-  if (problem.stderrFails === true && result.stderr !== '') {
-    return { ...base, status: 'runtime_error',
-      reason: shortReason(`exited 0 but wrote to stderr, which this benchmark counts as a failure: ${result.stderr.slice(0, 300)}`)! };
-  }
-  const otherStdout = result.stdout.split('\n').filter((line) => !isValueLine(line) && line.replace(/\r$/, '') !== '').join('\n');
-  if (problem.stdoutFails === true && otherStdout !== '') {
-    return { ...base, status: 'wrong_answer',
-      reason: shortReason(`printed to stdout, which this benchmark counts as a failure: ${otherStdout.slice(0, 300)}`)! };
-  }
+  const rule = stderrRuleFailure(problem, result.stderr) ?? stdoutRuleFailure(problem, result.stdout, isValueLine);
+  if (rule !== undefined) return { ...base, ...rule };
   return { ...base, status: 'passed' };
 }
 
@@ -171,6 +165,25 @@ export interface SourceSyntax {
 }
 
 /**
+ * When a string literal or a line comment starts at `at`: the index of its last character (the closing quote, the
+ * comment's newline; `text.length` when it is never closed). Undefined when none starts there. A backslash escapes
+ * the next character inside a literal.
+ */
+function literalEnd(text: string, at: number, syntax: SourceSyntax): number | undefined {
+  const c = text[at]!;
+  if (syntax.quotes.includes(c)) {
+    let end = at + 1;
+    while (end < text.length && text[end] !== c) end += text[end] === '\\' ? 2 : 1;
+    return Math.min(end, text.length);
+  }
+  if (syntax.lineComment !== undefined && text.startsWith(syntax.lineComment, at)) {
+    const end = text.indexOf('\n', at);
+    return end < 0 ? text.length : end;
+  }
+  return undefined;
+}
+
+/**
  * The index just past the bracket that closes the one at `open` (`(`, `[` or `{`), skipping string literals
  * and line comments; -1 when it is never closed.
  */
@@ -179,15 +192,9 @@ export function closingBracket(text: string, open: number, syntax: SourceSyntax)
   const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
   for (let at = open; at < text.length; at++) {
     const c = text[at]!;
-    if (syntax.quotes.includes(c)) {
-      at++;
-      while (at < text.length && text[at] !== c) at += text[at] === '\\' ? 2 : 1;
-      continue;
-    }
-    if (syntax.lineComment !== undefined && text.startsWith(syntax.lineComment, at)) {
-      const end = text.indexOf('\n', at);
-      if (end < 0) return -1;
-      at = end;
+    const skipped = literalEnd(text, at, syntax);
+    if (skipped !== undefined) {
+      at = skipped;
       continue;
     }
     if (pairs[c] !== undefined) stack.push(pairs[c]!);
@@ -208,9 +215,9 @@ export function splitTopLevel(text: string, separator: string, syntax: SourceSyn
   let start = 0;
   for (let at = 0; at < text.length; at++) {
     const c = text[at]!;
-    if (syntax.quotes.includes(c)) {
-      at++;
-      while (at < text.length && text[at] !== c) at += text[at] === '\\' ? 2 : 1;
+    const skipped = literalEnd(text, at, { quotes: syntax.quotes });
+    if (skipped !== undefined) {
+      at = skipped;
       continue;
     }
     if ('([{'.includes(c)) depth++;
@@ -234,16 +241,9 @@ export function callsOf(text: string, callee: string, syntax: SourceSyntax): str
   const calls: string[][] = [];
   const pattern = new RegExp(`(?<![\\w.:$@>-])${callee.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(`, 'y');
   for (let at = 0; at < text.length; at++) {
-    const c = text[at]!;
-    if (syntax.quotes.includes(c)) {
-      at++;
-      while (at < text.length && text[at] !== c) at += text[at] === '\\' ? 2 : 1;
-      continue;
-    }
-    if (syntax.lineComment !== undefined && text.startsWith(syntax.lineComment, at)) {
-      const end = text.indexOf('\n', at);
-      if (end < 0) break;
-      at = end;
+    const skipped = literalEnd(text, at, syntax);
+    if (skipped !== undefined) {
+      at = skipped;
       continue;
     }
     pattern.lastIndex = at;

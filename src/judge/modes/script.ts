@@ -23,6 +23,7 @@ import type { ProgramRunsOutcome } from '../plan.js';
 import { defineMode, type JudgingMode } from './mode.js';
 import { assembleScript, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
 import { MULTIPL_E_ASSEMBLY } from './script-multipl-e.js';
+import { stderrRuleFailure, stdoutRuleFailure } from './script-output-rules.js';
 import { judgeSplitRun, type SplitTests, type ValueSplit } from './script-split.js';
 import { MULTIPL_E_SPLITS } from './split/index.js';
 import { judgeReplayRun, type ReplayProblem } from './script-replay.js';
@@ -151,18 +152,13 @@ const script: JudgingMode<ScriptProblem, string> = {
     if (result.status !== 'ok') {
       return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };
     }
-    if (problem.stderrFails === true && result.stderr !== '') {
-      return { ...base, status: 'runtime_error',
-        reason: shortReason(`exited 0 but wrote to stderr, which this benchmark counts as a failure: ${result.stderr.slice(0, 300)}`)! };
-    }
+    const stderrRule = stderrRuleFailure(problem, result.stderr);
+    if (stderrRule !== undefined) return { ...base, ...stderrRule };
     if (!hasMarker(result.stdout, run.check)) {
       return { ...base, status: 'wrong_answer', reason: 'exited 0 but the tests did not run to the end (no end-of-tests marker with this run\'s nonce)' };
     }
-    const otherStdout = result.stdout.split('\n').filter((line) => line.replace(/\r$/, '') !== `${SCRIPT_MARKER} ${run.check}`).join('\n');
-    if (problem.stdoutFails === true && otherStdout !== '') {
-      return { ...base, status: 'wrong_answer',
-        reason: shortReason(`printed to stdout, which this benchmark counts as a failure: ${otherStdout.slice(0, 300)}`)! };
-    }
+    const stdoutRule = stdoutRuleFailure(problem, result.stdout, (line) => line === `${SCRIPT_MARKER} ${run.check}`);
+    if (stdoutRule !== undefined) return { ...base, ...stdoutRule };
     return { ...base, status: 'passed' };
   },
   verdict: (_problem, outcome): Verdict => {
