@@ -35,6 +35,20 @@ const ARRAY_OVERLOADS = ARRAY_TYPES.map((type) => [
   'end;',
 ].join('\n')).join('\n');
 
+/** Map types of the preamble, as `[key, value]` pairs in index order (as `EqualMapSS`/`EqualMapSI` compare them). */
+const MAP_OVERLOADS = ['TMapStringString', 'TMapStringInt64'].map((type) => [
+  `function CrucibleJson(const v: ${type}): String; overload;`,
+  'var i: Integer;',
+  'begin',
+  '  Result := \'[\';',
+  '  for i := 0 to v.Count - 1 do begin',
+  '    if i > 0 then Result := Result + \',\';',
+  '    Result := Result + \'[\' + CrucibleJson(v.Keys[i]) + \',\' + CrucibleJson(v.Data[i]) + \']\';',
+  '  end;',
+  '  Result := Result + \']\';',
+  'end;',
+].join('\n')).join('\n');
+
 /** Overloads of `CrucibleJson` (one JSON value per translator type) and `CrucibleValue(i, json)`. */
 const PASCAL_SERIALIZER = String.raw`
 function CrucibleJsonString(const s: String): String;
@@ -66,26 +80,7 @@ begin if v.IsNull then Result := 'null' else Result := IntToStr(v.Value); end;
 function CrucibleJson(const v: TNullableString): String; overload;
 begin if v.IsNull then Result := 'null' else Result := CrucibleJsonString(v.Value); end;
 ${ARRAY_OVERLOADS}
-function CrucibleJson(const v: TMapStringString): String; overload;
-var i: Integer;
-begin
-  Result := '[';
-  for i := 0 to v.Count - 1 do begin
-    if i > 0 then Result := Result + ',';
-    Result := Result + '[' + CrucibleJsonString(v.Keys[i]) + ',' + CrucibleJsonString(v.Data[i]) + ']';
-  end;
-  Result := Result + ']';
-end;
-function CrucibleJson(const v: TMapStringInt64): String; overload;
-var i: Integer;
-begin
-  Result := '[';
-  for i := 0 to v.Count - 1 do begin
-    if i > 0 then Result := Result + ',';
-    Result := Result + '[' + CrucibleJsonString(v.Keys[i]) + ',' + IntToStr(v.Data[i]) + ']';
-  end;
-  Result := Result + ']';
-end;
+${MAP_OVERLOADS}
 procedure CrucibleValue(i: Integer; const json: String);
 begin
   Write(#10'${VALUE_TAG} ', i, ' ', json, #10);
