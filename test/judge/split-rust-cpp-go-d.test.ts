@@ -351,13 +351,16 @@ for (const [language, p] of Object.entries(PROBLEMS)) {
   });
 }
 
-describe('C++ split: a result of one of the translator\'s unions is judged as one program', () => {
-  it('literals of two kinds compared with one function\'s result are not read as cases; a float written float(3) is a number', () => {
+describe('C++ split: a result of one of the translator\'s unions, its member chosen by the literal as the test\'s == does', () => {
+  it('literals of two kinds compared with one function\'s result are read as union cases, unless one is std::nullopt; a float written float(3) is a number', () => {
     const union = '}\nint main() {\n    auto candidate = rounded_avg;\n    assert(candidate((1), (5)) == "0b11");\n    assert(candidate((7), (5)) == -1);\n}\n';
-    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(union), undefined);
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(union)?.cases.length, 2);
     const vectorOrCount = '}\nint main() {\n    auto candidate = split_words;\n'
       + '    assert(candidate(("a b")) == std::vector<std::string>({(std::string)"a", (std::string)"b"}));\n    assert(candidate(("abcdef")) == 3);\n}\n';
-    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(vectorOrCount), undefined);
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(vectorOrCount)?.cases.length, 2);
+    const optionalMember = '}\nint main() {\n    auto candidate = compare_one;\n    assert(candidate(1, "2,3") == "2,3");\n'
+      + '    assert(candidate(5, 6) == 6);\n    assert(candidate("1", 1) == std::nullopt);\n}\n';
+    assert.equal(MULTIPL_E_SPLITS.cpp!.cases(optionalMember), undefined);
     const floats = '}\nint main() {\n    auto candidate = median;\n    assert(candidate((std::vector<long>({(long)5}))) == (float(5)));\n'
       + '    assert(candidate((std::vector<long>({(long)6, (long)5}))) == (5.5f));\n}\n';
     assert.equal(MULTIPL_E_SPLITS.cpp!.cases(floats)?.cases.length, 2);
@@ -366,7 +369,7 @@ describe('C++ split: a result of one of the translator\'s unions is judged as on
     assert.equal(MULTIPL_E_SPLITS.cpp!.cases(optional)?.cases.length, 2);
   });
 
-  it('a union-returning problem, judged as one program with MultiPL-E\'s own includes: a correct completion passes, a wrong one fails', async () => {
+  it('a union-returning problem with MultiPL-E\'s own includes, split: a correct completion passes, wrong ones fail, an always-true == does not help', async () => {
     const prompt = '#include<assert.h>\n#include<bits/stdc++.h>\nunion Union_std_string_long{\n    std::string f0;\n'
       + '    long f1;    Union_std_string_long(std::string _f0) : f0(_f0) {}\n    Union_std_string_long(long _f1) : f1(_f1) {}\n'
       + '    ~Union_std_string_long() {}\n    bool operator==(std::string f) {\n        return f0 == f ;\n    }    bool operator==(long f) {\n'
@@ -375,7 +378,7 @@ describe('C++ split: a result of one of the translator\'s unions is judged as on
     const path = join(scratch, 'union.jsonl');
     writeFileSync(path, `${JSON.stringify({ name: 'HumanEval_103_rounded_avg', language: 'cpp', prompt, tests, stop_tokens: [] })}\n`);
     const problem = (await readProblems(path, 'multipl-e'))[0] as ScriptProblem;
-    assert.equal(splitOf(problem), undefined);
+    assert.notEqual(splitOf(problem), undefined);
     const judged = async (completion: string): Promise<Verdict> => {
       const prepared = prepareSubmission(problem, { completion }, { languages, modes });
       if (prepared.kind !== 'program') throw new Error('expected a program');
@@ -385,7 +388,18 @@ describe('C++ split: a result of one of the translator\'s unions is judged as on
       + '    while (avg > 0) { s = char(\'0\' + avg % 2) + s; avg /= 2; }\n    return std::string("0b") + s;\n';
     const ok = await judged(correct);
     assert.equal(ok.status, 'passed', JSON.stringify(ok));
+    // The first case reads the string member of a union holding a long, as the benchmark's own == would: undefined
+    // behaviour (a crash, or a string made of whatever the long's bytes point to), never a pass.
     const wrong = await judged('    return -1L;\n');
-    assert.equal(wrong.status, 'runtime_error', JSON.stringify(wrong));
+    assert.ok(wrong.status === 'wrong_answer' || wrong.status === 'runtime_error', JSON.stringify(wrong));
+    const offByOne = await judged(correct.replace('(n + m) / 2', '(n + m) / 2 + 1'));
+    assert.equal(offByOne.status, 'wrong_answer', JSON.stringify(offByOne));
+    assert.match(offByOne.reason ?? '', /^case 1 \(candidate\(\(1\), \(5\)\)\): expected "0b11", got "0b100"/);
+    // In one program these free operators, exact matches for the literals, would be the ones the test's == picks.
+    const alwaysEqual = await judged('    return std::string("0b0");\n}\n'
+      + 'bool operator==(const Union_std_string_long&, const char*) { return true; }\n'
+      + 'bool operator==(const Union_std_string_long&, int) { return true; }\nvoid crucible_unused() {\n');
+    assert.equal(alwaysEqual.status, 'wrong_answer', JSON.stringify(alwaysEqual));
+    assert.match(alwaysEqual.reason ?? '', /^case 1 /);
   });
 });

@@ -16,15 +16,23 @@
  * mirrored (a boolean is not a number here); the translator never compares the two.
  *
  * A problem whose expected literals are of two kinds (a string and a number, a vector and a number) returns one of
- * the translator's C `union`s (`Union_std_string_long`), whose active member nothing but the comparison with a
- * value of one member's type reads: no value can be given for it, and such a problem is judged as one program.
+ * the translator's C `union`s (`Union_std_string_long`: members `f0`, `f1`, … and one `bool operator==(T f) {
+ * return fk == f ; }` per member), which record no active member: the test's `u == <expected>` picks, by overload
+ * resolution on the literal, the member it reads. Both programs make that same choice: for every such union of
+ * the text, overloads `crucible_pick(i, const U&, T f)` (the candidate's box: prints member `fk` of the result) and
+ * `crucible_expect(i, const U*, T f)` (the expected program: prints the literal converted to `T`) with the
+ * operators' parameter types, called with the case's literal. Reading a member that is not the active one is
+ * what the benchmark's own comparison does (undefined behaviour; typically a crash, `runtime_error`). A union
+ * compared with `std::nullopt` too is left to the one-program judging: the translator declares its optional
+ * member of type `std::nullopt` (HumanEval 137), which no C++ compiler accepts, so every completion fails to
+ * compile there, as in MultiPL-E.
  *
  * The expected program keeps the prompt (its includes and declarations: trusted prompt text) with the body
  * `throw 0;` instead of the candidate's, and prints `auto e = (<expected>)`: each literal with the type it has
  * in the benchmark's comparison.
  */
 import { VALUE_TAG } from '../../script-values.js';
-import { closingBracket, splitTopLevel, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
+import { closingBracket, splitTopLevel, type SourceSyntax, type SplitCase, type SplitTests, type ValueSplit } from '../script-split.js';
 import { assertionStatements } from './assertion-statements.js';
 
 const CPP_SYNTAX: SourceSyntax = { quotes: ['"', '\''], lineComment: '//' };
@@ -173,6 +181,37 @@ function literalKind(expected: string): string {
   return /^[^(<]*/.exec(text)![0];
 }
 
+/** The prelude's parts when the result is one of the translator's unions (see the module comment). */
+const UNION_RESULT = 'union';
+
+/** A union of the text with its `operator==` overloads: `[parameter type, member]` each. */
+interface TranslatorUnion {
+  readonly name: string;
+  readonly overloads: readonly (readonly [string, string])[];
+}
+
+/** The translator's unions declared in `source` with their `operator==` overloads (see the module comment). */
+function unionsOf(source: string): readonly TranslatorUnion[] {
+  const unions: TranslatorUnion[] = [];
+  for (const m of source.matchAll(/\bunion\s+(\w+)\s*\{/g)) {
+    const open = m.index + m[0].length - 1;
+    const end = closingBracket(source, open, CPP_SYNTAX);
+    if (end < 0) continue;
+    const body = source.slice(open + 1, end - 1);
+    const overloads = [...body.matchAll(/\bbool\s+operator\s*==\s*\(\s*([^()]+?)\s+f\s*\)\s*\{\s*return\s+(f\d+)\s*==\s*f\s*;\s*\}/g)]
+      .map((o) => [o[1]!, o[2]!] as const);
+    if (overloads.length > 0) unions.push({ name: m[1]!, overloads });
+  }
+  return unions;
+}
+
+/** The overloads choosing a union's member as the benchmark's `==` does (see the module comment). */
+function unionOverloads(unions: readonly TranslatorUnion[], side: 'candidate' | 'expected'): string {
+  return unions.flatMap((u) => u.overloads.map(([type, member]) => (side === 'candidate'
+    ? `void crucible_pick(int i, const ${u.name}& u, ${type} f) { (void)f; crucible_value_line(i, u.${member}); }`
+    : `void crucible_expect(int i, const ${u.name}*, ${type} f) { crucible_value_line(i, f); }`))).join('\n');
+}
+
 /** MultiPL-E C++ split (see the module comment). */
 export const CPP_SPLIT: ValueSplit = {
   cases(test: string): SplitTests | undefined {
@@ -181,22 +220,34 @@ export const CPP_SPLIT: ValueSplit = {
     const cases = asserts?.map((text) => splitTopLevel(text, '==', CPP_SYNTAX));
     if (m === null || cases === undefined || cases.some((sides) => sides.length !== 2 || sides.includes(''))) return undefined;
     // Literals of two kinds compared with one function's result: its type is one of the translator's `union`s
-    // (e.g. `Union_std_string_long`), whose active member only `==` with a value of that member's type reads.
-    if (new Set(cases.map(([, expected]) => literalKind(expected!)).filter((kind) => kind !== 'nullopt')).size > 1) return undefined;
-    return { prelude: `${m[1]!}${PARTS}${m[2]!}`, cases: cases.map(([actual, expected]) => ({ actual: actual!, expected: expected! })) };
+    // (e.g. `Union_std_string_long`), whose member `==` with the literal reads (see the module comment).
+    const kinds = cases.map(([, expected]) => literalKind(expected!));
+    const union = new Set(kinds.filter((kind) => kind !== 'nullopt')).size > 1;
+    // The translator's union for an optional member declares it of type `std::nullopt` (see the module comment).
+    if (union && kinds.includes('nullopt')) return undefined;
+    return {
+      prelude: [m[1]!, m[2]!, ...(union ? [UNION_RESULT] : [])].join(PARTS),
+      cases: cases.map(([actual, expected]) => ({ actual: actual!, expected: expected! })),
+    };
   },
   candidateProgram: ({ program, tests }) => {
-    const [before, binding] = tests.prelude.split(PARTS) as [string, string];
+    const [before, binding, union] = tests.prelude.split(PARTS) as [string, string, string?];
+    const value = union === undefined ? (c: SplitCase) => c.actual : (c: SplitCase) => `${c.actual}, ${c.expected}`;
     return [
-      program, before, CPP_SERIALIZER, 'int main() {', `    ${binding}`,
-      ...tests.cases.map((c, i) => `    crucible_value_line(${i}, ${c.actual});`), '}', '',
+      program, before, CPP_SERIALIZER, union === undefined ? '' : unionOverloads(unionsOf(program), 'candidate'),
+      'int main() {', `    ${binding}`,
+      ...tests.cases.map((c, i) => `    ${union === undefined ? 'crucible_value_line' : 'crucible_pick'}(${i}, ${value(c)});`), '}', '',
     ].join('\n');
   },
   expectedProgram: ({ prompt, tests }) => {
-    const [before, binding] = tests.prelude.split(PARTS) as [string, string];
+    const [before, binding, union] = tests.prelude.split(PARTS) as [string, string, string?];
+    const unions = union === undefined ? [] : unionsOf(prompt);
+    const expected = union === undefined
+      ? (c: SplitCase, i: number) => `    { auto e = (${c.expected}); crucible_value_line(${i}, e); }`
+      : (c: SplitCase, i: number) => `    crucible_expect(${i}, static_cast<std::decay_t<decltype(${c.actual})>*>(nullptr), ${c.expected});`;
     return [
-      prompt, '    throw 0;', before, CPP_SERIALIZER, 'int main() {', `    ${binding}`, '    (void)candidate;',
-      ...tests.cases.map((c, i) => `    { auto e = (${c.expected}); crucible_value_line(${i}, e); }`), '}', '',
+      prompt, '    throw 0;', before, CPP_SERIALIZER, unionOverloads(unions, 'expected'), 'int main() {', `    ${binding}`, '    (void)candidate;',
+      ...tests.cases.map(expected), '}', '',
     ].join('\n');
   },
 };
