@@ -93,10 +93,19 @@ const CASES: readonly LanguageCase[] = [
   {
     suffix: 'cpp',
     // 0: vector<float> arguments; 1: vector<string> through the test's `issame`; 10: a comment after the signature;
-    // 32: rand() inputs and the prompt's `poly` (doubles); 52: `vector<int>l` (no space); 111: map<char,int>.
-    tasks: ['CPP/0', 'CPP/1', 'CPP/10', 'CPP/32', 'CPP/52', 'CPP/111'],
+    // 32: rand() inputs and the prompt's `poly` (doubles); 52: `vector<int>l` (no space); 111: map<char,int>;
+    // 22: a list of boost::any (int, double, char, string, empty) as the argument; 137: boost::any arguments and result.
+    tasks: ['CPP/0', 'CPP/1', 'CPP/10', 'CPP/32', 'CPP/52', 'CPP/111', 'CPP/22', 'CPP/137'],
     hacks: {
       'early exit(0)': ['CPP/0', '    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
+      // The test's any_cast runs in the candidate's box too (its assertions decide nothing there), as in one program.
+      'a double in the boost::any where the test casts to int': ['CPP/137', '    return boost::any(2.0);\n}\n', 'runtime_error',
+        /bad_any_cast/],
+      'a boost::any holding a type of the candidate\'s own': ['CPP/137',
+        '    struct own { int x; };\n    return boost::any(own{2});\n}\n', 'runtime_error', /bad_any_cast/],
+      'a recorded boost::any of a kind the tests do not cast to': ['CPP/137', '    std::printf("\\nCRUCIBLE-CALL 0 [{\\"$a\\":\\"int\\",\\"v\\":1},'
+        + '{\\"$a\\":\\"int\\",\\"v\\":2}] {\\"$a\\":\\"other\\"}\\n");\n    std::fflush(stdout);\n    std::_Exit(0);\n}\n', 'wrong_answer',
+        /tests failed on the program's recorded results/],
       'exit(0) from a static initialiser, before main': ['CPP/0', '    return false;\n}\nstatic int crucible_hack = (exit(0), 0);\n',
         'wrong_answer', /ended after 0 calls/],
       'the marker printed after reading the nonce from stdin': ['CPP/0',

@@ -10,8 +10,12 @@
  * infinities as `{"$f": "nan" | "inf" | "-inf"}`; `std::string` as a JSON string whose every byte outside
  * printable ASCII is `\u00XX` (bytes, not code points); `std::vector` and `std::pair` as arrays; `std::map` as
  * `{"$m": [[k, v], ...]}` in the map's order. The trusted decoder (a small JSON reader for exactly those shapes, into
- * the declared return type) refuses anything else, integers out of the type's range and trailing text. Prompts
- * using `boost::any` are left to the one-script judging.
+ * the declared return type) refuses anything else, integers out of the type's range and trailing text. `std::list`
+ * travels as an array (encoded only: HumanEval-X passes `list_any` arguments). A `boost::any` (CPP/22's list
+ * elements, CPP/137's arguments and result) travels as `{"$a": kind, "v": value}` for the types HumanEval-X puts in
+ * one (`int`, `long`, `double`, `float`, `char`, `bool`, `std::string`, `const char*`), `{"$a": "empty"}`, or
+ * `{"$a": "other"}` for any other held type; decoded, `other` holds a type of the replayer's own, so the test's
+ * `boost::any_cast` to the type it wants fails there as it would on the candidate's value.
  *
  * The test's `rand()` becomes `crucible_replay::test_rand()`, glibc's `rand()` sequence from the default seed in a
  * generator of the test's own (both boxes), so a candidate calling `rand()` does not change the inputs. In the candidate's box the test's `assert` only evaluates its
@@ -21,14 +25,50 @@ import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleScript } from '../script-languages.js';
 import { CALL_TAG, REPLAY_ERROR_TAG, REPLAY_FILE, type ReplayProblem, type ReplaySplit } from '../script-replay.js';
 
-/** The encoder (both boxes) and the tests' random generator. */
-const ENCODER = String.raw`
+/** `boost::any` values (see the module comment): the kinds HumanEval-X holds in one, then empty or other. */
+const ANY_KINDS = [['int', 'int'], ['long', 'long'], ['double', 'double'], ['float', 'float'], ['char', 'char'],
+  ['bool', 'bool'], ['string', 'std::string'], ['const char*', 'const char*']] as const;
+
+/** The `boost::any` encoder (declared before the container templates, which use it for their elements). */
+const ANY_ENCODER = String.raw`
+}  // namespace crucible_replay
+#include <boost/any.hpp>
+namespace crucible_replay {
+inline void enc(std::string& o, const boost::any& v) {
+  if (v.empty()) { o += "{\"$a\":\"empty\"}"; return; }
+${ANY_KINDS.map(([kind, type]) => `  if (v.type() == typeid(${type})) { o += "{\\"$a\\":\\"${kind}\\",\\"v\\":"; enc(o, boost::any_cast<${type}>(v)); o += '}'; return; }`).join('\n')}
+  o += "{\"$a\":\"other\"}";
+}
+`;
+
+/** The `boost::any` decoder of the trusted box (after the reader and the scalar decoders). */
+const ANY_DECODER = String.raw`
+struct held_by_no_test {};
+inline void dec(reader& r, boost::any& out) {
+  r.expect('{');
+  if (r.str() != "$a") throw bad{"not an any"};
+  r.expect(':');
+  std::string kind = r.str();
+  if (kind == "empty") { r.expect('}'); out = boost::any(); return; }
+  if (kind == "other") { r.expect('}'); out = held_by_no_test(); return; }
+  r.expect(',');
+  if (r.str() != "v") throw bad{"an any without its value"};
+  r.expect(':');
+${ANY_KINDS.filter(([kind]) => kind !== 'const char*').map(([kind, type]) => `  if (kind == "${kind}") { ${type} v; dec(r, v); r.expect('}'); out = v; return; }`).join('\n')}
+  if (kind == "const char*") { std::string v; dec(r, v); r.expect('}'); out = (const char*)(new std::string(v))->c_str(); return; }
+  throw bad{"an unknown any kind"};
+}
+`;
+
+/** The encoder (both boxes) and the tests' random generator; with the `boost::any` encoder when the prompt uses it. */
+const encoder = (withAny: boolean): string => String.raw`
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <list>
 #include <map>
 #include <string>
 #include <utility>
@@ -80,8 +120,11 @@ inline void enc(std::string& o, const std::string& s) {
   }
   o += '"';
 }
+inline void enc(std::string& o, const char* s) { enc(o, std::string(s)); }
+${withAny ? ANY_ENCODER : ''}
 template <class A, class B> void enc(std::string& o, const std::pair<A, B>& v);
 template <class T> void enc(std::string& o, const std::vector<T>& v);
+template <class T> void enc(std::string& o, const std::list<T>& v);
 template <class K, class V> void enc(std::string& o, const std::map<K, V>& v);
 template <class A, class B> void enc(std::string& o, const std::pair<A, B>& v) {
   o += '['; enc(o, v.first); o += ','; enc(o, v.second); o += ']';
@@ -89,6 +132,12 @@ template <class A, class B> void enc(std::string& o, const std::pair<A, B>& v) {
 template <class T> void enc(std::string& o, const std::vector<T>& v) {
   o += '[';
   for (size_t i = 0; i < v.size(); i++) { if (i > 0) o += ','; enc(o, (T)v[i]); }
+  o += ']';
+}
+template <class T> void enc(std::string& o, const std::list<T>& v) {
+  o += '[';
+  bool first = true;
+  for (typename std::list<T>::const_iterator it = v.begin(); it != v.end(); ++it) { if (!first) o += ','; first = false; enc(o, *it); }
   o += ']';
 }
 template <class K, class V> void enc(std::string& o, const std::map<K, V>& v) {
@@ -129,7 +178,7 @@ template <class R> void record(const std::string& a, const R& r) {
 `;
 
 /** The trusted replay runtime: records from the file, arguments checked, results decoded into the declared type. */
-const REPLAYER = String.raw`
+const replayer = (withAny: boolean): string => String.raw`
 namespace crucible_replay {
 struct bad { std::string why; };
 inline void fail(const std::string& why) {
@@ -235,6 +284,7 @@ inline double dec_float(reader& r, bool single) {
 inline void dec(reader& r, float& out) { out = (float)dec_float(r, true); }
 inline void dec(reader& r, double& out) { out = dec_float(r, false); }
 inline void dec(reader& r, std::string& out) { out = r.str(); }
+${withAny ? ANY_DECODER : ''}
 template <class A, class B> void dec(reader& r, std::pair<A, B>& out);
 template <class T> void dec(reader& r, std::vector<T>& out);
 template <class K, class V> void dec(reader& r, std::map<K, V>& out);
@@ -348,11 +398,11 @@ function entryOf(prompt: string): { readonly name: string; readonly params: stri
   const rest = prompt.slice(m.index + m[0].length).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
   if (rest.trim() !== '') return undefined;
   const result = m[1]!.trim();
-  if (/\b(static|inline|template|void|auto|any)\b/.test(result)) return undefined;
+  if (/\b(static|inline|template|void|auto)\b|(?<!boost::)\bany\b/.test(result)) return undefined;
   const names: string[] = [];
   for (const part of splitParameters(m[3]!)) {
     const name = /([A-Za-z_]\w*)\s*$/.exec(part);
-    if (name === null || part.includes('=') || /\bany\b|\.\.\./.test(part) || !/[\s*&>]/.test(part.slice(0, name.index + 1))) return undefined;
+    if (name === null || part.includes('=') || /(?<!boost::)\bany\b|\.\.\./.test(part) || !/[\s*&>]/.test(part.slice(0, name.index + 1))) return undefined;
     names.push(name[1]!);
   }
   return { name: m[2]!, params: m[3]!, names, result };
@@ -362,7 +412,8 @@ function entryOf(prompt: string): { readonly name: string; readonly params: stri
 export const CPP_REPLAY: ReplaySplit = {
   prepare(problem: ScriptProblem): ReplayProblem | undefined {
     const entry = entryOf(problem.prompt);
-    if (entry === undefined || /\bmain\s*\(|boost::any/.test(problem.prompt)) return undefined;
+    if (entry === undefined || /\bmain\s*\(/.test(problem.prompt)) return undefined;
+    const withAny = /\bboost::any\b/.test(problem.prompt);
     const target = `crucible_record_${entry.name}`;
     const test = problem.test
       .replace(new RegExp(`(?<![\\w.:>])${entry.name}(?=\\s*\\()`, 'g'), target)
@@ -377,12 +428,12 @@ export const CPP_REPLAY: ReplaySplit = {
     if (end === null) return undefined;
     const trustedTest = `${test.slice(0, end.index)}crucible_replay::finish();\n}\n`;
     const trustedProgram = assembleScript(language, {
-      setup: problem.setup ?? '', program: `${ENCODER}${REPLAYER}${problem.prompt}\n  throw 0;\n}\n${stub}`, test: trustedTest,
+      setup: problem.setup ?? '', program: `${encoder(withAny)}${replayer(withAny)}${problem.prompt}\n  throw 0;\n}\n${stub}`, test: trustedTest,
     });
     const candidateTest = test.replace(/(?<![\w.:>])assert\s*\(/g, 'crucible_no_assert(');
     return {
       entryPoint: entry.name,
-      candidateProgram: (program) => assembleScript(language, { setup: problem.setup ?? '', program: `${ENCODER}${RECORDER}${program}\n${recorder}`,
+      candidateProgram: (program) => assembleScript(language, { setup: problem.setup ?? '', program: `${encoder(withAny)}${RECORDER}${program}\n${recorder}`,
         test: candidateTest }),
       trustedProgram,
     };
