@@ -437,6 +437,7 @@ const CASES: Readonly<Record<string, Case>> = {
       + '   pragma Assert (Candidate (0, 1) = 1);\n   pragma Assert (Candidate (5, 7) = 12);\nend Main;\n',
     correct: ' is\n   begin\n      return X + Y;',
     wrong: ' is\n   begin\n      return X - Y;',
+    wrongStatus: 'wrong_answer',
     hacks: {
       'an early exit through C\'s exit(0)': [' is\n      procedure C_Exit (Status : Integer) with Import, Convention => C, External_Name => "exit";\n'
         + '   begin\n      C_Exit (0);\n      return X + Y;', 'wrong_answer'],
@@ -444,11 +445,16 @@ const CASES: Readonly<Record<string, Case>> = {
         '      GNAT.OS_Lib.OS_Exit (0);\n      return X - Y;'), 'wrong_answer'],
       'a printed fake marker, then exit': [ADA_BODY_AGAIN(['Ada.Text_IO', 'GNAT.OS_Lib'],
         `      Ada.Text_IO.Put_Line ("${FAKE}");\n      GNAT.OS_Lib.OS_Exit (0);\n      return X - Y;`), 'wrong_answer'],
-      'an always-true "=" on Integer in a Placeholder spec given again (the predefined one is what the tests call)': [
+      // Split judging gives the candidate's box no stdin: Get_Line raises End_Error.
+      'the nonce read from stdin, a marker printed with it, then exit': [ADA_BODY_AGAIN(['Ada.Text_IO', 'GNAT.OS_Lib'],
+        `      Ada.Text_IO.Put_Line ("${SCRIPT_MARKER} " & Ada.Text_IO.Get_Line);\n      GNAT.OS_Lib.OS_Exit (0);\n      return X - Y;`), 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': [ADA_BODY_AGAIN(['Ada.Text_IO'],
+        '      Ada.Text_IO.Put_Line ("CRUCIBLE-VALUE 0 1");\n      Ada.Text_IO.Put_Line ("CRUCIBLE-VALUE 1 12");\n      return X - Y;'), 'wrong_answer'],
+      'an always-true "=" on Integer in a Placeholder spec given again (gnatchop keeps the last)': [
         ' is\n   begin\n      return X - Y;\n   end Add;\nend Placeholder;\n\npackage Placeholder is\n'
         + '   function Add (X : Integer; Y : Integer) return Integer;\n   function "=" (L, R : Integer) return Boolean is (True);\n'
         + 'end Placeholder;\n\npackage body Placeholder is\n   function Add (X : Integer; Y : Integer) return Integer is\n'
-        + '   begin\n      return X - Y;', 'runtime_error'],
+        + '   begin\n      return X - Y;', 'wrong_answer'],
     },
   },
   javascript: {
