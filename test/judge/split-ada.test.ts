@@ -16,7 +16,7 @@ import { after, describe, it } from 'node:test';
 import { readProblems } from '../../src/formats/index.js';
 import type { ScriptProblem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/judge/modes/index.js';
-import { splitOf } from '../../src/judge/modes/script.js';
+import { cutAtStopTokens, splitOf } from '../../src/judge/modes/script.js';
 import { ADA_SPLIT } from '../../src/judge/modes/split/ada.js';
 import { parseScriptValue, renderScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
@@ -186,11 +186,13 @@ describe('MultiPL-E Ada, judged split', () => {
       '      Integer_Option_2 : Integer_Option;', '   end record;'].join('\n');
     const p = await problem('Pair', types, 'Integer_Option_Integer_Option_Tuple', [],
       ['Candidate (0) = ((Valid => False), (Valid => True, Value => 1))']);
-    const hack = ' is\n   begin\n      return ((Valid => False), (Valid => False));\n   end Pair;\nend Placeholder;\n\n'
-      + `package Placeholder is\n${types}\n   function "=" (L, R : Integer_Option_Integer_Option_Tuple) return Boolean is (True);\n`
+    const hack = ' is\n   begin\n      return ((Valid => False), (Valid => False));\nend Pair;\nend Placeholder;\n\n'
+      + `package Placeholder is\n${types.replace(/^ +/gm, '')}\n   function "=" (L, R : Integer_Option_Integer_Option_Tuple) return Boolean is (True);\n`
       + '   function Pair (K : Integer) return Integer_Option_Integer_Option_Tuple;\nend Placeholder;\n\n'
       + 'package body Placeholder is\n   function Pair (K : Integer) return Integer_Option_Integer_Option_Tuple is\n   begin\n'
       + '      return ((Valid => False), (Valid => False));';
+    // MultiPL-E's stop token (`\n   end `) would cut a completion there; closing the units unindented is not cut.
+    assert.equal(cutAtStopTokens(hack, p.stopTokens), hack);
     const v = await judged(p, hack);
     assert.equal(v.status, 'wrong_answer', JSON.stringify(v));
     assert.match(v.reason ?? '', /^case 1 .*expected \[null, 1\], got \[null, null\]/);
