@@ -25,7 +25,9 @@
  * Racket `(check-within a b 0.001)` in `(test-humaneval)`; D `unittest` blocks run by `-unittest -main`;
  * C# `Debug.Assert` in `Problem.Main`; Scala `assert` in `object Problem`'s `main`; Kotlin `assert` in `main`
  * (run with `java -ea`); Java `assert` in `class Problem`'s `main` (`java -ea`); Rust `assert_eq!` in `main`;
- * JavaScript/TypeScript `assert.deepEqual` of `node:assert` in `test()`; C++ `assert` in `main`.
+ * JavaScript/TypeScript `assert.deepEqual` of `node:assert` in `test()`; C++ `assert` in `main`; Ada `pragma Assert`
+ * in `procedure Main` after package Placeholder, split into units by `gnatchop -w` and built by `gnatmake -gnata
+ * -gnat2022` (`eval_adb.py`, matsuolab/MultiPL-E fork at 41193bd).
  */
 import { RUST_ASSERT_REWRITES, RUST_PRINT_MARKER, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
 
