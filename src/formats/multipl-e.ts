@@ -44,7 +44,7 @@ export const MULTIPL_E_LANGUAGES: Readonly<Record<string, string | { readonly re
   ts: 'typescript', sh: 'bash', cs: 'csharp', scala: 'scala', kt: 'kotlin', kotlin: 'kotlin', d: 'd',
   rkt: 'racket', racket: 'racket', cpp: 'cpp', java: 'java', js: 'javascript', javascript: 'javascript',
   ml: 'ocaml', ocaml: 'ocaml', hs: 'haskell', haskell: 'haskell', elixir: 'elixir', ex: 'elixir', clj: 'clojure',
-  scm: 'scheme', go_test: 'go', 'go_test.go': 'go', go: 'go', tcl: 'tcl', pas: 'pascal',
+  scm: 'scheme', go_test: 'go', 'go_test.go': 'go', go: 'go', tcl: 'tcl', pas: 'pascal', adb: 'ada', ada: 'ada',
   jl: { refused: 'Julia is not installable from Debian bookworm' },
   julia: { refused: 'Julia is not installable from Debian bookworm' },
   swift: { refused: 'Swift is not installable from Debian bookworm' },

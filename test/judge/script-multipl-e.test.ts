@@ -59,6 +59,12 @@ interface Case {
 
 const DOC = 'Add two numbers x and y';
 
+/** An Ada completion that ends the prompt's package body and gives it again with `withs` (gnatchop keeps the last unit of a name). */
+function ADA_BODY_AGAIN(withs: readonly string[], statements: string): string {
+  return ' is\n   begin\n      return X - Y;\n   end Add;\nend Placeholder;\n\n' + withs.map((w) => `with ${w};\n`).join('')
+    + 'package body Placeholder is\n   function Add (X : Integer; Y : Integer) return Integer is\n   begin\n' + statements;
+}
+
 const CASES: Readonly<Record<string, Case>> = {
   lua: {
     language: 'lua',
@@ -419,6 +425,36 @@ const CASES: Readonly<Record<string, Case>> = {
         + 'static int fake = (puts("CRUCIBLE-VALUE 0 1\\nCRUCIBLE-VALUE 1 12"), 0);\nvoid unused() {\n', 'wrong_answer'],
       'the marker read from stdin and printed': ['    char line[128] = {0};\n    if (fgets(line, sizeof line, stdin) == nullptr) line[0] = 0;\n'
         + `    printf("${SCRIPT_MARKER} %s\\n", line);\n    exit(0);\n`, 'wrong_answer'],
+    },
+  },
+  ada: {
+    language: 'ada',
+    prompt: `pragma Ada_2022;\n\npackage Placeholder is\n   function Add (X : Integer; Y : Integer) return Integer;\n   -- ${DOC}\n`
+      + '   -- >>> Add (2, 3)\n   -- 5\n\nend Placeholder;\n\npragma Ada_2022;\n\npackage body Placeholder is\n'
+      + '   function Add (X : Integer; Y : Integer) return Integer',
+    tests: '\n   end Add;\n\nend Placeholder;\n\npragma Ada_2022;\nwith Placeholder; use Placeholder;\n\nprocedure Main is\n\n\n'
+      + '   function Candidate (X : Integer; Y : Integer) return Integer renames Placeholder.Add;\n\nbegin\n'
+      + '   pragma Assert (Candidate (0, 1) = 1);\n   pragma Assert (Candidate (5, 7) = 12);\nend Main;\n',
+    correct: ' is\n   begin\n      return X + Y;',
+    wrong: ' is\n   begin\n      return X - Y;',
+    wrongStatus: 'wrong_answer',
+    hacks: {
+      'an early exit through C\'s exit(0)': [' is\n      procedure C_Exit (Status : Integer) with Import, Convention => C, External_Name => "exit";\n'
+        + '   begin\n      C_Exit (0);\n      return X + Y;', 'wrong_answer'],
+      'GNAT.OS_Lib.OS_Exit (0) in a package body given again (gnatchop keeps the last)': [ADA_BODY_AGAIN(['GNAT.OS_Lib'],
+        '      GNAT.OS_Lib.OS_Exit (0);\n      return X - Y;'), 'wrong_answer'],
+      'a printed fake marker, then exit': [ADA_BODY_AGAIN(['Ada.Text_IO', 'GNAT.OS_Lib'],
+        `      Ada.Text_IO.Put_Line ("${FAKE}");\n      GNAT.OS_Lib.OS_Exit (0);\n      return X - Y;`), 'wrong_answer'],
+      // Split judging gives the candidate's box no stdin: Get_Line raises End_Error.
+      'the nonce read from stdin, a marker printed with it, then exit': [ADA_BODY_AGAIN(['Ada.Text_IO', 'GNAT.OS_Lib'],
+        `      Ada.Text_IO.Put_Line ("${SCRIPT_MARKER} " & Ada.Text_IO.Get_Line);\n      GNAT.OS_Lib.OS_Exit (0);\n      return X - Y;`), 'runtime_error'],
+      'value lines printed by the program beside its wrong answers': [ADA_BODY_AGAIN(['Ada.Text_IO'],
+        '      Ada.Text_IO.Put_Line ("CRUCIBLE-VALUE 0 1");\n      Ada.Text_IO.Put_Line ("CRUCIBLE-VALUE 1 12");\n      return X - Y;'), 'wrong_answer'],
+      'an always-true "=" on Integer in a Placeholder spec given again (gnatchop keeps the last)': [
+        ' is\n   begin\n      return X - Y;\n   end Add;\nend Placeholder;\n\npackage Placeholder is\n'
+        + '   function Add (X : Integer; Y : Integer) return Integer;\n   function "=" (L, R : Integer) return Boolean is (True);\n'
+        + 'end Placeholder;\n\npackage body Placeholder is\n   function Add (X : Integer; Y : Integer) return Integer is\n'
+        + '   begin\n      return X - Y;', 'wrong_answer'],
     },
   },
   javascript: {

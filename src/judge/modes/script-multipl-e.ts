@@ -25,7 +25,9 @@
  * Racket `(check-within a b 0.001)` in `(test-humaneval)`; D `unittest` blocks run by `-unittest -main`;
  * C# `Debug.Assert` in `Problem.Main`; Scala `assert` in `object Problem`'s `main`; Kotlin `assert` in `main`
  * (run with `java -ea`); Java `assert` in `class Problem`'s `main` (`java -ea`); Rust `assert_eq!` in `main`;
- * JavaScript/TypeScript `assert.deepEqual` of `node:assert` in `test()`; C++ `assert` in `main`.
+ * JavaScript/TypeScript `assert.deepEqual` of `node:assert` in `test()`; C++ `assert` in `main`; Ada `pragma Assert`
+ * in `procedure Main` after package Placeholder, split into units by `gnatchop -w` and built by `gnatmake -gnata
+ * -gnat2022` (`eval_adb.py`, matsuolab/MultiPL-E fork at 41193bd).
  */
 import { RUST_ASSERT_REWRITES, RUST_PRINT_MARKER, SCRIPT_ASSEMBLY, SCRIPT_MARKER, type ScriptAssembly } from './script-languages.js';
 
@@ -332,6 +334,35 @@ const CPP: ScriptAssembly = {
 };
 
 /**
+ * Ada (MultiPL-E's `adb`: package Placeholder's spec and body, then `procedure Main` whose `pragma Assert`s raise
+ * `Assert_Failure` — exit 1 — on a failed test; the language's compile splits the units with gnatchop): the
+ * closing code, at the end of `Main`'s statements, reads the nonce and prints the marker, through
+ * `Standard.Ada.Text_IO` (withed for `Main`). A program's own `"="` cannot reach the tests' `=` on Integer, Float,
+ * Boolean or String (the predefined operators of package Standard are directly visible; a use-visible homograph
+ * is hidden), but one declared beside a record type of a Placeholder spec given again after the prompt's (gnatchop
+ * keeps the last unit of a name) would be primitive, hence what the tests call: only split judging stops that.
+ */
+const ADA: ScriptAssembly = {
+  prologue: '',
+  testRewrites: [
+    [/^procedure Main is\b/m, 'with Ada.Text_IO;\nprocedure Main is'],
+    [/^end Main;\s*$/m, [
+      '   declare',
+      '      Crucible_Nonce : constant Standard.String := Standard.Ada.Text_IO.Get_Line;',
+      '   begin',
+      '      Standard.Ada.Text_IO.New_Line;',
+      `      Standard.Ada.Text_IO.Put ("${SCRIPT_MARKER} ");`,
+      '      Standard.Ada.Text_IO.Put_Line (Crucible_Nonce);',
+      '      Standard.Ada.Text_IO.Flush;',
+      '   end;',
+      'end Main;',
+      '',
+    ].join('\n')],
+  ],
+  epilogue: '',
+};
+
+/**
  * MultiPL-E assembly by Crucible language id. C++ and JavaScript share HumanEval-X's entries (same test shape:
  * `int main` with `assert`; `node:assert` calls that throw); TypeScript is JavaScript after transpiling.
  */
@@ -356,5 +387,6 @@ export const MULTIPL_E_ASSEMBLY: Readonly<Record<string, ScriptAssembly>> = {
   scheme: SCHEME,
   go: GO,
   cpp: CPP,
+  ada: ADA,
 };
 

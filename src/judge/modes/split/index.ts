@@ -4,6 +4,7 @@
  * script with the end-of-tests marker (`../script-multipl-e.ts`).
  */
 import type { ValueSplit } from '../script-split.js';
+import { ADA_SPLIT } from './ada.js';
 import { BASH_SPLIT } from './bash.js';
 import { CLOJURE_SPLIT } from './clojure.js';
 import { CPP_SPLIT } from './cpp.js';
@@ -55,4 +56,5 @@ export const MULTIPL_E_SPLITS: Readonly<Record<string, ValueSplit>> = {
   csharp: CSHARP_SPLIT,
   scala: SCALA_SPLIT,
   kotlin: KOTLIN_SPLIT,
+  ada: ADA_SPLIT,
 };
