@@ -41,6 +41,13 @@ describe('Java replay preparation', () => {
     assert.match(r.trustedProgram, /throw new AssertionError/);
   });
 
+  it('rewrites a call without arguments', () => {
+    const test = TEST.replace('!s.f(new ArrayList<>(), new HashMap<>()).equals(List.of())', 's.f( ) != 1');
+    const r = JAVA_REPLAY.prepare(problem('class Solution {\n    public int f() {\n', test))!;
+    assert.match(r.trustedProgram, /if \(CrucibleCalls\.f\(s\) != 1\)/);
+    assert.match(r.trustedProgram, /static int f\(Solution crucible_solution\) +\{/);
+  });
+
   it('leaves to the one-program judging what it cannot replay', () => {
     assert.equal(JAVA_REPLAY.prepare(problem(PROMPT.replace('List<Integer> f', 'int[] f'))), undefined);
     assert.equal(JAVA_REPLAY.prepare(problem(PROMPT, TEST.replace('Solution s = new Solution();', 'Solution s = new Solution();\n'

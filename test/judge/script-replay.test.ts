@@ -134,7 +134,8 @@ const CASES: readonly LanguageCase[] = [
         'wrong_answer', /ended after 0 calls/],
       'the marker printed after reading the nonce from stdin': ['Java/0', '        byte[] b = new byte[256];\n        int n = 0;\n'
         + '        try { n = System.in.read(b); } catch (java.io.IOException e) { }\n'
-        + `        System.out.println("${SCRIPT_MARKER} " + new String(b, 0, Math.max(n, 0)).trim());\n        System.exit(0);\n        return false;\n    }\n}\n`,
+        + `        System.out.println("${SCRIPT_MARKER} " + new String(b, 0, Math.max(n, 0)).trim());\n`
+        + '        System.exit(0);\n        return false;\n    }\n}\n',
         'wrong_answer', /ended after 0 calls/],
       'a returned List whose equals is always true': ['Java/1',
         '        return new ArrayList<String>() {\n            @Override public boolean equals(Object o) { return true; }\n        };\n    }\n}\n',

@@ -512,14 +512,16 @@ export const JAVA_REPLAY: ReplaySplit = {
     const desc = javaTypeDescriptor(entry.result);
     if (desc === undefined) return undefined;
     let calls = 0;
-    const test = problem.test.replace(new RegExp(`(?<![\\w$.])s\\s*\\.\\s*${entry.name}\\s*\\((\\s*\\))?`, 'g'), (_all, empty?: string) => {
+    const call = new RegExp(`(?<![\\w$.])s\\s*\\.\\s*${entry.name.replaceAll('$', '\\$')}\\s*\\((\\s*\\))?`, 'g');
+    const test = problem.test.replace(call, (_all, empty?: string) => {
       calls++;
       return empty === undefined ? `CrucibleCalls.${entry.name}(s, ` : `CrucibleCalls.${entry.name}(s)`;
     });
     if (calls === 0) return undefined;
     const names = entry.names.join(', ');
-    const head = `final class CrucibleCalls {\n  @SuppressWarnings("unchecked")\n  static ${entry.result} ${entry.name}(Solution crucible_solution${entry.params.trim() === '' ? '' : ', '}`
-      + `${entry.params}) ${entry.throws} {\n    java.lang.String crucible_args = CrucibleReplay.args(new java.lang.Object[] {${names}});\n`;
+    const params = entry.params.trim() === '' ? '' : `, ${entry.params}`;
+    const head = `final class CrucibleCalls {\n  @SuppressWarnings("unchecked")\n  static ${entry.result} ${entry.name}(Solution crucible_solution${params}) `
+      + `${entry.throws} {\n    java.lang.String crucible_args = CrucibleReplay.args(new java.lang.Object[] {${names}});\n`;
     const recorder = `${head}    ${entry.result} crucible_result = crucible_solution.${entry.name}(${names});\n`
       + '    CrucibleReplay.record(crucible_args, crucible_result);\n    return crucible_result;\n  }\n}\n';
     const cast = PRIMITIVES[entry.result]?.[1] ?? entry.result;
