@@ -127,6 +127,47 @@ const CASES: readonly LanguageCase[] = [
       'rand() called by the candidate (the tests draw from their own generator)': ['CPP/53', '    rand();\n    return x + y;\n}\n'],
     },
   },
+  {
+    suffix: 'java',
+    // 0: boolean, List<Double> arguments; 1: List<String>; 12: Optional<String>; 22: List<Object> arguments (Map.of(),
+    // chars) and List<Integer>; 32: new Random(42) inputs and the prompt's `poly` (double); 38: a static Random of
+    // the test's class and the prompt's `encodeCyclic` (String); 87: List<List<Integer>>; 90: Optional<Integer>;
+    // 95: Map<Object, Object> arguments; 103, 125: Object results (String, Integer, List); 111: Map<String, Integer>;
+    // 112: List<Object>; 136: List<Optional<Integer>>; 137: Optional<Object> compared with a literal by `==`;
+    // 139: long; 162: `throws NoSuchAlgorithmException`.
+    tasks: ['Java/0', 'Java/1', 'Java/12', 'Java/22', 'Java/32', 'Java/38', 'Java/87', 'Java/90', 'Java/95', 'Java/103', 'Java/111',
+      'Java/112', 'Java/125', 'Java/136', 'Java/137', 'Java/139', 'Java/162'],
+    hacks: {
+      'early System.exit(0)': ['Java/0', '        System.exit(0);\n        return false;\n    }\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'System.exit(0) from a static initialiser, before the first call': ['Java/0', '        return false;\n    }\n    static { System.exit(0); }\n}\n',
+        'wrong_answer', /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['Java/0', '        byte[] b = new byte[256];\n        int n = 0;\n'
+        + '        try { n = System.in.read(b); } catch (java.io.IOException e) { }\n'
+        + `        System.out.println("${SCRIPT_MARKER} " + new String(b, 0, Math.max(n, 0)).trim());\n`
+        + '        System.exit(0);\n        return false;\n    }\n}\n',
+        'wrong_answer', /ended after 0 calls/],
+      'a returned List whose equals is always true': ['Java/1',
+        '        return new ArrayList<String>() {\n            @Override public boolean equals(Object o) { return true; }\n        };\n    }\n}\n',
+        'wrong_answer', /tests failed on the program's recorded results/],
+      'an Object result whose equals is always true': ['Java/125',
+        '        return new Object() {\n            @Override public boolean equals(Object o) { return true; }\n        };\n    }\n}\n',
+        'wrong_answer', /malformed recorded result \(a value of a type that cannot be replayed/],
+      'a fake call record beside real ones': ['Java/0',
+        '        return true;\n    }\n    static { System.out.println("CRUCIBLE-CALL 0 [[1.0],0.3] true"); }\n}\n', 'wrong_answer', /recorded twice/],
+      'a recorded result out of the declared type\'s range': ['Java/53',
+        '        return x + y;\n    }\n    static { System.out.println("CRUCIBLE-CALL 0 [0,1] 99999999999"); System.exit(0); }\n}\n', 'wrong_answer',
+        /malformed recorded result/],
+      'a recorded result of another type than the declared one': ['Java/53',
+        '        return x + y;\n    }\n    static { System.out.println("CRUCIBLE-CALL 0 [0,1] \\"1\\""); System.exit(0); }\n}\n', 'wrong_answer',
+        /malformed recorded result/],
+      'the tests\' random generator reseeded by the candidate': ['Java/38',
+        '        CrucibleTests.rand.setSeed(1);\n        return encodeCyclic(encodeCyclic(s));\n    }\n}\n', 'wrong_answer', /diverged/],
+    },
+    passing: {
+      'random numbers drawn by the candidate (the tests draw from their own generator)': ['Java/53',
+        '        new Random().nextInt();\n        Math.random();\n        return x + y;\n    }\n}\n'],
+    },
+  },
 ];
 
 describe('replay judging of HumanEval-X script problems', () => {

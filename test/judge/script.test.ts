@@ -115,10 +115,14 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
         + '        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n' },
     correct: '        return a + b;\n    }\n}\n',
     wrong: '        return a - b;\n    }\n}\n',
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's test throws on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early System.exit(0)': ['        System.exit(0);\n        return 0;\n    }\n}\n', 'wrong_answer'],
-      'System.exit(0) from a static initialiser': ['        return a - b;\n    }\n    static { System.exit(0); }\n}\n', 'wrong_answer'],
-      'a printed fake marker, then exit': [`        System.out.println("${FAKE}");\n        System.exit(0);\n        return 0;\n    }\n}\n`, 'wrong_answer'],
+      'early System.exit(0)': ['        System.exit(0);\n        return 0;\n    }\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'System.exit(0) from a static initialiser': ['        return a - b;\n    }\n    static { System.exit(0); }\n}\n', 'wrong_answer',
+        /ended after 0 calls/],
+      'a printed fake marker, then exit': [`        System.out.println("${FAKE}");\n        System.exit(0);\n        return 0;\n    }\n}\n`, 'wrong_answer',
+        /ended after 0 calls/],
       'Arrays shadowed (asList returns an all-true list)': ['        return a - b;\n    }\n}\nclass Arrays {\n'
         + '    static List<Boolean> asList(Boolean... xs) { return new ArrayList<Boolean>(); }\n}\n', 'compile_error'],
       'AssertionError shadowed': ['        return a - b;\n    }\n}\nclass AssertionError extends java.lang.Error {\n'

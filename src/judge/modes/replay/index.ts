@@ -6,6 +6,7 @@
 import type { ReplaySplit } from '../script-replay.js';
 import { CPP_REPLAY } from './cpp.js';
 import { GO_REPLAY } from './go.js';
+import { JAVA_REPLAY } from './java.js';
 import { JAVASCRIPT_REPLAY } from './javascript.js';
 
 /** HumanEval-X's replay judging by Crucible language id. */
@@ -14,4 +15,5 @@ export const HUMANEVAL_X_REPLAYS: Readonly<Record<string, ReplaySplit>> = {
   go: GO_REPLAY,
   cpp: CPP_REPLAY,
   cpp11: CPP_REPLAY,
+  java: JAVA_REPLAY,
 };
