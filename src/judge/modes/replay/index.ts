@@ -7,6 +7,7 @@ import type { ReplaySplit } from '../script-replay.js';
 import { CPP_REPLAY } from './cpp.js';
 import { GO_REPLAY } from './go.js';
 import { JAVASCRIPT_REPLAY } from './javascript.js';
+import { RUST_REPLAY } from './rust.js';
 
 /** HumanEval-X's replay judging by Crucible language id. */
 export const HUMANEVAL_X_REPLAYS: Readonly<Record<string, ReplaySplit>> = {
@@ -14,4 +15,5 @@ export const HUMANEVAL_X_REPLAYS: Readonly<Record<string, ReplaySplit>> = {
   go: GO_REPLAY,
   cpp: CPP_REPLAY,
   cpp11: CPP_REPLAY,
+  'rust-test': RUST_REPLAY,
 };
