@@ -120,10 +120,11 @@ const CASES: readonly LanguageCase[] = [
   },
   {
     suffix: 'rust',
-    // 0: Vec<f32> and f32 arguments; 8: (i32, i32); 12: Option<String>; 21: Vec<f32>; 38: rand::random() inputs and
-    // `encode_cyclic`, a function of the canonical solution the test calls (recorded too); 53: rand::thread_rng()
-    // inputs; 95: a HashMap<&str, &str> argument; 111: HashMap<char, i32>; 149: Vec<&str>.
-    tasks: ['Rust/0', 'Rust/8', 'Rust/12', 'Rust/21', 'Rust/38', 'Rust/53', 'Rust/95', 'Rust/111', 'Rust/149'],
+    // 0: Vec<f32> and f32 arguments; 8: (i32, i32); 12: Option<String>; 21: Vec<f32>; 22: Vec<Box<dyn Any>> arguments;
+    // 38: rand::random() inputs and `encode_cyclic`, a function of the canonical solution the test calls (recorded
+    // too); 50: rand 0.7's gen_range(a, b) in the test; 53: rand::thread_rng() inputs; 95: a HashMap<&str, &str>
+    // argument; 111: HashMap<char, i32>; 149: Vec<&str>.
+    tasks: ['Rust/0', 'Rust/8', 'Rust/12', 'Rust/21', 'Rust/22', 'Rust/38', 'Rust/50', 'Rust/53', 'Rust/95', 'Rust/111', 'Rust/149'],
     hacks: {
       'early std::process::exit(0)': ['Rust/0', '    std::process::exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
       'the marker printed after reading the nonce from stdin': ['Rust/0', '    let mut n = String::new();\n'

@@ -17,8 +17,10 @@
  * `{"$m": [[k, v], ...]}` sorted by the encoded key (HashMap's equality ignores order; its iteration order differs
  * per process). The trusted decoder (trait `Dec`, a small JSON reader for exactly those shapes, into the declared
  * return type; `&str` results are leaked `String`s) refuses anything else, integers out of the type's range,
- * lone surrogates, repeated map keys and trailing text. Signatures with other types (`Box<dyn Any>`, `&dyn Any`,
- * the completion's own `RtnType`, lifetimes: Rust/22 and Rust/137) are left to the one-program judging.
+ * lone surrogates, repeated map keys and trailing text. `Box<dyn Any>` arguments (Rust/22; arguments are only
+ * compared) are written as `{"$any": type, "v": value}` for the dynamic types the tests box, `{"$any": null}` for
+ * others. Signatures with other types (Rust/137: `&'a dyn Any`, the completion's own `RtnType`) are left to the
+ * one-program judging.
  *
  * The tests' `rand::thread_rng()` and `rand::random()` become a `StdRng` of the test's own with a fixed seed (one
  * stream shared by every `thread_rng()` the test makes), so the inputs are equal in both boxes and a candidate
@@ -133,6 +135,18 @@ pub mod crucible_replay {
                 o.push('['); o.push_str(k); o.push(','); o.push_str(v); o.push(']');
             }
             o.push_str("]}");
+        }
+    }
+    /// A Box<dyn Any> argument (Rust/22) by the dynamic types the tests box; any other as {"$any":null}.
+    impl Enc for dyn std::any::Any {
+        fn enc(&self, o: &mut String) {
+            macro_rules! crucible_try { ($($t:ty => $tag:expr),*) => { $(if let Some(v) = self.downcast_ref::<$t>() {
+                o.push_str("{\"$any\":\""); o.push_str($tag); o.push_str("\",\"v\":"); v.enc(o); o.push('}'); return;
+            })* }; }
+            crucible_try!(i32 => "i32", i64 => "i64", u32 => "u32", usize => "usize", f32 => "f32", f64 => "f64", bool => "bool",
+                char => "char", String => "String", &'static str => "&str", Vec<Box<dyn std::any::Any>> => "Vec<Box<dyn Any>>",
+                Vec<i32> => "Vec<i32>", Vec<String> => "Vec<String>");
+            o.push_str("{\"$any\":null}");
         }
     }
     pub fn args(parts: &[&dyn Enc]) -> String {
@@ -417,9 +431,9 @@ function splitParameters(params: string): string[] {
   return parts.filter((p) => p !== '');
 }
 
-/** Whether a type text is built from the std types `Enc`/`Dec` cover (no lifetimes, trait objects or own types). */
+/** Whether a type text is built from the std types `Enc` covers (no lifetimes, own types, or trait objects but `Box<dyn Any>`). */
 function supportedType(type: string): boolean {
-  return type.replace(/\b(bool|char|[iu](8|16|32|64|128|size)|f32|f64|String|str|Vec|Option|HashMap)\b/g, '')
+  return type.replace(/\bBox\s*<\s*dyn\s+Any\s*>/g, '').replace(/\b(bool|char|[iu](8|16|32|64|128|size)|f32|f64|String|str|Vec|Option|HashMap)\b/g, '')
     .replace(/[\s&<>(),]/g, '') === '';
 }
 
@@ -432,7 +446,7 @@ function recorded(name: string, params: string, result: string | undefined): Rec
     out.push([m[1]!, m[2]!.trim()]);
   }
   const type = (result ?? '').trim();
-  if (type === '' || !supportedType(type) || /^&/.test(type) && !/^&\s*str$/.test(type)) return undefined;
+  if (type === '' || !supportedType(type) || /\bdyn\b/.test(type) || /^&/.test(type) && !/^&\s*str$/.test(type)) return undefined;
   return { name, params: out, result: type };
 }
 
