@@ -433,7 +433,8 @@ function splitParameters(params: string): string[] {
 
 /** Whether a type text is built from the std types `Enc` covers (no lifetimes, own types, or trait objects but `Box<dyn Any>`). */
 function supportedType(type: string): boolean {
-  return type.replace(/\bBox\s*<\s*dyn\s+Any\s*>/g, '').replace(/\b(bool|char|[iu](8|16|32|64|128|size)|f32|f64|String|str|Vec|Option|HashMap)\b/g, '')
+  return type.replace(/\bBox\s*<\s*dyn\s+Any\s*>/g, '')
+    .replace(/\b(bool|char|[iu](8|16|32|64|128|size)|f32|f64|String|str|Vec|Option|HashMap)\b/g, '')
     .replace(/[\s&<>(),]/g, '') === '';
 }
 
@@ -531,7 +532,9 @@ export const RUST_REPLAY: ReplaySplit = {
     const recorders = functions.map((f) => wrapper(f, 'record')).join('');
     return {
       entryPoint: entry.name,
-      candidateProgram: (program) => assembleScript(language, { setup, program: `${program}\n${ENCODER}${RECORDER}${recorders}`, test: candidateTest }),
+      candidateProgram: (program) => assembleScript(language, {
+        setup, program: `${program}\n${ENCODER}${RECORDER}${recorders}`, test: candidateTest,
+      }),
       trustedProgram,
     };
   },
