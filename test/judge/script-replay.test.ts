@@ -137,6 +137,9 @@ const CASES: readonly LanguageCase[] = [
       'a recorded result out of the declared type\'s range': ['Rust/53',
         '    x + y\n}\n#[test]\nfn aaa() { println!("CRUCIBLE-CALL 0 [0,1] 99999999999"); std::process::exit(0); }\n', 'wrong_answer',
         /malformed recorded result/],
+      'a recorded map with a repeated key': ['Rust/111', '    HashMap::new()\n}\n#[test]\nfn aaa() {\n'
+        + '    println!("CRUCIBLE-CALL 0 [\\"a b b a\\"] {{\\"$m\\":[[\\"a\\",2],[\\"a\\",2]]}}");\n    std::process::exit(0);\n}\n',
+        'wrong_answer', /malformed recorded result \(a repeated map key\)/],
       'a panic in the function': ['Rust/53', '    panic!("no")\n}\n', 'runtime_error', /panicked|exit/],
       'the tests\' random generator advanced by the candidate': ['Rust/53',
         '    rand::RngCore::next_u32(&mut crate::crucible_replay::test_rng());\n    x + y\n}\n', 'wrong_answer', /diverged/],
