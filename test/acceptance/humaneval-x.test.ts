@@ -34,8 +34,6 @@ const KNOWN_FAILURES: Readonly<Record<string, readonly [SampleStatus, RegExp]>> 
   'JavaScript/155': ['wrong_answer', /Assertion failed/],
   // require('js-md5'): an npm package CodeGeeX's environment installs; Crucible's boxes have no npm packages.
   'JavaScript/162': ['runtime_error', /MODULE_NOT_FOUND/],
-  // rng.gen_range(0, 2): rand 0.7's two-argument form; Debian ships rand 0.8.5, where it takes a range.
-  'Rust/50': ['compile_error', /gen_range/],
 };
 
 /** A wrong body for HumanEval/0 (`has_close_elements`: some tests expect true) in each language. */

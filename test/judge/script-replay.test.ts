@@ -168,6 +168,37 @@ const CASES: readonly LanguageCase[] = [
         '        new Random().nextInt();\n        Math.random();\n        return x + y;\n    }\n}\n'],
     },
   },
+  {
+    suffix: 'rust',
+    // 0: Vec<f32> and f32 arguments; 8: (i32, i32); 12: Option<String>; 21: Vec<f32>; 22: Vec<Box<dyn Any>> arguments;
+    // 38: rand::random() inputs and `encode_cyclic`, a function of the canonical solution the test calls (recorded
+    // too); 50: rand 0.7's gen_range(a, b) in the test; 53: rand::thread_rng() inputs; 95: a HashMap<&str, &str>
+    // argument; 111: HashMap<char, i32>; 149: Vec<&str>.
+    tasks: ['Rust/0', 'Rust/8', 'Rust/12', 'Rust/21', 'Rust/22', 'Rust/38', 'Rust/50', 'Rust/53', 'Rust/95', 'Rust/111', 'Rust/149'],
+    hacks: {
+      'early std::process::exit(0)': ['Rust/0', '    std::process::exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'the marker printed after reading the nonce from stdin': ['Rust/0', '    let mut n = String::new();\n'
+        + `    std::io::stdin().read_line(&mut n).unwrap();\n    println!("${SCRIPT_MARKER} {}", n.trim());\n    std::process::exit(0)\n}\n`,
+        'wrong_answer', /ended after 0 calls/],
+      'assert_eq! and assert! shadowed by macro_rules!': ['Rust/0', '    true\n}\nmacro_rules! assert_eq { ($($t:tt)*) => {} }\n'
+        + 'macro_rules! assert { ($($t:tt)*) => {} }\n', 'wrong_answer', /tests failed on the program's recorded results/],
+      'a fake call record beside real ones (from a test of its own, run first)': ['Rust/0',
+        '    true\n}\n#[test]\nfn aaa() { println!("CRUCIBLE-CALL 0 [[1.0],0.3] true"); }\n', 'wrong_answer', /recorded twice/],
+      'a recorded result out of the declared type\'s range': ['Rust/53',
+        '    x + y\n}\n#[test]\nfn aaa() { println!("CRUCIBLE-CALL 0 [0,1] 99999999999"); std::process::exit(0); }\n', 'wrong_answer',
+        /malformed recorded result/],
+      'a recorded map with a repeated key': ['Rust/111', '    HashMap::new()\n}\n#[test]\nfn aaa() {\n'
+        + '    println!("CRUCIBLE-CALL 0 [\\"a b b a\\"] {{\\"$m\\":[[\\"a\\",2],[\\"a\\",2]]}}");\n    std::process::exit(0);\n}\n',
+        'wrong_answer', /malformed recorded result \(a repeated map key\)/],
+      'a panic in the function': ['Rust/53', '    panic!("no")\n}\n', 'runtime_error', /panicked|exit/],
+      'the tests\' random generator advanced by the candidate': ['Rust/53',
+        '    rand::RngCore::next_u32(&mut crate::crucible_replay::test_rng());\n    x + y\n}\n', 'wrong_answer', /diverged/],
+    },
+    passing: {
+      'rand::thread_rng() used by the candidate (the tests draw from their own generator)': ['Rust/53',
+        '    let _: u32 = rand::thread_rng().gen();\n    x + y\n}\n'],
+    },
+  },
 ];
 
 describe('replay judging of HumanEval-X script problems', () => {

@@ -83,11 +83,13 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
     // The crates link: a correct answer that uses each of them.
     correct: '    let _ = rand::thread_rng().gen_range(0..2);\n    let _ = Regex::new("a+").unwrap();\n    let _ = md5::compute(b"x");\n    a + b\n}\n',
     wrong: '    a - b\n}\n',
+    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert_eq! fails on the recorded result.
+    wrongStatus: 'wrong_answer',
     hacks: {
-      'early process::exit(0)': ['    std::process::exit(0)\n}\n', 'wrong_answer'],
-      'a printed fake marker, then exit(0)': [`    println!("${FAKE}");\n    std::process::exit(0)\n}\n`, 'wrong_answer'],
-      'assert_eq! and assert! shadowed by macro_rules! (the tests call ::std::)': ['    a - b\n}\nmacro_rules! assert_eq { ($($t:tt)*) => {} }\n'
-        + 'macro_rules! assert { ($($t:tt)*) => {} }\n', 'runtime_error'],
+      'early process::exit(0)': ['    std::process::exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
+      'a printed fake marker, then exit(0)': [`    println!("${FAKE}");\n    std::process::exit(0)\n}\n`, 'wrong_answer', /ended after 0 calls/],
+      'assert_eq! and assert! shadowed by macro_rules! (the trusted box has no candidate code)': ['    a - b\n}\n'
+        + 'macro_rules! assert_eq { ($($t:tt)*) => {} }\nmacro_rules! assert { ($($t:tt)*) => {} }\n', 'wrong_answer', /tests failed/],
     },
   },
   javascript: {

@@ -8,6 +8,7 @@ import { CPP_REPLAY } from './cpp.js';
 import { GO_REPLAY } from './go.js';
 import { JAVA_REPLAY } from './java.js';
 import { JAVASCRIPT_REPLAY } from './javascript.js';
+import { RUST_REPLAY } from './rust.js';
 
 /** HumanEval-X's replay judging by Crucible language id. */
 export const HUMANEVAL_X_REPLAYS: Readonly<Record<string, ReplaySplit>> = {
@@ -16,4 +17,5 @@ export const HUMANEVAL_X_REPLAYS: Readonly<Record<string, ReplaySplit>> = {
   cpp: CPP_REPLAY,
   cpp11: CPP_REPLAY,
   java: JAVA_REPLAY,
+  'rust-test': RUST_REPLAY,
 };
