@@ -173,8 +173,10 @@ const CASES: readonly LanguageCase[] = [
     // 0: Vec<f32> and f32 arguments; 8: (i32, i32); 12: Option<String>; 21: Vec<f32>; 22: Vec<Box<dyn Any>> arguments;
     // 38: rand::random() inputs and `encode_cyclic`, a function of the canonical solution the test calls (recorded
     // too); 50: rand 0.7's gen_range(a, b) in the test; 53: rand::thread_rng() inputs; 95: a HashMap<&str, &str>
-    // argument; 111: HashMap<char, i32>; 149: Vec<&str>.
-    tasks: ['Rust/0', 'Rust/8', 'Rust/12', 'Rust/21', 'Rust/22', 'Rust/38', 'Rust/50', 'Rust/53', 'Rust/95', 'Rust/111', 'Rust/149'],
+    // argument; 111: HashMap<char, i32>; 149: Vec<&str>; 137: &dyn Any arguments and a result of the completion's own
+    // enum (`RtnType`), decoded into the canonical solution's.
+    tasks: ['Rust/0', 'Rust/8', 'Rust/12', 'Rust/21', 'Rust/22', 'Rust/38', 'Rust/50', 'Rust/53', 'Rust/95', 'Rust/111', 'Rust/149',
+      'Rust/137'],
     hacks: {
       'early std::process::exit(0)': ['Rust/0', '    std::process::exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
       'the marker printed after reading the nonce from stdin': ['Rust/0', '    let mut n = String::new();\n'
@@ -190,6 +192,13 @@ const CASES: readonly LanguageCase[] = [
       'a recorded map with a repeated key': ['Rust/111', '    HashMap::new()\n}\n#[test]\nfn aaa() {\n'
         + '    println!("CRUCIBLE-CALL 0 [\\"a b b a\\"] {{\\"$m\\":[[\\"a\\",2],[\\"a\\",2]]}}");\n    std::process::exit(0);\n}\n',
         'wrong_answer', /malformed recorded result \(a repeated map key\)/],
+      'an always-true PartialEq on the completion\'s own result enum': ['Rust/137', '    RtnType::Int(0)\n}\n'
+        + '#[derive(Debug)]\npub enum RtnType<S, F, I> { String(S), Float(F), Int(I) }\n'
+        + 'impl<S, F, I> PartialEq for RtnType<S, F, I> { fn eq(&self, _: &Self) -> bool { true } }\n', 'wrong_answer',
+        /tests failed on the program's recorded results/],
+      'a variant of the completion\'s enum the tests do not name': ['Rust/137', '    RtnType::Other\n}\n'
+        + '#[derive(Debug, PartialEq)]\npub enum RtnType<S, F, I> { String(S), Float(F), Int(I), Other }\n', 'wrong_answer',
+        /malformed recorded result \(a variant the tests do not name\)/],
       'a panic in the function': ['Rust/53', '    panic!("no")\n}\n', 'runtime_error', /panicked|exit/],
       'the tests\' random generator advanced by the candidate': ['Rust/53',
         '    rand::RngCore::next_u32(&mut crate::crucible_replay::test_rng());\n    x + y\n}\n', 'wrong_answer', /diverged/],

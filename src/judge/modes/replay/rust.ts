@@ -18,9 +18,13 @@
  * per process). The trusted decoder (trait `Dec`, a small JSON reader for exactly those shapes, into the declared
  * return type; `&str` results are leaked `String`s) refuses anything else, integers out of the type's range,
  * lone surrogates, repeated map keys and trailing text. `Box<dyn Any>` arguments (Rust/22; arguments are only
- * compared) are written as `{"$any": type, "v": value}` for the dynamic types the tests box, `{"$any": null}` for
- * others. Signatures with other types (Rust/137: `&'a dyn Any`, the completion's own `RtnType`) are left to the
- * one-program judging.
+ * compared), and `&dyn Any` ones (Rust/137), are written as `{"$any": type, "v": value}` for the dynamic types the
+ * tests box, `{"$any": null}` for others. A result of an enum the completion must define (Rust/137's
+ * `RtnType<String,f64,i32>`, which the prompt names but does not declare) is written by a `match` on the variants
+ * the test names, generated from the canonical solution's definition (`{"$v": variant, "x": [payload...]}`; any
+ * other variant of the candidate's enum as `{"$v": null}`), and decoded in the trusted box into the canonical
+ * solution's enum (its definition is problem data: derived `PartialEq`, tuple or unit variants only), so the
+ * candidate's own `PartialEq` never judges. Signatures with other types are left to the one-program judging.
  *
  * The tests' `rand::thread_rng()` and `rand::random()` become a `StdRng` of the test's own with a fixed seed (one
  * stream shared by every `thread_rng()` the test makes), so the inputs are equal in both boxes and a candidate
@@ -201,9 +205,9 @@ pub mod crucible_replayer {
     }
     pub struct Reader<'a> { s: &'a str, p: usize }
     impl<'a> Reader<'a> {
-        fn ws(&mut self) { while self.s.as_bytes().get(self.p) == Some(&b' ') { self.p += 1; } }
-        fn peek(&mut self, c: u8) -> bool { self.ws(); self.s.as_bytes().get(self.p) == Some(&c) }
-        fn expect(&mut self, c: u8) -> Result<(), String> {
+        pub fn ws(&mut self) { while self.s.as_bytes().get(self.p) == Some(&b' ') { self.p += 1; } }
+        pub fn peek(&mut self, c: u8) -> bool { self.ws(); self.s.as_bytes().get(self.p) == Some(&c) }
+        pub fn expect(&mut self, c: u8) -> Result<(), String> {
             if self.peek(c) { self.p += 1; Ok(()) } else { Err(format!("expected '{}'", c as char)) }
         }
         fn word(&mut self, w: &str) -> bool {
@@ -223,7 +227,7 @@ pub mod crucible_replayer {
             self.p += 4;
             Ok(u32::from_str_radix(h, 16).unwrap())
         }
-        fn string(&mut self) -> Result<String, String> {
+        pub fn string(&mut self) -> Result<String, String> {
             self.expect(b'"')?;
             let mut out = String::new();
             loop {
@@ -408,6 +412,8 @@ const FINISH_TEST = '\n#[test]\nfn zzzy_crucible_replay_finish() {\n    crate::c
 /** One function the tests' calls are recorded for: its name and signature text. */
 interface Recorded {
   readonly name: string;
+  /** The `<…>` generics of its header (lifetimes), or ''. */
+  readonly generics: string;
   /** `[name, type]` per parameter (a `mut` binding dropped). */
   readonly params: readonly (readonly [string, string])[];
   readonly result: string;
@@ -431,15 +437,23 @@ function splitParameters(params: string): string[] {
   return parts.filter((p) => p !== '');
 }
 
-/** Whether a type text is built from the std types `Enc` covers (no lifetimes, own types, or trait objects but `Box<dyn Any>`). */
-function supportedType(type: string): boolean {
-  return type.replace(/\bBox\s*<\s*dyn\s+Any\s*>/g, '')
+/**
+ * Whether a type text is built from the std types `Enc` covers (lifetimes aside; no own types, no trait objects but
+ * `Box<dyn Any>` and `&dyn Any`), or is `enumType` (a result of an enum the canonical solution defines).
+ */
+function supportedType(type: string, enumType?: string): boolean {
+  if (enumType !== undefined && type.replace(/\s/g, '') === enumType) return true;
+  return type.replace(/'[A-Za-z_]\w*/g, '').replace(/\bBox\s*<\s*dyn\s+Any\s*>|&\s*dyn\s+Any\b/g, '')
     .replace(/\b(bool|char|[iu](8|16|32|64|128|size)|f32|f64|String|str|Vec|Option|HashMap)\b/g, '')
     .replace(/[\s&<>(),]/g, '') === '';
 }
 
-/** A function's signature from its `fn` header's parts, or undefined when a type is not supported. */
-function recorded(name: string, params: string, result: string | undefined): Recorded | undefined {
+/**
+ * A function's signature from its `fn` header's parts, or undefined when a type is not supported. `enumType` is the
+ * result type when it is an enum of the canonical solution (`RtnType<String,f64,i32>`, spaces removed).
+ */
+function recorded(name: string, generics: string | undefined, params: string, result: string | undefined, enumType?: string): Recorded | undefined {
+  if (generics !== undefined && !/^<\s*'[A-Za-z_]\w*(?:\s*,\s*'[A-Za-z_]\w*)*\s*>$/.test(generics)) return undefined;
   const out: (readonly [string, string])[] = [];
   for (const part of splitParameters(params)) {
     const m = /^(?:mut\s+)?([A-Za-z_]\w*)\s*:\s*([\s\S]+)$/.exec(part);
@@ -447,18 +461,88 @@ function recorded(name: string, params: string, result: string | undefined): Rec
     out.push([m[1]!, m[2]!.trim()]);
   }
   const type = (result ?? '').trim();
-  if (type === '' || !supportedType(type) || /\bdyn\b/.test(type) || /^&/.test(type) && !/^&\s*str$/.test(type)) return undefined;
-  return { name, params: out, result: type };
+  if (type === '' || !supportedType(type, enumType) || /\bdyn\b/.test(type) || /^&/.test(type) && !/^&\s*str$/.test(type)) return undefined;
+  return { name, generics: generics ?? '', params: out, result: type };
+}
+
+/** An enum the canonical solution defines (a result type no std `Enc`/`Dec` covers): its definition and tuple variants. */
+interface CanonicalEnum {
+  readonly name: string;
+  /** Its generic parameters' names (`S`, `F`, `I`). */
+  readonly parameters: readonly string[];
+  /** Its definition text with its attributes (trusted: the problem's canonical solution). */
+  readonly definition: string;
+  /** Variant name -> its payload types (in the enum's generic parameters). */
+  readonly variants: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The enum `name` as the canonical solution defines it, or undefined when it is not one of tuple or unit variants. */
+function canonicalEnum(canonical: string, name: string): CanonicalEnum | undefined {
+  const m = new RegExp(`((?:#\\[[^\\]]*\\]\\s*)*)(?:pub\\s+)?enum\\s+${name}\\s*(?:<([^>]*)>)?\\s*\\{([^{}]*)\\}`).exec(canonical);
+  if (m === null || !/\bderive\s*\([^)]*\bPartialEq\b/.test(m[1]!)) return undefined;
+  const parameters = (m[2] ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (!parameters.every((p) => /^[A-Z]\w*$/.test(p))) return undefined;
+  const variants = new Map<string, readonly string[]>();
+  for (const v of splitParameters(m[3]!)) {
+    const variant = /^([A-Za-z_]\w*)\s*(?:\(([^()]*)\))?$/.exec(v);
+    if (variant === null) return undefined;
+    variants.set(variant[1]!, splitParameters(variant[2] ?? ''));
+  }
+  return { name, parameters, definition: m[0].trim(), variants };
+}
+
+/** The payload types of `e`'s variants with its generic parameters bound to `result`'s arguments, or undefined. */
+function boundVariants(e: CanonicalEnum, result: string): ReadonlyMap<string, readonly string[]> | undefined {
+  const args = /^\w+\s*<([\s\S]*)>$/.exec(result.trim());
+  const bound = args === null ? [] : splitParameters(args[1]!);
+  if (bound.length !== e.parameters.length) return undefined;
+  const out = new Map<string, readonly string[]>();
+  for (const [variant, payload] of e.variants) {
+    const types = payload.map((t) => e.parameters.includes(t) ? bound[e.parameters.indexOf(t)]! : t);
+    if (!types.every((t) => supportedType(t))) return undefined;
+    out.set(variant, types);
+  }
+  return out;
+}
+
+/**
+ * The `Enc` (candidate's box, on the candidate's own enum of that name) and `Dec` (trusted box, on the canonical
+ * solution's) of an enum result: `{"$v": variant, "x": [payload...]}` for the variants the test names; any other
+ * variant of the candidate's enum is written `{"$v": null}`, which the decoder refuses.
+ */
+function enumCodec(result: string, variants: ReadonlyMap<string, readonly string[]>, named: ReadonlySet<string>, side: 'enc' | 'dec'): string {
+  const base = /^\w+/.exec(result)![0];
+  const used = [...variants].filter(([v]) => named.has(v));
+  if (side === 'enc') {
+    const arms = used.map(([v, types]) => {
+      const names = types.map((_, i) => `x${i}`);
+      const pushes = names.map((n, i) => `${i > 0 ? 'o.push(\',\'); ' : ''}crate::crucible_replay::Enc::enc(${n}, o);`).join(' ');
+      return `            ${base}::${v}(${names.join(', ')}) => { o.push_str("{\\"$v\\":\\"${v}\\",\\"x\\":["); ${pushes} o.push_str("]}"); }`;
+    });
+    return `\n#[allow(unreachable_patterns, unused_variables)]\nimpl crate::crucible_replay::Enc for ${result} {\n`
+      + `    fn enc(&self, o: &mut String) {\n        match self {\n${arms.join('\n')}\n            _ => o.push_str("{\\"$v\\":null}"),\n        }\n    }\n}\n`;
+  }
+  const arms = used.map(([v, types]) => {
+    const reads = types.map((t, i) => `${i > 0 ? 'r.expect(b\',\')?; ' : ''}let x${i} = <${t} as crate::crucible_replayer::Dec>::dec(r)?;`).join(' ');
+    return `            "${v}" => { r.expect(b'[')?; ${reads} r.expect(b']')?; ${base}::${v}(${types.map((_, i) => `x${i}`).join(', ')}) }`;
+  });
+  return `\nimpl crate::crucible_replayer::Dec for ${result} {\n    fn dec(r: &mut crate::crucible_replayer::Reader) -> Result<Self, String> {\n`
+    + '        r.expect(b\'{\')?;\n        if r.string()? != "$v" { return Err("not a variant".to_string()); }\n        r.expect(b\':\')?;\n'
+    + '        if r.peek(b\'n\') { return Err("a variant the tests do not name".to_string()); }\n        let v = r.string()?;\n'
+    + '        r.expect(b\',\')?;\n        if r.string()? != "x" { return Err("a variant without its values".to_string()); }\n        r.expect(b\':\')?;\n'
+    + `        let out = match v.as_str() {\n${arms.join('\n')}\n            _ => return Err("a variant the tests do not name".to_string()),\n        };\n`
+    + '        r.expect(b\'}\')?;\n        Ok(out)\n    }\n}\n';
 }
 
 /** The entry point: the last function the prompt opens, with nothing but comments after it. */
-function entryOf(prompt: string): { readonly name: string; readonly params: string; readonly result: string | undefined } | undefined {
-  const all = [...prompt.matchAll(/\bfn\s+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:->\s*([^{]+?))?\s*\{/g)];
+function entryOf(prompt: string): { readonly name: string; readonly generics: string | undefined; readonly params: string;
+  readonly result: string | undefined; } | undefined {
+  const all = [...prompt.matchAll(/\bfn\s+([A-Za-z_]\w*)\s*(<[^>]*>)?\s*\(([^()]*)\)\s*(?:->\s*([^{]+?))?\s*\{/g)];
   const m = all[all.length - 1];
   if (m === undefined) return undefined;
   const rest = prompt.slice(m.index + m[0].length).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
   if (rest.trim() !== '') return undefined;
-  return { name: m[1]!, params: m[2]!, result: m[3] };
+  return { name: m[1]!, generics: m[2], params: m[3]!, result: m[4] };
 }
 
 /** Names the test's code (comments out) calls as plain functions (not methods or paths), minus those it defines. */
@@ -469,12 +553,33 @@ function calledNames(test: string): Set<string> {
   return called;
 }
 
+/** The entry point's result when it is an enum of the canonical solution: its definition and its codecs' parts. */
+interface EnumResult {
+  readonly type: string;
+  readonly definition: string;
+  readonly variants: ReadonlyMap<string, readonly string[]>;
+  /** The variants the test names (`RtnType::Int(…)`). */
+  readonly named: ReadonlySet<string>;
+}
+
+/** The entry point's result as an enum the canonical solution defines (Rust/137's `RtnType<String,f64,i32>`), if it is one. */
+function enumResultOf(problem: ScriptProblem, result: string | undefined): EnumResult | undefined {
+  const base = /^\s*([A-Z]\w*)\s*(?:<|$)/.exec(result ?? '');
+  if (base === null || /\benum\s+/.test(problem.prompt)) return undefined;
+  const e = canonicalEnum(problem.canonicalSolution ?? '', base[1]!);
+  const variants = e === undefined ? undefined : boundVariants(e, result!);
+  if (e === undefined || variants === undefined) return undefined;
+  const named = new Set([...problem.test.matchAll(new RegExp(`\\b${e.name}\\s*::\\s*([A-Za-z_]\\w*)`, 'g'))].map((m) => m[1]!));
+  if (named.size === 0 || [...named].some((v) => !variants.has(v))) return undefined;
+  return { type: result!.replace(/\s/g, ''), definition: e.definition, variants, named };
+}
+
 /** The functions whose calls are recorded, or undefined when one of the test's calls cannot be. */
-function recordedOf(problem: ScriptProblem, entry: NonNullable<ReturnType<typeof entryOf>>): Recorded[] | undefined {
+function recordedOf(problem: ScriptProblem, entry: NonNullable<ReturnType<typeof entryOf>>, enumResult: EnumResult | undefined): Recorded[] | undefined {
   const called = calledNames(problem.test);
   const out: Recorded[] = [];
   if (called.has(entry.name)) {
-    const r = recorded(entry.name, entry.params, entry.result);
+    const r = recorded(entry.name, entry.generics, entry.params, entry.result, enumResult?.type);
     if (r === undefined) return undefined;
     out.push(r);
   }
@@ -482,7 +587,7 @@ function recordedOf(problem: ScriptProblem, entry: NonNullable<ReturnType<typeof
   for (const m of (problem.canonicalSolution ?? '').matchAll(/\bfn\s+([A-Za-z_]\w*)\s*(<[^>]*>)?\s*\(([^()]*)\)\s*(?:->\s*([^{]+?))?\s*\{/g)) {
     const name = m[1]!;
     if (!called.has(name) || defined.has(name) || out.some((r) => r.name === name)) continue;
-    const r = m[2] === undefined ? recorded(name, m[3]!, m[4]) : undefined;
+    const r = recorded(name, m[2], m[3]!, m[4]);
     if (r === undefined) return undefined;
     out.push(r);
   }
@@ -507,7 +612,7 @@ function wrapper(f: Recorded, kind: 'record' | 'replay'): string {
     ? `    let crucible_args = ${args};\n    let crucible_result: ${f.result} = ${f.name}(${names.join(', ')});\n`
       + '    crate::crucible_recorder::record(crucible_args, &crucible_result);\n    crucible_result\n'
     : `    crate::crucible_replayer::call::<${f.result}>(&${args})\n`;
-  return `\n#[allow(non_snake_case, unused_mut)]\nfn crucible_record_${f.name}(${params}) -> ${f.result} {\n${body}}\n`;
+  return `\n#[allow(non_snake_case, unused_mut)]\nfn crucible_record_${f.name}${f.generics}(${params}) -> ${f.result} {\n${body}}\n`;
 }
 
 /** HumanEval-X Rust replay (see the module comment). */
@@ -515,14 +620,17 @@ export const RUST_REPLAY: ReplaySplit = {
   prepare(problem: ScriptProblem): ReplayProblem | undefined {
     const entry = entryOf(problem.prompt);
     if (entry === undefined || /\b(?:unsafe|extern|static\s+mut)\b/.test(problem.prompt)) return undefined;
-    const functions = recordedOf(problem, entry);
+    const enumResult = enumResultOf(problem, entry.result);
+    const functions = recordedOf(problem, entry, enumResult);
     if (functions === undefined) return undefined;
+    const enumCodecs = (side: 'enc' | 'dec'): string => enumResult === undefined ? ''
+      : `${side === 'dec' ? `\n${enumResult.definition}\n` : ''}${enumCodec(enumResult.type, enumResult.variants, enumResult.named, side)}`;
     const test = rewriteTest(problem.test, functions);
     const language = problem.language;
     const setup = problem.setup ?? '';
     const trustedProgram = assembleScript(language, {
       setup,
-      program: `${problem.prompt}\n    unreachable!()\n}\n${ENCODER}${REPLAYER}${functions.map((f) => wrapper(f, 'replay')).join('')}`,
+      program: `${problem.prompt}\n    unreachable!()\n}\n${ENCODER}${REPLAYER}${enumCodecs('dec')}${functions.map((f) => wrapper(f, 'replay')).join('')}`,
       test: `${test}${FINISH_TEST}`,
     });
     const candidateTest = test
@@ -533,7 +641,7 @@ export const RUST_REPLAY: ReplaySplit = {
     return {
       entryPoint: entry.name,
       candidateProgram: (program) => assembleScript(language, {
-        setup, program: `${program}\n${ENCODER}${RECORDER}${recorders}`, test: candidateTest,
+        setup, program: `${program}\n${ENCODER}${RECORDER}${enumCodecs('enc')}${recorders}`, test: candidateTest,
       }),
       trustedProgram,
     };
