@@ -4,9 +4,10 @@ import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
-import type { Problem, Sample } from '../formats/types.js';
+import type { Problem, Sample, ScriptProblem } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
 import type { Judge } from '../judge/judge.js';
+import { scriptJudgingOf } from '../judge/modes/script.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../judge/submission.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
@@ -52,6 +53,24 @@ async function toolchainsOf(used: ReadonlySet<string>, context: SubmissionContex
   return Object.fromEntries([...used].sort().map((id) => [id, statuses.find((s) => s.id === id)?.version ?? null]));
 }
 
+/** At most this many one-program task ids are named in a summary. */
+const ONE_PROGRAM_NAMED = 20;
+
+/**
+ * How the run's script problems (HumanEval-X, MultiPL-E) are judged (`scriptJudgingOf`): counts, and the ids of
+ * those judged as one program (the fallback whose end-of-tests marker a program written against Crucible can
+ * forge; at most `ONE_PROGRAM_NAMED`), or undefined when the run has none.
+ */
+function scriptJudgingSummary(problems: readonly Problem[]):
+  { split: number; replay: number; oneProgram: number; oneProgramTasks: string[] } | undefined {
+  const scripts = problems.filter((p): p is ScriptProblem => p.kind === 'script');
+  if (scripts.length === 0) return undefined;
+  const how = scripts.map((p) => [p.taskId, scriptJudgingOf(p)] as const);
+  const oneProgram = how.filter(([, h]) => h === 'one-program').map(([id]) => id);
+  return { split: how.filter(([, h]) => h === 'split').length, replay: how.filter(([, h]) => h === 'replay').length,
+    oneProgram: oneProgram.length, oneProgramTasks: oneProgram.slice(0, ONE_PROGRAM_NAMED) };
+}
+
 function percent(x: number): string {
   return (100 * x).toFixed(2);
 }
@@ -73,6 +92,13 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
+  if (summary.scriptJudging !== undefined) {
+    const { split, replay, oneProgram, oneProgramTasks } = summary.scriptJudging;
+    lines.push(`script problems: ${split} split, ${replay} replayed, ${oneProgram} as one program`
+      + (oneProgram === 0 ? '' : ` (${oneProgramTasks.join(', ')}${oneProgram > oneProgramTasks.length ? ', ...' : ''}: `
+        + 'their tests are not in a shape Crucible reads as cases or calls, so a program written against Crucible could forge '
+        + 'their end-of-tests marker; docs/SECURITY.md "Script problems")'));
+  }
   if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
     lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
   }
@@ -88,6 +114,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
   toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string };
   internalErrorRetries: number }) {
   const { result } = input;
+  const scriptJudging = scriptJudgingSummary(input.problems);
   const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
     const point = summary.points.find((p) => p.k === Number(k))!;
     return [k, [point.lower, point.upper] as const];
@@ -113,6 +140,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     groundTruth: input.groundTruth,
     internalErrorRetries: input.internalErrorRetries,
     toolchains: input.toolchains,
+    ...(scriptJudging === undefined ? {} : { scriptJudging }),
     countsByStatus: result.countsByStatus,
     passAtK: result.passAtK,
     passAtKCI: ci(result.passAtKSummary),

@@ -151,17 +151,26 @@ describe('crucible eval', () => {
     assert.equal((third.summary.passAtK as Record<string, number>)['1'], 1);
   });
 
-  it('judges HumanEval-X (script problems) from CodeGeeX {task_id, generation} samples; an early exit(0) does not pass', async () => {
-    const problems = file('humaneval-x-js.jsonl', firstRecords(HUMANEVAL_X_JS, 2));
-    const samples = file('humaneval-x-js-samples.jsonl', firstRecords(HUMANEVAL_X_JS, 2).flatMap((r) => [
+  it('judges HumanEval-X (script problems) from CodeGeeX {task_id, generation} samples; an early exit(0) does not pass; '
+    + 'the summary says which problems were judged as one program', async () => {
+    // A third problem whose prompt opens its function in a shape replay does not read: judged as one program.
+    const [first] = firstRecords(HUMANEVAL_X_JS, 1);
+    const oneProgram = { ...first!, task_id: 'JavaScript/0-fn',
+      prompt: String(first!['prompt']).replace('const hasCloseElements = (numbers, threshold) => {', 'const hasCloseElements = function (numbers, threshold) {') };
+    assert.notEqual(oneProgram.prompt, first!['prompt']);
+    const rows: Record<string, unknown>[] = [...firstRecords(HUMANEVAL_X_JS, 2), oneProgram];
+    const problems = file('humaneval-x-js.jsonl', rows);
+    const samples = file('humaneval-x-js-samples.jsonl', rows.flatMap((r) => [
       { task_id: r['task_id'], generation: r['canonical_solution'] },
       { task_id: r['task_id'], generation: '  process.exit(0)\n}\n' },
     ]));
     const out = join(dir, 'humaneval-x-run');
-    await evalJson(['--problems', problems, '--samples', samples, '--out', out, '--no-store']);
+    const { summary } = await evalJson(['--problems', problems, '--samples', samples, '--out', out, '--no-store']);
     assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.status]), [
-      ['JavaScript/0', 0, 'passed'], ['JavaScript/0', 1, 'wrong_answer'], ['JavaScript/1', 0, 'passed'], ['JavaScript/1', 1, 'wrong_answer'],
+      ['JavaScript/0', 0, 'passed'], ['JavaScript/0', 1, 'wrong_answer'], ['JavaScript/0-fn', 0, 'passed'], ['JavaScript/0-fn', 1, 'wrong_answer'],
+      ['JavaScript/1', 0, 'passed'], ['JavaScript/1', 1, 'wrong_answer'],
     ]);
+    assert.deepEqual(summary['scriptJudging'], { split: 0, replay: 2, oneProgram: 1, oneProgramTasks: ['JavaScript/0-fn'] });
   });
 
   it('judges MBPP from a bigcode generations file (lists in problem order), --format auto', async () => {

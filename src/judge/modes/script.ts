@@ -75,6 +75,20 @@ export function replayOf(problem: ScriptProblem): ReplayProblem | undefined {
   return found ?? undefined;
 }
 
+/**
+ * How a script problem's samples are judged: `split` (values out of the candidate's box, `./script-split.ts`),
+ * `replay` (recorded calls replayed into the tests in a trusted box, `./script-replay.ts`), or `one-program`
+ * (prompt + completion + tests in one process, passing on the end-of-tests marker: the fallback, which a program
+ * written against Crucible can forge by reading the nonce from its stdin; docs/SECURITY.md "Script problems").
+ */
+export type ScriptJudging = 'split' | 'replay' | 'one-program';
+
+/** How `problem`'s samples are judged (see `ScriptJudging`), as the plan below chooses. */
+export function scriptJudgingOf(problem: ScriptProblem): ScriptJudging {
+  if (splitOf(problem) !== undefined) return 'split';
+  return replayOf(problem) !== undefined ? 'replay' : 'one-program';
+}
+
 /** `completion` cut at the first of `stopTokens` (MultiPL-E stops generation there); unchanged without them. */
 export function cutAtStopTokens(completion: string, stopTokens: readonly string[] | undefined): string {
   let end = completion.length;
@@ -117,7 +131,8 @@ function runOutcome(outcome: ProgramRunsOutcome, testCount: number): Verdict {
 const script: JudgingMode<ScriptProblem, string> = {
   kind: 'script',
   description: 'prompt + completion + the problem\'s tests in its language (HumanEval-X, MultiPL-E): split where the language '
-    + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), else one program '
+    + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), replay for HumanEval-X '
+    + '(the tests\' calls recorded in the candidate\'s box, replayed into the tests in a trusted one), else one program '
     + 'with exit 0, no failed test and a per-run nonce printed after the tests',
   language: (problem, requested) => requested ?? problem.language,
   acceptsLanguage: (problem, languageId) => languageId === problem.language
