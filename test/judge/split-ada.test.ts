@@ -18,11 +18,12 @@ import type { ScriptProblem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/judge/modes/index.js';
 import { cutAtStopTokens, splitOf } from '../../src/judge/modes/script.js';
 import { ADA_SPLIT } from '../../src/judge/modes/split/ada.js';
-import { parseScriptValue, renderScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
+import { renderScriptValue, scriptValuesEqual, type ScriptValue } from '../../src/judge/script-values.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
 import type { Verdict } from '../../src/verdict/index.js';
+import { printedValues } from '../support/split-values.js';
 
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
@@ -52,16 +53,9 @@ function returning(values: readonly string[]): string {
   return ` is\n   begin\n      return (case K is\n${values.map((v, i) => `         ${i === values.length - 1 ? 'when others' : `when ${i}`} => ${v}`).join(',\n')});`;
 }
 
-async function valuesOf(source: string, count: number): Promise<ScriptValue[]> {
-  const outcome = await judge.runPlain({ program: { language: 'ada', source }, stdin: '', limits: { cpuMs: 20_000, memoryKiB: 1024 * 1024 } });
-  assert.equal(outcome.compile?.status ?? 'ok', 'ok', `compile: ${outcome.compile?.stderr ?? ''}\n${source}`);
-  assert.equal(outcome.run?.status, 'ok', `run: ${outcome.run?.reason ?? ''} ${outcome.run?.stderr ?? ''}\n${source}`);
-  const lines = valueLines(outcome.run!.stdout);
-  return Array.from({ length: count }, (_, i) => {
-    const texts = lines.get(i);
-    assert.equal(texts?.length, 1, `case ${i}: ${outcome.run!.stdout}`);
-    return parseScriptValue(texts![0]!);
-  });
+/** The values `source` (Ada) prints, per case. */
+function valuesOf(source: string, count: number): Promise<ScriptValue[]> {
+  return printedValues(judge, 'ada', source, count);
 }
 
 /**

@@ -13,10 +13,11 @@ import { defaultModes } from '../../src/judge/modes/index.js';
 import type { ValueSplit } from '../../src/judge/modes/script-split.js';
 import { splitOf } from '../../src/judge/modes/script.js';
 import { MULTIPL_E_SPLITS } from '../../src/judge/modes/split/index.js';
-import { parseScriptValue, renderScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
+import { renderScriptValue, scriptValuesEqual } from '../../src/judge/script-values.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
+import { printedValues } from '../support/split-values.js';
 
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
@@ -24,19 +25,6 @@ const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });
 after(async () => { await judge.close(); });
 
 const LIMITS = { cpuMs: 20_000, memoryKiB: 2 * 1024 * 1024 };
-
-/** The values a program printed, by case, failing the test when the program did not run or a case is missing. */
-async function valuesOf(language: string, source: string, count: number): Promise<ScriptValue[]> {
-  const outcome = await judge.runPlain({ program: { language, source }, stdin: '', limits: LIMITS });
-  assert.equal(outcome.compile?.status ?? 'ok', 'ok', `compile: ${outcome.compile?.stderr ?? ''}\n${source}`);
-  assert.equal(outcome.run?.status, 'ok', `run: ${outcome.run?.reason ?? ''} ${outcome.run?.stderr ?? ''}\n${source}`);
-  const lines = valueLines(outcome.run!.stdout);
-  return Array.from({ length: count }, (_, i) => {
-    const texts = lines.get(i);
-    assert.equal(texts?.length, 1, `case ${i}: ${outcome.run!.stdout}`);
-    return parseScriptValue(texts![0]!);
-  });
-}
 
 /**
  * A language's value table: `[candidate-side expression, expected-side literal, equal?]`. `test` builds the
@@ -255,7 +243,7 @@ describe('split judging of MultiPL-E JavaScript, TypeScript, OCaml and Haskell',
         const candidate = split.candidateProgram({ setup: '', program: table.program, tests });
         const expected = split.expectedProgram({ setup: '', prompt: table.prompt, tests });
         const [actualValues, expectedValues] = await Promise.all([
-          valuesOf(table.language, candidate, table.values.length), valuesOf(table.language, expected, table.values.length),
+          printedValues(judge, table.language, candidate, table.values.length, LIMITS), printedValues(judge, table.language, expected, table.values.length, LIMITS),
         ]);
         table.values.forEach(([a, e, equal], i) => {
           const got = scriptValuesEqual(actualValues[i]!, expectedValues[i]!, split.tolerance);

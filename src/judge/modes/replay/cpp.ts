@@ -24,6 +24,7 @@
 import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleScript } from '../script-languages.js';
 import { CALL_TAG, REPLAY_ERROR_TAG, REPLAY_FILE, type ReplayProblem, type ReplaySplit } from '../script-replay.js';
+import { splitParameters } from './parameters.js';
 
 /** `boost::any` values (see the module comment): the kinds HumanEval-X holds in one, then empty or other. */
 const ANY_KINDS = [['int', 'int'], ['long', 'long'], ['double', 'double'], ['float', 'float'], ['char', 'char'],
@@ -371,24 +372,6 @@ inline void finish() {
 }
 }  // namespace crucible_replay
 `;
-
-/** Top-level parts of a C++ parameter list (commas inside `<>`, `()`, `[]`, `{}` do not split). */
-function splitParameters(params: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let at = 0; at < params.length; at++) {
-    const c = params[at]!;
-    if ('<([{'.includes(c)) depth++;
-    else if ('>)]}'.includes(c)) depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(params.slice(start, at).trim());
-      start = at + 1;
-    }
-  }
-  parts.push(params.slice(start).trim());
-  return parts.filter((p) => p !== '');
-}
 
 /** The entry point: the last function definition the prompt opens, with nothing but comments after it. */
 function entryOf(prompt: string): { readonly name: string; readonly params: string; readonly names: string[]; readonly result: string } | undefined {

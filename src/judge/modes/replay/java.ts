@@ -41,6 +41,7 @@
 import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleScript } from '../script-languages.js';
 import { CALL_TAG, REPLAY_ERROR_TAG, REPLAY_FILE, type ReplayProblem, type ReplaySplit } from '../script-replay.js';
+import { splitParameters } from './parameters.js';
 
 /** The encoder (both boxes): the body of `final class CrucibleReplay`. */
 const ENCODER = String.raw`
@@ -459,24 +460,6 @@ export function javaTypeDescriptor(type: string): string | undefined {
   };
   const d = parse(true);
   return d !== undefined && at === tokens.length ? d : undefined;
-}
-
-/** Top-level parts of a Java parameter list (commas inside `<>` do not split). */
-function splitParameters(params: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let at = 0; at < params.length; at++) {
-    const c = params[at]!;
-    if (c === '<') depth++;
-    else if (c === '>') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(params.slice(start, at).trim());
-      start = at + 1;
-    }
-  }
-  parts.push(params.slice(start).trim());
-  return parts.filter((p) => p !== '');
 }
 
 /** The entry point: the last public method the prompt opens, with nothing but comments after it. */

@@ -37,6 +37,7 @@
 import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleScript } from '../script-languages.js';
 import { CALL_TAG, REPLAY_ERROR_TAG, REPLAY_FILE, type ReplayProblem, type ReplaySplit } from '../script-replay.js';
+import { splitParameters } from './parameters.js';
 
 /** The encoder (both boxes) and the tests' random generator. */
 const ENCODER = String.raw`
@@ -417,24 +418,6 @@ interface Recorded {
   /** `[name, type]` per parameter (a `mut` binding dropped). */
   readonly params: readonly (readonly [string, string])[];
   readonly result: string;
-}
-
-/** Top-level parts of a parameter list (commas inside `<>`, `()`, `[]` do not split). */
-function splitParameters(params: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let at = 0; at < params.length; at++) {
-    const c = params[at]!;
-    if ('<(['.includes(c)) depth++;
-    else if ('>)]'.includes(c)) depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(params.slice(start, at).trim());
-      start = at + 1;
-    }
-  }
-  parts.push(params.slice(start).trim());
-  return parts.filter((p) => p !== '');
 }
 
 /**
