@@ -18,10 +18,10 @@ import { defaultModes } from '../../src/judge/modes/index.js';
 import { MULTIPL_E_ASSEMBLY } from '../../src/judge/modes/script-multipl-e.js';
 import { SCRIPT_MARKER } from '../../src/judge/modes/script-languages.js';
 import { splitOf } from '../../src/judge/modes/script.js';
-import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
 import type { SampleStatus, Verdict } from '../../src/verdict/index.js';
+import { judgeCompletion as judgeInline } from '../support/split-values.js';
 
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
@@ -38,10 +38,8 @@ const MULTIPL_E_NAME: Readonly<Record<string, string>> = {
 /** A marker line with a nonce the run was never given. */
 const FAKE = `${SCRIPT_MARKER} 0123456789abcdef0123456789abcdef`;
 
-async function judgeCompletion(problem: ScriptProblem, completion: string): Promise<Verdict> {
-  const prepared = prepareSubmission(problem, { completion }, { languages, modes });
-  if (prepared.kind !== 'program') throw new Error('expected a program');
-  return judge.judge({ problem: { inline: problem }, program: prepared.program });
+function judgeCompletion(problem: ScriptProblem, completion: string): Promise<Verdict> {
+  return judgeInline(judge, { languages, modes }, problem, completion);
 }
 
 interface Case {

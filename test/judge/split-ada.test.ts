@@ -19,11 +19,10 @@ import { defaultModes } from '../../src/judge/modes/index.js';
 import { cutAtStopTokens, splitOf } from '../../src/judge/modes/script.js';
 import { ADA_SPLIT } from '../../src/judge/modes/split/ada.js';
 import { renderScriptValue, scriptValuesEqual, type ScriptValue } from '../../src/judge/script-values.js';
-import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
 import type { Verdict } from '../../src/verdict/index.js';
-import { printedValues } from '../support/split-values.js';
+import { printedValues, judgeCompletion } from '../support/split-values.js';
 
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
@@ -204,8 +203,6 @@ describe('MultiPL-E Ada, judged split', () => {
   });
 });
 
-async function judged(p: ScriptProblem, completion: string): Promise<Verdict> {
-  const prepared = prepareSubmission(p, { completion }, { languages, modes });
-  if (prepared.kind !== 'program') throw new Error('expected a program');
-  return judge.judge({ problem: { inline: p }, program: prepared.program });
+function judged(p: ScriptProblem, completion: string): Promise<Verdict> {
+  return judgeCompletion(judge, { languages, modes }, p, completion);
 }

@@ -24,11 +24,11 @@ import type { ValueSplit } from '../../src/judge/modes/script-split.js';
 import { splitOf } from '../../src/judge/modes/script.js';
 import { MULTIPL_E_SPLITS } from '../../src/judge/modes/split/index.js';
 import { parseScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
-import { prepareSubmission } from '../../src/judge/submission.js';
 import { runLimits } from '../../src/limits.js';
 import { createJudge } from '../../src/runner/factory.js';
 import type { Verdict } from '../../src/verdict/index.js';
 import { openExecutor } from '../support/sandbox.js';
+import { judgeCompletion as judgeInline } from '../support/split-values.js';
 
 const { sandbox, executor, languages } = openExecutor();
 const modes = defaultModes();
@@ -367,10 +367,8 @@ async function pileProblem(language: string, c: PileCase): Promise<ScriptProblem
   return problem!;
 }
 
-async function judgeCompletion(problem: ScriptProblem, completion: string): Promise<Verdict> {
-  const prepared = prepareSubmission(problem, { completion }, { languages, modes });
-  if (prepared.kind !== 'program') throw new Error('expected a program');
-  return judge.judge({ problem: { inline: problem }, program: prepared.program });
+function judgeCompletion(problem: ScriptProblem, completion: string): Promise<Verdict> {
+  return judgeInline(judge, { languages, modes }, problem, completion);
 }
 
 for (const [language, c] of Object.entries(PILES)) {

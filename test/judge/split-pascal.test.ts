@@ -14,10 +14,10 @@ import { readProblems } from '../../src/formats/index.js';
 import type { ScriptProblem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/judge/modes/index.js';
 import { splitOf } from '../../src/judge/modes/script.js';
-import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';
 import type { Verdict } from '../../src/verdict/index.js';
+import { judgeCompletion } from '../support/split-values.js';
 
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
@@ -77,10 +77,8 @@ async function problem(name: string, header: string, asserts: readonly string[])
   return p!;
 }
 
-async function judged(p: ScriptProblem, completion: string): Promise<Verdict> {
-  const prepared = prepareSubmission(p, { completion }, { languages, modes });
-  if (prepared.kind !== 'program') throw new Error('expected a program');
-  return judge.judge({ problem: { inline: p }, program: prepared.program });
+function judged(p: ScriptProblem, completion: string): Promise<Verdict> {
+  return judgeCompletion(judge, { languages, modes }, p, completion);
 }
 
 async function expectStatus(p: ScriptProblem, completion: string, status: string): Promise<void> {

@@ -1,10 +1,13 @@
 /**
  * The values a split program prints (`CRUCIBLE-VALUE <case> <json>` lines, src/judge/script-values.ts), run in the
- * real sandbox: shared by the split serializer tests.
+ * real sandbox, and a completion's verdict: shared by the split and MultiPL-E script tests.
  */
 import assert from 'node:assert/strict';
+import type { ScriptProblem } from '../../src/formats/types.js';
 import type { Judge } from '../../src/judge/judge.js';
 import { parseScriptValue, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
+import { prepareSubmission, type SubmissionContext } from '../../src/judge/submission.js';
+import type { Verdict } from '../../src/verdict/index.js';
 
 /**
  * Each case's value printed by `source` in `language` (cases 0 … count-1, one line each), failing the test (with the
@@ -21,4 +24,14 @@ export async function printedValues(judge: Judge, language: string, source: stri
     assert.equal(texts?.length, 1, `case ${i}: ${outcome.run!.stdout}`);
     return parseScriptValue(texts![0]!);
   });
+}
+
+/**
+ * The verdict of `completion` for a script problem given inline, as `crucible eval` judges a completion (the
+ * submission prepared from prompt + completion, then judged). @throws when the submission is not a program.
+ */
+export async function judgeCompletion(judge: Judge, context: SubmissionContext, problem: ScriptProblem, completion: string): Promise<Verdict> {
+  const prepared = prepareSubmission(problem, { completion }, context);
+  if (prepared.kind !== 'program') throw new Error('expected a program');
+  return judge.judge({ problem: { inline: problem }, program: prepared.program });
 }
