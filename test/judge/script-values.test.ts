@@ -88,4 +88,11 @@ describe('script split: reading tests', () => {
     assert.equal(closingBracket('(]', 0, lua), -1);
     assert.deepEqual(splitTopLevel('a, {b, c}, "d, e"', ',', lua), ['a', '{b, c}', '"d, e"']);
   });
+  it('a backslash is an ordinary character in literals of languages without backslash escapes (Pascal, Ada)', () => {
+    const pascal = { quotes: ['\''], backslashEscapes: false };
+    assert.equal(closingBracket("f('a\\', b)", 1, pascal), 10);
+    assert.deepEqual(splitTopLevel("'a\\', 'it''s, ok'", ',', pascal), ["'a\\'", "'it''s, ok'"]);
+    // With backslash escapes (the default) the same text reads the quote after the backslash as escaped.
+    assert.equal(closingBracket("f('a\\', b)", 1, { quotes: ['\''] }), -1);
+  });
 });

@@ -160,6 +160,8 @@ export async function judgeSplitRun(problem: ScriptProblem, split: ValueSplit, t
 export interface SourceSyntax {
   /** Quote characters of string (and character) literals; a backslash escapes the next character inside them. */
   readonly quotes: readonly string[];
+  /** False where a backslash is an ordinary character inside literals (Pascal, Ada: a doubled quote escapes). */
+  readonly backslashEscapes?: boolean;
   /** Line comment opener (`--`, `#`, `//`, `;`), if any. */
   readonly lineComment?: string;
 }
@@ -167,13 +169,15 @@ export interface SourceSyntax {
 /**
  * When a string literal or a line comment starts at `at`: the index of its last character (the closing quote, the
  * comment's newline; `text.length` when it is never closed). Undefined when none starts there. A backslash escapes
- * the next character inside a literal.
+ * the next character inside a literal unless `syntax.backslashEscapes` is false (a doubled quote then reads as
+ * two literals side by side, which skips the same text).
  */
 function literalEnd(text: string, at: number, syntax: SourceSyntax): number | undefined {
   const c = text[at]!;
   if (syntax.quotes.includes(c)) {
+    const escapes = syntax.backslashEscapes !== false;
     let end = at + 1;
-    while (end < text.length && text[end] !== c) end += text[end] === '\\' ? 2 : 1;
+    while (end < text.length && text[end] !== c) end += escapes && text[end] === '\\' ? 2 : 1;
     return Math.min(end, text.length);
   }
   if (syntax.lineComment !== undefined && text.startsWith(syntax.lineComment, at)) {
@@ -215,7 +219,7 @@ export function splitTopLevel(text: string, separator: string, syntax: SourceSyn
   let start = 0;
   for (let at = 0; at < text.length; at++) {
     const c = text[at]!;
-    const skipped = literalEnd(text, at, { quotes: syntax.quotes });
+    const skipped = literalEnd(text, at, { quotes: syntax.quotes, backslashEscapes: syntax.backslashEscapes !== false });
     if (skipped !== undefined) {
       at = skipped;
       continue;

@@ -23,7 +23,7 @@
  * declarations, and each expected literal as a constant of the function's declared return type.
  */
 import { VALUE_TAG } from '../../script-values.js';
-import type { SplitTests, ValueSplit } from '../script-split.js';
+import { closingBracket, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
 
 /** Context clauses the serializer needs, placed before the tests' `procedure Main is`. */
 const ADA_WITHS = 'with Ada.Text_IO;\nwith Ada.Float_Text_IO;\nwith Ada.Strings.Unbounded;\n';
@@ -174,28 +174,15 @@ function typeSerializers(program: string): string {
   return out.join('\n');
 }
 
-/** Where `text` (an Ada expression) closes the parenthesis opened at `open`: the index just past it, or -1. */
-function closingParen(text: string, open: number): number {
-  let depth = 0;
-  let quoted = false;
-  for (let at = open; at < text.length; at++) {
-    const c = text[at]!;
-    if (c === '"') quoted = !quoted; // a doubled "" inside a literal closes and reopens it: the same
-    else if (quoted) continue;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') {
-      depth--;
-      if (depth === 0) return at + 1;
-    }
-  }
-  return -1;
-}
+/** Ada's string literals (`""` inside one reads as two literals side by side, which skips the same text). */
+const ADA_SYNTAX: SourceSyntax = { quotes: ['"'], backslashEscapes: false };
+
 
 /** `Candidate (...) = <expected>` split at the `=` after the call; undefined in any other shape. */
 function caseOf(assertion: string): { actual: string; expected: string } | undefined {
   const call = /^Candidate\s*\(/.exec(assertion);
   if (call === null) return undefined;
-  const end = closingParen(assertion, call[0].length - 1);
+  const end = closingBracket(assertion, call[0].length - 1, ADA_SYNTAX);
   if (end < 0) return undefined;
   const rest = /^\s*=\s*(?!>)([\s\S]+)$/.exec(assertion.slice(end));
   return rest === null ? undefined : { actual: assertion.slice(0, end), expected: rest[1]!.trim() };

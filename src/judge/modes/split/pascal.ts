@@ -16,7 +16,7 @@
 import { VALUE_TAG } from '../../script-values.js';
 import { callsOf, splitTopLevel, type SourceSyntax, type SplitTests, type ValueSplit } from '../script-split.js';
 
-const PASCAL_SYNTAX: SourceSyntax = { quotes: ['\''] };
+const PASCAL_SYNTAX: SourceSyntax = { quotes: ['\''], backslashEscapes: false };
 
 /** Array types of the translator's preamble (and SysUtils' `TStringArray`): one `CrucibleJson` overload each. */
 const ARRAY_TYPES = ['TInt64Array', 'TDoubleArray', 'TStringArray', 'TBooleanArray', 'TNullableInt64Array',
