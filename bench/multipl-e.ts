@@ -9,10 +9,10 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readProblems } from '../src/formats/index.js';
 import type { ScriptProblem } from '../src/formats/types.js';
-import { splitOf } from '../src/judge/modes/script.js';
-import { MULTIPL_E_SPLITS } from '../src/judge/modes/split/index.js';
-import { EXPECTED_VALUES_LIMITS } from '../src/judge/modes/script-split.js';
-import { parseScriptValue, valueLines } from '../src/judge/script-values.js';
+import { splitOf } from '../src/kinds/script/script.js';
+import { MULTIPL_E_SPLITS } from '../src/kinds/script/multipl-e/index.js';
+import { EXPECTED_VALUES_LIMITS } from '../src/kinds/script/split.js';
+import { parseScriptValue, valueLines } from '../src/kinds/script/values.js';
 import { LanguageRegistry } from '../src/languages/registry.js';
 import { createJudge } from '../src/runner/factory.js';
 

@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { datasetHash, readProblems, readSamples } from '../src/formats/index.js';
 import type { Problem, Sample } from '../src/formats/types.js';
-import { defaultSubmissionContext } from '../src/judge/submission.js';
+import { defaultSubmissionContext } from '../src/kinds/index.js';
 import { JUDGE_DEFAULTS } from '../src/limits.js';
 import { createJudge } from '../src/runner/factory.js';
 import { AdmissionQueue } from '../src/server/admission.js';

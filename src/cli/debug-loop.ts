@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { datasetHash, problemFormatNames, readProblems, readSamples } from '../formats/index.js';
-import { defaultSubmissionContext } from '../judge/submission.js';
+import { defaultSubmissionContext } from '../kinds/index.js';
 import { secondsToMs } from '../limits.js';
 import { replayFirstAttempts, type DebugLoopReport, type FeedbackRecord } from '../runner/debug-loop.js';
 import { createJudge } from '../runner/factory.js';

@@ -7,9 +7,9 @@ import { DatasetError, datasetHash, problemFormatNames, readProblems, readSample
 import type { Problem, Sample, ScriptProblem } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
 import type { Judge } from '../judge/judge.js';
-import { scriptJudgingOf } from '../judge/modes/script.js';
+import { scriptJudgingOf } from '../kinds/script/script.js';
 import type { SubmissionContext } from '../judge/submission.js';
-import { defaultSubmissionContext } from '../judge/submission.js';
+import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../runner/evaluate.js';
 import { createJudge } from '../runner/factory.js';

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { defaultSubmissionContext } from '../judge/submission.js';
+import { defaultSubmissionContext } from '../kinds/index.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';

@@ -23,8 +23,8 @@ import type { Language } from '../languages/schema.js';
 import type { ExecutionResult, Limits } from '../sandbox/types.js';
 import { runLimits } from '../limits.js';
 import { ARTIFACT_DIR, GXX, type ContestBox } from './box.js';
-import { runChecker } from './checkers.js';
-import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from './output-match.js';
+import { runChecker } from './run-checker.js';
+import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from '../kinds/checker/output-match.js';
 import {
   ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
 } from './package-job.js';

@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionResult, Limits, Mount } from '../sandbox/types.js';
+import type { PackageOutcome, ScriptStage } from '../judge/plan.js';
 import type { ContestBox } from './box.js';
+
+export type { PackageOutcome, ScriptStage };
 
 /** One file of a Piston request, decoded (its `name` may hold directories, e.g. `graders/grader.cpp`). */
 export interface PackageFile {
@@ -28,35 +31,6 @@ export interface PackageJob {
   readonly memoryKiB: number;
   /** Aborts when the client has gone: the run under way is killed, and nothing more starts. */
   readonly signal?: AbortSignal;
-}
-
-/**
- * One stage as the package's script ends it: its stdout, stderr and exit `code` (null with `signal` when it was
- * killed), Piston's `status` (null, `RE`, `SG`, `TO`, `OL`, or `XX` for a judge error such as a failed checker)
- * and `message`; `cpuMs`, `wallMs`, `memoryKiB` are the measured figures of the program the stage ran.
- */
-export interface ScriptStage {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly code: number | null;
-  readonly signal: string | null;
-  readonly status: string | null;
-  readonly message: string | null;
-  readonly cpuMs: number;
-  readonly wallMs: number;
-  readonly memoryKiB: number;
-}
-
-/** A package's answer: the compile stage (always present: both packages have a compile script), the run stage unless compilation failed. */
-export interface PackageOutcome {
-  readonly compile: ScriptStage;
-  readonly run: ScriptStage | null;
-  /**
-   * How the program (Batch) or the manager's box (Communication) ended, as the sandbox measured it, when it ran:
-   * what a native judging mode reports as the test's status (the package's own stdout/stderr say it only in words).
-   * Not part of the Piston answer.
-   */
-  readonly programStatus?: ExecutionResult['status'];
 }
 
 /** The request is malformed for its package (a missing or bad file); `field` names the request field. */

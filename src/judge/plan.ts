@@ -20,7 +20,6 @@
 import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TestResult } from '../verdict/index.js';
-import type { PackageOutcome } from '../contest/package-job.js';
 import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 import type { Program } from './judge.js';
 
@@ -83,6 +82,35 @@ export interface ProgramRunsOutcome {
 export interface HarnessOutcome {
   readonly kind: 'harness';
   readonly response: HarnessResponse;
+}
+
+/**
+ * One stage of a Piston contest package (`src/contest/package-job.ts`) as the package's script ends it: its stdout,
+ * stderr and exit `code` (null with `signal` when it was killed), Piston's `status` (null, `RE`, `SG`, `TO`, `OL`, or `XX` for a judge error such as a failed checker)
+ * and `message`; `cpuMs`, `wallMs`, `memoryKiB` are the measured figures of the program the stage ran.
+ */
+export interface ScriptStage {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly status: string | null;
+  readonly message: string | null;
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly memoryKiB: number;
+}
+
+/** A package's answer: the compile stage (always present: both packages have a compile script), the run stage unless compilation failed. */
+export interface PackageOutcome {
+  readonly compile: ScriptStage;
+  readonly run: ScriptStage | null;
+  /**
+   * How the program (Batch) or the manager's box (Communication) ended, as the sandbox measured it, when it ran:
+   * what a native judging mode reports as the test's status (the package's own stdout/stderr say it only in words).
+   * Not part of the Piston answer.
+   */
+  readonly programStatus?: ExecutionResult['status'];
 }
 
 /**

@@ -12,11 +12,11 @@
  */
 import { extractCode, type ExtractResult } from '../extract/index.js';
 import type { ProblemBase } from '../formats/types.js';
-import { LanguageRegistry } from '../languages/registry.js';
+import type { LanguageRegistry } from '../languages/registry.js';
 import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
 import type { Program } from './judge.js';
-import { SubmissionError, type CodeShape } from './modes/mode.js';
-import { defaultModes, type ModeRegistry } from './modes/index.js';
+import { SubmissionError, type CodeShape } from './mode.js';
+import type { ModeRegistry } from './registry.js';
 
 /** What a submission may carry (see the module comment for which code is judged). */
 export interface SubmissionInput {
@@ -49,11 +49,6 @@ export type PreparedSubmission =
 export interface SubmissionContext {
   readonly languages: LanguageRegistry;
   readonly modes: ModeRegistry;
-}
-
-/** The shipped languages (`languages/*.yaml`) and the built-in judging modes. */
-export function defaultSubmissionContext(): SubmissionContext {
-  return { languages: LanguageRegistry.load(), modes: defaultModes() };
 }
 
 function extractionOf(result: ExtractResult): Extraction {

@@ -28,7 +28,7 @@ import {
   type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
-import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
+import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { definedOnly, type JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../runner/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';

@@ -5,7 +5,7 @@
  * branch of `createJudge`, with the same options where they apply.
  */
 import type { Judge } from '../judge/judge.js';
-import { defaultModes, type ModeRegistry } from '../judge/modes/index.js';
+import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
 import { definedOnly, JUDGE_DEFAULTS, type JudgeLimits } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';

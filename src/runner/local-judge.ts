@@ -28,7 +28,7 @@ import {
   type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
-import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../judge/modes/index.js';
+import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
 import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';

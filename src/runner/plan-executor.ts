@@ -15,7 +15,7 @@
 import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import { JudgeRequestError, type Program } from '../judge/judge.js';
-import type { AnyMode } from '../judge/modes/index.js';
+import type { AnyMode } from '../kinds/index.js';
 import type {
   CmsIoiJobsOutcome, CmsIoiJobsPlan, ExecutionTools, Plan, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan,
 } from '../judge/plan.js';

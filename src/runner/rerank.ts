@@ -26,7 +26,8 @@ import {
 } from '../metrics/codet.js';
 import { passAtK } from '../metrics/pass-at-k.js';
 import type { Judge, Program } from '../judge/judge.js';
-import { defaultSubmissionContext, type SubmissionContext } from '../judge/submission.js';
+import { defaultSubmissionContext } from '../kinds/index.js';
+import { type SubmissionContext } from '../judge/submission.js';
 import { GENERATED_TEST_CPU_MS, JUDGE_DEFAULTS, wallMsFor, type JudgeLimits } from '../limits.js';
 import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
 import { preparedHash, prepareSample, problemsOfSamples } from './evaluate.js';

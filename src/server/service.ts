@@ -14,7 +14,7 @@ import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
 import { JudgeRequestError, type CallOptions, type Judge, type JudgeRequest, type ProblemRef, type ProblemSpec } from '../judge/judge.js';
-import { SubmissionError } from '../judge/modes/index.js';
+import { SubmissionError } from '../kinds/index.js';
 import { prepareSubmission, type Extraction, type SubmissionContext } from '../judge/submission.js';
 import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
 import { verdictWithoutTests, type SampleStatus, type Verdict } from '../verdict/index.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { readProblems } from '../../src/formats/index.js';
 import type { IoProblem, Problem } from '../../src/formats/types.js';
-import { defaultModes } from '../../src/judge/modes/index.js';
+import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { readProblems, readSamples } from '../../src/formats/index.js';
 import type { Problem } from '../../src/formats/types.js';
-import { defaultModes } from '../../src/judge/modes/index.js';
+import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';

@@ -5,8 +5,8 @@
  * and Perl. The Ruby, PHP and Perl prompts of those commits do not parse (docstring lines without a comment
  * marker), so there a completion fails whatever it is and a whole solution is judged against the item's tests.
  */
-import { splitOf } from '../../src/judge/modes/script.js';
-import { MULTIPL_E_SPLITS } from '../../src/judge/modes/split/index.js';
+import { splitOf } from '../../src/kinds/script/script.js';
+import { MULTIPL_E_SPLITS } from '../../src/kinds/script/multipl-e/index.js';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DatasetError, detectProblemFormat, readProblems, readSamples } from '../../src/formats/index.js';
 import type { ScriptProblem } from '../../src/formats/types.js';
-import { defaultModes } from '../../src/judge/modes/index.js';
+import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission, type SubmissionInput } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/runner/factory.js';

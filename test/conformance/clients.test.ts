@@ -9,7 +9,7 @@
  * dependencies those client files import but never use on these paths (verl's and OpenRLHF's internal helpers,
  * transformers, datasets, async_lru, dotenv) are minimal stubs in test/conformance/python/stubs (see its README). requests, aiohttp, pydantic,
  * tenacity, aiofiles and pandas are the real Debian packages scripts/setup installs. open-r1's Codeforces and IOI
- * scorers run on the problems in test/contest/fixtures (written for these tests).
+ * scorers run on the problems in test/fixtures/contest (written for these tests).
  */
 import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
@@ -139,7 +139,7 @@ describe('trainers\' own clients against crucible serve', () => {
 
   test('open-r1: Codeforces score_submission and IOI score_subtasks through the codeforces / cms_ioi packages', async () => {
     const out = await driver('open_r1_contest.py');
-    // Codeforces 1352A with open-r1's checker convention (test/contest/fixtures/codeforces-1352A), pass_fail scoring.
+    // Codeforces 1352A with open-r1's checker convention (test/fixtures/contest/codeforces-1352A), pass_fail scoring.
     assert.equal(out.cf_correct_cpp, 1.0, 'a correct C++17 solution whose terms are in another order than the answer');
     assert.equal(out.cf_correct_python, 1.0, 'a correct Python solution (cf_python3)');
     assert.equal(out.cf_wrong_cpp, 0.0);

@@ -2,7 +2,7 @@
  * Checkers run in the real sandbox: a testlib.h checker (compiled once against the vendored testlib.h) gives
  * each of its verdicts by exit code (ok 0, wrong answer 1, presentation error 2, fail 3, points 7 with the score
  * from stderr); an open-r1 Python checker prints 100/0 and its crash is `fail`, not a wrong answer; a CMS
- * comparator's partial score is read from stdout. Checkers are in test/contest/fixtures/checkers.
+ * comparator's partial score is read from stdout. Checkers are in test/fixtures/contest/checkers.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 
-const FIXTURES = join(PROJECT_ROOT, 'test', 'contest', 'fixtures', 'checkers');
+const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'checkers');
 const read = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
 
 let sandbox: Sandbox;

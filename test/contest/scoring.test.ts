@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import {
   cmsDiffMatch, codeforcesMatch, groupMinScore, normalizeCodeforces, parseCodeforcesConfig, subtaskPoints, testlibVerdict,
 } from '../../src/contest/index.js';
-import { dropEmptyLines, echoed, stripCarriageReturns } from '../../src/contest/output-match.js';
+import { dropEmptyLines, echoed, stripCarriageReturns } from '../../src/kinds/checker/output-match.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 
 describe('codeforces package comparison', () => {

@@ -28,7 +28,7 @@ describe('problem format registry', () => {
 
   it('detects by the first record and refuses an unknown name, listing the known ones', async () => {
     assert.equal(await detectProblemFormat(HUMANEVAL_PLUS), 'evalplus');
-    assert.equal(await detectProblemFormat(join(PROJECT_ROOT, 'test', 'contest', 'fixtures', 'open-r1-ioi.jsonl')), 'ioi');
+    assert.equal(await detectProblemFormat(join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'open-r1-ioi.jsonl')), 'ioi');
     await assert.rejects(readProblems(HUMANEVAL, 'no-such-bench'), (e: Error) =>
       e instanceof UnknownFormatError && /unknown problem format "no-such-bench"; formats: auto, evalplus/.test(e.message));
   });

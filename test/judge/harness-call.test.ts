@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HarnessBox } from './harness-box.js';
-import { pyEquals } from '../../src/judge/compare-pyvalue.js';
+import { pyEquals } from '../../src/kinds/python/compare-pyvalue.js';
 import { checkPyValue, type PyValue } from '../../src/verdict/index.js';
 
 const LIMITS = { cpuMs: 1000, wallMs: 3000, memoryKiB: 256 * 1024, outputBytes: 64 * 1024 };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ProblemBase } from '../../src/formats/types.js';
 import { JudgeRequestError } from '../../src/judge/judge.js';
-import { defaultModes, defineMode, type JudgingMode } from '../../src/judge/modes/index.js';
+import { defaultModes, defineMode, type JudgingMode } from '../../src/kinds/index.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { JUDGE_DEFAULTS } from '../../src/limits.js';

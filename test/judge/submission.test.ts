@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallProblem, IoProblem, UnitTestProblem } from '../../src/formats/types.js';
-import { SubmissionError } from '../../src/judge/modes/index.js';
-import { defaultSubmissionContext, prepareSubmission, type PreparedSubmission } from '../../src/judge/submission.js';
+import { SubmissionError, defaultSubmissionContext } from '../../src/kinds/index.js';
+import { prepareSubmission, type PreparedSubmission } from '../../src/judge/submission.js';
 
 const context = defaultSubmissionContext();
 const HE: UnitTestProblem = { kind: 'unit_test', taskId: 'HumanEval/0', language: 'python', prompt: 'def add(a, b):\n    """Add."""\n',

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import type { UnitTestProblem } from '../../src/formats/types.js';
 import { JudgeRequestError } from '../../src/judge/judge.js';
-import { defaultSubmissionContext } from '../../src/judge/submission.js';
+import { defaultSubmissionContext } from '../../src/kinds/index.js';
 import { queueLocation, type QueueLocation } from '../../src/queue/connection.js';
 import { QueueJudge } from '../../src/queue/queue-judge.js';
 import { startWorker, type RunningWorker } from '../../src/queue/worker.js';

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { IoProblem, ScriptProblem } from '../../src/formats/types.js';
-import { defaultSubmissionContext, prepareSubmission } from '../../src/judge/submission.js';
+import { defaultSubmissionContext } from '../../src/kinds/index.js';
+import { prepareSubmission } from '../../src/judge/submission.js';
 import { queueLocation, type QueueLocation } from '../../src/queue/connection.js';
 import { QueueJudge } from '../../src/queue/queue-judge.js';
 import { startWorker, type RunningWorker } from '../../src/queue/worker.js';

@@ -25,7 +25,7 @@ describe('wire schema: problems of the published formats', () => {
   });
 
   it('open-r1 IOI tasks (graders, subtasks, named tests) round-trip too', async () => {
-    const problems = await readProblems(join(PROJECT_ROOT, 'test', 'contest', 'fixtures', 'open-r1-ioi.jsonl'));
+    const problems = await readProblems(join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'open-r1-ioi.jsonl'));
     assert.deepEqual(problems.map((p) => p.kind), ['ioi', 'ioi']);
     for (const p of problems) assert.deepEqual(problemSchema.parse(JSON.parse(JSON.stringify(p))), p, p.taskId);
   });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { readProblems, readSamples } from '../../src/formats/index.js';
 import type { IoProblem, Sample } from '../../src/formats/types.js';
 import type { Judge } from '../../src/judge/judge.js';
-import { defaultSubmissionContext } from '../../src/judge/submission.js';
+import { defaultSubmissionContext } from '../../src/kinds/index.js';
 import { replayFirstAttempts } from '../../src/runner/debug-loop.js';
 import { createJudge } from '../../src/runner/factory.js';
 

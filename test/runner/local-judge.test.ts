@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { IoProblem, ProblemBase } from '../../src/formats/types.js';
 import { JudgeRequestError } from '../../src/judge/judge.js';
-import { defaultModes, defineMode, type JudgingMode } from '../../src/judge/modes/index.js';
+import { defaultModes, defineMode, type JudgingMode } from '../../src/kinds/index.js';
 import { createJudge } from '../../src/runner/factory.js';
 import { INTERNAL_ERROR_RETRIES } from '../../src/runner/local-judge.js';
 import type { Verdict } from '../../src/verdict/index.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { datasetHash, readProblems } from '../../src/formats/index.js';
 import type { Problem } from '../../src/formats/types.js';
 import type { Judge } from '../../src/judge/judge.js';
-import { defaultModes } from '../../src/judge/modes/index.js';
+import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import type { LanguageRegistry } from '../../src/languages/registry.js';
 import type { Verdict } from '../../src/verdict/index.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { ScriptProblem } from '../../src/formats/types.js';
 import type { Judge } from '../../src/judge/judge.js';
-import { parseScriptValue, valueLines, type ScriptValue } from '../../src/judge/script-values.js';
+import { parseScriptValue, valueLines, type ScriptValue } from '../../src/kinds/script/values.js';
 import { prepareSubmission, type SubmissionContext } from '../../src/judge/submission.js';
 import type { Verdict } from '../../src/verdict/index.js';
 

@@ -4,7 +4,7 @@ Runs open-r1's OWN scorers, unmodified (huggingface/open-r1, ../shared/clients/h
 `cf_scoring.score_submission` (files `main.<lang>`, `input.txt`, `correct_output.txt`, `checker.py`,
 `grader_config`, languages `c++17` / `cf_python3`) and `ioi_scoring.score_subtasks` with `ioi_utils.add_includes`
 (files `graders/<id>.cpp`, the grader files, `input.txt`, `correct_output.txt`, language `cms_ioi`), through
-`PistonClient` against Crucible's /api/v2/execute. Problems: test/contest/fixtures (Codeforces 1352A with a
+`PistonClient` against Crucible's /api/v2/execute. Problems: test/fixtures/contest (Codeforces 1352A with a
 checker; an IOI-style task with a grader, a CMS checker and two subtasks; an IOI-style Communication task with a manager). `score_submission` also looks for
 generated tests in CF_TESTS_FOLDER: an empty directory here (none). Prints one JSON object.
 """

@@ -1,0 +1,117 @@
+/**
+ * A judging mode: everything Crucible knows about judging one kind of problem, in one module. A mode says
+ * - which language judges a submission (`language`) and which program to assemble from its code (`assemble`);
+ * - how many tests a verdict counts (`testCount`);
+ * - optionally, a reference to compute once per problem and cache on disk (`reference`: e.g. EvalPlus expected
+ *   outputs from the canonical solution);
+ * - which runs to make, as data (`plan`, see `../plan.ts`);
+ * - how one run becomes a test result (`judgeRun`, `program_runs` plans: compare, or run a checker through the
+ *   tools) and how the outcome becomes the verdict (`verdict`: statuses, partial `score`, subtasks);
+ * - optionally, what people need to see why a submission failed (`detail`: what failing tests printed or
+ *   returned, stderr, peak memory; asked for only by callers that keep it, such as the result store) and how a
+ *   test reads as text (`describeTest`: its input and expected output).
+ * A mode never spawns a process: the executor runs its plan. Modes are pure functions of their inputs (plus the
+ * tools they are handed), so a judge on another machine makes the same verdicts from the same plan.
+ *
+ * Adding a problem kind: one module beside this one exporting `defineMode({...})`, and its entry in
+ * `BUILTIN_MODES` (`./index.ts`) — or, for a kind of your own, `defaultModes().with(yourMode)`.
+ */
+import type { z } from 'zod';
+import type { ProblemBase } from '../formats/types.js';
+import type { JudgeLimits } from '../limits.js';
+import type { ExecutionResult } from '../sandbox/types.js';
+import type { FailedTestDetail, TestResult, Verdict, VerdictDetail } from '../verdict/index.js';
+import type { Program } from './judge.js';
+import type { ExecutionTools, Plan, PlannedRun, PlanOutcome } from './plan.js';
+
+/** How the submission gave its code: a continuation of the prompt, the whole program, or code of unknown shape
+ *  (given as `code`, or extracted from a response): the mode decides whether it needs the prompt. */
+export type CodeShape = 'completion' | 'solution' | 'code';
+
+/** What a mode's `plan` and `verdict` see besides the problem. `reference` is undefined for modes without one. */
+export interface ModeContext<R = unknown> {
+  /** Limits of this request: the judge's defaults overridden by the request's. */
+  readonly limits: JudgeLimits;
+  readonly failFast: boolean;
+  readonly reference: R;
+}
+
+/**
+ * A reference computed once per problem and cached on disk under the dataset hash (`src/runner/ground-truth.ts`).
+ * `fingerprint` covers everything the reference depends on (a cached entry with another fingerprint or
+ * `version` is recomputed, as is one `schema` rejects). `parse` throws `GroundTruthError` when the reference
+ * cannot be made (the problem's verdicts are then `internal_error`, never a verdict on a sample).
+ */
+export interface ReferenceSpec<P extends ProblemBase, R> {
+  readonly version: number;
+  fingerprint(problem: P): string;
+  plan(problem: P, limits: JudgeLimits): Plan;
+  parse(problem: P, outcome: PlanOutcome): R;
+  readonly schema: z.ZodType<R, z.ZodTypeDef, unknown>;
+}
+
+/**
+ * Thrown by a reference's `parse` when the reference cannot be made from what ran. `transient` when Crucible
+ * failed (the harness answered `internal_error`): the judge then tries again later instead of remembering it.
+ */
+export class GroundTruthError extends Error {
+  constructor(message: string, readonly transient = false) {
+    super(message);
+    this.name = 'GroundTruthError';
+  }
+}
+
+/**
+ * Thrown by `language`/`assemble` when the submission cannot be judged as given: `unknown_language` (no such
+ * language configured), `wrong_language` (the problem is judged in another language), `no_program` (no code).
+ */
+export class SubmissionError extends Error {
+  constructor(readonly code: 'unknown_language' | 'wrong_language' | 'no_program', message: string,
+    readonly field: 'language' | 'code' = code === 'no_program' ? 'code' : 'language') {
+    super(message);
+    this.name = 'SubmissionError';
+  }
+}
+
+/** One judging mode for problems of type `P`, with per-run data `C` and reference `R` (see the module comment). */
+export interface JudgingMode<P extends ProblemBase = ProblemBase, C = unknown, R = undefined> {
+  readonly kind: string;
+  /** One line for docs and listings. */
+  readonly description: string;
+  /** The language (id or alias) a submission is judged in when it asked for `requested` (undefined: none). */
+  language(problem: P, requested: string | undefined): string;
+  /** Whether the problem can be judged in the language with this id (default: any configured language). */
+  acceptsLanguage?(problem: P, languageId: string): boolean;
+  /** The program to run from the submission's code. */
+  assemble(problem: P, code: string, shape: CodeShape): string;
+  testCount(problem: P): number;
+  readonly reference?: ReferenceSpec<P, R>;
+  plan(problem: P, program: Program, context: ModeContext<R>): Plan<C>;
+  /** `program_runs` plans: one run's test result (default: `passed` when the run ended `ok`). */
+  judgeRun?(problem: P, run: PlannedRun<C>, index: number, result: ExecutionResult, tools: ExecutionTools):
+    TestResult | Promise<TestResult>;
+  verdict(problem: P, outcome: PlanOutcome, context: ModeContext<R>): Verdict;
+  /**
+   * The verdict's detail (`VerdictDetail`): the first `MAX_DETAILED_FAILURES` failing tests of `verdict` with what
+   * they printed or returned and their stderr, the compiler's stderr when nothing ran, peak memory (KiB). Called
+   * only when a caller asked for detail, after `verdict`, on the same outcome (default: no detail).
+   */
+  detail?(problem: P, outcome: PlanOutcome, verdict: Verdict, context: ModeContext<R>): VerdictDetail;
+  /**
+   * Test `index` of the problem as text for people: its `input` and `expected` output (`FailedTestDetail` without
+   * `actual`/`stderr`, cut by `failedTestDetail`). `reference` is undefined when the mode has none or it could
+   * not be made; fields that cannot be known are left out (default: the index alone).
+   */
+  describeTest?(problem: P, index: number, reference: R | undefined): FailedTestDetail;
+}
+
+/** A mode with its types erased, as the registry holds it. */
+export type AnyMode = JudgingMode<ProblemBase, unknown, unknown>;
+
+/**
+ * Erase a mode's types for the registry. Sound because the registry hands a mode only problems of its `kind`,
+ * and problems of a kind have that kind's shape (readers validate them).
+ */
+export function defineMode<P extends ProblemBase, C, R>(mode: JudgingMode<P, C, R>): AnyMode {
+  return mode as unknown as AnyMode;
+}

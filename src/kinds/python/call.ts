@@ -1,0 +1,164 @@
+/**
+ * `call` problems (EvalPlus HumanEval+ / MBPP+): the harness calls the entry point on each argument list (base
+ * inputs, then plus inputs) and returns the values as PyValues; they are compared outside the box with the
+ * canonical solution's, by EvalPlus' rules and per-task oracles (`../special-oracles.ts`).
+ *
+ * Ground truth (the reference): the canonical solution run once on every input in the box with 20x the CPU
+ * limit (`REFERENCE_CPU_FACTOR`), cached on disk under the dataset hash. The per-input limit of a submission is
+ * max(limit, 4 x the reference's slowest input) (EvalPlus, `gt_time_limit_factor`); here the slowest input sets
+ * it for the whole job. `status` is the base verdict; `plusStatus` the base-and-plus one.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { CallProblem } from '../../formats/types.js';
+import { EVALPLUS_TIME_FACTOR, REFERENCE_CPU_FACTOR, wallMsFor } from '../../limits.js';
+import {
+  aggregateTests, failedTestDetail, pyValueSchema, shortReason, TEST_DETAIL_CHARS, type PyValue, type SampleStatus, type TestResult,
+  type Verdict,
+} from '../../verdict/index.js';
+import { show } from './compare-pyvalue.js';
+import type { HarnessResponse } from '../../judge/harness/protocol.js';
+import type { HarnessPlan } from '../../judge/plan.js';
+import { judgeEvalPlusOutput } from './special-oracles.js';
+import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
+import { defineMode, GroundTruthError, type JudgingMode } from '../../judge/mode.js';
+
+/** One expected return value of a call problem, and the CPU time the reference took on that input (ms). */
+export interface ExpectedOutput {
+  readonly value: PyValue;
+  readonly referenceCpuMs: number;
+}
+
+const expectedSchema: z.ZodType<readonly ExpectedOutput[], z.ZodTypeDef, unknown> =
+  z.array(z.object({ value: pyValueSchema, referenceCpuMs: z.number().finite().nonnegative() }));
+
+function inputsOf(problem: CallProblem): readonly (readonly PyValue[])[] {
+  return [...problem.baseInputs, ...problem.plusInputs];
+}
+
+function callPlan(problem: CallProblem, program: string, cpuMs: number, memoryKiB: number, outputBytes: number,
+  failFast: boolean): HarnessPlan {
+  return { kind: 'harness', job: { mode: 'call', program, entryPoint: problem.entryPoint, inputs: inputsOf(problem),
+    cpuMs, wallMs: wallMsFor(cpuMs), memoryKiB, outputBytes, failFast } };
+}
+
+/** Expected outputs from the canonical solution's answers. @throws GroundTruthError when it did not answer every input. */
+function parseReference(problem: CallProblem, response: HarnessResponse): readonly ExpectedOutput[] {
+  const total = problem.baseInputs.length + problem.plusInputs.length;
+  const results = response.results ?? [];
+  if (results.length !== total) {
+    throw new GroundTruthError(`canonical solution of ${problem.taskId} answered ${results.length} of ${total} inputs: ${response.status} ${response.reason ?? ''}`,
+      response.status === 'internal_error');
+  }
+  return results.map((x, i) => {
+    if (x.status !== 'ok') {
+      throw new GroundTruthError(`canonical solution of ${problem.taskId} failed on input ${i}: ${harnessStatus(x.status)} ${x.reason ?? ''}`,
+        x.status === 'internal_error');
+    }
+    const value = pyValueSchema.safeParse(x.value);
+    if (!value.success) throw new GroundTruthError(`canonical solution of ${problem.taskId} returned an invalid value on input ${i}`);
+    return { value: value.data, referenceCpuMs: x.cpuMs ?? 0 };
+  });
+}
+
+/** Each answered input as a test: the harness's status, or the oracle's comparison with the expected value. */
+function inputTests(problem: CallProblem, response: HarnessResponse, expected: readonly ExpectedOutput[]): TestResult[] {
+  const inputs = inputsOf(problem);
+  return (response.results ?? []).slice(0, inputs.length).map((r, index): TestResult => {
+    const cpu = r.cpuMs === undefined ? {} : { cpuMs: r.cpuMs };
+    if (r.status !== 'ok') return { index, status: harnessStatus(r.status), ...cpu, ...reasonField(r.reason) };
+    const value = pyValueSchema.safeParse(r.value);
+    if (!value.success) return { index, status: 'wrong_answer', ...cpu, reason: 'the program returned an invalid value' };
+    const comparison = judgeEvalPlusOutput({ dataset: problem.evalplusDataset, entryPoint: problem.entryPoint,
+      input: inputs[index]!, actual: value.data, expected: expected[index]!.value, atol: problem.atol });
+    return { index, status: comparison.ok ? 'passed' : 'wrong_answer', ...cpu, ...(comparison.ok ? {} : reasonField(comparison.reason)) };
+  });
+}
+
+function reasonField(reason: string | undefined): { reason?: string } {
+  const short = shortReason(reason);
+  return short === undefined ? {} : { reason: short };
+}
+
+/** Base and plus verdicts from the per-input tests (EvalPlus: plus counts only when base passed). */
+function baseAndPlus(problem: CallProblem, response: HarnessResponse, tests: TestResult[]): Verdict {
+  // A harness-level failure with no per-input result (e.g. the program did not load) fails every input.
+  if (tests.length === 0 && response.status !== 'ok' && response.status !== 'passed') {
+    tests.push({ index: 0, status: harnessStatus(response.status), ...reasonField(response.reason) });
+  }
+  const baseCount = problem.baseInputs.length;
+  const baseTests = tests.filter((t) => t.index < baseCount);
+  const base = aggregateTests(baseTests, baseCount);
+  const baseStatus: SampleStatus = baseTests.length > 0 && baseTests.length < baseCount && base.status === 'passed'
+    ? harnessStatus(response.status) : base.status;
+  const plusTests = tests.filter((t) => t.index >= baseCount).map((t) => ({ ...t, index: t.index - baseCount }));
+  const plus = aggregateTests(plusTests, problem.plusInputs.length);
+  const basePassed = baseStatus === 'passed';
+  const plusStatus: SampleStatus = !basePassed ? baseStatus : problem.plusInputs.length === 0 ? 'passed' : plus.status;
+  const reason = shortReason(baseStatus !== 'passed' ? base.reason ?? response.reason : plus.reason);
+  return {
+    status: baseStatus, passed: basePassed, plusStatus, plusPassed: basePassed && plusStatus === 'passed',
+    tests, cpuMs: response.cpuMs, wallMs: response.wallMs, testCount: baseCount + problem.plusInputs.length,
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
+/** What a failing input returned (Python syntax, rendered past `TEST_DETAIL_CHARS` so a cut is recorded), or how it failed. */
+function actualOf(response: HarnessResponse, test: TestResult): string {
+  const result = response.results?.[test.index];
+  if (result === undefined) return response.reason ?? test.reason ?? test.status;
+  if (result.status !== 'ok') return result.reason ?? test.reason ?? test.status;
+  const value = pyValueSchema.safeParse(result.value);
+  return value.success ? show(value.data, TEST_DETAIL_CHARS + 1) : test.reason ?? test.status;
+}
+
+const call: JudgingMode<CallProblem, unknown, readonly ExpectedOutput[]> = {
+  kind: 'call',
+  description: 'Python entry point called on each input in the harness, return values compared outside the box (EvalPlus)',
+  ...PYTHON_ONLY,
+  assemble: (problem, code, shape) => assemblePython(problem.prompt, problem.entryPoint, code, shape),
+  testCount: (problem) => problem.baseInputs.length + problem.plusInputs.length,
+  reference: {
+    version: 1,
+    fingerprint: (problem) => createHash('sha256')
+      .update(JSON.stringify([problem.prompt, problem.canonicalSolution, problem.entryPoint, problem.baseInputs, problem.plusInputs]))
+      .digest('hex'),
+    plan: (problem, limits) => callPlan(problem, problem.prompt + problem.canonicalSolution, limits.cpuMs * REFERENCE_CPU_FACTOR,
+      limits.memoryKiB, limits.outputBytes, false),
+    parse: (problem, outcome) => {
+      if (outcome.kind !== 'harness') throw new GroundTruthError('the reference of a call problem is a harness job');
+      return parseReference(problem, outcome.response);
+    },
+    schema: expectedSchema,
+  },
+  plan: (problem, program, { limits, failFast, reference }) => {
+    const slowestReferenceMs = reference.reduce((m, e) => Math.max(m, e.referenceCpuMs), 0);
+    const perInputMs = Math.max(limits.cpuMs, EVALPLUS_TIME_FACTOR * slowestReferenceMs);
+    return callPlan(problem, program.source, perInputMs, limits.memoryKiB, limits.outputBytes, failFast);
+  },
+  verdict: (problem, outcome, { reference }): Verdict => {
+    if (outcome.kind !== 'harness') throw new Error('call problems are judged by the harness');
+    const response = outcome.response;
+    if (response.status === 'internal_error') {
+      return { status: 'internal_error', passed: false, tests: [], cpuMs: response.cpuMs, wallMs: response.wallMs,
+        testCount: problem.baseInputs.length + problem.plusInputs.length, ...reasonField(response.reason) };
+    }
+    return baseAndPlus(problem, response, inputTests(problem, response, reference));
+  },
+  detail: (_problem, outcome, verdict) => {
+    if (outcome.kind !== 'harness') throw new Error('call problems are judged by the harness');
+    return harnessDetail(verdict, outcome.response, (t) => actualOf(outcome.response, t));
+  },
+  // The call in Python syntax and the canonical solution's return value.
+  describeTest: (problem, index, reference) => {
+    const args = inputsOf(problem)[index];
+    const expected = reference?.[index]?.value;
+    return failedTestDetail(index, {
+      input: args === undefined ? undefined : `${problem.entryPoint}(${args.map((a) => show(a, TEST_DETAIL_CHARS + 1)).join(', ')})`,
+      expected: expected === undefined ? undefined : show(expected, TEST_DETAIL_CHARS + 1),
+    });
+  },
+};
+
+/** The `call` judging mode. */
+export const callMode = defineMode(call);
