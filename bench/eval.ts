@@ -9,8 +9,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datasetHash, readProblems, readSamples } from '../src/formats/index.js';
 import { JUDGE_DEFAULTS, secondsToMs } from '../src/limits.js';
-import { evaluate } from '../src/runner/evaluate.js';
-import { createJudge } from '../src/runner/factory.js';
+import { evaluate } from '../src/apps/evaluate.js';
+import { createJudge } from '../src/engine/factory.js';
 import { RunStore } from '../src/store/run-store.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../test/support/codet-data.js';
 

@@ -9,7 +9,7 @@
 import { pythonInterpreter } from '../test/support/sandbox.js';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { PythonHarnessPool } from '../src/judge/harness/pool.js';
+import { PythonHarnessPool } from '../src/engine/harness-pool.js';
 import type { HarnessJob } from '../src/judge/harness/protocol.js';
 import { Sandbox } from '../src/sandbox/index.js';
 import { HUMANEVAL } from '../test/support/codet-data.js';

@@ -7,7 +7,7 @@
  * Usage: npm run bench:humaneval-x [-- --lang cpp,go] [--broken]
  */
 import { LanguageRegistry } from '../src/languages/registry.js';
-import { createJudge } from '../src/runner/factory.js';
+import { createJudge } from '../src/engine/factory.js';
 import {
   brokenCompletion, canonicalCompletion, HUMANEVAL_X_LANGUAGES, humanEvalXPath, judgeCompletions, readHumanEvalX,
 } from '../test/support/humaneval-x.js';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { expandArgv } from '../src/languages/argv.js';
 import { LanguageRegistry } from '../src/languages/registry.js';
 import type { Language } from '../src/languages/schema.js';
-import { Executor } from '../src/runner/executor.js';
+import { Executor } from '../src/engine/executor.js';
 import { runLimits } from '../src/limits.js';
 import { Sandbox } from '../src/sandbox/index.js';
 import { PROGRAMS } from '../test/languages/programs.js';

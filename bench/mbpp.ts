@@ -6,7 +6,7 @@
  */
 import { readProblems } from '../src/formats/index.js';
 import { LanguageRegistry } from '../src/languages/registry.js';
-import { createJudge } from '../src/runner/factory.js';
+import { createJudge } from '../src/engine/factory.js';
 import { judgeCompletions } from '../test/support/humaneval-x.js';
 import { MBPP_PATH, mbppEarlyReturn, mbppReference } from '../test/support/mbpp.js';
 

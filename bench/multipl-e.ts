@@ -14,7 +14,7 @@ import { MULTIPL_E_SPLITS } from '../src/kinds/script/multipl-e/index.js';
 import { EXPECTED_VALUES_LIMITS } from '../src/kinds/script/split.js';
 import { parseScriptValue, valueLines } from '../src/kinds/script/values.js';
 import { LanguageRegistry } from '../src/languages/registry.js';
-import { createJudge } from '../src/runner/factory.js';
+import { createJudge } from '../src/engine/factory.js';
 
 const inputs = process.argv.slice(2).flatMap((p) => statSync(p).isDirectory()
   ? readdirSync(p).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(p, f)) : [p]);

@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { datasetHash, readProblems, readSamples } from '../src/formats/index.js';
 import type { Problem } from '../src/formats/types.js';
-import { inPool } from '../src/runner/in-pool.js';
+import { inPool } from '../src/apps/in-pool.js';
 import { spawnWorker, stopWorkers } from '../test/support/queue-eval.js';
 import { CODET_SOLUTIONS } from '../test/support/codet-data.js';
 import type { Judge } from '../src/judge/judge.js';
@@ -36,7 +36,7 @@ import { prepareSubmission } from '../src/judge/submission.js';
 import { queueLocation } from '../src/queue/connection.js';
 import { QueueJudge } from '../src/queue/queue-judge.js';
 import { startWorker } from '../src/queue/worker.js';
-import { createJudge } from '../src/runner/factory.js';
+import { createJudge } from '../src/engine/factory.js';
 import { startRedis } from '../test/support/redis.js';
 import { CODET_PROBLEMS } from '../test/support/codet-data.js';
 

@@ -20,7 +20,7 @@ import { datasetHash, readProblems, readSamples } from '../src/formats/index.js'
 import type { Problem, Sample } from '../src/formats/types.js';
 import { defaultSubmissionContext } from '../src/kinds/index.js';
 import { JUDGE_DEFAULTS } from '../src/limits.js';
-import { createJudge } from '../src/runner/factory.js';
+import { createJudge } from '../src/engine/factory.js';
 import { AdmissionQueue } from '../src/server/admission.js';
 import { JudgeService, type Prepared } from '../src/server/service.js';
 

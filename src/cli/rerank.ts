@@ -5,8 +5,8 @@ import type { Command } from 'commander';
 import { datasetHash, problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Judge } from '../judge/judge.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
-import { createJudge } from '../runner/factory.js';
-import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../runner/rerank.js';
+import { createJudge } from '../engine/factory.js';
+import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../apps/rerank.js';
 import { registerUserError, UsageError } from './errors.js';
 import {
   parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { LanguageRegistry } from '../languages/registry.js';
 import { DEFAULT_RUN_LIMITS, mibToKiB, secondsToMs } from '../limits.js';
-import { createJudge } from '../runner/factory.js';
+import { createJudge } from '../engine/factory.js';
 import type { ExecutionResult } from '../sandbox/index.js';
 import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile, UNSAFE_NO_SANDBOX_HELP } from './options.js';
 

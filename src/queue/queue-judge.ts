@@ -30,7 +30,7 @@ import {
 } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { definedOnly, type JudgeLimits } from '../limits.js';
-import { MemoryCatalog } from '../runner/local-judge.js';
+import { MemoryCatalog } from '../engine/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { QueueLocation } from './connection.js';

@@ -27,7 +27,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JudgeRequestError, type Judge } from '../judge/judge.js';
 import type { HarnessJob } from '../judge/harness/protocol.js';
-import { createJudge, type JudgeOptions } from '../runner/factory.js';
+import { createJudge, type JudgeOptions } from '../engine/factory.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { plainVerdict } from '../verdict/index.js';
 import type { QueueLocation } from './connection.js';

@@ -2,7 +2,7 @@
 import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { SharedWork } from '../runner/shared-work.js';
+import type { SharedWork } from '../engine/shared-work.js';
 import type { ServeConfig } from './config.js';
 import type { HealthMonitor } from './health.js';
 import type { Counter, Histogram } from './metrics.js';

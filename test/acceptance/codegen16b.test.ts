@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { datasetHash, readProblems, readSamples } from '../../src/formats/index.js';
-import { evaluate, type EvaluationResult } from '../../src/runner/evaluate.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { evaluate, type EvaluationResult } from '../../src/apps/evaluate.js';
+import { createJudge } from '../../src/engine/factory.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/codet-data.js';
 

@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { datasetHash, readCodetTests, readProblems, readSamples } from '../../src/formats/index.js';
-import { createJudge } from '../../src/runner/factory.js';
-import { executeRerank, scoreRerank, type RerankData } from '../../src/runner/rerank.js';
+import { createJudge } from '../../src/engine/factory.js';
+import { executeRerank, scoreRerank, type RerankData } from '../../src/apps/rerank.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS, CODET_TESTS } from '../support/codet-data.js';
 
 const within = (actual: number | undefined, expected: number, points: number, what: string): void => {

@@ -14,7 +14,7 @@ import { after, describe, it } from 'node:test';
 import type { SampleStatus } from '../../src/verdict/index.js';
 import type { Problem } from '../../src/formats/types.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { createJudge } from '../../src/engine/factory.js';
 import {
   canonicalCompletion, HUMANEVAL_X_LANGUAGES, humanEvalXPath, judgeCompletions, readHumanEvalX,
 } from '../support/humaneval-x.js';

@@ -12,7 +12,7 @@ import type { Problem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { createJudge } from '../../src/engine/factory.js';
 import type { Verdict } from '../../src/verdict/index.js';
 import { LCB_FIXTURE, tempFile } from '../formats/helpers.js';
 

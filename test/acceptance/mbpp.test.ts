@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { readProblems } from '../../src/formats/index.js';
 import type { PythonScriptProblem } from '../../src/formats/types.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { createJudge } from '../../src/engine/factory.js';
 import { judgeCompletions } from '../support/humaneval-x.js';
 import { MBPP_PATH as MBPP, mbppEarlyReturn as earlyReturn, mbppReference as reference } from '../support/mbpp.js';
 

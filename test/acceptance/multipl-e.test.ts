@@ -17,7 +17,7 @@ import type { ScriptProblem } from '../../src/formats/types.js';
 import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission, type SubmissionInput } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { createJudge } from '../../src/engine/factory.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { Verdict } from '../../src/verdict/index.js';
 

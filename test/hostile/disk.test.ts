@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runLimits } from '../../src/limits.js';
-import { PythonHarnessPool } from '../../src/judge/harness/pool.js';
+import { PythonHarnessPool } from '../../src/engine/harness-pool.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { ExecutionResult, Limits } from '../../src/sandbox/types.js';
 import { runProcessesOf } from '../support/processes.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { PythonHarnessPool } from '../../src/judge/harness/pool.js';
+import { PythonHarnessPool } from '../../src/engine/harness-pool.js';
 import type { HarnessJob } from '../../src/judge/harness/protocol.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { openExecutor, pythonInterpreter } from '../support/sandbox.js';

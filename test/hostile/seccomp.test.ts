@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runLimits } from '../../src/limits.js';
-import { PythonHarnessPool } from '../../src/judge/harness/pool.js';
+import { PythonHarnessPool } from '../../src/engine/harness-pool.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { runProcessesOf } from '../support/processes.js';

@@ -14,7 +14,7 @@ import { defaultModes, defineMode, type JudgingMode } from '../../src/kinds/inde
 import { prepareSubmission } from '../../src/judge/submission.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { JUDGE_DEFAULTS } from '../../src/limits.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { createJudge } from '../../src/engine/factory.js';
 import { aggregateTests, type TestResult, type Verdict } from '../../src/verdict/index.js';
 
 interface PalindromeProblem extends ProblemBase {

@@ -6,7 +6,7 @@
 import { pythonInterpreter } from '../support/sandbox.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PythonHarnessPool } from '../../src/judge/harness/pool.js';
+import { PythonHarnessPool } from '../../src/engine/harness-pool.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 
 describe('sandbox self-test', () => {

@@ -1,9 +1,9 @@
 /** Shared fixtures for tests: one sandbox + executor per test file, closed after. */
 import { LanguageRegistry } from '../../src/languages/registry.js';
-import { Executor } from '../../src/runner/executor.js';
+import { Executor } from '../../src/engine/executor.js';
 import { Sandbox } from '../../src/sandbox/index.js';
-import { harnessInterpreter } from '../../src/runner/local-judge.js';
-import type { PythonInterpreter } from '../../src/judge/harness/pool.js';
+import { harnessInterpreter } from '../../src/engine/local-judge.js';
+import type { PythonInterpreter } from '../../src/engine/harness-pool.js';
 
 /**
  * Create the real sandbox (tests never run programs outside it) and an executor over the shipped languages.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CheckerProblem } from '../../../src/formats/types.js';
-import { createJudge } from '../../../src/runner/factory.js';
+import { createJudge } from '../../../src/engine/factory.js';
 import { PROJECT_ROOT } from '../../../src/sandbox/paths.js';
 import type { Verdict } from '../../../src/verdict/index.js';
 

@@ -17,7 +17,7 @@ import { DatasetError } from '../../../src/formats/errors.js';
 import { readProblems } from '../../../src/formats/registry.js';
 import type { IoiProblem } from '../../../src/formats/types.js';
 import { addIoiIncludes, ioiJobFiles } from '../../../src/kinds/ioi/ioi.js';
-import { createJudge } from '../../../src/runner/factory.js';
+import { createJudge } from '../../../src/engine/factory.js';
 import { PROJECT_ROOT } from '../../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../../src/server/index.js';
 import { createLogger } from '../../../src/server/logging.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { PythonScriptProblem } from '../../../src/formats/types.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
-import { createJudge } from '../../../src/runner/factory.js';
+import { createJudge } from '../../../src/engine/factory.js';
 import { assemblePythonScript, PYTHON_SCRIPT_ENTRY } from '../../../src/kinds/python/python-script.js';
 
 const judge = createJudge({ languages: LanguageRegistry.load(), cacheDir: null });

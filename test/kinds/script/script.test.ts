@@ -15,7 +15,7 @@ import { SCRIPT_MARKER } from '../../../src/kinds/script/one-program.js';
 import { prepareSubmission } from '../../../src/judge/submission.js';
 import { SubmissionError } from '../../../src/kinds/index.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
-import { createJudge } from '../../../src/runner/factory.js';
+import { createJudge } from '../../../src/engine/factory.js';
 import type { SampleStatus, Verdict } from '../../../src/verdict/index.js';
 
 const modes = defaultModes();

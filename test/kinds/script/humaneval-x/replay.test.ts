@@ -13,7 +13,7 @@ import type { Problem } from '../../../../src/formats/types.js';
 import { callRecords } from '../../../../src/kinds/script/humaneval-x/replay.js';
 import { SCRIPT_MARKER } from '../../../../src/kinds/script/one-program.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import type { SampleStatus } from '../../../../src/verdict/index.js';
 import {
   brokenCompletion, canonicalCompletion, humanEvalXPath, judgeCompletions, readHumanEvalX,

@@ -20,7 +20,7 @@ import { cutAtStopTokens, splitOf } from '../../../../src/kinds/script/script.js
 import { ADA_SPLIT } from '../../../../src/kinds/script/multipl-e/ada.js';
 import { renderScriptValue, scriptValuesEqual, type ScriptValue } from '../../../../src/kinds/script/values.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import type { Verdict } from '../../../../src/verdict/index.js';
 import { printedValues, judgeCompletion } from '../../../support/split-values.js';
 

@@ -16,7 +16,7 @@ import { MULTIPL_E_SPLITS } from '../../../../src/kinds/script/multipl-e/index.j
 import { renderScriptValue, scriptValuesEqual } from '../../../../src/kinds/script/values.js';
 import { prepareSubmission } from '../../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import { printedValues } from '../../../support/split-values.js';
 
 const modes = defaultModes();

@@ -25,7 +25,7 @@ import { splitOf } from '../../../../src/kinds/script/script.js';
 import { MULTIPL_E_SPLITS } from '../../../../src/kinds/script/multipl-e/index.js';
 import { parseScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../../../src/kinds/script/values.js';
 import { runLimits } from '../../../../src/limits.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import type { Verdict } from '../../../../src/verdict/index.js';
 import { openExecutor } from '../../../support/sandbox.js';
 import { judgeCompletion as judgeInline } from '../../../support/split-values.js';

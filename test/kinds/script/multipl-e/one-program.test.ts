@@ -19,7 +19,7 @@ import { MULTIPL_E_ASSEMBLY } from '../../../../src/kinds/script/multipl-e/one-p
 import { SCRIPT_MARKER } from '../../../../src/kinds/script/one-program.js';
 import { splitOf } from '../../../../src/kinds/script/script.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import type { SampleStatus, Verdict } from '../../../../src/verdict/index.js';
 import { judgeCompletion as judgeInline } from '../../../support/split-values.js';
 

@@ -22,7 +22,7 @@ import { MULTIPL_E_SPLITS } from '../../../../src/kinds/script/multipl-e/index.j
 import { parseScriptValue, renderScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../../../src/kinds/script/values.js';
 import { prepareSubmission } from '../../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 
 const modes = defaultModes();
 const languages = LanguageRegistry.load();

@@ -20,7 +20,7 @@ import { MULTIPL_E_SPLITS } from '../../../../src/kinds/script/multipl-e/index.j
 import { parseScriptValue, renderScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../../../src/kinds/script/values.js';
 import { prepareSubmission } from '../../../../src/judge/submission.js';
 import { runLimits } from '../../../../src/limits.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import { openExecutor } from '../../../support/sandbox.js';
 
 const { sandbox, executor, languages } = openExecutor();

@@ -24,7 +24,7 @@ import { MULTIPL_E_SPLITS } from '../../../../src/kinds/script/multipl-e/index.j
 import { parseScriptValue, scriptValuesEqual, valueLines, type ScriptValue } from '../../../../src/kinds/script/values.js';
 import { prepareSubmission } from '../../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import type { TestResult, Verdict } from '../../../../src/verdict/index.js';
 
 /** A toy kind: run the candidate program, then (through the judge's tools) the expected program; keep both stdouts. */

@@ -15,7 +15,7 @@ import type { ScriptProblem } from '../../../../src/formats/types.js';
 import { defaultModes } from '../../../../src/kinds/index.js';
 import { splitOf } from '../../../../src/kinds/script/script.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
-import { createJudge } from '../../../../src/runner/factory.js';
+import { createJudge } from '../../../../src/engine/factory.js';
 import type { Verdict } from '../../../../src/verdict/index.js';
 import { judgeCompletion } from '../../../support/split-values.js';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { AssertionsProblem, CallProblem, IoProblem, UnitTestProblem } from '../../src/formats/types.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { createJudge } from '../../src/engine/factory.js';
 import { plainVerdict } from '../../src/verdict/index.js';
 
 const judge = createJudge({ slots: 2, cacheDir: null });

@@ -24,7 +24,7 @@ import type { JudgedSample } from '../store/eval-sink.js';
 import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
 import { verdictWithoutTests, type DetailedVerdict, type Verdict } from '../verdict/index.js';
-import { programHash } from './executor.js';
+import { programHash } from '../engine/executor.js';
 import { inPool } from './in-pool.js';
 
 /** Progress callback: done and total samples so far (done includes resumed ones). */

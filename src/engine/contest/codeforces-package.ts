@@ -19,12 +19,12 @@
  */
 import { z } from 'zod';
 import { constants as osConstants } from 'node:os';
-import type { Language } from '../languages/schema.js';
-import type { ExecutionResult, Limits } from '../sandbox/types.js';
-import { runLimits } from '../limits.js';
+import type { Language } from '../../languages/schema.js';
+import type { ExecutionResult, Limits } from '../../sandbox/types.js';
+import { runLimits } from '../../limits.js';
 import { ARTIFACT_DIR, GXX, type ContestBox } from './box.js';
 import { runChecker } from './run-checker.js';
-import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from '../kinds/checker/output-match.js';
+import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from '../../kinds/checker/output-match.js';
 import {
   ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
 } from './package-job.js';

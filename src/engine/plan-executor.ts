@@ -19,16 +19,16 @@ import type { AnyMode } from '../kinds/index.js';
 import type {
   CmsIoiJobsOutcome, CmsIoiJobsPlan, ExecutionTools, Plan, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan,
 } from '../judge/plan.js';
-import { ContestBox } from '../contest/box.js';
-import { runCmsIoiJob } from '../contest/cms-ioi-package.js';
-import { ContestInfraError, ContestRequestError } from '../contest/package-job.js';
+import { ContestBox } from './contest/box.js';
+import { runCmsIoiJob } from './contest/cms-ioi-package.js';
+import { ContestInfraError, ContestRequestError } from './contest/package-job.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
 import { runLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { runStatus, type TestResult } from '../verdict/index.js';
 import type { Executor } from './executor.js';
-import type { PythonHarnessPool } from '../judge/harness/pool.js';
+import type { PythonHarnessPool } from './harness-pool.js';
 
 /** A run's test result when the mode does not judge runs itself: passed when the run ended `ok`. */
 function defaultTest(index: number, result: ExecutionResult): TestResult {

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type ServerHandle } from '../../src/server/index.js';
-import { createLogger } from '../../src/server/logging.js';
-import { httpCall, type Answer } from '../support/http.js';
+import { startServer, type ServerHandle } from '../../../src/server/index.js';
+import { createLogger } from '../../../src/server/logging.js';
+import { httpCall, type Answer } from '../../support/http.js';
 
 let server: ServerHandle;
 

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExecutionResult, Limits, Mount } from '../sandbox/types.js';
-import type { PackageOutcome, ScriptStage } from '../judge/plan.js';
+import type { ExecutionResult, Limits, Mount } from '../../sandbox/types.js';
+import type { PackageOutcome, ScriptStage } from '../../judge/plan.js';
 import type { ContestBox } from './box.js';
 
 export type { PackageOutcome, ScriptStage };

@@ -24,11 +24,11 @@
  */
 import { z } from 'zod';
 import { constants as osConstants } from 'node:os';
-import type { ExecutionResult } from '../sandbox/types.js';
-import { runLimits } from '../limits.js';
+import type { ExecutionResult } from '../../sandbox/types.js';
+import { runLimits } from '../../limits.js';
 import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
 import { buildChecker, runChecker } from './run-checker.js';
-import { cmsDiffMatch, echoed } from '../kinds/checker/output-match.js';
+import { cmsDiffMatch, echoed } from '../../kinds/checker/output-match.js';
 import {
   ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
 } from './package-job.js';

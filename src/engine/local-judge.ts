@@ -40,7 +40,7 @@ import {
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
-import { PythonHarnessPool, type PythonInterpreter } from '../judge/harness/pool.js';
+import { PythonHarnessPool, type PythonInterpreter } from './harness-pool.js';
 import { SharedWork } from './shared-work.js';
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */

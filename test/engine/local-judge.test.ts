@@ -9,8 +9,8 @@ import { after, describe, it } from 'node:test';
 import type { IoProblem, ProblemBase } from '../../src/formats/types.js';
 import { JudgeRequestError } from '../../src/judge/judge.js';
 import { defaultModes, defineMode, type JudgingMode } from '../../src/kinds/index.js';
-import { createJudge } from '../../src/runner/factory.js';
-import { INTERNAL_ERROR_RETRIES } from '../../src/runner/local-judge.js';
+import { createJudge } from '../../src/engine/factory.js';
+import { INTERNAL_ERROR_RETRIES } from '../../src/engine/local-judge.js';
 import type { Verdict } from '../../src/verdict/index.js';
 
 interface FlakyProblem extends ProblemBase {

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   cmsDiffMatch, codeforcesMatch, groupMinScore, normalizeCodeforces, parseCodeforcesConfig, subtaskPoints, testlibVerdict,
-} from '../../src/contest/index.js';
-import { dropEmptyLines, echoed, stripCarriageReturns } from '../../src/kinds/checker/output-match.js';
-import type { ExecutionResult } from '../../src/sandbox/types.js';
+} from '../../../src/engine/contest/index.js';
+import { dropEmptyLines, echoed, stripCarriageReturns } from '../../../src/kinds/checker/output-match.js';
+import type { ExecutionResult } from '../../../src/sandbox/types.js';
 
 describe('codeforces package comparison', () => {
   test('yes/no in any case as whole words, all whitespace one space', () => {

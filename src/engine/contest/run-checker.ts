@@ -7,7 +7,7 @@ import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
 import {
   CHECKER_LIMITS, cmsCheckerVerdict, failed, pythonCheckerVerdict, testlibVerdict, vendoredTestlib,
   type CheckerInput, type CheckerSpec, type CheckerVerdict,
-} from '../kinds/checker/checker-verdicts.js';
+} from '../../kinds/checker/checker-verdicts.js';
 
 const PYTHON = '/usr/bin/python3.11';
 

@@ -8,8 +8,8 @@ import { readProblems, readSamples } from '../../src/formats/index.js';
 import type { IoProblem, Sample } from '../../src/formats/types.js';
 import type { Judge } from '../../src/judge/judge.js';
 import { defaultSubmissionContext } from '../../src/kinds/index.js';
-import { replayFirstAttempts } from '../../src/runner/debug-loop.js';
-import { createJudge } from '../../src/runner/factory.js';
+import { replayFirstAttempts } from '../../src/apps/debug-loop.js';
+import { createJudge } from '../../src/engine/factory.js';
 
 const CODET_PROBLEMS = '/work/shared/data/codet/HumanEval_for_code_generation.jsonl.gz';
 const CODET_SOLUTIONS = '/work/shared/data/codet/HumanEval_codegen16B_temp0.8_topp0.95_num100_max300_code_solution.jsonl.gz';

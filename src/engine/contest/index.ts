@@ -7,9 +7,9 @@ export { buildChecker, runChecker } from './run-checker.js';
 export {
   CHECKER_LIMITS, cmsCheckerVerdict, pythonCheckerVerdict, TESTLIB_EXIT_CODES, testlibVerdict, vendoredTestlib,
   type CheckerInput, type CheckerKind, type CheckerSpec, type CheckerVerdict,
-} from '../kinds/checker/checker-verdicts.js';
+} from '../../kinds/checker/checker-verdicts.js';
 export { CMS_IOI_LANGUAGES, runCmsIoiJob } from './cms-ioi-package.js';
 export { CODEFORCES_LANGUAGES, parseCodeforcesConfig, runCodeforcesJob, type CodeforcesConfig, type PackageLanguage } from './codeforces-package.js';
-export { cmsDiffMatch, codeforcesMatch, diffBEqual, normalizeCodeforces } from '../kinds/checker/output-match.js';
+export { cmsDiffMatch, codeforcesMatch, diffBEqual, normalizeCodeforces } from '../../kinds/checker/output-match.js';
 export { ContestInfraError, ContestRequestError, type PackageJob, type PackageOutcome, type ScriptStage } from './package-job.js';
-export { groupMinScore, subtaskPoints, type SubtaskScores } from '../kinds/checker/subtasks.js';
+export { groupMinScore, subtaskPoints, type SubtaskScores } from '../../kinds/checker/subtasks.js';

@@ -6,13 +6,13 @@
  * untrusted (problem-supplied code is still code).
  */
 import { createHash } from 'node:crypto';
-import { expandArgv, toolchainMounts } from '../languages/argv.js';
-import { Executor, type CompileOutcome } from '../runner/executor.js';
-import type { LanguageRegistry } from '../languages/registry.js';
-import type { Language } from '../languages/schema.js';
-import type { Sandbox } from '../sandbox/index.js';
-import type { ExecutionResult, Limits } from '../sandbox/types.js';
-import { DEFAULT_COMPILE_LIMITS, forLanguage } from '../limits.js';
+import { expandArgv, toolchainMounts } from '../../languages/argv.js';
+import { Executor, type CompileOutcome } from '../executor.js';
+import type { LanguageRegistry } from '../../languages/registry.js';
+import type { Language } from '../../languages/schema.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import type { ExecutionResult, Limits } from '../../sandbox/types.js';
+import { DEFAULT_COMPILE_LIMITS, forLanguage } from '../../limits.js';
 import type { BoxCommand } from './package-job.js';
 
 /** Where an artifact directory is mounted in a run (the slot boxes' one mount point). */

@@ -23,9 +23,9 @@
  * every process of the job with it) and answers `internal_error` with `cancelled: true`.
  */
 import { createInterface } from 'node:readline';
-import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox } from '../../sandbox/index.js';
-import type { Limits, SubgroupLimits } from '../../sandbox/types.js';
-import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from './protocol.js';
+import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox } from '../sandbox/index.js';
+import type { Limits, SubgroupLimits } from '../sandbox/types.js';
+import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
 
 const HARNESS = `${BOX_HARNESS}/python/harness.py`;
 

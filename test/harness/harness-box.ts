@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-/** Repository root: this file runs as dist/test/judge/harness-box.js. */
+/** Repository root: this file runs as dist/test/harness/harness-box.js. */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
 export function bwrapArgs(extra: readonly string[] = []): string[] {

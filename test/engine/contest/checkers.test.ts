@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ContestBox, runChecker, type CheckerSpec } from '../../src/contest/index.js';
-import { LanguageRegistry } from '../../src/languages/registry.js';
-import { Sandbox } from '../../src/sandbox/index.js';
-import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
+import { ContestBox, runChecker, type CheckerSpec } from '../../../src/engine/contest/index.js';
+import { LanguageRegistry } from '../../../src/languages/registry.js';
+import { Sandbox } from '../../../src/sandbox/index.js';
+import { PROJECT_ROOT } from '../../../src/sandbox/paths.js';
 
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'checkers');
 const read = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
