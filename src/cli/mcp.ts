@@ -48,7 +48,7 @@ export function register(program: Command): void {
       }
       // Loaded only here: the MCP SDK costs every other command ~150 ms of start-up.
       const [{ StdioServerTransport }, { watchPending }, { createMcpServer }] = await Promise.all([
-        import('@modelcontextprotocol/sdk/server/stdio.js'), import('../mcp/pending.js'), import('../mcp/server.js')]);
+        import('@modelcontextprotocol/sdk/server/stdio.js'), import('../server/mcp/pending.js'), import('../server/mcp/server.js')]);
       const service = await openService(parsed.data);
       const sessions = createSessionManager(service.context, service.registry);
       const server = createMcpServer(service.context, { route: 'mcp:stdio', sessions });

@@ -31,7 +31,7 @@ import { ServiceError } from './errors.js';
 import { HealthMonitor } from './health.js';
 import { createLogger } from './logging.js';
 import { Counter, Histogram, LATENCY_BUCKETS_SECONDS, RateWindow, Registry, Sampled } from './metrics.js';
-import { registerMcp } from './mcp.js';
+import { registerMcp } from './mcp/route.js';
 import { registerNative } from './native.js';
 import { registerOpenRlhf } from './openrlhf.js';
 import { registerOps } from './ops.js';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { detectCapabilities, type Capabilities } from '../sandbox/capabilities.js';
-import { SessionSlots } from './box.js';
+import { SessionSlots } from '../sandbox/session-box.js';
 import { BASH_ENVIRONMENT } from './environments/bash.js';
 import { BoxEnvironment, type BoxEnvironmentSpec } from './environments/box-environment.js';
 import type { Environment } from './environments/environment.js';

@@ -4,7 +4,7 @@
  * kind adds (its action's meaning, its set-up from the task, extra observation fields) is its own module's.
  */
 import type { Capabilities } from '../../sandbox/capabilities.js';
-import { SessionBox, type BoxKind, type BoxStepResult, type SessionSlots } from '../box.js';
+import { SessionBox, type BoxKind, type BoxStepResult, type SessionSlots } from '../../sandbox/session-box.js';
 import { SessionError, type Observation, type SessionLimits, type StepOutcome } from '../types.js';
 import type { Environment } from './environment.js';
 

@@ -5,11 +5,11 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, LIMIT_RANGES, limitSchema } from '../limits.js';
-import type { ServeConfig } from '../server/config.js';
-import type { ServerContext } from '../server/context.js';
-import { languageOf, runPlain } from '../server/run-plain.js';
-import type { RequestScope } from '../server/scope.js';
+import { DEFAULT_COMPILE_LIMITS, DEFAULT_RUN_LIMITS, LIMIT_RANGES, limitSchema } from '../../limits.js';
+import type { ServeConfig } from '../config.js';
+import type { ServerContext } from '../context.js';
+import { languageOf, runPlain } from '../run-plain.js';
+import type { RequestScope } from '../scope.js';
 import { toolError, toolResult } from './result.js';
 
 /**

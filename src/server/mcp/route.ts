@@ -16,8 +16,8 @@ import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionManager } from '../sessions/index.js';
-import type { ServerContext } from './context.js';
+import type { SessionManager } from '../../sessions/index.js';
+import type { ServerContext } from '../context.js';
 
 /** An MCP session unused this long is closed, ms (30 minutes). */
 export const MCP_SESSION_IDLE_MS = 30 * 60_000;
@@ -40,12 +40,12 @@ const loadMcp = (() => {
   let loaded: Promise<{
     StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
     isInitializeRequest: typeof import('@modelcontextprotocol/sdk/types.js').isInitializeRequest;
-    createMcpServer: typeof import('../mcp/server.js').createMcpServer;
+    createMcpServer: typeof import('./server.js').createMcpServer;
   }> | undefined;
   return () => loaded ??= Promise.all([
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-    import('../mcp/server.js'),
+    import('./server.js'),
   ]).then(([http, types, server]) => ({
     StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
     isInitializeRequest: types.isInitializeRequest,

@@ -12,10 +12,10 @@
  * disconnect cancels an HTTP request's. Errors: `result.ts`.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ServerContext } from '../server/context.js';
-import type { SessionManager } from '../sessions/index.js';
-import type { RequestScope } from '../server/scope.js';
-import { CRUCIBLE_VERSION } from '../version.js';
+import type { ServerContext } from '../context.js';
+import type { SessionManager } from '../../sessions/index.js';
+import type { RequestScope } from '../scope.js';
+import { CRUCIBLE_VERSION } from '../../version.js';
 import { judge, JUDGE_DESCRIPTION, JUDGE_INPUT } from './judge.js';
 import { guarded } from './result.js';
 import { runCode, RUN_CODE_DESCRIPTION, runCodeInput } from './run-code.js';

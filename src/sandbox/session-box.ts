@@ -29,13 +29,26 @@ import { availableParallelism } from 'node:os';
 import { readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Capabilities } from '../sandbox/capabilities.js';
-import { launch, type Launched } from '../sandbox/launch.js';
-import { NATIVE_DIR } from '../sandbox/paths.js';
-import { SlotPool, type Slot } from '../sandbox/slots.js';
-import { Subgroup, SUBGROUPS_ENV } from '../sandbox/subgroups.js';
-import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
-import type { SessionLimits } from './types.js';
+import type { Capabilities } from './capabilities.js';
+import { launch, type Launched } from './launch.js';
+import { NATIVE_DIR } from './paths.js';
+import { SlotPool, type Slot } from './slots.js';
+import { Subgroup, SUBGROUPS_ENV } from './subgroups.js';
+import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus } from './types.js';
+
+/**
+ * The limits a session box enforces per step, from outside it (the meanings of `SessionLimits` in
+ * `src/sessions/types.ts`, which satisfies this shape): `cpuMs` and `wallMs` of one step, `memoryKiB` and
+ * `processes` of the session's processes, `outputBytes` of stdout and of stderr each, `diskKiB` of the box's tmpfs.
+ */
+export interface SessionBoxLimits {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly memoryKiB: number;
+  readonly processes: number;
+  readonly outputBytes: number;
+  readonly diskKiB: number;
+}
 
 /** The environments served by a box (the `program` environment needs none). */
 export type BoxKind = 'python' | 'bash' | 'sqlite';
@@ -153,7 +166,7 @@ export class SessionBox {
    * Start a box of `kind` in `slot` and wait for its agent to be ready. `release` gets the slot back once the
    * box is gone. @throws Error when the box cannot start (the slot is released).
    */
-  static async start(kind: BoxKind, slot: Slot, caps: Capabilities, limits: SessionLimits, release: (slot: Slot) => void): Promise<SessionBox> {
+  static async start(kind: BoxKind, slot: Slot, caps: Capabilities, limits: SessionBoxLimits, release: (slot: Slot) => void): Promise<SessionBox> {
     let group: Subgroup | null = null;
     let launched: Launched;
     try {
@@ -297,7 +310,7 @@ export class SessionBox {
    * Run one step (`code` for the REPL) under `limits` (CPU, wall, memory, processes, output; see the module
    * comment). Never throws: a box that is gone, or an agent that breaks its protocol, is `internal_error`.
    */
-  async step(code: string, limits: SessionLimits, signal?: AbortSignal): Promise<BoxStepResult> {
+  async step(code: string, limits: SessionBoxLimits, signal?: AbortSignal): Promise<BoxStepResult> {
     const startedMs = performance.now();
     const failed = (reason: string): BoxStepResult => ({
       status: 'internal_error', exitCode: null, signal: null, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false,

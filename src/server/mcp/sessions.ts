@@ -7,10 +7,10 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ServerContext } from '../server/context.js';
-import { admittedSessionWork, asServiceError, CreateSessionSchema, StepSchema } from '../server/sessions.js';
-import { parseBody } from '../server/validate.js';
-import { SessionError, type SessionManager } from '../sessions/index.js';
+import type { ServerContext } from '../context.js';
+import { admittedSessionWork, asServiceError, CreateSessionSchema, StepSchema } from '../sessions.js';
+import { parseBody } from '../validate.js';
+import { SessionError, type SessionManager } from '../../sessions/index.js';
 import { toolResult } from './result.js';
 
 const ID = z.string().min(1).describe('The session id session_create returned.');

@@ -9,8 +9,8 @@
  * language "cobol"`, so callers can branch on it as HTTP clients branch on `error.code`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { messageOf } from '../errors.js';
-import { ServiceError, type ErrorCode } from '../server/errors.js';
+import { messageOf } from '../../errors.js';
+import { ServiceError, type ErrorCode } from '../errors.js';
 
 /** A successful tool result: `payload` (plain JSON-able data) as structured content and as JSON text. */
 export function toolResult(payload: object): CallToolResult {

@@ -5,11 +5,11 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { ServerContext } from '../server/context.js';
-import { JudgeBodySchema, verdictJson } from '../server/native.js';
-import type { RequestScope } from '../server/scope.js';
-import type { Submission } from '../server/service.js';
-import { parseBody } from '../server/validate.js';
+import type { ServerContext } from '../context.js';
+import { JudgeBodySchema, verdictJson } from '../native.js';
+import type { RequestScope } from '../scope.js';
+import type { Submission } from '../service.js';
+import { parseBody } from '../validate.js';
 import { toolError, toolResult } from './result.js';
 
 /**
