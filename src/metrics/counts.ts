@@ -2,8 +2,19 @@
  * Turns the sample records of a run (`verdicts.jsonl`, see `src/store/records.ts`) into per-problem
  * pass outcomes and counts, the input of every other metric.
  */
-import type { SampleRecord } from '../store/records.js';
 import type { ProblemCounts } from './pass-at-k.js';
+
+/**
+ * What counting needs of one sample: its problem, its index among the problem's samples, and whether it passed
+ * (base tests; `plusPassed`: EvalPlus base and plus). The store's `SampleRecord` (`src/store/records.ts`) has
+ * this shape, so records are passed as they are; metrics never import the store.
+ */
+export interface SampleOutcome {
+  readonly taskId: string;
+  readonly sampleIndex: number;
+  readonly passed: boolean;
+  readonly plusPassed?: boolean;
+}
 
 /** Which pass signal to count: the base tests (`passed`) or EvalPlus' base-and-plus (`plusPassed`). */
 export type PassField = 'passed' | 'plusPassed';
@@ -20,7 +31,7 @@ export interface ProblemOutcomes {
  * With `field = 'plusPassed'` a record without `plusPassed` counts as not passed.
  */
 export function outcomesFromRecords(
-  records: readonly SampleRecord[],
+  records: readonly SampleOutcome[],
   field: PassField = 'passed',
 ): readonly ProblemOutcomes[] {
   const byTask = new Map<string, Map<number, boolean>>();
@@ -51,7 +62,7 @@ export function countsFromOutcomes(problems: readonly ProblemOutcomes[]): readon
 
 /** Shorthand for `countsFromOutcomes(outcomesFromRecords(records, field))`. */
 export function countsFromRecords(
-  records: readonly SampleRecord[],
+  records: readonly SampleOutcome[],
   field: PassField = 'passed',
 ): readonly ProblemCounts[] {
   return countsFromOutcomes(outcomesFromRecords(records, field));
