@@ -1,5 +1,5 @@
 /**
- * bench:multipl-e — MultiPL-E's test suites as split judging reads them (`src/judge/modes/script-split.ts`): for
+ * bench:multipl-e — MultiPL-E's test suites as split judging reads them (`src/kinds/script/split.ts`): for
  * each problem of each MultiPL-E file given, whether its tests are read as cases, and whether the trusted
  * expected-values program runs in the sandbox and prints exactly one readable value per case; with the median
  * wall time of that program (it runs once per problem and is remembered). No candidate code is run.

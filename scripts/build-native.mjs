@@ -1,6 +1,6 @@
 // Builds the sandbox's small native programs with the system C compiler: crucible-box (one execution per
 // process), box-init (pid 1 of such a box), crucible-slot (a slot's long-lived box), box-server (pid 1 of it) and
-// session-agent (pid 1 of a session's box, src/sessions/box.ts).
+// session-agent (pid 1 of a session's box, src/sandbox/session-box.ts).
 // Static linking: they exec faster (no dynamic loader) and the in-box ones need nothing from the box's /lib.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';

@@ -25,7 +25,7 @@ export const DEFAULT_BENCHMARK = {
 export const CACHE_DIR_ENV = 'CRUCIBLE_CACHE_DIR';
 
 /**
- * The per-user cache directory (ground truth of call problems, see `src/runner/ground-truth.ts`):
+ * The per-user cache directory (ground truth of call problems, see `src/engine/ground-truth.ts`):
  * `$CRUCIBLE_CACHE_DIR`, else `$XDG_CACHE_HOME/crucible` (XDG Base Directory spec), else `~/.cache/crucible`.
  * An empty variable counts as unset, as the XDG spec says. The directory is not created here.
  */

@@ -1,7 +1,7 @@
 /**
  * `crucible debug-loop`: replay model samples as first attempts of a self-debug loop, judge them, turn each
  * failing one into the feedback a `program` session gives, and report how much of that feedback a model could
- * debug from (`replayFirstAttempts`, `src/runner/debug-loop.ts`).
+ * debug from (`replayFirstAttempts`, `src/apps/debug-loop.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

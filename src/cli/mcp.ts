@@ -1,5 +1,5 @@
 /**
- * `crucible mcp`: serve Crucible's MCP tools (`src/mcp/server.ts`) over stdio, for agents that spawn their tools
+ * `crucible mcp`: serve Crucible's MCP tools (`src/server/mcp/server.ts`) over stdio, for agents that spawn their tools
  * (Claude Desktop, Cursor, MCP-capable agent frameworks). stdout carries only MCP messages (newline-delimited
  * JSON-RPC); diagnostics go to stderr. Runs until stdin ends or SIGTERM/SIGINT; then the tool calls under way
  * finish (within their own limits) and answer, and the sandbox is released.

@@ -3,7 +3,7 @@
  * plan is compiled once (cached across plans by the `Executor`) and run on each planned stdin in order; after
  * each run the mode's `judgeRun` judges it (and may run more programs through `ExecutionTools`), and with
  * `failFast` the first test that is not `passed` stops the plan. A `harness` plan is one job for the warm
- * Python harness pool. A `cms_ioi_jobs` plan runs the cms_ioi package (`src/contest/cms-ioi-package.ts`) on
+ * Python harness pool. A `cms_ioi_jobs` plan runs the cms_ioi package (`src/engine/contest/cms-ioi-package.ts`) on
  * each job through one `ContestBox` (its compile cache: the solution with the graders, the manager and the
  * checker are each built once per distinct source set, across plans); `close()` discards its artifacts.
  *

@@ -1,5 +1,5 @@
 /**
- * open-r1's IOI data -> `IoiProblem` (judged by the `ioi` mode, `src/judge/modes/ioi.ts`).
+ * open-r1's IOI data -> `IoiProblem` (judged by the `ioi` mode, `src/kinds/ioi/ioi.ts`).
  *
  * Source format: hf.co/datasets/open-r1/ioi, one row per (task, subtask), as open-r1's `ioi_code_reward` and
  * `ioi_scoring.score_subtask` read it (`src/open_r1/utils/competitive_programming/ioi_scoring.py`): `id` (the

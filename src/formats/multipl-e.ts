@@ -11,7 +11,7 @@
  * (`evaluation/src/containerized_eval.py`, `eval_<lang>.py`); Racket, Scala and Clojure also fail on any stderr.
  * Perl's evaluator also fails a run whose output contains `ERROR`; Crucible does not apply that rule (a test that
  * fails calls `exit 1`).
- * The task id is `name`. The per-language assembly is `src/judge/modes/script-multipl-e.ts`.
+ * The task id is `name`. The per-language assembly is `src/kinds/script/multipl-e/one-program.ts`.
  *
  * Samples: a completion file gives its `completions` in order (index 0, 1, ...); a results file gives each
  * result's `program` with the prompt in front and `"\n" + tests` behind removed (what MultiPL-E ran), falling

@@ -9,11 +9,11 @@ export type Comparator =
   | { readonly kind: 'exact' }
   | { readonly kind: 'tokens'; readonly caseInsensitive?: boolean }
   | { readonly kind: 'float_tokens'; readonly absTol: number; readonly relTol: number; readonly caseInsensitive?: boolean }
-  /** A published harness's own rules (`src/judge/published-comparators.ts`): LiveCodeBench, APPS/TACO, CodeContests. */
+  /** A published harness's own rules (`src/kinds/io/published-comparators.ts`): LiveCodeBench, APPS/TACO, CodeContests. */
   | { readonly kind: 'livecodebench' | 'apps' | 'codecontests' };
 
 /**
- * What every problem has: a kind (which judging mode judges it, `src/judge/modes/`) and an id unique within its
+ * What every problem has: a kind (which judging mode judges it, `src/kinds/`) and an id unique within its
  * dataset. The kinds the readers here produce are the `Problem` union below; a judging mode may define its own
  * problem type with another kind (plain, serialisable data).
  */
@@ -56,7 +56,7 @@ export interface CallProblem {
   readonly baseInputs: readonly (readonly PyValue[])[];
   readonly plusInputs: readonly (readonly PyValue[])[];
   readonly atol: number;
-  /** Which EvalPlus dataset the task is from: it selects EvalPlus' per-task output oracles (`special-oracles.ts`). */
+  /** Which EvalPlus dataset the task is from: it selects EvalPlus' per-task output oracles (`src/kinds/python/special-oracles.ts`). */
   readonly evalplusDataset: 'humaneval' | 'mbpp';
   /** Original unit-test code (MBPP `assertion` / HumanEval `test`), when the dataset has it. */
   readonly test?: string;
@@ -96,7 +96,7 @@ export interface AssertionsProblem {
 
 /**
  * MultiPL-E / HumanEval-X style: `setup + prompt + completion + test` run as one program in `language`, judged by
- * its exit status and an end-of-tests marker (`src/judge/modes/script.ts`). `setup` is text that must precede
+ * its exit status and an end-of-tests marker (`src/kinds/script/script.ts`). `setup` is text that must precede
  * the prompt (HumanEval-X Go's `test_setup`: the package clause and the tests' imports).
  */
 export interface ScriptProblem {
@@ -110,7 +110,7 @@ export interface ScriptProblem {
   readonly canonicalSolution?: string;
   /**
    * Whose test conventions the test follows: HumanEval-X's (absent) or MultiPL-E's (`multipl-e`); it selects the
-   * per-language assembly (`src/judge/modes/script-languages.ts`, `script-multipl-e.ts`).
+   * per-language assembly (`src/kinds/script/one-program.ts`, `src/kinds/script/multipl-e/one-program.ts`).
    */
   readonly dialect?: 'multipl-e';
   /** The benchmark fails a program that wrote anything to stderr (CodeGeeX's JavaScript, MultiPL-E's Racket and Scala). */
@@ -125,7 +125,7 @@ export interface ScriptProblem {
  * MBPP style (google-research/mbpp): the whole Python program, then `setup` (MBPP's `test_setup_code`, the
  * sanitized file's `test_imports`), then every `tests` line, run in the program's own process, as the published
  * evaluations do (the tests may use names the program defines, such as `Node`, and pass non-data arguments such
- * as the type `int`). Judged by the `python_script` mode through the harness (`src/judge/modes/python-script.ts`).
+ * as the type `int`). Judged by the `python_script` mode through the harness (`src/kinds/python/python-script.ts`).
  * The model sees `statement` (MBPP `text` / sanitized `prompt`) and writes a whole program: nothing is prepended.
  */
 export interface PythonScriptProblem {
@@ -150,7 +150,7 @@ export interface ExpectedCall {
  * LiveCodeBench functional (LeetCode-style) and APPS/TACO call-based problems: the program's function
  * `entryPoint` (a method of a fresh `Solution()` when the program has `class Solution`) is called on each test's
  * arguments in the harness, and its return value is compared outside the box with the dataset's expected value by
- * the dataset's own rule (`rule`, `src/judge/modes/expected-call.ts`). No reference solution is run.
+ * the dataset's own rule (`rule`, `src/kinds/python/expected-call.ts`). No reference solution is run.
  */
 export interface ExpectedCallProblem {
   readonly kind: 'expected_call';
@@ -169,7 +169,7 @@ export interface ExpectedCallProblem {
 }
 
 /**
- * A stdin/stdout problem judged by a problem-supplied checker (src/judge/modes/checker.ts; Codeforces/Polygon
+ * A stdin/stdout problem judged by a problem-supplied checker (src/kinds/checker/checker.ts; Codeforces/Polygon
  * testlib, open-r1 `checker.py`, CMS comparators), optionally scored by IOI subtasks (CMS GroupMin: each
  * subtask's points times its tests' smallest score; `tests` are indices into `tests`). Limits as `IoProblem`.
  * In the `Problem` union (inline problems, the MCP and HTTP front ends); no dataset reader makes one yet.
@@ -194,7 +194,7 @@ export interface IoiTestCase {
 
 /**
  * An IOI task whose C++ solution is compiled together with the task's grader files (open-r1/ioi, as CMS and
- * guipenedo/piston's `cms_ioi` package judge it; `src/judge/modes/ioi.ts`): Batch tasks (grader + solution read
+ * guipenedo/piston's `cms_ioi` package judge it; `src/kinds/ioi/ioi.ts`): Batch tasks (grader + solution read
  * the input, a checker or `diff -b` judges the output) and Communication tasks (a manager talks to the solution
  * over pipes and prints the score). `graderFiles` are open-r1's `grader_files` as published (names with their
  * directory: `graders/grader.cpp`, `graders/<id>.h`, `graders/grader_config.json`, `checker/checker.cpp`, ...);
@@ -221,7 +221,7 @@ export interface IoiProblem {
   readonly memoryLimitKiB: number;
 }
 
-/** Any problem the built-in readers produce (each kind has its judging mode in `src/judge/modes/`). */
+/** Any problem the built-in readers produce (each kind has its judging mode in `src/kinds/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
   | ExpectedCallProblem | CheckerProblem | IoiProblem;
 

@@ -1,7 +1,7 @@
 /**
  * The seam between front ends and judging: the `Judge` interface every front end (`crucible eval`, `rerank`,
  * `run`, `serve`) calls, and the plain, serialisable requests it takes. One implementation runs on this
- * machine's sandboxes (`LocalJudge`, `src/runner/local-judge.ts`, made by `createJudge`); a queue-backed judge
+ * machine's sandboxes (`LocalJudge`, `src/engine/local-judge.ts`, made by `createJudge`); a queue-backed judge
  * on other machines implements the same interface, shipping these requests as JSON.
  *
  * A request names its problem by `{datasetHash, taskId}` (resolved through the judge's `catalog`, filled once
@@ -56,7 +56,7 @@ export interface JudgeRequest {
  * `detail` (`judge` only): return the verdict's `detail` (what failing tests printed or returned, stderr, peak
  * memory: `VerdictDetail`, `src/verdict/detail.ts`), also when an identical request was judged before or is in
  * flight (a detailed verdict is shared among detail requests; one judged without detail may be judged again
- * for it: `src/runner/local-judge.ts`). Not part of what is judged: the verdict's status is the program's either way.
+ * for it: `src/engine/local-judge.ts`). Not part of what is judged: the verdict's status is the program's either way.
  */
 export interface CallOptions {
   readonly signal?: AbortSignal;

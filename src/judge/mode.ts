@@ -4,7 +4,7 @@
  * - how many tests a verdict counts (`testCount`);
  * - optionally, a reference to compute once per problem and cache on disk (`reference`: e.g. EvalPlus expected
  *   outputs from the canonical solution);
- * - which runs to make, as data (`plan`, see `../plan.ts`);
+ * - which runs to make, as data (`plan`, see `./plan.ts`);
  * - how one run becomes a test result (`judgeRun`, `program_runs` plans: compare, or run a checker through the
  *   tools) and how the outcome becomes the verdict (`verdict`: statuses, partial `score`, subtasks);
  * - optionally, what people need to see why a submission failed (`detail`: what failing tests printed or
@@ -13,8 +13,8 @@
  * A mode never spawns a process: the executor runs its plan. Modes are pure functions of their inputs (plus the
  * tools they are handed), so a judge on another machine makes the same verdicts from the same plan.
  *
- * Adding a problem kind: one module beside this one exporting `defineMode({...})`, and its entry in
- * `BUILTIN_MODES` (`./index.ts`) — or, for a kind of your own, `defaultModes().with(yourMode)`.
+ * Adding a problem kind: one folder under `src/kinds/` whose module exports `defineMode({...})`, and its entry
+ * in `BUILTIN_MODES` (`src/kinds/index.ts`) — or, for a kind of your own, `defaultModes().with(yourMode)`.
  */
 import type { z } from 'zod';
 import type { ProblemBase } from '../formats/types.js';
@@ -37,7 +37,7 @@ export interface ModeContext<R = unknown> {
 }
 
 /**
- * A reference computed once per problem and cached on disk under the dataset hash (`src/runner/ground-truth.ts`).
+ * A reference computed once per problem and cached on disk under the dataset hash (`src/engine/ground-truth.ts`).
  * `fingerprint` covers everything the reference depends on (a cached entry with another fingerprint or
  * `version` is recomputed, as is one `schema` rejects). `parse` throws `GroundTruthError` when the reference
  * cannot be made (the problem's verdicts are then `internal_error`, never a verdict on a sample).

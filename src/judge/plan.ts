@@ -1,6 +1,6 @@
 /**
  * Plans: what a judging mode asks the executor to run for one submission, as plain data, and what came back.
- * The executor (`src/runner/plan-executor.ts`) knows nothing of problem kinds; it runs a plan and hands each
+ * The executor (`src/engine/plan-executor.ts`) knows nothing of problem kinds; it runs a plan and hands each
  * result back to the mode. Two shapes today:
  *
  * - `program_runs`: compile the program once (if its language compiles), then run it on each planned stdin in
@@ -11,8 +11,8 @@
  *   plan stays serialisable.
  * - `harness`: one job for the Python judge harness (unit tests, calls, assertions), judged in the box's
  *   trusted harness and answered as one response.
- * - `cms_ioi_jobs`: IOI tasks with graders (`src/judge/modes/ioi.ts`): one job per test for the `cms_ioi` package
- *   runner (`src/contest/cms-ioi-package.ts`: solution + grader files compiled together once per distinct
+ * - `cms_ioi_jobs`: IOI tasks with graders (`src/kinds/ioi/ioi.ts`): one job per test for the `cms_ioi` package
+ *   runner (`src/engine/contest/cms-ioi-package.ts`: solution + grader files compiled together once per distinct
  *   solution, Batch or Communication with a manager, the checker boxed), answered as the package's outcome per
  *   test; with `failFast` the executor stops after the first test that did not score 1, and always after a
  *   compile failure (every job shares the one compilation).
@@ -85,7 +85,7 @@ export interface HarnessOutcome {
 }
 
 /**
- * One stage of a Piston contest package (`src/contest/package-job.ts`) as the package's script ends it: its stdout,
+ * One stage of a Piston contest package (`src/engine/contest/package-job.ts`) as the package's script ends it: its stdout,
  * stderr and exit `code` (null with `signal` when it was killed), Piston's `status` (null, `RE`, `SG`, `TO`, `OL`, or `XX` for a judge error such as a failed checker)
  * and `message`; `cpuMs`, `wallMs`, `memoryKiB` are the measured figures of the program the stage ran.
  */

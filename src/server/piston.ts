@@ -9,7 +9,7 @@
  * CPU limit of the run = `run_cpu_time`, else `run_timeout`, else 3000 ms; wall = `run_timeout` when given.
  * Contest packages (guipenedo/piston, `docs/API.md` "Piston contest packages"): the `codeforces` languages
  * (`c++17`, `cf_python3`, ...) and `cms` (`cms_ioi`) take multi-file jobs and answer as those packages' scripts
- * do (src/contest/codeforces-package.ts, cms-ioi-package.ts); every program of them runs in the sandbox.
+ * do (src/engine/contest/codeforces-package.ts, cms-ioi-package.ts); every program of them runs in the sandbox.
  * Response: `{language, version, run, compile?}`, each stage `{stdout, stderr, output, code, signal, message,
  * status, cpu_time, wall_time, memory}` (ms, bytes). `status` is Piston's isolate code: null (exit 0), `RE`
  * (non-zero exit), `SG` (killed by a signal; memory limit kills are SIGKILL), `TO` (time), `OL` (output cut),

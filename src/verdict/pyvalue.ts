@@ -14,7 +14,7 @@
  * - `{"o": "<type name>", "r": "<repr, cut to 200 chars>"}`: any other object (opaque; never equal to anything)
  *
  * Also here: validation of untrusted PyValue JSON coming out of the box (depth and size caps). Comparison
- * lives in `src/judge/compare-pyvalue.ts`.
+ * lives in `src/kinds/python/compare-pyvalue.ts`.
  */
 import { z } from 'zod';
 

@@ -1,6 +1,6 @@
 /**
  * A verdict: what judging one submission on one problem established, as plain serialisable data with units in
- * the field names. Built by the judging modes (`src/judge/modes/`), stored per sample (`src/store/`), sent over
+ * the field names. Built by the judging modes (`src/kinds/`), stored per sample (`src/store/`), sent over
  * HTTP (`src/server/`), turned into rewards (`src/reward/`) and metrics (`src/metrics/`).
  * Also here: the small pure helpers every mode uses to assemble one.
  */

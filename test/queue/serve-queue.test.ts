@@ -126,7 +126,7 @@ describe('serve and rerank through the queue', () => {
       });
       assert.equal(response.status, 'ok', JSON.stringify(response));
       assert.deepEqual(response.results?.map((r) => r.status), ['passed', 'wrong_answer']);
-      // A HumanEval-X style script problem (test/judge/script.test.ts), assembled as a front end assembles it.
+      // A HumanEval-X style script problem (test/kinds/script/script.test.ts), assembled as a front end assembles it.
       const script: ScriptProblem = {
         kind: 'script', taskId: 'JavaScript/add', language: 'javascript', prompt: 'const add = (a, b) => {\n',
         test: 'const testAdd = () => {\n  console.assert(add(2, 3) === 5)\n}\n\ntestAdd()\n',

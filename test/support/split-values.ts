@@ -1,5 +1,5 @@
 /**
- * The values a split program prints (`CRUCIBLE-VALUE <case> <json>` lines, src/judge/script-values.ts), run in the
+ * The values a split program prints (`CRUCIBLE-VALUE <case> <json>` lines, src/kinds/script/values.ts), run in the
  * real sandbox, and a completion's verdict: shared by the split and MultiPL-E script tests.
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-"""PyValue: tagged JSON for Python values crossing a trust boundary (contract: src/judge/pyvalue.ts).
+"""PyValue: tagged JSON for Python values crossing a trust boundary (contract: src/verdict/pyvalue.ts).
 
 `encode` runs in the candidate process C on values the candidate produced: it reads plain builtin values by
 EXACT type (`type(x) is int`), never through methods the candidate could override, and turns anything else

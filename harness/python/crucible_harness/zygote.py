@@ -54,7 +54,7 @@ WARM_TESTER_JOBS = 100
 SPAWNER_JOIN_FDS = (4, 5, 6)
 # The only variable the spawner (hence every candidate) inherits from the zygote's environment: the host starts
 # the harness with a fixed hash seed so that set iteration order, and the answers of programs depending on it,
-# are the same on every run (PYTHONHASHSEED=0 from languages/python.yaml; src/judge/harness/pool.ts).
+# are the same on every run (PYTHONHASHSEED=0 from languages/python.yaml; src/engine/harness-pool.ts).
 INHERITED_ENV = ("PYTHONHASHSEED",)
 
 

@@ -1,6 +1,6 @@
 /**
  * The protocol of the Python judge harness, as the host speaks it: one job (NDJSON line) in, one response out.
- * Plain serialisable data, so a job can be planned by a judging mode (`src/judge/modes/`), run by the local
+ * Plain serialisable data, so a job can be planned by a judging mode (`src/kinds/`), run by the local
  * harness pool (`pool.ts` beside this file) or shipped to another machine. The in-box half is `harness/python/`:
  * the common fields are checked in `crucible_harness/zygote.py` (`validate`), each mode's own in
  * `crucible_harness/modes/<mode>.py` (`validate`), the module that also judges that mode's jobs.

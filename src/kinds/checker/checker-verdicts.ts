@@ -18,7 +18,7 @@
  * (`internal_error` upstream), never a wrong answer.
  *
  * This module holds the kinds' shapes and verdict rules; running a checker in the sandbox is
- * `src/contest/run-checker.ts`.
+ * `src/engine/contest/run-checker.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

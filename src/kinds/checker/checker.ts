@@ -5,10 +5,10 @@
  * through the same compile cache: testlib checkers as C++ with testlib.h inlined (the compile box takes one
  * source file), run as `checker input.txt output.txt answer.txt`; open-r1 Python checkers as
  * `checker.py input.txt answer.txt output.txt`; CMS comparators as `checker input.txt answer.txt output.txt`.
- * Verdicts by src/contest/checkers.ts: ok passes the test, wrong answer / presentation error fail it, points
+ * Verdicts by src/kinds/checker/checker-verdicts.ts: ok passes the test, wrong answer / presentation error fail it, points
  * fail it with the checker's score, and a checker failure makes the test (and the sample) `internal_error`:
  * Crucible could not judge it, which is never a wrong answer.
- * Score: with `subtasks`, CMS GroupMin (src/contest/subtasks.ts) over the total points, as a fraction; without,
+ * Score: with `subtasks`, CMS GroupMin (src/kinds/checker/subtasks.ts) over the total points, as a fraction; without,
  * the mean test score. Only when every test ran (a fail-fast stop leaves it out).
  */
 import type { CheckerProblem } from '../../formats/types.js';

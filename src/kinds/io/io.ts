@@ -1,7 +1,7 @@
 /**
  * `io` problems (Crucible-native stdin/stdout, contest data): the program, in any configured language, is
  * compiled once and run on each test's input; its stdout is compared outside the box with the problem's
- * comparator (`../comparators.ts`). Limits per test: the problem's own, else the request's.
+ * comparator (`./comparators.ts`). Limits per test: the problem's own, else the request's.
  */
 import type { IoProblem, IoTestCase } from '../../formats/types.js';
 import { compareOutput } from './comparators.js';

@@ -1,7 +1,7 @@
 /**
  * `ioi` problems (`IoiProblem`: open-r1/ioi tasks, IOI-style tasks with graders): the C++ solution is judged as
  * open-r1's `ioi_code_reward` has guipenedo/piston's `cms_ioi` package judge it, natively: one `cms_ioi` job per
- * test (`src/contest/cms-ioi-package.ts`, through the plan executor's `ContestBox`), so the solution is compiled
+ * test (`src/engine/contest/cms-ioi-package.ts`, through the plan executor's `ContestBox`), so the solution is compiled
  * TOGETHER with the task's grader files (`g++ -DEVAL -std=gnu++17 -O2`) once per distinct solution, Batch tasks run
  * on each input with the task's CPU time and memory limits and are judged by the task's checker (boxed) or
  * `diff -b`, and Communication tasks run with their manager in one box. Every program, grader, manager and checker
@@ -13,7 +13,7 @@
  * A test's score is the package's stdout (a fraction in [0, 1]); its status is how the program ended (time or
  * memory limit, runtime error), else `passed` at 1 and `wrong_answer` below; a checker that fails, or a score that
  * is not a number in [0, 1], makes the test `internal_error` (Crucible could not judge it).
- * Score: CMS GroupMin (`src/contest/subtasks.ts`, each subtask rounded to the task's `score_precision` as
+ * Score: CMS GroupMin (`src/kinds/checker/subtasks.ts`, each subtask rounded to the task's `score_precision` as
  * open-r1's `SubtaskResult.weighted_score`) over the subtasks' total points, as a fraction; only when every test
  * ran. `passed` only at the full score.
  */

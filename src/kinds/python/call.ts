@@ -1,7 +1,7 @@
 /**
  * `call` problems (EvalPlus HumanEval+ / MBPP+): the harness calls the entry point on each argument list (base
  * inputs, then plus inputs) and returns the values as PyValues; they are compared outside the box with the
- * canonical solution's, by EvalPlus' rules and per-task oracles (`../special-oracles.ts`).
+ * canonical solution's, by EvalPlus' rules and per-task oracles (`./special-oracles.ts`).
  *
  * Ground truth (the reference): the canonical solution run once on every input in the box with 20x the CPU
  * limit (`REFERENCE_CPU_FACTOR`), cached on disk under the dataset hash. The per-input limit of a submission is

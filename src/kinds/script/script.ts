@@ -2,7 +2,7 @@
  * `script` problems (HumanEval-X, MultiPL-E's model): the program is the prompt plus the completion, followed by
  * the problem's test code, run once as one script or compiled program in the problem's language
  * (CodeGeeX `execution.py`; MultiPL-E `evaluation/`). The assembly per language is data
- * (`./script-languages.ts`).
+ * (`./one-program.ts`, `./humaneval-x/one-program.ts`, `./multipl-e/one-program.ts`).
  *
  * A program passes only if (a) its run ended `ok` (exit status 0 within the limits), (b) no test failed (the
  * language's test code exits non-zero on a failure; where a test library only prints, the assembly makes the
@@ -41,7 +41,7 @@ const SPLIT_CHECK = 'split';
 const splitMemo = new WeakMap<ScriptProblem, { readonly split: ValueSplit; readonly tests: SplitTests } | null>();
 
 /**
- * The split judging of a problem (`./script-split.ts`): its language's `ValueSplit` and its tests read as cases,
+ * The split judging of a problem (`./split.ts`): its language's `ValueSplit` and its tests read as cases,
  * or undefined when the language has none or the tests are not in the shape it reads (then the whole script runs
  * in one process and the end-of-tests marker decides).
  */
@@ -61,7 +61,7 @@ const REPLAY_CHECK = 'replay:';
 
 const replayMemo = new WeakMap<ScriptProblem, ReplayProblem | null>();
 
-/** The replay judging of a default-dialect problem (`./script-replay.ts`), or undefined (then one script runs). */
+/** The replay judging of a default-dialect problem (`./humaneval-x/replay.ts`), or undefined (then one script runs). */
 export function replayOf(problem: ScriptProblem): ReplayProblem | undefined {
   let found = replayMemo.get(problem);
   if (found === undefined) {
@@ -72,8 +72,8 @@ export function replayOf(problem: ScriptProblem): ReplayProblem | undefined {
 }
 
 /**
- * How a script problem's samples are judged: `split` (values out of the candidate's box, `./script-split.ts`),
- * `replay` (recorded calls replayed into the tests in a trusted box, `./script-replay.ts`), or `one-program`
+ * How a script problem's samples are judged: `split` (values out of the candidate's box, `./split.ts`),
+ * `replay` (recorded calls replayed into the tests in a trusted box, `./humaneval-x/replay.ts`), or `one-program`
  * (prompt + completion + tests in one process, passing on the end-of-tests marker: the fallback, which a program
  * written against Crucible can forge by reading the nonce from its stdin; docs/SECURITY.md "Script problems").
  */

@@ -5,7 +5,7 @@
  * read into test cases (an expression calling the candidate, an expected-value expression), and
  *
  * 1. the candidate's box runs prompt + completion + a driver that evaluates each case's call and prints its value
- *    (`CRUCIBLE-VALUE <i> <json>`, `src/judge/script-values.ts`) — the expected values are not in that box;
+ *    (`CRUCIBLE-VALUE <i> <json>`, `src/kinds/script/values.ts`) — the expected values are not in that box;
  * 2. a trusted program (no candidate code: the problem's setup, the prompt's declarations where a typed language
  *    needs them, the expected-value expressions and the same serializer) prints the expected values, in a box of
  *    its own; its output depends on the problem only, so it is run once per distinct program and remembered;

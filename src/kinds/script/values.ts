@@ -1,6 +1,6 @@
 /**
  * Values that leave a script problem's boxes as text, and their comparison outside the box (the `script` mode's
- * split judging, `src/judge/modes/script-split.ts`). Both the candidate's program and the trusted expected-values
+ * split judging, `src/kinds/script/split.ts`). Both the candidate's program and the trusted expected-values
  * program print each test case's value on a line of its own:
  *
  *   CRUCIBLE-VALUE <case index> <value>

@@ -1,5 +1,5 @@
 /*
- * session-agent: pid 1 of one session's long-lived box (src/sessions/box.ts). Trusted; holds the box's link to
+ * session-agent: pid 1 of one session's long-lived box (src/sandbox/session-box.ts). Trusted; holds the box's link to
  * the host (stdin/stdout) and never runs a line of model code. Written in C so that an idle session's box costs
  * its REPL and little more (a Python agent was ~6 MiB per box).
  *

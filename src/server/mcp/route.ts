@@ -1,5 +1,5 @@
 /**
- * `/mcp`: Crucible's MCP tools (`src/mcp/server.ts`) over the streamable HTTP transport of the MCP spec
+ * `/mcp`: Crucible's MCP tools (`src/server/mcp/server.ts`) over the streamable HTTP transport of the MCP spec
  * (2025-06-18, "Transports"), with MCP sessions: `initialize` (a POST without `Mcp-Session-Id`) opens one (its id
  * comes back in the `Mcp-Session-Id` header), every later POST, GET (the server-to-client stream) and DELETE (end
  * it) carries that id. Sessions, rather than the stateless form, because a client's `notifications/cancelled`

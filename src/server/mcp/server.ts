@@ -3,7 +3,7 @@
  * support) calls to run and judge code in Crucible's sandbox, on one server context (`ServerContext`: judge,
  * admission queue, problems, limits). Built with the official TypeScript SDK (`@modelcontextprotocol/sdk`).
  * Transports are the front ends' business: `crucible mcp` connects it to stdio (`src/cli/mcp.ts`), `crucible
- * serve` to streamable HTTP at `/mcp` (`src/server/mcp.ts`).
+ * serve` to streamable HTTP at `/mcp` (`src/server/mcp/route.ts`).
  *
  * Tools: `run_code` (one run, no tests: `run-code.ts`), `judge` (a submission on a problem or inline tests ->
  * verdict: `judge.ts`), and with a session manager `session_create`, `session_step`, `session_reset`,

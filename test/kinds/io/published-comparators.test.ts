@@ -1,5 +1,5 @@
 /**
- * The published harnesses' output rules (`src/judge/published-comparators.ts`), case by case against what the
+ * The published harnesses' output rules (`src/kinds/io/published-comparators.ts`), case by case against what the
  * Python originals decide: LiveCodeBench's stripped lines with Decimal equality, APPS/TACO's cascade (down to its
  * set-of-token-sets leniency), CodeContests' lowercased tokens with 1e-5 absolute float tolerance. (The APPS and
  * LiveCodeBench expectations were checked against transcriptions of the Python originals run under python3.11.)

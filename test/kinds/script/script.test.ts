@@ -49,7 +49,7 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
     correct: '    return a + b;\n}\n',
     wrong: '    return a - b;\n}\n',
-    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert fails on the recorded result.
+    // Judged by replay (src/kinds/script/humaneval-x/replay.ts): the trusted box's assert fails on the recorded result.
     wrongStatus: 'wrong_answer',
     hacks: {
       'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
@@ -68,7 +68,7 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       test: '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n}\n' },
     correct: '    return a + b;\n}\n',
     wrong: '    return a - b;\n}\n',
-    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert fails on the recorded result.
+    // Judged by replay (src/kinds/script/humaneval-x/replay.ts): the trusted box's assert fails on the recorded result.
     wrongStatus: 'wrong_answer',
     hacks: {
       'early exit(0) in the function': ['    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
@@ -84,7 +84,7 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
     // The crates link: a correct answer that uses each of them.
     correct: '    let _ = rand::thread_rng().gen_range(0..2);\n    let _ = Regex::new("a+").unwrap();\n    let _ = md5::compute(b"x");\n    a + b\n}\n',
     wrong: '    a - b\n}\n',
-    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's assert_eq! fails on the recorded result.
+    // Judged by replay (src/kinds/script/humaneval-x/replay.ts): the trusted box's assert_eq! fails on the recorded result.
     wrongStatus: 'wrong_answer',
     hacks: {
       'early process::exit(0)': ['    std::process::exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
@@ -98,7 +98,7 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
       prompt: 'const add = (a, b) => {\n',
       test: 'const testAdd = () => {\n  console.assert(add(2, 3) === 5)\n  console.assert(add(-1, 1) === 0)\n}\n\ntestAdd()\n' },
     correct: '  return a + b\n}\n',
-    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's console.assert counts the failure.
+    // Judged by replay (src/kinds/script/humaneval-x/replay.ts): the trusted box's console.assert counts the failure.
     wrong: '  return a - b\n}\n',
     wrongStatus: 'wrong_answer',
     hacks: {
@@ -118,7 +118,7 @@ const CASES: Readonly<Record<string, LanguageCase>> = {
         + '        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n' },
     correct: '        return a + b;\n    }\n}\n',
     wrong: '        return a - b;\n    }\n}\n',
-    // Judged by replay (src/judge/modes/script-replay.ts): the trusted box's test throws on the recorded result.
+    // Judged by replay (src/kinds/script/humaneval-x/replay.ts): the trusted box's test throws on the recorded result.
     wrongStatus: 'wrong_answer',
     hacks: {
       'early System.exit(0)': ['        System.exit(0);\n        return 0;\n    }\n}\n', 'wrong_answer', /ended after 0 calls/],

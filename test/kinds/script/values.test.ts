@@ -1,6 +1,6 @@
 /**
- * The value lines of split script judging (`src/judge/script-values.ts`) and the scanners that read a benchmark's
- * tests into cases (`src/judge/modes/script-split.ts`): parsing is exact (big integers, floats, tags), refuses
+ * The value lines of split script judging (`src/kinds/script/values.ts`) and the scanners that read a benchmark's
+ * tests into cases (`src/kinds/script/split.ts`): parsing is exact (big integers, floats, tags), refuses
  * what is not a value with the offset, and equality follows the languages' `==` on those shapes.
  */
 import assert from 'node:assert/strict';

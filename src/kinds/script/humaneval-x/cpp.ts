@@ -1,5 +1,5 @@
 /**
- * C++ replay (HumanEval-X `CPP/*`, languages `cpp11` and `cpp`; `../script-replay.ts`). The prompt ends with the
+ * C++ replay (HumanEval-X `CPP/*`, languages `cpp11` and `cpp`; `./replay.ts`). The prompt ends with the
  * entry point's definition opened (`vector<int> f(vector<int> a, int b){`, sometimes followed by a comment); the
  * test's `int main()` calls `f(…)` inside `assert(…)`, often through `issame` helpers that compare element by
  * element with `!=`, and draws random inputs with `rand()`. In one process a candidate's non-template

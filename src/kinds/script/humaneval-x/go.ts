@@ -1,5 +1,5 @@
 /**
- * Go replay (HumanEval-X `Go/*`, `../script-replay.ts`). The prompt ends with the entry point's signature
+ * Go replay (HumanEval-X `Go/*`, `./replay.ts`). The prompt ends with the entry point's signature
  * (`func F(a int, b []int) int {`); the test's `func TestF(t *testing.T)` calls `F(…)` inside testify
  * `assert.Equal(expected, F(…))`, which compares with `ObjectsAreEqual` (`reflect.DeepEqual`): types matter
  * (`[]int{}` is not a nil slice, `2` is not `2.0` in an `interface{}`), so values travel with their Go types.

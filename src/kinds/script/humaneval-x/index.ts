@@ -1,7 +1,7 @@
 /**
- * Replay judging per language (`../script-replay.ts`) for HumanEval-X's `script` problems (the default dialect),
+ * Replay judging per language (`./replay.ts`) for HumanEval-X's `script` problems (the default dialect),
  * one module per language. A language missing here is judged as one script with the end-of-tests marker
- * (`../script-languages.ts`).
+ * (`./one-program.ts`).
  */
 import type { ReplaySplit } from './replay.js';
 import { CPP_REPLAY } from './cpp.js';

@@ -1,5 +1,5 @@
 /**
- * Java replay (HumanEval-X `Java/*`, language `java`; `../script-replay.ts`). The prompt is `class Solution { …`
+ * Java replay (HumanEval-X `Java/*`, language `java`; `./replay.ts`). The prompt is `class Solution { …`
  * ending with the entry point's method opened (`public List<Integer> f(List<Integer> l, int k) {`, sometimes
  * `throws …`), after helper methods the test may call too (`s.poly(…)`); the test's `public class Main` makes
  * `Solution s = new Solution()` and calls `s.f(…)`, mostly inside `Arrays.asList(…)` of booleans built with

@@ -1,5 +1,5 @@
 /**
- * JavaScript replay (HumanEval-X `JavaScript/*`, `../script-replay.ts`). The prompt ends with the entry point's
+ * JavaScript replay (HumanEval-X `JavaScript/*`, `./replay.ts`). The prompt ends with the entry point's
  * opening line (`const f = (a, b) => {` or `function f(a, b) {`); the test calls `f(…)` inside `console.assert`s,
  * compares arrays and objects through `JSON.stringify`, and draws random inputs with `Math.random()`.
  *
@@ -14,7 +14,7 @@
  * The test's `Math.random()` becomes `crucible_test_random()`, a seeded generator (mulberry32) of its own in both
  * boxes, so that a candidate using `Math.random` itself does not change the tests' inputs. In the candidate's box
  * `console.assert` is disarmed (the trusted box judges); in the trusted box it counts failures (the JavaScript
- * assembly of `../script-languages.ts`, which also prints the end-of-tests marker).
+ * assembly of `./one-program.ts`, which also prints the end-of-tests marker).
  */
 import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleHumanEvalX } from './one-program.js';

@@ -1,7 +1,7 @@
 /**
  * Replay judging of HumanEval-X `script` problems (the default dialect): the candidate's code and the tests'
  * assertions never share a process. HumanEval-X's tests are hand-written (loops, random inputs, helper functions
- * of the prompt), so they cannot be read as literal cases the way MultiPL-E's are (`./script-split.ts`); instead
+ * of the prompt), so they cannot be read as literal cases the way MultiPL-E's are (`../split.ts`); instead
  * the test's calls of the entry point are recorded in the candidate's box and replayed in a trusted one:
  *
  * 1. Candidate's box: the program (prompt + completion) and the test, whose calls of the entry point `f` are
@@ -115,7 +115,7 @@ function isCallLine(line: string): boolean {
   return line.replace(/\r$/, '').startsWith(`${CALL_TAG} `);
 }
 
-/** Whether `stdout` holds the marker line with `nonce` (as `hasMarker` in `./script.ts`). */
+/** Whether `stdout` holds the marker line with `nonce` (as `hasMarker` in `../script.ts`). */
 function hasMarkerLine(stdout: string, nonce: string): boolean {
   return stdout.split('\n').some((line) => line.replace(/\r$/, '') === `${SCRIPT_MARKER} ${nonce}`);
 }

@@ -1,5 +1,5 @@
 /**
- * Rust replay (HumanEval-X `Rust/*`, language `rust-test`; `../script-replay.ts`). The prompt is CodeGeeX's empty
+ * Rust replay (HumanEval-X `Rust/*`, language `rust-test`; `./replay.ts`). The prompt is CodeGeeX's empty
  * `fn main(){}`, the declaration (`use std::…; use rand::Rng; use regex::Regex; use md5;` and the entry point's
  * signature opened, `fn f(a: Vec<i32>, s: &str) -> Vec<String>{`) and a comment. The test is a
  * `#[cfg(test)] mod tests { use super::*; #[test] fn test_f() { assert_eq!(f(…), …); … } }` compiled by `rustc

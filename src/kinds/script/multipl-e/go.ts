@@ -14,7 +14,7 @@
  *
  * The candidate's program keeps the setup's imports (the tests used `fmt` and `testing`; Go refuses an unused
  * import, so the driver refers to them) and adds none the program might want: MultiPL-E compiles the prompt's own
- * import block only, as the one-program assembly does (`../script-multipl-e.ts`). The expected program needs no
+ * import block only, as the one-program assembly does (`./one-program.ts`). The expected program needs no
  * prompt text: a Go literal states its type.
  */
 import { VALUE_TAG } from '../values.js';

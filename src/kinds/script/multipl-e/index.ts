@@ -1,7 +1,7 @@
 /**
- * Split judging per language (`../script-split.ts`): MultiPL-E's tests read as cases, a driver for the candidate's
+ * Split judging per language (`../split.ts`): MultiPL-E's tests read as cases, a driver for the candidate's
  * box and a trusted expected-values program, one module per language. A language missing here is judged as one
- * script with the end-of-tests marker (`../script-multipl-e.ts`).
+ * script with the end-of-tests marker (`./one-program.ts`).
  */
 import type { ValueSplit } from '../split.js';
 import { ADA_SPLIT } from './ada.js';

@@ -6,7 +6,7 @@
  *
  * `assert.deepEqual` is Node's LEGACY loose deep equality: primitives compare with `==`, arrays element by element
  * (same length), objects by their own enumerable keys in any order, prototypes ignored. The value conventions
- * (`src/judge/script-values.ts`) mirror it on what the translator's literals can meet:
+ * (`src/kinds/script/values.ts`) mirror it on what the translator's literals can meet:
  * - `null` and `undefined` are both JSON null (`null == undefined`);
  * - a boolean is the integer 1 or 0 (`true == 1`, `false == 0`, `true == "1"`);
  * - a number is an integer when it is one (exact digits; -0 is 0, as `-0 == 0`), else a float with round-trip

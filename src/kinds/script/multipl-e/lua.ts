@@ -2,7 +2,7 @@
  * Lua (MultiPL-E `humaneval_to_lua.py`): the tests bind `local candidate = <entry point>` inside
  * `function test_humaneval()` and assert `lu.assertEquals(candidate(...), <expected>)`, one case per call.
  * luaunit compares numbers with `==` (1 == 1.0) and tables deeply, which the value comparison follows
- * (`src/judge/script-values.ts`). A table whose keys are exactly 1..#t is a list, any other a map.
+ * (`src/kinds/script/values.ts`). A table whose keys are exactly 1..#t is a list, any other a map.
  */
 import { VALUE_TAG } from '../values.js';
 import { callsOf, type SourceSyntax, type SplitTests, type ValueSplit } from '../split.js';

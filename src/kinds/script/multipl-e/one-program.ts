@@ -1,9 +1,9 @@
 /**
- * The one-program fallback of MultiPL-E `script` problems: used only where split judging (`./script-split.ts`,
- * `./split/`) has no module for the language or cannot read a problem's tests as cases.
+ * The one-program fallback of MultiPL-E `script` problems: used only where split judging (`../split.ts`,
+ * the language modules of this folder) has no module for the language or cannot read a problem's tests as cases.
  *
  * How a MultiPL-E `script` problem's program is assembled per language (the `multipl-e` dialect of
- * `./script-languages.ts`; same `ScriptAssembly` shape, same pass rule). MultiPL-E's tests are the translator's
+ * `../one-program.ts`; same `ScriptAssembly` shape, same pass rule). MultiPL-E's tests are the translator's
  * test suite appended to prompt + completion (nuprl/MultiPL-E `dataset_builder/humaneval_to_<lang>.py`,
  * `test_suite_prefix_lines` / `deep_equality` / `test_suite_suffix_lines`), and the program's exit status decides
  * (`evaluation/src/eval_<lang>.py`), except Racket, Scala and Clojure, where MultiPL-E also fails a program that

@@ -7,7 +7,7 @@
  * Test::Deep's `eq_deeply` compares two defined plain scalars with `eq` — as strings, so `1`, `1.0` and `"1"` are
  * equal, `"1.0"` and `1` are not, `0.1 + 0.2` equals `0.3` (both print as `0.3`); `undef` equals only `undef`;
  * array refs by length and element, hash refs by key set and values; a blessed reference never equals an
- * unblessed one, nor a reference a plain scalar. The value conventions (`src/judge/script-values.ts`) mirror
+ * unblessed one, nor a reference a plain scalar. The value conventions (`src/kinds/script/values.ts`) mirror
  * that: every defined plain scalar is given as the JSON string of its Perl stringification (so the comparison
  * outside is `eq`), each character as its code point (`\u00XX` for a byte of a string without `use utf8`: a
  * character string and the same text as UTF-8 bytes differ, as under `eq`); `undef` is `null`; an array ref is

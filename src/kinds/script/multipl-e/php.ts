@@ -5,7 +5,7 @@
  *
  * `!==` is PHP's identity: `1 !== 1.0` (an int is never a float), strings byte for byte, arrays by the same
  * key/value pairs IN THE SAME ORDER with identical keys and values (`array(1 => "a", 0 => "b") !== array("b", "a")`),
- * an object only by instance (so never a literal). The value conventions (`src/judge/script-values.ts`) would
+ * an object only by instance (so never a literal). The value conventions (`src/kinds/script/values.ts`) would
  * conflate some of these (int and float of equal value; maps without order), so PHP values are given as:
  * null, booleans, ints as JSON integers; a float as `{"$map":[["float", <round-trip text>]]}` (NaN and the
  * infinities as `{"$float":…}` inside: NaN is identical to nothing, as in PHP); a string that is valid UTF-8 as a

@@ -6,7 +6,7 @@
  *
  * `assert_equal` is Ruby's `expected == actual`: `1 == 1.0`, arrays element-wise, hashes by key set and values
  * (without order), `nil`, `true` and `false` equal only themselves, a Symbol never equals a String. The value
- * conventions (`src/judge/script-values.ts`) mirror that: Integer (exact, any size), Float (round-trip text,
+ * conventions (`src/kinds/script/values.ts`) mirror that: Integer (exact, any size), Float (round-trip text,
  * `{"$float":…}` for NaN and infinities), String (UTF-8 text; a string in another encoding with non-ASCII bytes,
  * or with invalid bytes, is not a value), Array, Hash (`$map`), Set (`$set`: never equal to an Array, as in
  * Ruby), and a Rational or Complex equal to a number as Ruby's `==` finds it (`Rational(5, 1) == 5`: an Integer

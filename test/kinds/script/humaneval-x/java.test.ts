@@ -1,7 +1,7 @@
 /**
- * Java replay's preparation (src/judge/modes/replay/java.ts), without running anything: the decoder's descriptor of
+ * Java replay's preparation (src/kinds/script/humaneval-x/java.ts), without running anything: the decoder's descriptor of
  * each declared return type, the test's calls rewritten, and the shapes left to the one-program judging. The
- * judging itself runs in the sandbox in test/judge/script-replay.test.ts.
+ * judging itself runs in the sandbox in test/kinds/script/humaneval-x/replay.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Replay judging of HumanEval-X `script` problems (src/judge/modes/script-replay.ts), in the real sandbox on real
+ * Replay judging of HumanEval-X `script` problems (src/kinds/script/humaneval-x/replay.ts), in the real sandbox on real
  * dataset problems: the candidate's box records the test's calls of the entry point, a trusted box without the
  * candidate's code replays them into the same test. Per language: canonical solutions pass (random inputs, helper
  * functions of the prompt, every return shape the chosen problems have), broken ones fail, and the hack classes

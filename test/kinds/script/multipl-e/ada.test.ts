@@ -1,5 +1,5 @@
 /**
- * MultiPL-E Ada judged split (`src/judge/modes/split/ada.ts`) in the real sandbox, on problems in the shape of
+ * MultiPL-E Ada judged split (`src/kinds/script/multipl-e/ada.ts`) in the real sandbox, on problems in the shape of
  * nuprl/MultiPL-E `humaneval_to_ada.py` (package Placeholder's spec with the translator's types and the function's
  * declaration, the body's start as the prompt's end; the tests close them and assert
  * `pragma Assert (Candidate (...) = <expected>);` in `procedure Main`). Both programs' serializers run on values of

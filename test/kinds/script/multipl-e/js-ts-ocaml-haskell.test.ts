@@ -1,5 +1,5 @@
 /**
- * Split judging (`src/judge/modes/script-split.ts`) of MultiPL-E JavaScript, TypeScript, OCaml and Haskell, in the
+ * Split judging (`src/kinds/script/split.ts`) of MultiPL-E JavaScript, TypeScript, OCaml and Haskell, in the
  * real sandbox: each language's serializer runs in both of its programs (the candidate's driver and the trusted
  * expected-values program, built from a test text in the translator's shape and read back by the split's `cases`),
  * and values of every shape the translator's literals take must read as equal where the language's own test

@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E's Java, C#, Scala and Kotlin items (`src/judge/modes/split/{java,csharp,scala,kotlin}.ts`),
+ * Split judging of MultiPL-E's Java, C#, Scala and Kotlin items (`src/kinds/script/multipl-e/{java,csharp,scala,kotlin}.ts`),
  * in the real sandbox.
  *
  * Serializers: per language, one test suite in MultiPL-E's shape over a generic identity function `id`, whose

@@ -1,5 +1,5 @@
 /**
- * MultiPL-E Pascal judged split (`src/judge/modes/split/pascal.ts`) in the real sandbox, on problems in the shape
+ * MultiPL-E Pascal judged split (`src/kinds/script/multipl-e/pascal.ts`) in the real sandbox, on problems in the shape
  * of nuprl/MultiPL-E `humaneval_to_pas.py` (its preamble of types, the function header as the prompt's end, the
  * tests' `operator =` overloads and map helpers, then `Assert(...)` per case in the main block). A correct
  * completion passes; a wrong one is a `wrong_answer` naming the case; arrays, doubles, strings, nullables and

@@ -1,5 +1,5 @@
 /**
- * The value serializers of the split judging (`src/judge/modes/split/<lang>.ts`) for R, Racket, Scheme, Clojure and
+ * The value serializers of the split judging (`src/kinds/script/multipl-e/<lang>.ts`) for R, Racket, Scheme, Clojure and
  * Elixir, run in the real sandbox: for each language one candidate program (its driver, calling an identity function
  * the way MultiPL-E's tests call `candidate`) and one expected-values program (the trusted program) over the same
  * list of literal pairs, then the values compared as the judge compares them. Pairs the language's own equality

@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E script problems in Ruby, Perl, PHP and Bash (`src/judge/modes/split/<lang>.ts`), in the
+ * Split judging of MultiPL-E script problems in Ruby, Perl, PHP and Bash (`src/kinds/script/multipl-e/<lang>.ts`), in the
  * real sandbox. Per language, a table of shapes: the candidate-side value (returned by a function, printed by the
  * candidate program's driver) and the expected literal (printed by the trusted expected-values program), with
  * whether the language's own test comparison (Ruby `==`, Perl `eq_deeply`, PHP `===`, Bash `[[ a = "b" ]]`) finds

@@ -1,5 +1,5 @@
 /**
- * Split judging of MultiPL-E's compiled languages Rust, C++, Go and D (`src/judge/modes/split/<lang>.ts`), in the
+ * Split judging of MultiPL-E's compiled languages Rust, C++, Go and D (`src/kinds/script/multipl-e/<lang>.ts`), in the
  * real sandbox. For each language, one test text in MultiPL-E's shape whose cases compare values of every shape
  * the translator can emit (and a few more) is read by the language's `cases`; its candidate program and its
  * expected-values program are both compiled and run, and the values they print are compared: equal data must give

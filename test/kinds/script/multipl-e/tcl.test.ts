@@ -1,5 +1,5 @@
 /**
- * MultiPL-E Tcl judged split (`src/judge/modes/split/tcl.ts`) in the real sandbox: problems in the shape of
+ * MultiPL-E Tcl judged split (`src/kinds/script/multipl-e/tcl.ts`) in the real sandbox: problems in the shape of
  * nuprl/MultiPL-E `humaneval_to_tcl.py` (its `assert_equal` proc, the `candidate` alias, one `assert_equal` per
  * case), read through the `multipl-e` reader. A correct completion passes; a wrong one is a `wrong_answer` naming
  * the case; what used to pass in one process (redefining `assert_equal`, exiting 0 early, printing value lines)
