@@ -1,6 +1,7 @@
 /**
  * `ResultStore` over a `SqlDriver`: one implementation for SQLite and PostgreSQL (the conformance suite in
- * test/store/ runs against both). Tables: `schema.ts`; compact rows: `../compact.ts`.
+ * test/store/ runs against both). Tables: `migrations.ts`, brought up to date on open by `migrate.ts`; compact
+ * rows: `../compact.ts`.
  *
  * Writes go through one promise chain per store object, so a sample batch, a run update and training events
  * never interleave inside a transaction. Per run, task and program numbers are cached after the first use
@@ -20,7 +21,7 @@ import type {
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
 import type { SqlDriver, SqlValue } from './driver.js';
-import { schemaScript, SCHEMA_VERSION } from './schema.js';
+import { migrateStore } from './migrate.js';
 
 interface RunCache {
   readonly problems: Map<string, { readonly id: number; readonly prompt: string | null }>;
@@ -77,15 +78,17 @@ function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Open the store's schema on `driver` (creating tables) and wrap it. @throws StoreError `store_schema_newer`. */
+/**
+ * Bring the store at `driver` to this code's schema (`migrate.ts`: a new database gets every table, an older store
+ * the steps it lacks) and wrap it. The driver is closed when this throws.
+ * @throws StoreError `store_schema_newer`, `store_migration_failed`, `store_unavailable`.
+ */
 export async function openSqlStore(driver: SqlDriver, location: string): Promise<ResultStore> {
-  await driver.exec(schemaScript(driver.dialect));
-  await driver.run('INSERT INTO crucible_meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING', ['schema_version', String(SCHEMA_VERSION)]);
-  const row = await driver.get<{ value: string }>('SELECT value AS "value" FROM crucible_meta WHERE key = ?', ['schema_version']);
-  const version = Number(row?.value);
-  if (version > SCHEMA_VERSION) {
+  try {
+    await migrateStore(driver, location);
+  } catch (error) {
     await driver.close();
-    throw new StoreError('store_schema_newer', `${location}: schema version ${version}, this Crucible reads up to ${SCHEMA_VERSION}: upgrade Crucible`);
+    throw error;
   }
   return new SqlStore(driver, location);
 }
