@@ -53,6 +53,8 @@ describe('a store written by Crucible at 4707476 (schema version 1)', () => {
       assert.deepEqual(rawRows(file, table, columns.join(', ')), rows, `${table}: every value`);
       assert.ok(rows.length > 0, `${table}: the fixture has rows`);
     }
+    assert.deepEqual(columnsOf(file, 'samples').slice(before['samples']!.columns.length), ['score'], 'step 3 added the score column');
+    assert.ok(rawRows(file, 'samples', 'score').every((r) => (r as { score: unknown }).score === null), 'empty for old samples');
   });
 
   it('shows its runs: crucible store list, the store queries, export', async () => {

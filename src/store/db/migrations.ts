@@ -44,6 +44,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'judges and sample_judges: who judged a sample of a queue run (some version-1 stores have them already)',
     sql: bothEngines(JUDGES_TABLES),
   },
+  {
+    version: 3,
+    description: 'samples.score: partial credit in [0, 1] of the kinds that grade (IOI subtasks, checkers with points)',
+    sql: bothEngines('ALTER TABLE samples ADD COLUMN score DOUBLE PRECISION'),
+  },
 ];
 
 /** The schema version this code writes and reads: the last step's. */

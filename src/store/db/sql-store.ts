@@ -220,7 +220,7 @@ class SqlStore implements ResultStore {
             sampleJudgeRows.push([runId, problem.id, input.record.sampleIndex, judgeId]);
           }
           sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
-            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests]);
+            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests, s.score]);
         }
         await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json',
           'memory_kib', 'stderr', 'detail'], programRows, true);
@@ -230,7 +230,7 @@ class SqlStore implements ResultStore {
             WHERE run_id = ? AND program_id = ?`, [d.detail, d.input.memoryKiB ?? null, d.input.stderr ?? null, runId, d.id]);
         }
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
-          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests'], sampleRows, true);
+          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score'], sampleRows, true);
         await tx.insertMany('judges', ['run_id', 'judge_id', 'worker', 'crucible_version', 'toolchain'], judgeRows, true);
         await tx.insertMany('sample_judges', ['run_id', 'problem_id', 'sample_index', 'judge_id'], sampleJudgeRows, true);
         await tx.run(
@@ -319,24 +319,26 @@ class SqlStore implements ResultStore {
 
   async problemCounts(runId: number): Promise<ProblemCountsRow[]> {
     const rows = await this.db.all<{ problemId: number; taskId: string; kind: string; testCount: number; status: SampleStatus;
-      n: number; c: number; plusC: number; withPlus: number }>(
+      n: number; c: number; plusC: number; withPlus: number; scored: number; scoreSum: number | null }>(
       `SELECT p.problem_id AS "problemId", p.task_id AS "taskId", p.kind AS "kind", p.test_count AS "testCount", s.status AS "status",
          COUNT(*) AS "n", SUM(s.passed) AS "c", SUM(COALESCE(s.plus_passed, 0)) AS "plusC",
-         SUM(CASE WHEN s.plus_status IS NULL THEN 0 ELSE 1 END) AS "withPlus"
+         SUM(CASE WHEN s.plus_status IS NULL THEN 0 ELSE 1 END) AS "withPlus", COUNT(s.score) AS "scored", SUM(s.score) AS "scoreSum"
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
        WHERE s.run_id = ? GROUP BY p.problem_id, p.task_id, p.kind, p.test_count, s.status ORDER BY p.problem_id`, [runId]);
     const byProblem = new Map<number, { taskId: string; kind: string; testCount: number; n: number; c: number; plusC: number; hasPlus: boolean;
-      statuses: Partial<Record<SampleStatus, number>> }>();
+      scored: number; scoreSum: number; statuses: Partial<Record<SampleStatus, number>> }>();
     for (const r of rows) {
       let p = byProblem.get(r.problemId);
       if (p === undefined) {
-        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, statuses: {} };
+        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, scored: 0, scoreSum: 0, statuses: {} };
         byProblem.set(r.problemId, p);
       }
       p.n += r.n;
       p.c += r.c;
       p.plusC += r.plusC;
       p.hasPlus ||= r.withPlus > 0;
+      p.scored += r.scored;
+      p.scoreSum += r.scoreSum ?? 0;
       p.statuses[r.status] = r.n;
     }
     return [...byProblem.values()];
@@ -345,7 +347,7 @@ class SqlStore implements ResultStore {
   private static readonly SAMPLE_COLUMNS = `s.sample_index AS "sampleIndex", s.status AS "status", s.passed AS "passed",
     s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs", s.wall_ms AS "wallMs",
     g.memory_kib AS "memoryKiB", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed", s.reason AS "reason",
-    g.hash AS "programHash"`;
+    s.score AS "score", g.hash AS "programHash"`;
 
   private static sampleListRow(r: Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null }): SampleListRow {
     return { ...r, passed: r.passed === 1, plusPassed: r.plusPassed === null ? null : r.plusPassed === 1 };
@@ -396,6 +398,7 @@ class SqlStore implements ResultStore {
         cpuMs: kept!.cpuMs[i] ?? null,
         wallMs: kept!.wallMs[i] ?? null,
         reason: kept!.reason[i] ?? null,
+        score: kept!.score[i] ?? null,
         input: c?.input ?? null,
         expected: c?.expected ?? null,
         actual: d === undefined ? null : detail!.actual[d] ?? null,
@@ -434,7 +437,7 @@ class SqlStore implements ResultStore {
          j.worker AS "worker", j.crucible_version AS "crucibleVersion", j.toolchain AS "toolchain",
          s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
          s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
-         s.passed_ranges AS "passedRanges"${withTests ? ', s.tests AS "tests"' : ''}
+         s.passed_ranges AS "passedRanges", s.score AS "score"${withTests ? ', s.tests AS "tests"' : ''}
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
          LEFT JOIN sample_judges sj ON sj.run_id = s.run_id AND sj.problem_id = s.problem_id AND sj.sample_index = s.sample_index
