@@ -253,8 +253,9 @@ export interface ResultStore {
   /** Record the problems of a run (idempotent; numbering follows first appearance). */
   addProblems(runId: number, problems: readonly StoredProblem[]): Promise<void>;
   /**
-   * Store judged samples (one transaction); a sample already stored for the same (task, index) is kept as it
-   * is. Updates the run's done/passed counts and `progress` when given.
+   * Store judged samples (one transaction). A sample appended again for the same (task, index) replaces the one
+   * stored, as a later line of `verdicts.jsonl` does (a resumed eval judges `internal_error` samples again);
+   * within one call the last one counts. Updates the run's done/passed counts and `progress` when given.
    */
   appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void>;
   /** Task ids whose test cases are stored for the dataset with this problems hash. */

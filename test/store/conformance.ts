@@ -230,16 +230,23 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
-    it('keeps the first copy of a sample appended twice and counts it once', async () => {
+    it('keeps the later copy of a sample appended twice (a resumed eval judges it again) and counts it once', async () => {
       const store = await open();
       try {
         const id = await seeded(store);
         const again = fixtureSamples()[1]!;
-        await store.appendSamples(id, [{ ...again, record: { ...again.record, status: 'passed', passed: true, tests: tests(3) } }]);
+        const judge = { worker: 'w9', crucibleVersion: '0.1.0', toolchain: null };
+        await store.appendSamples(id, [{ ...again, record: { ...again.record, status: 'internal_error', passed: false, tests: [] } },
+          { ...again, record: { ...again.record, status: 'passed', passed: true, tests: tests(3), judgedBy: judge } }]);
         const run = await store.getRun(id);
         assert.equal(run?.doneSamples, 4);
-        assert.equal(run?.passedSamples, 2);
-        assert.equal((await store.sample(id, 'add', 1))?.status, 'wrong_answer');
+        assert.equal(run?.passedSamples, 3);
+        assert.equal((await store.sample(id, 'add', 1))?.status, 'passed');
+        assert.deepEqual((await store.records(id, { taskId: 'add' })).map((r) => [r.sampleIndex, r.status, r.judgedBy?.worker]), [[0, 'passed', undefined], [1, 'passed', 'w9']]);
+        await store.appendSamples(id, [again]);
+        assert.deepEqual((await store.records(id, { taskId: 'add' })).map((r) => [r.sampleIndex, r.status, r.judgedBy?.worker]),
+          [[0, 'passed', undefined], [1, 'wrong_answer', undefined]], 'who judged it goes with the verdict it replaced');
+        assert.deepEqual((await store.problemCounts(id)).map((p) => [p.taskId, p.n, p.c]), [['add', 2, 1], ['mul', 2, 1]]);
       } finally {
         await store.close();
       }

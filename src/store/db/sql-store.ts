@@ -20,7 +20,7 @@ import type {
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
-import type { SqlDriver, SqlValue } from './driver.js';
+import { MAX_PARAMETERS, type SqlDriver, type SqlValue } from './driver.js';
 import { migrateStore } from './migrate.js';
 
 interface RunCache {
@@ -72,6 +72,29 @@ function runRow(db: RunDb): RunRow {
     provenance: JSON.parse(provenanceJson) as Record<string, unknown>,
     summary: parseJson(summaryJson),
   };
+}
+
+/** The last input of each (task, sample index) in `samples`, in order: a later verdict replaces an earlier one. */
+function lastOfEach(samples: readonly SampleInput[]): SampleInput[] {
+  const last = new Map<string, number>();
+  samples.forEach((s, i) => last.set(`${s.record.taskId}\0${s.record.sampleIndex}`, i));
+  return samples.filter((s, i) => last.get(`${s.record.taskId}\0${s.record.sampleIndex}`) === i);
+}
+
+/**
+ * Delete the samples `keys` (problem number, sample index) of run `runId`, and who judged them, so that their
+ * new rows replace them.
+ */
+async function dropSamples(tx: SqlDriver, runId: number, keys: readonly (readonly [SqlValue, SqlValue])[]): Promise<void> {
+  const perStatement = Math.floor((MAX_PARAMETERS - 1) / 2);
+  for (let start = 0; start < keys.length; start += perStatement) {
+    const batch = keys.slice(start, start + perStatement);
+    // Typed, because PostgreSQL reads the parameters of a VALUES list as text.
+    const pairs = batch.map(() => '(CAST(? AS INTEGER), CAST(? AS INTEGER))').join(', ');
+    for (const table of ['samples', 'sample_judges']) {
+      await tx.run(`DELETE FROM ${table} WHERE run_id = ? AND (problem_id, sample_index) IN (VALUES ${pairs})`, [runId, ...batch.flat()]);
+    }
+  }
 }
 
 function likePattern(text: string): string {
@@ -171,7 +194,8 @@ class SqlStore implements ResultStore {
     await tx.insertMany('problems', ['run_id', 'problem_id', 'task_id', 'kind', 'prompt', 'test_count'], rows, true);
   }
 
-  appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void> {
+  appendSamples(runId: number, appended: readonly SampleInput[], progress?: RunProgress): Promise<void> {
+    const samples = lastOfEach(appended);
     return this.write(async () => {
       const run = await this.db.get<{ keepTests: string }>('SELECT keep_tests AS "keepTests" FROM runs WHERE id = ?', [runId]);
       if (run === undefined) throw new StoreError('run_not_found', `${this.location}: no run ${runId}`);
@@ -229,6 +253,7 @@ class SqlStore implements ResultStore {
           await tx.run(`UPDATE programs SET detail = COALESCE(detail, ?), memory_kib = COALESCE(memory_kib, ?), stderr = COALESCE(stderr, ?)
             WHERE run_id = ? AND program_id = ?`, [d.detail, d.input.memoryKiB ?? null, d.input.stderr ?? null, runId, d.id]);
         }
+        await dropSamples(tx, runId, sampleRows.map((r) => [r[1]!, r[2]!] as const));
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
           'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score'], sampleRows, true);
         await tx.insertMany('judges', ['run_id', 'judge_id', 'worker', 'crucible_version', 'toolchain'], judgeRows, true);
