@@ -230,7 +230,8 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
     name: basename(resolve(input.out)), model: basename(input.samplesPath), dataset: basename(input.problemsPath),
     problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
-    provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true },
+    provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true,
+      bootstrap: { reps: flags.reps, seed: flags.seed } },
     totalSamples: input.samples.length,
   }, input.problems, {
     testCount: (problem) => context.modes.of(problem).testCount(problem),

@@ -6,7 +6,7 @@ import type { SampleRecord } from '../store/records.js';
 import type { SampleStatus } from '../verdict/index.js';
 import { countsFromRecords, type PassField } from '../metrics/counts.js';
 import type { BootstrapOptions } from '../metrics/bootstrap.js';
-import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
+import { passAtKWithIntervals, recordedBootstrapOptions, type PassAtKSummary } from '../metrics/summary.js';
 import { SAMPLE_STATUSES, type LoadedRun } from './load-run.js';
 
 /** The k values of the summary table, when reportable (the full curve is in the chart). */
@@ -68,10 +68,12 @@ function summarize(records: readonly SampleRecord[], field: PassField, options: 
 
 /**
  * Builds the report data of a loaded run: pass@k curve with bootstrap CIs (base, and plus for EvalPlus
- * runs), verdict counts and per-problem rows.
+ * runs), verdict counts and per-problem rows. Bootstrap settings: `options`, else those the run's summary
+ * records (what its eval printed, and what the store and dashboard show), else the defaults.
  * @throws RangeError from the metrics when the bootstrap options are out of range.
  */
-export function buildReportData(run: LoadedRun, options: BootstrapOptions = {}): ReportData {
+export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}): ReportData {
+  const options = { ...recordedBootstrapOptions(run.summary), ...given };
   const records = latestRecords(run.records);
   const base = summarize(records, 'passed', options);
   const hasPlus = records.some((r) => r.plusPassed !== undefined);
