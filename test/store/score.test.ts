@@ -20,7 +20,7 @@ import type { SampleRecord } from '../../src/store/records.js';
 
 const run = promisify(execFile);
 const CLI = join(PROJECT_ROOT, 'bin', 'crucible');
-const IOI = join(PROJECT_ROOT, 'test', 'contest', 'fixtures');
+const IOI = join(PROJECT_ROOT, 'test', 'fixtures', 'contest');
 const dir = mkdtempSync(join(tmpdir(), 'crucible-score-'));
 const db = join(dir, 'crucible.db');
 const crucible = async (...args: string[]) => (await run(CLI, args, { cwd: dir, maxBuffer: 32 << 20,
