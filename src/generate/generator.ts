@@ -2,7 +2,8 @@
  * Theory of operation. A run asks an OpenAI-compatible endpoint for `n` samples of each task's prompt.
  *
  * 1. Every sample (task, index) has a content address (`address.ts`). The cache (`src/store/generation-cache.ts`)
- *    is asked for all of them first: what it holds is reported at once and never requested again.
+ *    is asked for them a slice of tasks at a time, before that slice's requests: what it holds is reported at
+ *    once and never requested again.
  * 2. The missing samples of a task become requests: runs of consecutive indices, at most `maxNPerRequest` per
  *    request, through the API's `n`; one request per sample when `n` is off. A request for samples `first ..`
  *    carries `seed + first` (`params.ts`).
@@ -12,13 +13,14 @@
  * 4. A server that refuses `n > 1` (a 400 naming `n`, or fewer choices than asked) turns `n` off for the rest of
  *    the run: the request's samples are asked one by one. One that refuses the stop list turns `stop` off: stop
  *    sequences are then applied to the text only (every text is cut at them anyway, as the harnesses do).
- * 5. Each answer's samples are written to the cache (committed) before they are reported (`onOutcome`), so a
- *    process killed at any moment loses only answers it had not yet received.
+ * 5. Each answer's samples are written to the cache (committed, within `PUT_WINDOW_MS` of their arrival) before
+ *    they are reported (`onOutcome`), so a process killed at any moment loses only the answers of its last few
+ *    milliseconds, which a resumed run asks for again.
  * 6. 401/403/404 end the run at once (`GenerationError`): no request after them can succeed. Cancellation
  *    (`signal`) ends it the same way; samples already cached stay cached.
  */
 import { cacheKey, canonicalJson, normalEndpoint, promptHash, samplingHash } from './address.js';
-import { HttpPoster } from './http.js';
+import { Cancellation, HttpPoster } from './http.js';
 import { Limiter } from './limiter.js';
 import { interpret, requestBody, effectiveFields, type ApiAnswer, type CallFailure, type FailureCause, type RequestSpec } from './openai.js';
 import type { SamplingParams } from './params.js';
@@ -116,6 +118,9 @@ export class GenerationError extends Error {
   }
 }
 
+/** Tasks looked up in the cache at a time. */
+const LOOKUP_SLICE = 64;
+
 /** One request's worth of samples: consecutive indices of one task. */
 interface Unit {
   readonly task: PreparedTask;
@@ -143,16 +148,17 @@ function count(map: Partial<Record<FailureCause, number>>, cause: FailureCause):
   map[cause] = (map[cause] ?? 0) + 1;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Wait `ms`, or less when the run is cancelled. */
+function sleep(ms: number, cancellation: Cancellation): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+    const timer = setTimeout(() => {
+      unwatch();
       resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
+    }, ms);
+    const unwatch = cancellation.watch(() => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }
 
@@ -160,7 +166,7 @@ class GenerationRun {
   private readonly endpoint: string;
   private readonly limiter: Limiter;
   private readonly poster: HttpPoster;
-  private readonly abort = new AbortController();
+  private readonly cancellation = new Cancellation();
   private readonly outcomes = new Map<string, SampleOutcome[]>();
   private readonly pending: Promise<void>[] = [];
   private fatal: GenerationError | null = null;
@@ -188,43 +194,51 @@ class GenerationRun {
 
   private fail(error: GenerationError): void {
     this.fatal ??= error;
-    this.abort.abort();
+    this.cancellation.cancelAll();
   }
 
   async run(tasks: readonly GenerationTask[]): Promise<GenerationReport> {
     const started = performance.now();
-    const prepared = await this.prepare(tasks);
-    const cached = await this.options.cache.lookup(prepared.flatMap((t) => t.keys));
-    for (const task of prepared) {
-      const missing: number[] = [];
-      task.keys.forEach((key, index) => {
-        const row = cached.get(key);
-        if (row === undefined) missing.push(index);
-        else this.report({ ok: true, sample: sampleOfRow(task.prompt.taskId, row) });
-      });
-      for (const indices of this.chunks(missing)) this.spawn({ task, indices });
+    for (const { prompt, n } of tasks) {
+      this.outcomes.set(prompt.taskId, []);
+      this.stats.samples += n;
+    }
+    // Tasks are looked up in the cache a slice at a time, and their requests leave at once: the first request
+    // does not wait for the keys and lookups of a whole benchmark.
+    for (let i = 0; i < tasks.length && this.fatal === null; i += LOOKUP_SLICE) {
+      const slice = tasks.slice(i, i + LOOKUP_SLICE).map((task) => this.prepare(task));
+      await this.record(slice);
+      const cached = await this.options.cache.lookup(slice.flatMap((t) => t.keys));
+      for (const task of slice) {
+        const missing: number[] = [];
+        task.keys.forEach((key, index) => {
+          const row = cached.get(key);
+          if (row === undefined) missing.push(index);
+          else this.report({ ok: true, sample: sampleOfRow(task.prompt.taskId, row) });
+        });
+        for (const indices of this.chunks(missing)) this.spawn({ task, indices });
+      }
     }
     while (this.pending.length > 0) await Promise.all(this.pending.splice(0));
     if (this.fatal !== null) throw this.fatal;
     return { outcomes: this.outcomes, stats: { ...this.stats, wallMs: performance.now() - started } };
   }
 
-  /** Hashes and keys of every task; prompts and sampling specs recorded in the cache. */
-  private async prepare(tasks: readonly GenerationTask[]): Promise<PreparedTask[]> {
-    const prepared = tasks.map(({ prompt, n }) => {
-      const pHash = promptHash(prompt.input);
-      const sHash = samplingHash({ params: this.options.params, stop: prompt.stop });
-      const keys = Array.from({ length: n }, (_, sampleIndex) => cacheKey({ endpoint: this.endpoint, model: this.options.model,
-        promptHash: pHash, samplingHash: sHash, sampleIndex }));
-      this.outcomes.set(prompt.taskId, []);
-      this.stats.samples += n;
-      return { prompt, promptHash: pHash, samplingHash: sHash, keys };
-    });
-    const prompts = new Map(prepared.map((t) => [t.promptHash, t.prompt.input]));
-    const specs = new Map(prepared.map((t) => [t.samplingHash, { params: this.options.params, stop: t.prompt.stop }]));
+  /** A task's hashes and the cache keys of its samples. */
+  private prepare({ prompt, n }: GenerationTask): PreparedTask {
+    const pHash = promptHash(prompt.input);
+    const sHash = samplingHash({ params: this.options.params, stop: prompt.stop });
+    const keys = Array.from({ length: n }, (_, sampleIndex) => cacheKey({ endpoint: this.endpoint, model: this.options.model,
+      promptHash: pHash, samplingHash: sHash, sampleIndex }));
+    return { prompt, promptHash: pHash, samplingHash: sHash, keys };
+  }
+
+  /** Record the prompts and sampling specs of `tasks` in the cache (once per hash). */
+  private async record(tasks: readonly PreparedTask[]): Promise<void> {
+    const prompts = new Map(tasks.map((t) => [t.promptHash, t.prompt.input]));
+    const specs = new Map(tasks.map((t) => [t.samplingHash, { params: this.options.params, stop: t.prompt.stop }]));
     await this.options.cache.addPrompts([...prompts].map(([hash, input]) => ({ hash, api: input.api, prompt: input })));
     await this.options.cache.addSampling([...specs].map(([hash, sampling]) => ({ hash, sampling: JSON.parse(canonicalJson(sampling)) })));
-    return prepared;
   }
 
   /** Runs of consecutive indices, at most the request size each (single indices when `n` is off). */
@@ -293,7 +307,7 @@ class GenerationRun {
       }
       this.stats.retries++;
       count(this.stats.retriesByCause, failure.cause);
-      await sleep(wait, this.abort.signal);
+      await sleep(wait, this.cancellation);
     }
   }
 
@@ -302,7 +316,7 @@ class GenerationRun {
     const { path, body } = requestBody(this.options.model, spec);
     this.stats.requests++;
     const headers: Record<string, string> = this.options.apiKey === undefined ? {} : { authorization: `Bearer ${this.options.apiKey}` };
-    const result = await this.poster.post(new URL(`${this.endpoint}/${path}`), body, headers, timeoutMs, this.abort.signal);
+    const result = await this.poster.post(new URL(`${this.endpoint}/${path}`), body, headers, timeoutMs, this.cancellation);
     return interpret(result, spec);
   }
 

@@ -16,6 +16,36 @@ export type HttpResult =
   | { readonly kind: 'too_large'; readonly bytes: number; readonly ms: number }
   | { readonly kind: 'aborted'; readonly ms: number };
 
+/**
+ * Cancellation of requests in flight, cheaper than an AbortSignal listener per request (dozens of listeners on one
+ * signal make every add and remove a scan): `watch` registers a request's cancel function until it ends.
+ */
+export class Cancellation {
+  private readonly active = new Set<() => void>();
+  private cancelled = false;
+
+  get isCancelled(): boolean {
+    return this.cancelled;
+  }
+
+  /** Run `cancel` when `cancelAll` is called (at once if it was); returns the function that unregisters it. */
+  watch(cancel: () => void): () => void {
+    if (this.cancelled) {
+      cancel();
+      return () => undefined;
+    }
+    this.active.add(cancel);
+    return () => this.active.delete(cancel);
+  }
+
+  /** Cancel every request in flight and every later one. */
+  cancelAll(): void {
+    this.cancelled = true;
+    for (const cancel of [...this.active]) cancel();
+    this.active.clear();
+  }
+}
+
 /** Options of an `HttpPoster`. */
 export interface HttpPosterOptions {
   /** Most open connections (the run's concurrency). */
@@ -37,17 +67,19 @@ export class HttpPoster {
     this.maxResponseBytes = options.maxResponseBytes ?? 64 << 20;
   }
 
-  /** POST `body` (JSON text) to `url` with `headers`, ending it after `timeoutMs` or when `signal` aborts. */
-  post(url: URL, body: string, headers: Readonly<Record<string, string>>, timeoutMs: number, signal?: AbortSignal): Promise<HttpResult> {
+  /** POST `body` (JSON text) to `url` with `headers`, ending it after `timeoutMs` or when `cancellation` cancels it. */
+  post(url: URL, body: string, headers: Readonly<Record<string, string>>, timeoutMs: number, cancellation?: Cancellation): Promise<HttpResult> {
     const started = performance.now();
     const ms = (): number => performance.now() - started;
+    if (cancellation?.isCancelled === true) return Promise.resolve({ kind: 'aborted', ms: 0 });
     return new Promise<HttpResult>((resolve) => {
       let settled = false;
+      let unwatch = (): void => undefined;
       const finish = (result: HttpResult): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        unwatch();
         resolve(result);
       };
       const secure = url.protocol === 'https:';
@@ -75,12 +107,13 @@ export class HttpPoster {
         finish({ kind: 'timeout', ms: ms() });
         request.destroy();
       }, timeoutMs);
-      const onAbort = (): void => {
-        finish({ kind: 'aborted', ms: ms() });
-        request.destroy();
-      };
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
+      if (cancellation !== undefined) {
+        const stop = cancellation.watch(() => {
+          finish({ kind: 'aborted', ms: ms() });
+          request.destroy();
+        });
+        unwatch = () => { stop(); };
+      }
       request.on('error', (error) => finish({ kind: 'network', message: error.message, ms: ms() }));
       request.end(body);
     });

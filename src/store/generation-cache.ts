@@ -13,7 +13,8 @@
  *   reasoning, finish_reason, usage_json, request_json, response_id, created_ms)`: one answer per sample;
  *   `content` NULL when the server sent none; `request_json` the sampling fields the request carried (its n,
  *   seed, stop), `usage_json` the token counts of that request (all its choices).
- * Rows are never updated: a key is written once (`ON CONFLICT DO NOTHING`).
+ * Rows are never updated: a key is written once (`ON CONFLICT DO NOTHING`). Rows put within a few milliseconds of each
+ * other (`PUT_WINDOW_MS`) are committed in one transaction; a `put` resolves only once its rows are committed.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -102,6 +103,11 @@ export interface GenerationCache {
 }
 
 const LOOKUP_BATCH = 500;
+/**
+ * Longest wait of a row for its commit, ms. A process killed within it loses answers it had received (a resume
+ * asks for them again); nothing is reported done before its commit.
+ */
+export const PUT_WINDOW_MS = 10;
 const SAMPLE_COLUMNS = ['cache_key', 'endpoint', 'model', 'prompt_hash', 'sampling_hash', 'sample_index', 'content', 'reasoning',
   'finish_reason', 'usage_json', 'request_json', 'response_id', 'created_ms'] as const;
 
@@ -110,7 +116,17 @@ interface SampleDb {
   reasoning: string | null; finishReason: string | null; usageJson: string | null; requestJson: string; responseId: string | null; createdMs: number;
 }
 
+/** Rows waiting for the next commit, and who waits for it. */
+interface PendingPut {
+  readonly rows: readonly GenerationRow[];
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 class SqlGenerationCache implements GenerationCache {
+  private pending: PendingPut[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+
   constructor(private readonly db: SqlDriver, readonly location: string) {}
 
   async lookup(keys: readonly string[]): Promise<Map<string, GenerationRow>> {
@@ -138,14 +154,33 @@ class SqlGenerationCache implements GenerationCache {
     return this.db.insertMany('generation_sampling', ['sampling_hash', 'sampling_json'], rows.map((r) => [r.hash, JSON.stringify(r.sampling)]), true);
   }
 
+  /**
+   * Rows put within `PUT_WINDOW_MS` of each other are committed together (one transaction: a commit per answer
+   * costs more CPU than the answer), and each `put` resolves once its rows are committed.
+   */
   put(rows: readonly GenerationRow[]): Promise<void> {
-    return this.db.insertMany('generation_samples', SAMPLE_COLUMNS, rows.map((r): SqlValue[] => [r.key, r.endpoint, r.model, r.promptHash,
-      r.samplingHash, r.sampleIndex, r.content, r.reasoning, r.finishReason, r.usage === null || r.usage === undefined ? null : JSON.stringify(r.usage),
-      JSON.stringify(r.request), r.responseId, r.createdMs]), true);
+    return new Promise<void>((resolve, reject) => {
+      if (this.pending.length === 0) setTimeout(() => { this.flushing = this.flushing.then(() => this.flush()); }, PUT_WINDOW_MS);
+      this.pending.push({ rows, resolve, reject });
+    });
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await this.db.insertMany('generation_samples', SAMPLE_COLUMNS, batch.flatMap((p) => p.rows).map((r): SqlValue[] => [r.key, r.endpoint,
+        r.model, r.promptHash, r.samplingHash, r.sampleIndex, r.content, r.reasoning, r.finishReason,
+        r.usage === null || r.usage === undefined ? null : JSON.stringify(r.usage), JSON.stringify(r.request), r.responseId, r.createdMs]), true);
+      for (const p of batch) p.resolve();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.db.close();
   }
 }
 
