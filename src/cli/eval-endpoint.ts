@@ -18,6 +18,8 @@ import { CRUCIBLE_VERSION } from './version.js';
 /** What an eval with `--endpoint` knows before the first request. */
 export interface EndpointGeneration {
   readonly model: string;
+  /** Samples per problem. */
+  readonly n: number;
   /** `<endpoint> <model>`, where the samples come from (the summary's `samplesFile`). */
   readonly label: string;
   readonly tasks: readonly GenerationTask[];
@@ -37,7 +39,7 @@ export function planEndpointGeneration(flags: GenerationFlags & { samplingSeed: 
   const specHash = sha256(canonicalJson({ endpoint: normalEndpoint(options.endpoint), model: options.model, params, n: flags.n,
     prompts: tasks.map((t) => [t.prompt.taskId, promptHash(t.prompt.input), t.prompt.stop, t.prompt.style]) }));
   return {
-    model: options.model, label: `${options.endpoint} ${options.model}`, tasks, params, options, specHash,
+    model: options.model, n: flags.n, label: `${options.endpoint} ${options.model}`, tasks, params, options, specHash,
     samples: tasks.flatMap((t) => Array.from({ length: t.n }, (_, index) => ({ taskId: t.prompt.taskId, index }))),
   };
 }
@@ -80,7 +82,7 @@ export async function startEndpointGeneration(plan: EndpointGeneration, store: s
  */
 export function finishEndpointGeneration(plan: EndpointGeneration, report: GenerationReport, input: { out: string; problemsPath: string;
   problemsHash: string }): { summary: Record<string, unknown>; lines: string[] } {
-  const provenance = provenanceOf({ endpoint: plan.options.endpoint, model: plan.model, params: plan.params, n: plan.tasks[0]?.n ?? 0,
+  const provenance = provenanceOf({ endpoint: plan.options.endpoint, model: plan.model, params: plan.params, n: plan.n,
     problemsFile: input.problemsPath, problemsHash: input.problemsHash, crucibleVersion: CRUCIBLE_VERSION }, plan.tasks, report);
   const written = writeOutputs({ crucible: join(input.out, 'samples.jsonl') }, writerEntries(plan.tasks, report), provenance);
   return { summary: { stats: report.stats, provenance, written }, lines: statsLines(report.stats) };

@@ -135,6 +135,9 @@ export function statsLines(stats: GenerationStats): string[] {
   return lines;
 }
 
+/** Failed samples named in the summary (the counts cover all). */
+const MAX_FAILURES_LISTED = 20;
+
 interface GenerateFlags extends GenerationFlags {
   problems: string; format: string; seed: number | false; out: string; evalplusOut?: string; bigcodeOut?: string; lcbOut?: string;
   store?: string | false; json?: boolean; progress: boolean;
@@ -175,11 +178,11 @@ async function runGenerate(flags: GenerateFlags): Promise<void> {
     const written = writeOutputs({ crucible: flags.out, ...(flags.evalplusOut === undefined ? {} : { evalplus: flags.evalplusOut }),
       ...(flags.bigcodeOut === undefined ? {} : { bigcode: flags.bigcodeOut }), ...(flags.lcbOut === undefined ? {} : { livecodebench: flags.lcbOut }) },
     writerEntries(tasks, report), provenance);
-    const failures = [...report.outcomes.values()].flat().filter((o) => !o.ok).slice(0, 20)
-      .map((o) => (o.ok ? undefined : { taskId: o.taskId, index: o.index, cause: o.failure.cause, message: o.failure.message, attempts: o.attempts }));
+    const failures = [...report.outcomes.values()].flat().flatMap((o) => (o.ok ? []
+      : [{ taskId: o.taskId, index: o.index, cause: o.failure.cause, message: o.failure.message, attempts: o.attempts }])).slice(0, MAX_FAILURES_LISTED);
     if (flags.json) process.stdout.write(JSON.stringify({ stats: report.stats, provenance, written, failures, cache: cache.location }) + '\n');
     else {
-      process.stdout.write([...statsLines(report.stats), ...failures.map((f) => `failed: ${f!.taskId} sample ${f!.index}: ${f!.cause}: ${f!.message}`),
+      process.stdout.write([...statsLines(report.stats), ...failures.map((f) => `failed: ${f.taskId} sample ${f.index}: ${f.cause}: ${f.message}`),
         `written: ${written.join(', ')}`, `cache: ${cache.location}${flags.store === false ? ' (nothing is kept: a rerun asks again)' : ''}`].join('\n') + '\n');
     }
     if (report.stats.failed > 0) process.exitCode = 1;

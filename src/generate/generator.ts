@@ -22,7 +22,7 @@
 import { cacheKey, canonicalJson, normalEndpoint, promptHash, samplingHash } from './address.js';
 import { Cancellation, HttpPoster } from './http.js';
 import { Limiter } from './limiter.js';
-import { interpret, requestBody, effectiveFields, type ApiAnswer, type CallFailure, type FailureCause, type RequestSpec } from './openai.js';
+import { interpret, requestBody, effectiveFields, type ApiAnswer, type CallFailure, type CallResult, type FailureCause, type RequestSpec } from './openai.js';
 import type { SamplingParams } from './params.js';
 import type { BuiltPrompt } from './prompts/index.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
@@ -186,9 +186,13 @@ class GenerationRun {
     const onAbort = (): void => this.fail(new GenerationError('generation cancelled'));
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.detach = () => options.signal?.removeEventListener('abort', onAbort);
   }
 
+  private readonly detach: () => void;
+
   close(): void {
+    this.detach();
     this.poster.close();
   }
 
@@ -311,7 +315,7 @@ class GenerationRun {
     }
   }
 
-  private async post(spec: RequestSpec, timeoutMs: number): Promise<ReturnType<typeof interpret>> {
+  private async post(spec: RequestSpec, timeoutMs: number): Promise<CallResult> {
     if (this.fatal !== null) return { ok: false, failure: { cause: 'network', message: 'cancelled' } };
     const { path, body } = requestBody(this.options.model, spec);
     this.stats.requests++;
