@@ -4,7 +4,7 @@
  */
 export { ContestBox, ARTIFACT_DIR, type Built } from './box.js';
 export {
-  buildChecker, CHECKER_LIMITS, cmsCheckerVerdict, pythonCheckerVerdict, runChecker, TESTLIB_EXIT_CODES, testlibVerdict, vendoredTestlib,
+  buildChecker, CHECKER_LIMITS, cmsCheckerVerdict, pythonCheckerVerdict, runChecker, TESTLIB_EXIT_CODES, testlibVerdict, defaultTestlibHeader, CRUCIBLE_TESTLIB_PATH,
   type CheckerInput, type CheckerKind, type CheckerSpec, type CheckerVerdict,
 } from './checkers.js';
 export { CMS_IOI_LANGUAGES, runCmsIoiJob } from './cms-ioi-package.js';
