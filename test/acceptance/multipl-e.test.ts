@@ -20,9 +20,10 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { Verdict } from '../../src/verdict/index.js';
+import { SHARED_DATA } from '../support/data.js';
 
-/** MultiPL-E's prompts as published (nuprl/MultiPL-E `prompts/`), in the shared data directory (`CRUCIBLE_DATA`). */
-const FIXTURES = join(process.env['CRUCIBLE_DATA'] ?? '/work/shared/data', 'multipl-e', 'prompts');
+/** MultiPL-E's prompts as published (nuprl/MultiPL-E `prompts/`), in the shared data directory. */
+const FIXTURES = join(SHARED_DATA, 'multipl-e', 'prompts');
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
 const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });

@@ -15,7 +15,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { readSampleJsonl } from '../../src/formats/samples.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { HUMANEVAL } from '../support/codet-data.js';
+import { HUMANEVAL } from '../support/data.js';
 import { LCB_FIXTURE } from '../formats/helpers.js';
 import { startMockOpenAI, type MockOptions, type MockServer } from '../support/mock-openai.js';
 

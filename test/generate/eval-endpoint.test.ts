@@ -15,7 +15,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { SampleRecord } from '../../src/store/records.js';
-import { HUMANEVAL } from '../support/codet-data.js';
+import { HUMANEVAL } from '../support/data.js';
 import { startMockOpenAI, type MockServer } from '../support/mock-openai.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crucible-eval-endpoint-'));

@@ -14,7 +14,7 @@ import type { CallProblem, ExpectedCallProblem, IoProblem, PythonScriptProblem, 
 import { buildPrompt, cutAtStop, defaultApi, extractLiveCodeBenchCode, PromptError } from '../../src/generate/prompts/index.js';
 import { buildTasks } from '../../src/generate/run.js';
 import { readPromptSources } from '../../src/generate/sources.js';
-import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS, SHARED_DATA } from '../support/codet-data.js';
+import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS, SHARED_DATA } from '../support/data.js';
 import { MBPP_PATH } from '../support/mbpp.js';
 import { LCB_FIXTURE } from '../formats/helpers.js';
 
