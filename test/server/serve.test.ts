@@ -302,6 +302,26 @@ describe('OpenRLHF POST /get_reward', () => {
     }
   });
 
+  test('a correct unfenced answer that ends in a chat template\'s end token scores 1 (the token is not judged)', async () => {
+    const prompt = '<|im_start|>user\nAdd two numbers.<|im_end|>\n<|im_start|>assistant\n';
+    const ends = ['<|im_end|>', '</s>', '<|endoftext|>', '<|eot_id|>', '<|end|>', '<|end_of_text|>', '<end_of_turn>',
+      '<eos>', '<|EOT|>', '<｜end▁of▁sentence｜>', '<|return|>', '<|im_end|>\n<|endoftext|><|endoftext|>'];
+    const label = JSON.stringify({ tests: SUM.tests, language: 'python' });
+    for (const sep of ['', '\n']) {
+      const r = await post(server, '/get_reward', {
+        query: ends.map((end) => `${prompt}${SUM_PY.trimEnd()}${sep}${end}`),
+        prompts: ends.map(() => prompt),
+        labels: ends.map(() => label),
+      });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.rewards, ends.map(() => 1), `${JSON.stringify(sep)}: ${JSON.stringify(r.body.extra_logs)}`);
+    }
+    // A wrong unfenced answer with its end token is still wrong (stripping the token does not make it pass).
+    const wrong = await post(server, '/get_reward', { query: [`${prompt}${WRONG_PY}<|im_end|>`], prompts: [prompt], labels: [label] });
+    assert.deepEqual(wrong.body.rewards, [0]);
+    assert.deepEqual(wrong.body.extra_logs.status_wrong_answer, [1]);
+  });
+
   test('empty lists are accepted; bad labels are 400 with the field', async () => {
     const empty = await post(server, '/get_reward', { query: [], prompts: [], labels: [] });
     assert.equal(empty.status, 200);
