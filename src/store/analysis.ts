@@ -34,12 +34,21 @@ export function runBootstrapOptions(run: Pick<RunRow, 'summary'>): BootstrapOpti
   return options;
 }
 
+/** Whether the run counted problems whose reference failed as failed (`crucible eval --include-reference-failures`). */
+function countsReferenceFailures(run: Pick<RunRow, 'summary'>): boolean {
+  const summary = run.summary as { referenceFailures?: { countedAsFailed?: unknown } } | undefined;
+  return summary?.referenceFailures?.countedAsFailed === true;
+}
+
 /**
- * pass@k curves from per-problem counts (problems with no sample yet are left out).
+ * pass@k curves from per-problem counts (problems with no sample yet are left out, and so are problems whose
+ * reference failed under the limits unless `includeReferenceFailures`, as `crucible eval` counts them:
+ * `metrics/counts.ts`).
  * @throws RangeError from the metrics when the bootstrap options are out of range.
  */
-export function computeAnalysis(counts: readonly ProblemCountsRow[], done: number, options: BootstrapOptions = {}): RunAnalysis | undefined {
-  const judged = counts.filter((p) => p.n > 0);
+export function computeAnalysis(counts: readonly ProblemCountsRow[], done: number, options: BootstrapOptions = {},
+  includeReferenceFailures = false): RunAnalysis | undefined {
+  const judged = counts.filter((p) => p.n > 0 && (includeReferenceFailures || (p.statuses.reference_failed ?? 0) === 0));
   if (judged.length === 0) return undefined;
   const base = passAtKWithIntervals(judged.map((p) => ({ taskId: p.taskId, n: p.n, c: p.c })), options);
   const hasPlus = judged.some((p) => p.hasPlus);
@@ -56,7 +65,7 @@ export async function analyseRun(store: ResultStore, run: RunRow, counts: readon
   const previous = cached?.analysis as RunAnalysis | undefined;
   if (previous !== undefined && cached!.done === run.doneSamples) return previous;
   if (previous !== undefined && run.status === 'running' && Date.now() - previous.computedMs < LIVE_RECOMPUTE_MS) return previous;
-  const analysis = computeAnalysis(counts, run.doneSamples, runBootstrapOptions(run));
+  const analysis = computeAnalysis(counts, run.doneSamples, runBootstrapOptions(run), countsReferenceFailures(run));
   if (analysis !== undefined) await store.saveAnalysis(run.id, run.doneSamples, analysis);
   return analysis;
 }
