@@ -172,20 +172,23 @@ describe('POST /v1/rewards', () => {
     assert.equal(r.body.summary.internalErrors, 0);
   });
 
-  test('fail-fast binary stops at the first failing test; weights and thresholds apply', async () => {
+  test('a binary reward stops at the first failing test (by default; failFast: false runs them all); weights and thresholds apply', async () => {
     const r = await post(server, '/v1/rewards', {
       items: [
         { id: 1, code: 'print(0)', tests, reward: { kind: 'binary', failFast: true } },
-        { id: 2, code: 'print(0)', tests, reward: { kind: 'binary' } },
+        { id: 2, code: 'print(0)', tests, reward: { kind: 'binary', failFast: false } },
         { id: 3, code: WRONG_PY, tests, reward: { kind: 'fraction', weights: [1, 2, 1] } },
         { id: 4, code: WRONG_PY, tests, reward: { kind: 'threshold', threshold: 0.5 } },
+        { id: 5, code: 'print(1)', tests, reward: { kind: 'binary' } },
       ],
     });
     assert.equal(r.status, 200, r.text);
-    const [ff, full, weighted, threshold] = r.body.items;
+    const [ff, full, weighted, threshold, byDefault] = r.body.items;
     assert.equal(ff.reward, 0);
     assert.equal(ff.details.tests.length, 1, 'fail-fast ran one test');
     assert.equal(full.details.tests.length, 3);
+    assert.equal(byDefault.reward, 0);
+    assert.equal(byDefault.details.tests.length, 1, 'a binary reward fails fast by default');
     assert.equal(weighted.reward, 0.5);
     assert.equal(threshold.reward, 1);
   });
@@ -295,7 +298,8 @@ describe('OpenRLHF POST /get_reward', () => {
     assert.deepEqual(r.body.extra_logs.status_passed, [1, 0, 0, 1]);
     assert.deepEqual(r.body.extra_logs.status_wrong_answer, [0, 1, 0, 0]);
     assert.deepEqual(r.body.extra_logs.status_no_code, [0, 0, 1, 0]);
-    assert.deepEqual(r.body.extra_logs.tests_passed, [3, 2, 0, 3]);
+    // The binary reward fails fast by default: the wrong answer stops at its first failing test (the second).
+    assert.deepEqual(r.body.extra_logs.tests_passed, [3, 1, 0, 3]);
     // OpenRLHF makes a tensor of every extra_logs value: numbers only.
     for (const [key, values] of Object.entries(r.body.extra_logs as Record<string, unknown[]>)) {
       assert.ok(values.every((v) => typeof v === 'number'), key);
