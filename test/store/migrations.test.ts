@@ -93,6 +93,11 @@ describe('a store written by Crucible at 4707476 (schema version 1)', () => {
       assert.deepEqual(training.map((t) => [t.name, t.events]), [['grpo-toy', 6]]);
       const series = await store.trainingSeries(training[0]!.id);
       assert.deepEqual(series.buckets.map((b) => [b.bucket, b.events, b.passed, b.groups]), [[0, 3, 2, 1], [1, 3, 2, 1]]);
+      // Step 5 filled the per-problem, per-step counts (difficulty tracking) from the stored events.
+      const steps = await store.problemSteps(training[0]!.id);
+      assert.equal(steps.reduce((k, s) => k + s.rollouts, 0), 6);
+      assert.deepEqual([...new Set(steps.map((s) => s.step))].sort(), [0, 1]);
+      assert.equal(steps.reduce((k, s) => k + s.passed, 0), 4);
       const created = await store.createRun({ name: 'after', model: 'm', dataset: 'd', problemsHash: 'h', samplesHash: 'h', crucibleVersion: 'x',
         options: {}, provenance: {}, keepTests: 'failing', totalSamples: 0 });
       assert.equal(created, 5, 'new runs are numbered after the old ones');
