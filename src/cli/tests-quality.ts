@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { testsQuality, type ProblemQuality, type TestsQualityReport } from '../apps/tests-quality/index.js';
+import { firstPerProblem, testsQuality, type ProblemQuality, type TestsQualityReport } from '../apps/tests-quality/index.js';
 import { createJudge } from '../engine/factory.js';
 import { datasetHash, detectProblemFormat, readProblems, readSampleFile } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
@@ -22,7 +22,7 @@ import { existsSync } from 'node:fs';
 
 interface Flags {
   problems: string; correct: string; incorrect: string; format: string; mutants: number; jobs?: number; json?: boolean; out?: string;
-  timeLimit?: number; memoryLimit?: number; cacheDir?: string; unsafeNoSandbox?: boolean; show: number;
+  timeLimit?: number; memoryLimit?: number; cacheDir?: string; unsafeNoSandbox?: boolean; show: number; perProblem?: number;
 }
 
 function pct(x: number | null | undefined): string {
@@ -73,6 +73,7 @@ export function register(program: Command): void {
     .option('--time-limit <seconds>', 'CPU time limit per test', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'memory limit', parseMemoryLimitMiB)
     .option('--cache-dir <dir>', 'ground-truth cache')
+    .option('--per-problem <n>', 'only the first N correct and the first N incorrect samples of each problem (file order)', parsePositiveInt)
     .option('--show <n>', 'problems listed in the text output', parsePositiveInt, 20)
     .option('--json', 'print the whole report as JSON')
     .option('--out <file>', 'also write the whole report as JSON to FILE')
@@ -81,7 +82,9 @@ export function register(program: Command): void {
       if (!existsSync(flags.problems)) throw new UsageError(`--problems ${flags.problems}: no such file or directory`);
       const format = flags.format === 'auto' ? await detectProblemFormat(flags.problems) : flags.format;
       const problems = await readProblems(flags.problems, format);
-      const [correct, incorrect] = [await samplesOf(flags.correct, problems, '--correct'), await samplesOf(flags.incorrect, problems, '--incorrect')];
+      const subset = (samples: Sample[]): Sample[] => (flags.perProblem === undefined ? samples : firstPerProblem(samples, flags.perProblem));
+      const correct = subset(await samplesOf(flags.correct, problems, '--correct'));
+      const incorrect = subset(await samplesOf(flags.incorrect, problems, '--incorrect'));
       const context = defaultSubmissionContext();
       const limits = { ...JUDGE_DEFAULTS, ...(flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) }),
         ...(flags.memoryLimit === undefined ? {} : { memoryKiB: mibToKiB(flags.memoryLimit) }) };
@@ -92,7 +95,8 @@ export function register(program: Command): void {
           mutantsPerProblem: flags.mutants, submission: context,
           onProgress: (done, total) => { if (process.stderr.isTTY && !flags.json) process.stderr.write(`\rjudged ${done}/${total}`); } });
         if (process.stderr.isTTY && !flags.json) process.stderr.write('\n');
-        const json = JSON.stringify({ problemsFile: flags.problems, correctFile: flags.correct, incorrectFile: flags.incorrect, format, ...report });
+        const json = JSON.stringify({ problemsFile: flags.problems, correctFile: flags.correct, incorrectFile: flags.incorrect, format,
+          ...(flags.perProblem === undefined ? {} : { perProblem: flags.perProblem }), mutantsPerProblem: flags.mutants, ...report });
         if (flags.out !== undefined) await writeFile(flags.out, json + '\n');
         process.stdout.write(flags.json ? json + '\n' : text(report, flags.show));
       } finally {

@@ -10,7 +10,7 @@ import type { IoProblem, Sample } from '../../src/formats/types.js';
 import type { Judge } from '../../src/judge/judge.js';
 import { defaultSubmissionContext } from '../../src/kinds/index.js';
 import { createJudge } from '../../src/engine/factory.js';
-import { testsQuality } from '../../src/apps/tests-quality/index.js';
+import { firstPerProblem, testsQuality } from '../../src/apps/tests-quality/index.js';
 import { mutantsOf, mutationPlaces } from '../../src/apps/tests-quality/mutants.js';
 import { HUMANEVAL } from '../support/data.js';
 
@@ -94,4 +94,12 @@ test('mutation places skip strings and comments; each mutant changes one place',
   const cpp = mutationPlaces('// x < y\nif (a < b && c == 1) { s = "a+b"; i++; }\n', 'cpp');
   assert.deepEqual(cpp.map((p) => `${p.from}->${p.to}`), ['<-><=', '&&->||', '==->!=', '1->0', '++->--']);
   assert.equal(mutantsOf('a+b+c+d+e', 'python', 2).length, 2);
+});
+
+test('firstPerProblem keeps the first n samples of each problem, in file order', () => {
+  const s = (taskId: string, index: number): Sample => ({ taskId, index, completion: '' });
+  const samples = [s('a', 0), s('b', 0), s('a', 1), s('a', 2), s('b', 1), s('c', 0), s('b', 2)];
+  assert.deepEqual(firstPerProblem(samples, 2).map((x) => `${x.taskId}#${x.index}`), ['a#0', 'b#0', 'a#1', 'b#1', 'c#0']);
+  assert.deepEqual(firstPerProblem(samples, 1).map((x) => `${x.taskId}#${x.index}`), ['a#0', 'b#0', 'c#0']);
+  assert.equal(firstPerProblem(samples, 5).length, samples.length);
 });

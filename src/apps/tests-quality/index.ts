@@ -87,6 +87,16 @@ export interface TestsQualityReport {
   };
 }
 
+/** The first `n` samples of each problem, in file order (a deterministic subset for a costly analysis). */
+export function firstPerProblem(samples: readonly Sample[], n: number): Sample[] {
+  const taken = new Map<string, number>();
+  return samples.filter((s) => {
+    const k = taken.get(s.taskId) ?? 0;
+    taken.set(s.taskId, k + 1);
+    return k < n;
+  });
+}
+
 /** What is kept of a verdict: its status and reason, and per test 1 (passed) or 0 (failed or not run). */
 interface Outcome {
   readonly status: Verdict['status'];
