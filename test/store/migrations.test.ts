@@ -2,6 +2,7 @@
  * Versioned migrations on SQLite: a store written by Crucible at 4707476 (schema version 1, made by that commit's
  * CLI: test/fixtures/store/) opens, migrates, keeps every value, and shows its runs in `crucible store list`, the
  * store's queries and the dashboard; a new database runs every step; a failing step leaves the store as it was;
+ * a store at version 4 (before difficulty tracking) runs step 5 alone and fills problem_steps from its events;
  * a store newer than the code is refused in one line. PostgreSQL: postgres.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -135,6 +136,31 @@ describe('a store written by Crucible at 4707476 (schema version 1)', () => {
 });
 
 describe('migrations', () => {
+  it('take a store at schema version 4 (main before difficulty tracking) through step 5 alone, filling problem_steps from its events', async () => {
+    const file = copyV1Store(dir, 'v4.db');
+    const driver = openSqlite(file);
+    try {
+      assert.deepEqual((await migrateStore(driver, file, { to: 4 })).applied.map((s) => s.version), [2, 3, 4]);
+    } finally {
+      await driver.close();
+    }
+    const atFour = meta(file);
+    assert.equal(atFour['schema_version'], '4');
+    assert.equal(atFour['migration:5'], undefined);
+    const store = await openResultStore(file);
+    try {
+      const m = meta(file);
+      assert.equal(m['schema_version'], String(SCHEMA_VERSION));
+      assert.equal((JSON.parse(m['migration:5']!) as { description: string }).description, MIGRATIONS[4]!.description);
+      for (const v of [2, 3, 4]) assert.equal(m[`migration:${v}`], atFour[`migration:${v}`], `step ${v} was not run again`);
+      const [training] = await store.listTrainingRuns();
+      const steps = await store.problemSteps(training!.id);
+      assert.deepEqual([steps.reduce((k, s) => k + s.rollouts, 0), steps.reduce((k, s) => k + s.passed, 0)], [6, 4]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('give a new database every step, numbered 1, 2, … and recorded', async () => {
     const file = join(dir, 'new.db');
     const store = await openResultStore(file);
