@@ -14,6 +14,8 @@ import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import type { JudgeLimits } from '../limits.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { CRUCIBLE_VERSION } from './version.js';
+import type { CopyReport } from '../apps/contamination.js';
+import type { WindowPassAtK, WindowSplit } from '../metrics/windows.js';
 
 /** At most this many one-program task ids are named in a summary. */
 const ONE_PROGRAM_NAMED = 20;
@@ -60,6 +62,19 @@ export interface SummaryInput {
   readonly internalErrorRetries: number;
   /** With `--endpoint`: what the generation did (requests, failures, finish reasons; `eval-endpoint.ts`). */
   readonly generation?: Record<string, unknown>;
+  /**
+   * Analyses beyond pass@k (issue #28): the problems' release dates, pass@k by release window (`--window-by`), the
+   * samples that copy a reference solution, efficiency measurements (`--efficiency`).
+   */
+  readonly extras?: SummaryExtras;
+}
+
+/** The summary's analyses beyond pass@k, each present when it applies. */
+export interface SummaryExtras {
+  readonly releaseDates?: Record<string, string>;
+  readonly windows?: WindowSplit;
+  readonly copies?: CopyReport;
+  readonly efficiency?: unknown;
 }
 
 /** The summary object (`summary.json`). */
@@ -109,6 +124,10 @@ export function buildSummary(input: SummaryInput) {
     bootstrap: result.passAtKSummary.bootstrap,
     unsupportedKs: result.unsupportedKs,
     ...(input.generation === undefined ? {} : { generation: input.generation }),
+    ...(input.extras?.releaseDates === undefined ? {} : { releaseDates: input.extras.releaseDates }),
+    ...(input.extras?.windows === undefined ? {} : { windows: input.extras.windows }),
+    ...(input.extras?.copies === undefined ? {} : { copies: input.extras.copies }),
+    ...(input.extras?.efficiency === undefined ? {} : { efficiency: input.extras.efficiency }),
     out: input.out,
   };
 }
@@ -136,6 +155,27 @@ function coverageLines(summary: EvalSummary, result: EvaluationResult): string[]
   return lines;
 }
 
+/** pass@k per release window, as a table (base; plus when the run has it). */
+export function windowLines(split: WindowSplit): string[] {
+  const ks = [...new Set(split.windows.flatMap((w) => w.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
+  const table = (title: string, windows: readonly WindowPassAtK[]): string[] => [
+    '', `${title} by release ${split.by === 'month' ? 'month' : 'window (LiveCodeBench releases)'}:`,
+    `  ${'window'.padEnd(10)} ${'dates'.padEnd(23)} problems ${ks.map((k) => `pass@${k}`.padStart(24)).join('')}`,
+    ...windows.map((w) => `  ${w.window.padEnd(10)} ${(w.first === null ? '–' : `${w.first}..${w.last}`).padEnd(23)} ${String(w.problems).padStart(8)} ${ks.map((k) => {
+      const p = w.passAtK.find((x) => x.k === k);
+      return (p === undefined ? '–' : `${percent(p.passAtK)} [${percent(p.lower)}, ${percent(p.upper)}]`).padStart(24);
+    }).join('')}`),
+  ];
+  return [...table('pass@k', split.windows), ...(split.plusWindows === undefined ? [] : table('plus pass@k', split.plusWindows))];
+}
+
+/** One line on the samples that copy a reference solution verbatim. */
+export function copyLine(copies: CopyReport): string {
+  const named = copies.copies.slice(0, 5).map((c) => `${c.taskId}#${c.sampleIndex} (${percent(c.overlap)}%)`).join(', ');
+  return `verbatim copies of the reference solution: ${copies.flagged} of ${copies.checked} samples checked `
+    + `(≥ ${percent(copies.threshold)}% of their ${copies.n}-token n-grams in the reference; ${named}${copies.flagged > 5 ? ', ...' : ''})`;
+}
+
 /** The summary as printed for a human. */
 export function humanSummary(summary: EvalSummary, result: EvaluationResult): string {
   const lines: string[] = [];
@@ -153,6 +193,8 @@ export function humanSummary(summary: EvalSummary, result: EvaluationResult): st
     for (const [k, value] of Object.entries(summary.plusPassAtK)) lines.push(`${k.padStart(3)}   ${percent(value).padStart(6)}`);
   }
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
+  if (summary.windows !== undefined) lines.push(...windowLines(summary.windows));
+  if (summary.copies !== undefined && summary.copies.flagged > 0) lines.push(copyLine(summary.copies));
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
   if (summary.scriptJudging !== undefined) {

@@ -17,6 +17,9 @@ import {
 } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
+import { copyReport, releaseDatesOf } from '../apps/contamination.js';
+import { windowsFromRecords, type WindowBy } from '../metrics/windows.js';
+import type { SummaryExtras } from './eval-summary.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
@@ -54,6 +57,7 @@ interface EvalFlags extends GenerationFlags {
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
+  windowBy?: WindowBy;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -164,6 +168,9 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
     { problems: all, ...(flags.bigcodeStart === undefined ? {} : { bigcodeStart: flags.bigcodeStart }) });
   problemsOfSamples(all, read, samplesPath); // a sample of no problem of the file: its line, before anything else
   const windowed = inReleaseWindow(flags, all, read);
+  if (flags.windowBy !== undefined && releaseDatesOf(windowed.problems) === undefined) {
+    throw new UsageError(`--window-by: no problem of ${problemsPath} has a release date (LiveCodeBench and TACO problems carry them)`);
+  }
   const split = sampleFile.bigcode?.split.subsetOfFile === true ? sampleFile.bigcode.split : undefined;
   const { problems, samples, scope } = selectProblems(windowed.problems, windowed.samples, {
     ...(split === undefined ? {} : { split }), ...(flags.tasks === undefined ? {} : { tasks: flags.tasks }),
@@ -327,7 +334,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
-    ...(generation === undefined ? {} : { generation: generation.summary }) });
+    ...(generation === undefined ? {} : { generation: generation.summary }), extras: contaminationOf(flags, input, result) });
   run.store.writeSummary(summary);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
     : humanSummary(summary, result) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
@@ -339,6 +346,20 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     return '';
   });
   if (stored && !flags.json) process.stdout.write(`${stored}\n`);
+}
+
+/**
+ * The contamination analyses of a run: the problems' release dates, pass@k by window (`--window-by`), and the
+ * samples that copy their problem's reference solution (not for `--endpoint` runs, whose text arrives later).
+ */
+function contaminationOf(flags: EvalFlags, input: EvalInput, result: EvaluationResult): SummaryExtras {
+  const dates = releaseDatesOf(input.problems);
+  const copies = input.generation === undefined ? copyReport(input.problems, input.samples) : undefined;
+  const windows = flags.windowBy === undefined || dates === undefined ? undefined
+    : windowsFromRecords(result.records, new Map(Object.entries(dates)), flags.windowBy,
+      { ks: flags.k, reps: flags.reps, seed: flags.seed, includeReferenceFailures: flags.includeReferenceFailures === true });
+  return { ...(dates === undefined ? {} : { releaseDates: dates }), ...(windows === undefined ? {} : { windows }),
+    ...(copies === undefined ? {} : { copies }) };
 }
 
 /** This command line again, with `--out OUT` when it had none (arguments quoted for a POSIX shell). */
@@ -388,6 +409,8 @@ export function register(program: Command): void {
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--since <date>', 'only problems released on or after this date, YYYY-MM-DD (contamination windows; LiveCodeBench, TACO)')
     .option('--until <date>', 'only problems released on or before this date, YYYY-MM-DD')
+    .addOption(new Option('--window-by <window>', 'also report pass@k per release window: calendar month, or LiveCodeBench release (v1..v6)')
+      .choices(['month', 'release']))
     .option('--limit <n>', 'a deliberate subset: only the first N problems (file order, or the split\'s of bigcode generations); stamped on the result', parsePositiveInt)
     .option('--tasks <ids>', 'a deliberate subset: only these task ids, comma-separated; stamped on the result', parseTaskList)
     .option('--bigcode-start <n>', 'bigcode generations made with --limit: the --limit_start they were made with (0 if not set)', parseStart)

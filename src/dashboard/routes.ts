@@ -13,6 +13,7 @@
  *   GET  /events                        server-sent events (live updates)
  *   GET  /api/runs, /api/runs/:id       JSON (the numbers the pages show)
  *   GET  /api/training/:id/series       JSON (a training run's buckets and chart specs)
+ *   GET  /training/:id/problems, /api/training/:id/problems   difficulty per problem (pages/difficulty.ts)
  *   POST /api/training/:run/events      reward events of a training run (docs/DASHBOARD.md)
  *   GET  /static/:file                  scripts and styles
  * Handlers answer their own errors (an HTML page for pages, `{error: {code, message}}` for the API), so the
@@ -36,6 +37,7 @@ import { renderRun, verdictCounts } from './pages/run.js';
 import { renderRuns } from './pages/runs.js';
 import { renderSample } from './pages/sample.js';
 import { renderTraining, renderTrainingList, trainingFacts, trainingSpecs } from './pages/training.js';
+import { registerDifficultyPages } from './pages/difficulty.js';
 
 /** Options of `registerDashboard`. */
 export interface DashboardOptions {
@@ -268,5 +270,6 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   registerTrainingPages(kit, feed);
   registerRunApi(kit);
   registerTrainingApi(kit, options.ingest !== false);
+  registerDifficultyPages(kit);
   return feed;
 }

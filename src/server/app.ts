@@ -41,6 +41,7 @@ import { addQueueMetrics } from './queue-metrics.js';
 import type { QueueJudge } from '../queue/queue-judge.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { registerSessions } from './sessions.js';
+import { registerSignals } from './signals.js';
 import { JudgeService } from './service.js';
 import { datasetName, ProblemIndex } from './problem-index.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
@@ -266,6 +267,7 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   });
   registerOps(app, context, registry);
   registerNative(app, context);
+  registerSignals(app, context);
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
-import { groupStats, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
@@ -133,14 +133,23 @@ function feed(ctx: ServerContext, result: ItemResult, problemId: string, judged:
   ctx.training.record(rolloutOf(problemId, result.reward, judged.verdict, { groupId: result.group, step }));
 }
 
-/** Statistics of one group over the rewards it has; `complete` is false when some item has no reward. */
+/**
+ * Statistics and dynamic-sampling signals of one group over the rollouts that have a reward (`groupSignals`):
+ * `n` of them, reward `mean`, `std` (n − 1) and `populationStd`, `allEqual`; acc (passed) `passed`, `passRate`,
+ * `allPass`, `allFail`; `keep` (verl DAPO `filter_groups` on acc) and `keepByReward` (on the reward). `complete`
+ * is false when some item has no reward (Crucible's failure); the signals then cover the others.
+ */
 export function groupLine(group: string, results: readonly ItemResult[]): Record<string, unknown> {
-  const rewards = results.map((r) => r.reward).filter((r): r is number => r !== null);
-  const complete = rewards.length === results.length;
-  if (rewards.length === 0) return { group, size: results.length, rewarded: 0, complete, mean: null, std: null, populationStd: null, allEqual: null };
-  const s = groupStats(rewards);
-  return { group, size: results.length, rewarded: rewards.length, complete, mean: s.mean, std: s.sampleStd,
-    populationStd: s.populationStd, allEqual: s.allEqual };
+  const rewarded = results.filter((r): r is ItemResult & { reward: number } => r.reward !== null);
+  const complete = rewarded.length === results.length;
+  if (rewarded.length === 0) {
+    return { group, size: results.length, rewarded: 0, complete, n: 0, mean: null, std: null, populationStd: null, allEqual: null,
+      passed: null, passRate: null, allPass: null, allFail: null, keep: null, keepByReward: null };
+  }
+  const s = groupSignals(rewarded.map((r) => r.reward), rewarded.map((r) => r.status === 'passed'));
+  return { group, size: results.length, rewarded: rewarded.length, complete, n: s.size, mean: s.mean, std: s.sampleStd,
+    populationStd: s.populationStd, allEqual: s.allEqual, passed: s.passed, passRate: s.passRate, allPass: s.allPass,
+    allFail: s.allFail, keep: s.keep, keepByReward: s.keepByReward };
 }
 
 function wantsNdjson(request: FastifyRequest): boolean {

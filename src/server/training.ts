@@ -45,7 +45,11 @@ export function rolloutOf(taskId: string, reward: number, verdict: Pick<Verdict,
 export interface TrainingFeed {
   /** The training run's name in the store. */
   readonly run: string;
+  /** The store the events go to (difficulty statistics and the curriculum read it). */
+  readonly store: ResultStore;
   record(rollout: Rollout): void;
+  /** Write the buffered events (a reader that must see the rollouts just answered calls it first). */
+  flush(): Promise<void>;
   /** Flush buffered events and close the store. */
   close(): Promise<void>;
 }
@@ -78,6 +82,8 @@ export async function openTrainingFeed(app: FastifyInstance, storeSpec: string, 
   });
   return {
     run,
+    store,
+    flush: () => recorder.flush(),
     record(rollout: Rollout): void {
       try {
         recorder.record(rollout);

@@ -230,6 +230,18 @@ export interface TrainingSeries {
   readonly problems: readonly TrainingProblemBucketRow[];
 }
 
+/**
+ * Counts of one problem at one trainer step of a training run (difficulty tracking, `problem_steps`): rollouts,
+ * those that passed, and the sum of their rewards. `step` is -1 for events recorded without a step.
+ */
+export interface ProblemStepRow {
+  readonly taskId: string;
+  readonly step: number;
+  readonly rollouts: number;
+  readonly passed: number;
+  readonly rewardSum: number;
+}
+
 /** What changed since a time: runs and training runs updated after it (for live pages). */
 export interface StoreChanges {
   readonly runs: readonly RunListRow[];
@@ -294,6 +306,11 @@ export interface ResultStore {
   getTrainingRun(idOrName: string): Promise<TrainingRunRow | undefined>;
   /** Buckets of a training run: by step when every event has one, else by minute. */
   trainingSeries(trainingRunId: number): Promise<TrainingSeries>;
+  /**
+   * Per-problem, per-step counts of a training run (difficulty tracking), ordered by task id then step: every
+   * problem's, or those of `taskIds`.
+   */
+  problemSteps(trainingRunId: number, taskIds?: readonly string[]): Promise<ProblemStepRow[]>;
 
   /** Runs and training runs updated after `sinceMs` (epoch ms). */
   changesSince(sinceMs: number): Promise<StoreChanges>;

@@ -325,6 +325,29 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps per-problem, per-step counts of training events (difficulty), across batches and writers', async () => {
+      const store = await open();
+      try {
+        const event = (step: number | undefined, taskId: string, reward: number) =>
+          ({ ...(step === undefined ? {} : { step }), taskId, reward, status: reward === 1 ? 'passed' as const : 'wrong_answer' as const,
+            passed: reward === 1, timeMs: 1_000_000 });
+        const id = await store.recordTrainingEvents('difficulty', [event(0, 'a', 1), event(0, 'a', 0), event(1, 'a', 1), event(0, 'b', 0.5)]);
+        // The same step again in a later batch adds to its counts; events without a step go under step -1.
+        await store.recordTrainingEvents('difficulty', [event(1, 'a', 1), event(undefined, 'a', 0), event(0, 'b', 1)]);
+        assert.deepEqual(await store.problemSteps(id), [
+          { taskId: 'a', step: -1, rollouts: 1, passed: 0, rewardSum: 0 },
+          { taskId: 'a', step: 0, rollouts: 2, passed: 1, rewardSum: 1 },
+          { taskId: 'a', step: 1, rollouts: 2, passed: 2, rewardSum: 2 },
+          { taskId: 'b', step: 0, rollouts: 2, passed: 1, rewardSum: 1.5 },
+        ]);
+        assert.deepEqual((await store.problemSteps(id, ['b', 'zz'])).map((r) => [r.taskId, r.step]), [['b', 0]]);
+        const other = await store.recordTrainingEvents('other', [event(0, 'a', 1)]);
+        assert.deepEqual((await store.problemSteps(other)).map((r) => r.rollouts), [1], 'per training run');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('buckets training events by minute when some have no step', async () => {
       const store = await open();
       try {

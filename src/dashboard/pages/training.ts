@@ -48,7 +48,8 @@ export function renderTraining(base: string, run: TrainingRunRow, series: Traini
 <section><h2>Reward per ${series.unit}</h2>${chart('reward', specs.reward)}</section>
 <section><h2>Time-outs and internal errors</h2>${chart('failures', specs.failures)}</section>
 <section><h2>GRPO groups with zero reward variance</h2>${chart('zero', specs.zero, 'groups (same group id, ≥ 2 rollouts) whose rewards all agree give no gradient')}</section>
-<section><h2>Pass rate per problem over time</h2>${chart('problems', specs.problems)}</section>`;
+<section><h2>Pass rate per problem over time</h2>${chart('problems', specs.problems)}
+<p><a href="training/${run.id}/problems" data-testid="difficulty-link">Difficulty per problem: pass-rate EMA over steps</a></p></section>`;
   return page({ base, title: `Training: ${run.name}`, page: 'training', charts: true, data: { training: run.id },
     crumbs: [['Training', 'training'], [run.name, null]] }, body);
 }

@@ -17,7 +17,7 @@ import { StoreError } from '../errors.js';
 import type {
   NewRun, ProblemCountsRow, ResultStore, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
   SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
-  TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
+  TrainingProblemBucketRow, TrainingRunRow, TrainingSeries, ProblemStepRow,
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
 import { MAX_PARAMETERS, type SqlDriver, type SqlValue } from './driver.js';
@@ -114,6 +114,32 @@ export async function openSqlStore(driver: SqlDriver, location: string): Promise
     throw error;
   }
   return new SqlStore(driver, location);
+}
+
+/**
+ * Add a batch of training events to the per-problem, per-step counts (`problem_steps`, difficulty tracking) in the
+ * batch's transaction: one upsert per (problem, step), events without a step under step -1.
+ */
+async function addProblemSteps(tx: SqlDriver, trainingRunId: number, events: readonly TrainingEvent[]): Promise<void> {
+  const sums = new Map<string, { taskId: string; step: number; rollouts: number; passed: number; rewardSum: number }>();
+  for (const e of events) {
+    const step = e.step ?? -1;
+    const key = JSON.stringify([e.taskId, step]);
+    const sum = sums.get(key) ?? { taskId: e.taskId, step, rollouts: 0, passed: 0, rewardSum: 0 };
+    sum.rollouts++;
+    if (e.passed) sum.passed++;
+    sum.rewardSum += e.reward;
+    sums.set(key, sum);
+  }
+  const rows = [...sums.values()];
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    await tx.run(`INSERT INTO problem_steps (training_run_id, task_id, step, rollouts, passed, reward_sum) VALUES ${
+      chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+      ON CONFLICT (training_run_id, task_id, step) DO UPDATE SET rollouts = problem_steps.rollouts + excluded.rollouts,
+        passed = problem_steps.passed + excluded.passed, reward_sum = problem_steps.reward_sum + excluded.reward_sum`,
+    chunk.flatMap((r) => [trainingRunId, r.taskId, r.step, r.rollouts, r.passed, r.rewardSum]));
+  }
 }
 
 class SqlStore implements ResultStore {
@@ -502,6 +528,7 @@ class SqlStore implements ResultStore {
       await tx.insertMany('training_events', ['training_run_id', 'seq', 'time_ms', 'step', 'task_id', 'group_id', 'reward', 'status',
         'passed', 'cpu_ms', 'wall_ms'], events.map((e, i) => [row!.id, first + i, e.timeMs, e.step ?? null, e.taskId, e.groupId ?? null,
         e.reward, e.status, e.passed ? 1 : 0, e.cpuMs ?? null, e.wallMs ?? null]), false);
+      await addProblemSteps(tx, row!.id, events);
       return row!.id;
     }));
   }
@@ -568,6 +595,22 @@ class SqlStore implements ResultStore {
       })),
       problems,
     };
+  }
+
+  async problemSteps(trainingRunId: number, taskIds?: readonly string[]): Promise<ProblemStepRow[]> {
+    const columns = `task_id AS "taskId", step AS "step", rollouts AS "rollouts", passed AS "passed", reward_sum AS "rewardSum"`;
+    const rows: ProblemStepRow[] = [];
+    if (taskIds === undefined) {
+      rows.push(...await this.db.all<ProblemStepRow>(`SELECT ${columns} FROM problem_steps WHERE training_run_id = ?`, [trainingRunId]));
+    }
+    const ids = [...new Set(taskIds ?? [])];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      rows.push(...await this.db.all<ProblemStepRow>(`SELECT ${columns} FROM problem_steps WHERE training_run_id = ? AND task_id IN (${
+        chunk.map(() => '?').join(', ')})`, [trainingRunId, ...chunk]));
+    }
+    // Sorted here: the engines' text orders differ (SQLite bytes, PostgreSQL the collation).
+    return rows.sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : a.step - b.step));
   }
 
   async changesSince(sinceMs: number): Promise<StoreChanges> {
