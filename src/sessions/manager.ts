@@ -106,6 +106,20 @@ export function resolveLimits(defaults: SessionLimits, limits: Partial<SessionLi
   return resolved;
 }
 
+/** Resolve when `turn` settles, or reject with `signal`'s reason as soon as it aborts. */
+function waitOrAbort(turn: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return turn.then(() => undefined, () => undefined);
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    void turn.then(() => undefined, () => undefined).then(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    });
+  });
+}
+
 /** Sessions of every environment (see the module comment). */
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -186,14 +200,22 @@ export class SessionManager {
     return s;
   }
 
-  /** Run `work` after every earlier operation on `s`; the session is busy (not evictable) meanwhile. */
-  private serial<T>(s: Session, work: () => Promise<T>): Promise<T> {
+  /**
+   * Run `work` after every earlier operation on `s`; the session is busy (not evictable) meanwhile. A caller whose
+   * `signal` aborts while it waits for its turn leaves at once with the signal's reason (its work never runs), so
+   * a client that hangs up behind a long step holds nothing.
+   */
+  private serial<T>(s: Session, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     s.busy++;
-    const run = s.queue.then(async () => {
+    const turn = s.queue;
+    const run = (async () => {
+      await waitOrAbort(turn, signal);
       if (s.closed) throw new SessionError('unknown_session', `no session "${s.id}" (deleted while this call waited)`);
       return work();
-    });
-    s.queue = run.catch(() => undefined);
+    })();
+    // The next operation waits for this one's turn AND its work: a caller that left early does not let the next
+    // step overtake the step still running.
+    s.queue = Promise.all([turn, run.catch(() => undefined)]).then(() => undefined);
     return run.finally(() => {
       s.busy--;
       s.lastUsedMs = Date.now();
@@ -215,7 +237,7 @@ export class SessionManager {
       if (outcome.observation.status === 'internal_error') this.counters.internalErrors++;
       const last = s.step >= s.limits.maxSteps;
       return { ...outcome, done: outcome.done || last, info: this.info(s) };
-    });
+    }, signal);
   }
 
   /** A pristine environment of the same task and limits (the old one is closed first); steps count from 0. */
@@ -255,13 +277,15 @@ export class SessionManager {
     await s.env.close();
   }
 
-  /** Close sessions idle past their TTL (none is busy); returns how many. Never throws. */
+  /**
+   * Close sessions idle past their TTL (none is busy; a step always ends within its limits, so a busy session
+   * becomes idle); returns how many. They are closed together, so one slow close does not hold the others.
+   * Never throws.
+   */
   async evictIdle(nowMs = Date.now()): Promise<number> {
-    const stale = [...this.sessions.values()].filter((s) => s.busy === 0 && nowMs - s.lastUsedMs > s.ttlSeconds * 1000);
-    for (const s of stale) {
-      this.counters.evicted++;
-      await this.remove(s).catch(() => undefined);
-    }
+    const stale = [...this.sessions.values()].filter((s) => !s.closed && s.busy === 0 && nowMs - s.lastUsedMs > s.ttlSeconds * 1000);
+    this.counters.evicted += stale.length;
+    await Promise.all(stale.map((s) => this.remove(s).catch(() => undefined)));
     return stale.length;
   }
 
