@@ -46,6 +46,9 @@ interface ServeFlags {
   trainingRun?: string;
   maxSessions?: number;
   sessionTtl?: number;
+  sessionMemory?: number;
+  maxMcpSessions?: number;
+  allowedHosts?: string[];
   queue?: string;
   fleetBacklogPerSlot?: number;
 }
@@ -75,6 +78,9 @@ export function register(program: Command): void {
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
     .option('--max-sessions <n>', 'most sessions (/v1/sessions) open at once (default 256)', parsePositiveInt)
     .option('--session-ttl <seconds>', 'idle seconds before a session that set no ttlSeconds is evicted (default 600)', parsePositiveInt)
+    .option('--session-memory <MiB>', 'host memory the open sessions may pin at once, their memory limits and files (default: half the host\'s)', parsePositiveNumber)
+    .option('--max-mcp-sessions <n>', 'most MCP sessions (/mcp) open at once (default 256; 16 per client)', parsePositiveInt)
+    .option('--allowed-hosts <name...>', 'without --token: host names (Host header) to serve besides IP addresses and localhost; "*" for any')
     .action(async (flags: ServeFlags) => {
       const input: ServeConfigInput = {
         host: flags.host,
@@ -96,6 +102,9 @@ export function register(program: Command): void {
         trainingRun: flags.trainingRun,
         maxSessions: flags.maxSessions,
         sessionTtlSeconds: flags.sessionTtl,
+        sessionMemoryKiB: flags.sessionMemory === undefined ? undefined : mibToKiB(flags.sessionMemory),
+        maxMcpSessions: flags.maxMcpSessions,
+        allowedHosts: flags.allowedHosts,
         queue: flags.queue,
         fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
       };

@@ -61,8 +61,12 @@ export type BoxKind = 'python' | 'bash' | 'sqlite';
 
 /** The agent inside the box (built from src/sandbox/native/session-agent.c, bound read-only). */
 const AGENT = '/crucible/bin/session-agent';
-/** Memory of the box beyond the session's own (the agent, bubblewrap), KiB. */
-const AGENT_MEMORY_KIB = 16 * 1024;
+/**
+ * Memory of the box beyond the session's own (the agent, bubblewrap), KiB. A box pins at most the session's
+ * memory limit plus this: its files live in tmpfs, whose pages are charged to the memory cgroup of the process
+ * that wrote them (the session sub-group), so /box, /tmp and /dev/shm count against the same limit.
+ */
+export const SESSION_BOX_OVERHEAD_KIB = 16 * 1024;
 /** A box lives at most this long, whatever its TTL (the launcher's wall bound), ms. */
 const BOX_LIFETIME_MS = 24 * 3600 * 1000;
 /** How long the agent may take to say it is ready, ms. */
@@ -275,7 +279,7 @@ export class SessionBox {
         slot, workDir: null, keep: false, argv: [AGENT, kind], env,
         mounts: [{ hostPath: join(NATIVE_DIR, 'session-agent'), boxPath: AGENT }],
         limits: {
-          cpuMs: BOX_LIFETIME_MS, wallMs: BOX_LIFETIME_MS, memoryKiB: limits.memoryKiB + AGENT_MEMORY_KIB,
+          cpuMs: BOX_LIFETIME_MS, wallMs: BOX_LIFETIME_MS, memoryKiB: limits.memoryKiB + SESSION_BOX_OVERHEAD_KIB,
           processes: limits.processes + 8, fileSizeKiB: limits.diskKiB, openFiles: 256, outputBytes: 1 << 20, diskKiB: limits.diskKiB,
         },
         bwrapPath: caps.bwrapPath ?? '/usr/bin/bwrap', unsafeNoSandbox: false, enforceCpu: false, asPid1: true,

@@ -7,12 +7,13 @@
  * Ids are random (128 bits, base64url): knowing one's own id says nothing about another session's.
  */
 import { randomBytes } from 'node:crypto';
+import { totalmem } from 'node:os';
 import { detectCapabilities, type Capabilities } from '../sandbox/capabilities.js';
-import { SessionSlots } from '../sandbox/session-box.js';
+import { SESSION_BOX_OVERHEAD_KIB, SessionSlots } from '../sandbox/session-box.js';
 import { BASH_ENVIRONMENT } from './environments/bash.js';
 import { BoxEnvironment, type BoxEnvironmentSpec } from './environments/box-environment.js';
 import type { Environment } from './environments/environment.js';
-import { ProgramEnvironment, type ProgramBackend } from './environments/program.js';
+import { ProgramEnvironment, type ProgramBackend, type SubmitCount } from './environments/program.js';
 import { PYTHON_ENVIRONMENT } from './environments/python.js';
 import { SQLITE_ENVIRONMENT } from './environments/sqlite.js';
 import {
@@ -36,6 +37,13 @@ export interface SessionManagerOptions {
   readonly evictionIntervalMs?: number;
   /** Host capabilities (default: detected). */
   readonly caps?: Capabilities;
+  /**
+   * Host memory the open sessions may pin at once, KiB (default half the host's physical memory). A box session
+   * pins up to its `memoryKiB` plus `SESSION_BOX_OVERHEAD_KIB` for its whole life, idle or not: its processes and
+   * its files (tmpfs pages are charged to its memory cgroup), so that much is reserved when it opens and given
+   * back when it closes. A `program` session holds nothing between steps and reserves nothing.
+   */
+  readonly memoryBudgetKiB?: number;
 }
 
 /** What `create` takes: the environment, its task, limits overriding the defaults, the idle TTL in seconds. */
@@ -68,6 +76,9 @@ export interface SessionStats {
   readonly evicted: number;
   /** Steps whose observation was `internal_error` (Crucible's failure, not the program's). */
   readonly internalErrors: number;
+  /** Host memory the open sessions may pin (reserved at create), and the budget for it, KiB. */
+  readonly reservedMemoryKiB: number;
+  readonly memoryBudgetKiB: number;
 }
 
 interface Session {
@@ -78,11 +89,15 @@ interface Session {
   readonly ttlSeconds: number;
   env: Environment;
   step: number;
+  /** Submits used over the session's life (`program`; a reset keeps the count). */
+  readonly submits: SubmitCount;
   lastUsedMs: number;
   /** The chain of operations on this session (one at a time). */
   queue: Promise<unknown>;
   busy: number;
   closed: boolean;
+  /** Host memory reserved for the session's life (see `SessionManagerOptions.memoryBudgetKiB`), KiB. */
+  readonly reservedKiB: number;
 }
 
 const BOX_SPECS: Readonly<Record<'python' | 'bash' | 'sqlite', BoxEnvironmentSpec>> = {
@@ -132,6 +147,8 @@ export class SessionManager {
   private readonly timer: NodeJS.Timeout | null;
   private closed = false;
   private counters = { created: 0, steps: 0, resets: 0, deleted: 0, evicted: 0, internalErrors: 0 };
+  private readonly memoryBudgetKiB: number;
+  private reservedKiB = 0;
 
   constructor(private readonly options: SessionManagerOptions = {}) {
     this.caps = options.caps ?? detectCapabilities();
@@ -140,15 +157,16 @@ export class SessionManager {
     this.maxTtlSeconds = options.maxTtlSeconds ?? 86_400;
     this.defaults = resolveLimits(DEFAULT_SESSION_LIMITS, options.defaultLimits);
     this.slots = new SessionSlots(this.caps, this.maxSessions);
+    this.memoryBudgetKiB = options.memoryBudgetKiB ?? Math.floor(totalmem() / 1024 / 2);
     const every = options.evictionIntervalMs ?? 1000;
     this.timer = every > 0 ? setInterval(() => void this.evictIdle(), every) : null;
     this.timer?.unref();
   }
 
-  private environmentFor(kind: EnvironmentKind, task: unknown, limits: SessionLimits): Environment {
+  private environmentFor(kind: EnvironmentKind, task: unknown, limits: SessionLimits, submits: SubmitCount): Environment {
     if (kind === 'program') {
       if (this.options.programBackend === undefined) throw new SessionError('invalid_task', 'environment: this server has no judge for program sessions', 'environment');
-      return new ProgramEnvironment(task, limits, this.options.programBackend);
+      return new ProgramEnvironment(task, limits, this.options.programBackend, submits);
     }
     return new BoxEnvironment(BOX_SPECS[kind], task, limits, { caps: this.caps, slots: this.slots });
   }
@@ -174,10 +192,18 @@ export class SessionManager {
     }
     if (this.sessions.size >= this.maxSessions) throw new SessionError('session_limit', `${this.sessions.size} sessions are open, the most this server holds`);
     const limits = resolveLimits(this.defaults, request.limits);
-    const env = this.environmentFor(request.environment, request.task, limits);
+    const reservedKiB = this.reserveMemory(request.environment, limits);
+    const submits: SubmitCount = { used: 0 };
+    let env: Environment;
+    try {
+      env = this.environmentFor(request.environment, request.task, limits, submits);
+    } catch (error) {
+      this.reservedKiB -= reservedKiB;
+      throw error;
+    }
     const id = `s_${randomBytes(16).toString('base64url')}`;
-    const session: Session = { id, environment: request.environment, task: request.task, limits, ttlSeconds: ttl, env, step: 0,
-      lastUsedMs: Date.now(), queue: Promise.resolve(), busy: 1, closed: false };
+    const session: Session = { id, environment: request.environment, task: request.task, limits, ttlSeconds: ttl, env, step: 0, submits,
+      lastUsedMs: Date.now(), queue: Promise.resolve(), busy: 1, closed: false, reservedKiB };
     // Counted from now, so concurrent creates cannot overshoot maxSessions.
     this.sessions.set(id, session);
     try {
@@ -186,12 +212,34 @@ export class SessionManager {
       return { id, observation, info: this.info(session) };
     } catch (error) {
       this.sessions.delete(id);
+      this.reservedKiB -= reservedKiB;
       await env.close();
       throw error;
     } finally {
       session.busy--;
       session.lastUsedMs = Date.now();
     }
+  }
+
+  /**
+   * Reserve the host memory a new session may pin (see `SessionManagerOptions.memoryBudgetKiB`); returns it, KiB.
+   * @throws SessionError `invalid_task` naming `limits.memoryKiB` when the session alone exceeds the budget,
+   *   `session_limit` when the open sessions leave too little of it now.
+   */
+  private reserveMemory(environment: EnvironmentKind, limits: SessionLimits): number {
+    if (environment === 'program') return 0;
+    const need = limits.memoryKiB + SESSION_BOX_OVERHEAD_KIB;
+    const mib = (kib: number): string => `${Math.round(kib / 1024)} MiB`;
+    if (need > this.memoryBudgetKiB) {
+      throw new SessionError('invalid_task', `limits.memoryKiB: a session of ${mib(limits.memoryKiB)} (${mib(need)} with its box) can never fit in `
+        + `the ${mib(this.memoryBudgetKiB)} of host memory this server gives sessions`, 'limits.memoryKiB');
+    }
+    if (this.reservedKiB + need > this.memoryBudgetKiB) {
+      throw new SessionError('session_limit', `host memory: the open sessions may pin ${mib(this.reservedKiB)} of the ${mib(this.memoryBudgetKiB)} `
+        + `this server gives sessions (their memory limits, files included), and this one needs ${mib(need)}: retry once some close`);
+    }
+    this.reservedKiB += need;
+    return need;
   }
 
   private get(id: string): Session {
@@ -245,7 +293,7 @@ export class SessionManager {
     const s = this.get(id);
     return this.serial(s, async () => {
       await s.env.close();
-      s.env = this.environmentFor(s.environment, s.task, s.limits);
+      s.env = this.environmentFor(s.environment, s.task, s.limits, s.submits);
       s.step = 0;
       this.counters.resets++;
       try {
@@ -260,16 +308,21 @@ export class SessionManager {
   }
 
   private async remove(s: Session): Promise<void> {
+    this.forget(s);
+    await s.env.close();
+  }
+
+  /** Mark `s` closed, out of the map, its memory reservation given back (once). */
+  private forget(s: Session): void {
+    if (!s.closed) this.reservedKiB -= s.reservedKiB;
     s.closed = true;
     this.sessions.delete(s.id);
-    await s.env.close();
   }
 
   /** Close a session: processes, files, cgroups and slot released before this resolves. @throws SessionError */
   async delete(id: string): Promise<void> {
     const s = this.get(id);
-    s.closed = true;
-    this.sessions.delete(id);
+    this.forget(s);
     this.counters.deleted++;
     // After any operation under way (its processes are killed by closing the box).
     await s.env.close();
@@ -293,12 +346,17 @@ export class SessionManager {
   get stats(): SessionStats {
     const openByEnvironment = Object.fromEntries(ENVIRONMENT_KINDS.map((k) => [k, 0])) as Record<EnvironmentKind, number>;
     for (const s of this.sessions.values()) openByEnvironment[s.environment]++;
-    return { open: this.sessions.size, openByEnvironment, ...this.counters };
+    return { open: this.sessions.size, openByEnvironment, ...this.counters, reservedMemoryKiB: this.reservedKiB, memoryBudgetKiB: this.memoryBudgetKiB };
   }
 
   /** Whether `id` names an open session. */
   has(id: string): boolean {
     return this.sessions.has(id);
+  }
+
+  /** The environment kind of an open session, or undefined. */
+  environmentKind(id: string): EnvironmentKind | undefined {
+    return this.sessions.get(id)?.environment;
   }
 
   /** The environment of an open session (for audits and tests). */

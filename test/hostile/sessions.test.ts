@@ -3,7 +3,8 @@
  * that fakes the end of its step and then kills its REPL (python and bash, at several delays so that the REPL dies
  * before, during and after the agent's sweep) must not wedge the session; a child forked right after a faked end
  * must not run between steps; pipes at EOF must not make the agent spin; a step's output costs the server about
- * its own size. The programs are in test/hostile/programs/sessions/.
+ * its own size; an idle session pins no more host memory than its limit, which admission reserves (item 7). The
+ * programs are in test/hostile/programs/sessions/.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import type { BoxEnvironment } from '../../src/sessions/environments/box-environment.js';
 import { SessionManager } from '../../src/sessions/manager.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
-import type { Observation } from '../../src/sessions/types.js';
+import { SessionError, type Observation } from '../../src/sessions/types.js';
 
 const programs = join(PROJECT_ROOT, 'test', 'hostile', 'programs', 'sessions');
 const program = (name: string, prelude: string): string => `${prelude}\n${readFileSync(join(programs, name), 'utf8')}`;
@@ -150,5 +151,41 @@ describe('a step\'s output costs the server about its own size (item 10)', () =>
     assert.equal(over.stdout.length, 1 << 20, 'the cut output is the limit, flagged as cut');
     assert.equal((await step(id, 'print(3)')).stdout, '3\n');
     await manager.delete(id);
+  });
+});
+
+describe('host memory: an idle session pins at most its memory limit, and admission reserves it (item 7)', () => {
+  test('files filling every tmpfs stay within the session\'s memory cgroup; past the budget a session is refused', { timeout: 180_000 }, async () => {
+    const MiB = 1024;
+    const small = new SessionManager({
+      maxSessions: 4, evictionIntervalMs: 0, memoryBudgetKiB: 300 * MiB,
+      defaultLimits: { memoryKiB: 128 * MiB, diskKiB: 1024 * MiB, wallMs: 60_000, cpuMs: 20_000 },
+    });
+    try {
+      const a = (await small.create({ environment: 'bash' })).id;
+      const filled = (await small.step(a, program('fill_disk_idle.sh', ''))).observation;
+      assert.ok(['ok', 'runtime_error', 'memory_limit_exceeded'].includes(filled.status), `${filled.status}: ${filled.reason ?? ''}`);
+      const box = (small.environmentOf(a) as BoxEnvironment).sessionBox!;
+      // The box's files are still there (the session sits idle with them) and all of it is in the slot's memory cgroup.
+      const slotMemory = box.cgroupDirs.find((d) => d.includes('/memory/') && !d.endsWith('/session'))!;
+      const pinnedKiB = Number(readFileSync(join(slotMemory, 'memory.usage_in_bytes'), 'utf8')) / 1024;
+      assert.ok(pinnedKiB > 64 * MiB, `the files were written (${Math.round(pinnedKiB / MiB)} MiB pinned)`);
+      assert.ok(pinnedKiB <= 128 * MiB + 16 * MiB, `an idle session pins ${Math.round(pinnedKiB / MiB)} MiB, more than its 128 MiB limit and the box's 16`);
+      assert.equal(small.stats.reservedMemoryKiB, 144 * MiB);
+      const b = (await small.create({ environment: 'python' })).id;
+      assert.equal(small.stats.reservedMemoryKiB, 288 * MiB);
+      await assert.rejects(small.create({ environment: 'sqlite' }),
+        (e: unknown) => e instanceof SessionError && e.code === 'session_limit' && /host memory: .*288 MiB of the 300 MiB/.test(e.message));
+      await assert.rejects(small.create({ environment: 'python', limits: { memoryKiB: 512 * MiB } }),
+        (e: unknown) => e instanceof SessionError && e.code === 'invalid_task' && e.field === 'limits.memoryKiB');
+      await small.delete(a);
+      assert.equal(small.stats.reservedMemoryKiB, 144 * MiB);
+      const c = (await small.create({ environment: 'sqlite' })).id;
+      await small.delete(b);
+      await small.delete(c);
+      assert.equal(small.stats.reservedMemoryKiB, 0);
+    } finally {
+      await small.close();
+    }
   });
 });

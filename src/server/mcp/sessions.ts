@@ -60,7 +60,8 @@ export function sessionTools(ctx: ServerContext, manager: SessionManager) {
     },
     step: async (args: { id: string; action: unknown }, signal: AbortSignal): Promise<CallToolResult> => {
       const body = parseBody(StepSchema, { action: args.action });
-      return toolResult(await admittedSessionWork(ctx, () => manager.step(args.id, body.action, signal), signal));
+      return toolResult(await admittedSessionWork(ctx, () => manager.step(args.id, body.action, signal), signal,
+        manager.environmentKind(args.id) === 'program'));
     },
     reset: async (args: { id: string }): Promise<CallToolResult> =>
       toolResult(await admittedSessionWork(ctx, () => manager.reset(args.id))),
