@@ -60,6 +60,7 @@ export interface LimitRange {
  * - `cpuMs` 10 ms–60 s: below 10 ms an interpreter cannot start; above a minute a judgement is not a test. Also a
  *   run's wall bound when a compatibility API speaks wall time (Piston and SandboxFusion `run_timeout`).
  * - `compileCpuMs` 10 ms–60 s: one compilation.
+ * - `wallMs` 10 ms–5 min: a run's wall-clock bound when a caller sets it (a session's `run` action: its step's).
  * - `memoryKiB` 16 MiB–16 GiB: below 16 MiB no runtime starts; above 16 GiB is more than a judging machine should
  *   give one program (`crucible serve` narrows it to 4 GiB by default).
  * - `outputBytes` 1 KiB–64 MiB: output kept per stream of one run.
@@ -71,6 +72,7 @@ export interface LimitRange {
 export const LIMIT_RANGES = {
   cpuMs: { min: 10, max: 60_000 },
   compileCpuMs: { min: 10, max: 60_000 },
+  wallMs: { min: 10, max: 300_000 },
   memoryKiB: { min: 16 * 1024, max: 16 * 1024 * 1024 },
   outputBytes: { min: 1024, max: 64 << 20 },
   sessionCpuMs: { min: 10, max: 60_000 },
