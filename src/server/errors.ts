@@ -19,6 +19,7 @@ export const ERROR_CATALOG = {
   unknown_language: { status: 400, description: 'A language the server has no toolchain for.' },
   unsupported: { status: 400, description: 'A value the compatibility endpoint accepts but Crucible does not run (e.g. a GPU language, fetch_files).' },
   unauthorized: { status: 401, description: 'Missing or wrong `Authorization: Bearer <token>`.' },
+  host_not_allowed: { status: 403, description: 'A server without a token serves only requests whose `Host` is an IP address, localhost or a name given with `--allowed-hosts` (DNS rebinding).' },
   not_found: { status: 404, description: 'No such route.' },
   unknown_session: { status: 404, description: 'No session with this id: never made, deleted, or evicted after its idle TTL.' },
   session_done: { status: 409, description: 'The session has taken all its steps (`limits.maxSteps`); reset or delete it.' },

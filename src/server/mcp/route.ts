@@ -9,8 +9,14 @@
  * MCP session.)
  *
  * An MCP session idle for `MCP_SESSION_IDLE_MS` is closed (a later request with its id: 404, and the client starts
- * again with `initialize`, as the spec says); all are closed when the server shuts down. The route sits behind the
- * server's hooks like any other: bearer token, draining, body limit, JSON only.
+ * again with `initialize`, as the spec says); all are closed when the server shuts down. Sessions are capped, so a
+ * flood of `initialize` cannot exhaust the heap (issue #23; each holds an MCP server instance, ~76 KiB): a client
+ * (remote address) holds at most `maxMcpSessionsPerClient` and the server `maxMcpSessions`; a new session past
+ * either cap closes the least recently used idle session (the client's own first, so one client's flood evicts its
+ * own sessions, never another client's while it has any), and when every one is busy the `initialize` is refused
+ * with 429. Memory per client is thus at most its cap of sessions plus its requests (each bounded by the body
+ * limit). The route sits behind the server's hooks like any other: bearer token, Host check, draining, body
+ * limit, JSON only.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,7 +31,13 @@ export const MCP_SESSION_IDLE_MS = 30 * 60_000;
 interface OpenMcpSession {
   readonly server: McpServer;
   readonly transport: StreamableHTTPServerTransport;
+  /** Who opened it: the remote address. */
+  readonly client: string;
+  /** Its id once `initialize` has been answered. */
+  id: string | null;
   lastUsedMs: number;
+  /** Requests being handled now (a server-to-client GET stream does not count: closing the session ends it). */
+  busy: number;
 }
 
 function rpcError(reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -53,26 +65,45 @@ const loadMcp = (() => {
   }));
 })();
 
-/** Register `/mcp` (POST, GET, DELETE); the session tools work on `sessions`. */
-export function registerMcp(app: FastifyInstance, ctx: ServerContext, sessions?: SessionManager): void {
+/** Register `/mcp` (POST, GET, DELETE); the session tools work on `sessions`. Returns the count of open MCP sessions (metrics). */
+export function registerMcp(app: FastifyInstance, ctx: ServerContext, sessions?: SessionManager): { readonly open: () => number } {
   const open = new Map<string, OpenMcpSession>();
-  const close = async (id: string): Promise<void> => {
-    const entry = open.get(id);
-    if (entry === undefined) return;
-    open.delete(id);
+  /** Every session, initialized or being initialized (what the caps count). */
+  const all = new Set<OpenMcpSession>();
+  const close = async (entry: OpenMcpSession): Promise<void> => {
+    if (!all.delete(entry)) return;
+    if (entry.id !== null) open.delete(entry.id);
     await entry.transport.close();
     await entry.server.close();
   };
   const sweeper = setInterval(() => {
     const now = Date.now();
-    for (const [id, entry] of open) if (now - entry.lastUsedMs > MCP_SESSION_IDLE_MS) void close(id);
+    for (const entry of all) if (entry.busy === 0 && now - entry.lastUsedMs > MCP_SESSION_IDLE_MS) void close(entry);
   }, 60_000);
   sweeper.unref();
   // Before the listener closes: open server-to-client streams would otherwise hold the shutdown.
   app.addHook('preClose', async () => {
     clearInterval(sweeper);
-    await Promise.all([...open.keys()].map(close));
+    await Promise.all([...all].map(close));
   });
+
+  /** Make room for one more session of `client` (see the module comment); false when every candidate is busy. */
+  const makeRoom = async (client: string): Promise<boolean> => {
+    const idleOldest = (of: (e: OpenMcpSession) => boolean): OpenMcpSession | undefined =>
+      [...all].filter((e) => e.busy === 0 && of(e)).sort((a, b) => a.lastUsedMs - b.lastUsedMs)[0];
+    const mine = [...all].filter((e) => e.client === client).length;
+    if (mine >= ctx.config.maxMcpSessionsPerClient) {
+      const victim = idleOldest((e) => e.client === client);
+      if (victim === undefined) return false;
+      await close(victim);
+    }
+    if (all.size >= ctx.config.maxMcpSessions) {
+      const victim = idleOldest((e) => e.client === client) ?? idleOldest(() => true);
+      if (victim === undefined) return false;
+      await close(victim);
+    }
+    return true;
+  };
 
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const header = request.headers['mcp-session-id'];
@@ -84,25 +115,48 @@ export function registerMcp(app: FastifyInstance, ctx: ServerContext, sessions?:
       if (request.method !== 'POST' || !isInitializeRequest(request.body)) {
         return rpcError(reply, 400, 'Bad Request: no Mcp-Session-Id; start an MCP session with an initialize request');
       }
+      if (!(await makeRoom(request.ip))) {
+        reply.header('retry-after', '5');
+        return rpcError(reply, 429, `Too many MCP sessions: every one of this client's ${ctx.config.maxMcpSessionsPerClient} (or the server's `
+          + `${ctx.config.maxMcpSessions}) is busy; retry when one answers or end one with DELETE`);
+      }
       const server = createMcpServer(ctx, { route: '/mcp', ...(sessions === undefined ? {} : { sessions }) });
       const created: OpenMcpSession = {
         server,
+        client: request.ip,
+        id: null,
         transport: new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sessionId) => { open.set(sessionId, created); },
-          onsessionclosed: (sessionId) => { void close(sessionId); },
+          onsessioninitialized: (sessionId) => {
+            created.id = sessionId;
+            if (all.has(created)) open.set(sessionId, created);
+          },
+          onsessionclosed: () => { void close(created); },
         }),
         lastUsedMs: Date.now(),
+        busy: 0,
       };
+      all.add(created);
       await server.connect(created.transport);
       entry = created;
     }
-    entry.lastUsedMs = Date.now();
+    const current = entry;
+    current.lastUsedMs = Date.now();
+    const counted = request.method !== 'GET';
+    if (counted) current.busy++;
     reply.hijack();
-    await entry.transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await current.transport.handleRequest(request.raw, reply.raw, request.body);
+    } finally {
+      if (counted) current.busy--;
+      current.lastUsedMs = Date.now();
+      // An initialize that did not open a session leaves nothing behind.
+      if (current.id === null) void close(current);
+    }
     return undefined;
   };
   app.post('/mcp', handle);
   app.get('/mcp', handle);
   app.delete('/mcp', handle);
+  return { open: () => all.size };
 }
