@@ -6,6 +6,7 @@ import { mibToKiB, secondsToMs } from '../limits.js';
 import { resolveStoreLocation } from '../store/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
+import { runUnderReaperIfPid1 } from './reaper.js';
 import { STORE_OPTION_HELP } from './store.js';
 import {
   CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds,
@@ -82,6 +83,12 @@ export function register(program: Command): void {
     .option('--max-mcp-sessions <n>', 'most MCP sessions (/mcp) open at once (default 256; 16 per client)', parsePositiveInt)
     .option('--allowed-hosts <name...>', 'without --token: host names (Host header) to serve besides IP addresses and localhost; "*" for any')
     .action(async (flags: ServeFlags) => {
+      // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
+      const reaped = await runUnderReaperIfPid1();
+      if (reaped !== null) {
+        process.exitCode = reaped;
+        return;
+      }
       const input: ServeConfigInput = {
         host: flags.host,
         port: flags.port,
