@@ -89,16 +89,10 @@ export const LIMIT_RANGES = {
 
 /**
  * The largest delay a Node timer takes (2^31 - 1 ms, about 24.8 days); a larger one fires at once with a warning.
- * Every time limit a caller can set is far below it (`LIMIT_RANGES`), and `checkTimerMs` guards the few timers
- * that take a computed value.
+ * Every time limit a caller can set is far below it (`LIMIT_RANGES`); a session box refuses a step whose limits
+ * are not timer delays (`src/sandbox/session-box.ts`).
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** `ms` when it is a delay a Node timer takes (an integer from 0 to `MAX_TIMER_MS`). @throws RangeError otherwise */
-export function checkTimerMs(ms: number, what: string): number {
-  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIMER_MS) throw new RangeError(`${what}: ${ms} ms is not a timer delay (0 to ${MAX_TIMER_MS} ms)`);
-  return ms;
-}
 
 /** The largest memory limit `crucible serve` lets a request ask for unless configured otherwise, KiB (4 GiB). */
 export const SERVER_MAX_MEMORY_KIB = 4 * 1024 * 1024;

@@ -77,6 +77,8 @@ const READY_TIMEOUT_MS = 30_000;
  * on a loaded host.
  */
 export const AGENT_GRACE_MS = 20_000;
+/** The largest delay a Node timer takes, ms (2^31 - 1; `MAX_TIMER_MS` of src/limits.ts, which this layer cannot import). */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 /** Most rounds of `freezeGroup` (each reads the group once), so a task stuck in the kernel cannot hold a step. */
 const FREEZE_ROUNDS = 2000;
 
@@ -124,6 +126,11 @@ class AgentFrames {
     if (this.failed) return;
     this.chunks.push(chunk);
     this.buffered += chunk.length;
+    // Earlier chunks of a header being read hold no newline (they would have been parsed): only this one may end it.
+    if (this.header === null && this.chunks.length > 1 && chunk.indexOf(0x0a) < 0) {
+      if (this.buffered > MAX_HEADER_BYTES) this.fail(`a line of more than ${MAX_HEADER_BYTES} bytes`);
+      return;
+    }
     for (;;) {
       if (this.header === null) {
         const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
@@ -444,6 +451,11 @@ export class SessionBox {
       killedProcesses: 0, reason, extra: null,
     });
     if (this.ended) return failed('the session box has ended');
+    // Ranges are checked where limits enter (LIMIT_RANGES, src/limits.ts); a value no Node timer takes (above 2^31 - 1
+    // ms, or not an integer) must never get this far, and is refused rather than firing at once.
+    for (const [name, ms] of [['wallMs', limits.wallMs], ['cpuMs', limits.cpuMs]] as const) {
+      if (!Number.isInteger(ms) || ms < 1 || ms > MAX_TIMER_DELAY_MS) return failed(`the step's ${name} (${ms}) is not a timer delay`);
+    }
     let cpuBefore = 0;
     let oomBefore = 0;
     try {
