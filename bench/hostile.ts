@@ -18,7 +18,9 @@
  * verdicts hostile programs got, sandbox slots busy, queue items held, sessions open and MCP sessions open once
  * the stream stops and the server is idle (leaks; must be 0 once the sessions' TTL has passed), and host disk free
  * (the filesystem of the server's TMPDIR) and memory available (/proc/meminfo) before and after, plus the
- * server's RSS after warm-up, at its peak (VmHWM) and at the end (must be back near its start).
+ * server's RSS after a warm-up round of every kind (idle, after a full GC: the server is started with
+ * `--expose-gc` and a preload that collects on SIGUSR2), every 30 s, at its peak (VmHWM) and at the end (idle, after
+ * a full GC: must be back near its start).
  * Usage: npm run bench:hostile [-- --seconds 180 --workers 4]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -240,9 +242,15 @@ function jobs(canonical: string): Job[] {
   ];
 }
 
+/**
+ * Preloaded into the server (bench only): SIGUSR2 runs a full garbage collection, so the memory figures compare
+ * live memory, not garbage the collector has not met yet.
+ */
+const GC_ON_SIGUSR2 = `data:text/javascript,${encodeURIComponent("process.on('SIGUSR2', () => globalThis.gc());")}`;
+
 function startServe(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(join(ROOT, 'bin', 'crucible'), ['serve', '--port', '0', '--problems', HUMAN_EVAL, '--log-level', 'warn'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', GC_ON_SIGUSR2, join(ROOT, 'bin', 'crucible'),
+    'serve', '--port', '0', '--problems', HUMAN_EVAL, '--log-level', 'warn', '--no-store'], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     const read = (chunk: Buffer): void => {
@@ -279,79 +287,101 @@ async function main(): Promise<void> {
     m.set(outcome, (m.get(outcome) ?? 0) + 1);
     counts.set(name, m);
   };
-  // Warm-up (toolchains probed, the harness and the MCP SDK loaded), then the server's starting memory.
-  for (const job of all.filter((j) => j.kind === 'correct')) {
-    await (job.run !== undefined ? job.run(url, -1).catch(() => null)
-      : fetch(url + job.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(job.body(-1)) }).then((r) => r.text()).catch(() => null));
-  }
-  const startRssMiB = Math.round(serverKiB(child.pid!, 'VmRSS') / 1024);
-  let n = 0;
   let breaches = 0;
   let correctRight = 0;
   let correctTotal = 0;
   let internalErrors = 0;
+  /** One job; `counted` false for the warm-up round (nothing tallied). */
+  const runOne = async (job: Job, i: number, counted: boolean): Promise<void> => {
+    const tally = (name: string, outcome: string): void => {
+      if (counted) note(name, outcome);
+    };
+    if (job.run !== undefined) {
+      try {
+        const r = await job.run(url, i);
+        if (!counted) return;
+        if (r.internalError === true) internalErrors++;
+        if (r.outcome.includes('BREACH')) breaches++;
+        if (job.kind === 'correct') {
+          correctTotal++;
+          if (r.correct === true) correctRight++;
+        }
+        tally(job.name, r.outcome);
+      } catch (error) {
+        tally(job.name, `client error ${(error as Error).message}`);
+      }
+      return;
+    }
+    const controller = new AbortController();
+    if (job.kind === 'abandoned') setTimeout(() => controller.abort(), 300);
+    try {
+      const response = await fetch(url + job.path, { method: 'POST', signal: controller.signal,
+        headers: { 'content-type': 'application/json' }, body: JSON.stringify(job.body(i)) });
+      const answer = await response.json() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (!counted) return;
+      const status = answer.run !== undefined && answer.status === undefined
+        ? String(answer.run.status ?? 'exit 0') // Piston: null status is a normal exit
+        : String(answer.status ?? answer.verdict?.status ?? answer.error?.code ?? response.status);
+      if (response.status >= 500 || status === 'internal_error' || status === 'SandboxError' || status === 'XX') internalErrors++;
+      if (job.correct) {
+        correctTotal++;
+        if (job.correct(answer)) correctRight++;
+      }
+      tally(job.name, `${response.status} ${status}`);
+    } catch (error) {
+      tally(job.name, (error as Error).name === 'AbortError' ? 'abandoned' : `client error ${(error as Error).message}`);
+    }
+  };
+  const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
+  /** Wait until the server is idle: no item held, no slot busy, every session closed (those left open by their TTL). */
+  const idle = async (): Promise<{ health: any; sessionsOpen: number; mcpOpen: number }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    let health: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let sessionsOpen = NaN;
+    let mcpOpen = NaN;
+    for (let t = 0; t < 10 * (SESSION_TTL_S + 60); t++) {
+      health = await (await fetch(`${url}/health`)).json();
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      sessionsOpen = gauge(metrics, 'crucible_sessions_open');
+      mcpOpen = gauge(metrics, 'crucible_mcp_sessions_open');
+      if (health.queue.outstanding === 0 && health.sandbox.busySlots === 0 && sessionsOpen === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { health, sessionsOpen, mcpOpen };
+  };
+  // Warm-up: every kind once, uncounted (toolchains probed, harness and session slot pools made, the MCP SDK
+  // loaded, the MCP caps filled), then idle: the server's starting memory.
+  let k = 0;
+  await Promise.all(Array.from({ length: WORKERS }, async () => {
+    while (k < all.length) {
+      const job = all[k++]!;
+      await runOne(job, -1 - k, false);
+    }
+  }));
+  await idle();
+  /** The server's RSS after a full garbage collection, MiB. */
+  const collectedRssMiB = async (): Promise<number> => {
+    child.kill('SIGUSR2');
+    await new Promise((r) => setTimeout(r, 2000));
+    return Math.round(serverKiB(child.pid!, 'VmRSS') / 1024);
+  };
+  const startRssMiB = await collectedRssMiB();
+  const rssSamples: number[] = [];
+  const sampler = setInterval(() => rssSamples.push(Math.round(serverKiB(child.pid!, 'VmRSS') / 1024)), 30_000);
+  let n = 0;
   const deadline = Date.now() + SECONDS * 1000;
   const worker = async (): Promise<void> => {
     while (Date.now() < deadline) {
       const i = n++;
-      const job = all[i % all.length]!;
-      if (job.run !== undefined) {
-        try {
-          const r = await job.run(url, i);
-          if (r.internalError === true) internalErrors++;
-          if (r.outcome.includes('BREACH')) breaches++;
-          if (job.kind === 'correct') {
-            correctTotal++;
-            if (r.correct === true) correctRight++;
-          }
-          note(job.name, r.outcome);
-        } catch (error) {
-          note(job.name, `client error ${(error as Error).message}`);
-        }
-        continue;
-      }
-      const controller = new AbortController();
-      if (job.kind === 'abandoned') setTimeout(() => controller.abort(), 300);
-      try {
-        const response = await fetch(url + job.path, { method: 'POST', signal: controller.signal,
-          headers: { 'content-type': 'application/json' }, body: JSON.stringify(job.body(i)) });
-        const answer = await response.json() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
-        const status = answer.run !== undefined && answer.status === undefined
-          ? String(answer.run.status ?? 'exit 0') // Piston: null status is a normal exit
-          : String(answer.status ?? answer.verdict?.status ?? answer.error?.code ?? response.status);
-        if (response.status >= 500 || status === 'internal_error' || status === 'SandboxError' || status === 'XX') internalErrors++;
-        if (job.correct) {
-          correctTotal++;
-          if (job.correct(answer)) correctRight++;
-        }
-        note(job.name, `${response.status} ${status}`);
-      } catch (error) {
-        note(job.name, (error as Error).name === 'AbortError' ? 'abandoned' : `client error ${(error as Error).message}`);
-      }
+      await runOne(all[i % all.length]!, i, true);
     }
   };
   await Promise.all(Array.from({ length: WORKERS }, worker));
-  // Idle: every abandoned or running item must be gone; read the server's own figures.
-  let health: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any
-  for (let t = 0; t < 600; t++) {
-    health = await (await fetch(`${url}/health`)).json();
-    if (health.queue.outstanding === 0 && health.sandbox.busySlots === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // Sessions left open are evicted once their TTL has passed; MCP sessions stay (capped) until their idle time.
-  const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
-  let sessionsOpen = NaN;
-  let mcpOpen = NaN;
-  for (let t = 0; t < 10 * (SESSION_TTL_S + 30); t++) {
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    sessionsOpen = gauge(metrics, 'crucible_sessions_open');
-    mcpOpen = gauge(metrics, 'crucible_mcp_sessions_open');
-    if (sessionsOpen === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  clearInterval(sampler);
+  // Idle: every abandoned or running item gone, sessions left open evicted once their TTL passed; the server's own figures.
+  const { health, sessionsOpen, mcpOpen } = await idle();
   const reserved = gauge(await (await fetch(`${url}/metrics`)).text(), 'crucible_session_memory_reserved_bytes');
   const peakRssMiB = Math.round(serverKiB(child.pid!, 'VmHWM') / 1024);
-  const rssMiB = Math.round(serverKiB(child.pid!, 'VmRSS') / 1024);
+  const rssMiB = await collectedRssMiB();
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
@@ -366,7 +396,8 @@ async function main(): Promise<void> {
   console.log(`sessions open once their TTL (${SESSION_TTL_S} s) passed: ${sessionsOpen}, host memory reserved for sessions: ${reserved} bytes; MCP sessions open: ${mcpOpen} (capped)`);
   console.log(`host disk free (${tmpdir()}): ${before.diskFreeMiB} MiB before, ${afterStop.diskFreeMiB} MiB after (${afterStop.diskFreeMiB - before.diskFreeMiB} MiB)`);
   console.log(`host memory available: ${before.memAvailableMiB} MiB before, ${afterStop.memAvailableMiB} MiB after (${afterStop.memAvailableMiB - before.memAvailableMiB} MiB)`);
-  console.log(`server RSS: ${startRssMiB} MiB after warm-up, peak ${peakRssMiB} MiB, ${rssMiB} MiB at the end`);
+  console.log(`server RSS: ${startRssMiB} MiB after the warm-up round (idle, after a full GC), every 30 s of the stream `
+    + `${rssSamples.join(', ')} MiB, peak ${peakRssMiB} MiB, ${rssMiB} MiB at the end (idle, after a full GC)`);
   if (correctRight !== correctTotal || internalErrors > 0 || breaches > 0 || health.sandbox.busySlots !== 0 || health.queue.outstanding !== 0
     || sessionsOpen !== 0 || reserved !== 0) process.exitCode = 1;
 }
