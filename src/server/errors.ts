@@ -22,7 +22,7 @@ export const ERROR_CATALOG = {
   host_not_allowed: { status: 403, description: 'A server without a token serves only requests whose `Host` is an IP address, localhost or a name given with `--allowed-hosts` (DNS rebinding).' },
   not_found: { status: 404, description: 'No such route.' },
   unknown_session: { status: 404, description: 'No session with this id: never made, deleted, or evicted after its idle TTL.' },
-  session_done: { status: 409, description: 'The session has taken all its steps (`limits.maxSteps`); reset or delete it.' },
+  session_done: { status: 409, description: 'The session has taken all its steps (`limits.maxSteps`; reset or delete it), or a `program` session all its submits (`limits.maxSubmits`; a reset does not give them back).' },
   payload_too_large: { status: 413, description: 'The body is larger than `--body-limit-mib`, or a batch larger than the queue can ever hold.' },
   overloaded: { status: 429, description: 'The admission queue is full. Nothing was judged; retry after `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'Crucible itself failed. Never a verdict about the program; retry or drop the sample.' },
