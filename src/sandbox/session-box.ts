@@ -412,9 +412,14 @@ export class SessionBox {
     return false;
   }
 
-  /** SIGKILL every task of the session sub-group until it holds none (fork bombs included). */
-  private async killGroup(): Promise<void> {
+  /**
+   * SIGKILL every task of the session sub-group until it holds none (fork bombs included), or until `done()` says
+   * the step's answer came: the agent answers only once it has swept the group, and then starts a fresh REPL in it,
+   * which a kill still going would take down during the next step (a runtime_error the program never caused).
+   */
+  private async killGroup(done: () => boolean): Promise<void> {
     for (let round = 0; round < 500; round++) {
+      if (done()) return;
       const pids = this.groupPids();
       if (pids === null || pids.length === 0) return;
       for (const pid of pids) {
@@ -472,10 +477,12 @@ export class SessionBox {
     let killed: 'cpu' | 'wall' | 'cancel' | null = null;
     let graceTimer: NodeJS.Timeout | null = null;
     let abandoned = false;
+    let answered = false;
+    let killing = Promise.resolve();
     const kill = (why: 'cpu' | 'wall' | 'cancel'): void => {
       if (killed !== null) return;
       killed = why;
-      void this.killGroup();
+      killing = this.killGroup(() => answered);
       // The agent answers once the group is empty; if it does not, the box goes and the step answers alone.
       graceTimer = setTimeout(() => {
         abandoned = true;
@@ -509,10 +516,13 @@ export class SessionBox {
     this.launched.stdin.write(`step ${limits.outputBytes} ${text.length}\n`);
     this.launched.stdin.write(text);
     const message = await reply;
+    answered = true;
     clearTimeout(wallTimer);
     if (cpuTimer !== null) clearTimeout(cpuTimer);
     if (graceTimer !== null) clearTimeout(graceTimer);
     signal?.removeEventListener('abort', cancel);
+    // No kill of this step may reach into the next one (nor the fresh REPL the agent starts after answering).
+    await killing;
     if (message !== null) await this.freezeGroup();
     const wallMs = Math.round(performance.now() - startedMs);
     if (message === null) {
