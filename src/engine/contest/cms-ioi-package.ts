@@ -30,7 +30,7 @@ import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
 import { buildChecker, runChecker } from './run-checker.js';
 import { cmsDiffMatch, echoed } from '../../kinds/checker/output-match.js';
 import {
-  ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
+  ContestInfraError, ContestRequestError, keepingRun, packageLimit, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
 } from './package-job.js';
 import type { PackageLanguage } from './codeforces-package.js';
 
@@ -156,7 +156,9 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
     if (error instanceof ContestRequestError) throw error;
     throw new ContestRequestError(`graders/grader_config.json: not JSON (${(error as Error).message})`, 'files');
   }
-  const memoryKiB = config.memory_limit === undefined ? job.memoryKiB : Math.ceil(config.memory_limit / 1024);
+  const memoryKiB = config.memory_limit === undefined ? job.memoryKiB
+    : packageLimit(job, 'memory', Math.ceil(config.memory_limit / 1024), 'graders/grader_config.json: memory_limit', `${config.memory_limit} bytes`);
+  packageLimit(job, 'cpu', Math.ceil(config.time_limit * 1000), 'graders/grader_config.json: time_limit', `${config.time_limit} s`);
   const wall = job.runWallMs === undefined ? {} : { wallMs: job.runWallMs };
   const input = file('input.txt') ?? '';
   const program = { hostPath: built.artifactDir, boxPath: ARTIFACT_DIR };

@@ -26,7 +26,7 @@ import { ARTIFACT_DIR, GXX, type ContestBox } from './box.js';
 import { runChecker } from './run-checker.js';
 import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from '../../kinds/checker/output-match.js';
 import {
-  ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
+  ContestInfraError, ContestRequestError, keepingRun, packageLimit, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
 } from './package-job.js';
 
 /** One language of a Piston package: its name and aliases (`metadata.json`). */
@@ -132,8 +132,10 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
   const input = file('input.txt');
   if (input === undefined) throw new ContestRequestError('files: the codeforces package needs input.txt', 'files');
   const config = parseCodeforcesConfig(file('grader_config'));
-  const cpuMs = config.timeLimitSeconds !== null ? Math.ceil(config.timeLimitSeconds * 1000) : job.runCpuMs;
-  const memoryKiB = config.memoryLimitMB !== null ? Math.ceil(config.memoryLimitMB * 1024) : job.memoryKiB;
+  const cpuMs = config.timeLimitSeconds !== null
+    ? packageLimit(job, 'cpu', Math.ceil(config.timeLimitSeconds * 1000), 'grader_config: TIME_LIMIT', `${config.timeLimitSeconds} s`) : job.runCpuMs;
+  const memoryKiB = config.memoryLimitMB !== null
+    ? packageLimit(job, 'memory', Math.ceil(config.memoryLimitMB * 1024), 'grader_config: MEMORY_LIMIT', `${config.memoryLimitMB} MB`) : job.memoryKiB;
   const limits: Limits = runLimits({ cpuMs, memoryKiB, ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
   const solutionInput = stripCarriageReturns(input);
   const fileMode = config.inputMode === 'file';

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LIMIT_RANGES, outOfRange, type LimitDisplay, type LimitUnit } from '../../limits.js';
 import type { ExecutionResult, Limits, Mount } from '../../sandbox/types.js';
 import type { PackageOutcome, ScriptStage } from '../../judge/plan.js';
 import type { ContestBox } from './box.js';
@@ -29,6 +30,13 @@ export interface PackageJob {
   readonly runCpuMs: number;
   readonly runWallMs?: number;
   readonly memoryKiB: number;
+  /**
+   * Largest CPU limit (ms) and memory limit (KiB) the job's own configuration may set (`grader_config`'s
+   * `TIME_LIMIT`/`MEMORY_LIMIT`, `grader_config.json`'s `time_limit`/`memory_limit`): a server's maxima; default
+   * the ranges of `LIMIT_RANGES`. A value past them is the request's error (`ContestRequestError`), never clamped.
+   */
+  readonly maxCpuMs?: number;
+  readonly maxMemoryKiB?: number;
   /** Aborts when the client has gone: the run under way is killed, and nothing more starts. */
   readonly signal?: AbortSignal;
 }
@@ -39,6 +47,21 @@ export class ContestRequestError extends Error {
   constructor(message: string, readonly field: string) {
     super(message);
   }
+}
+
+/**
+ * A limit from a package's configuration file, checked against the job's maxima (`PackageJob.maxCpuMs`,
+ * `maxMemoryKiB`): `value` in the range's unit (ms or KiB), `shown` as the file wrote it.
+ * @throws ContestRequestError naming `files`, the file and its key, and the allowed range.
+ */
+export function packageLimit(job: PackageJob, kind: 'cpu' | 'memory', value: number, where: string, shown: string): number {
+  const range = kind === 'cpu'
+    ? { min: LIMIT_RANGES.cpuMs.min, max: job.maxCpuMs ?? LIMIT_RANGES.cpuMs.max }
+    : { min: LIMIT_RANGES.memoryKiB.min, max: job.maxMemoryKiB ?? LIMIT_RANGES.memoryKiB.max };
+  const [unit, as]: [LimitUnit, LimitDisplay] = kind === 'cpu' ? ['ms', 'seconds'] : ['KiB', 'MiB'];
+  const problem = outOfRange(value, range, unit, as, shown);
+  if (problem !== null) throw new ContestRequestError(`${where}: ${problem}`, 'files');
+  return value;
 }
 
 /** Crucible (the sandbox or the host) failed: never a verdict about any program. */
