@@ -19,6 +19,9 @@ import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { openEvalStore, type EvalStoreHandle } from '../store/eval-sink.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
+import { labelsFromGenerationProvenance, mergeLabels, type RunLabels } from '../store/run-labels.js';
+import { normalEndpoint } from '../generate/address.js';
+import { samplingFields } from '../generate/params.js';
 import { registerUserError, UsageError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
@@ -39,7 +42,7 @@ interface EvalFlags extends GenerationFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string;
+  until?: string; tag: string[]; keepCode?: boolean;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -169,6 +172,8 @@ interface EvalInput {
   readonly out: string;
   /** With `--endpoint`: the samples are generated during the run (their text arrives later). */
   readonly generation?: EndpointGeneration;
+  /** Model, tags and generation settings of the run (flags over `generate`'s provenance). */
+  readonly labels: RunLabels;
 }
 
 /**
@@ -209,12 +214,14 @@ async function readEndpointInput(flags: EvalFlags): Promise<EvalInput> {
   const limits = limitsOf(flags);
   const model = generation.model.replace(/[^\w.-]+/g, '_');
   const out = flags.out ?? join('runs', `${basename(flags.problems).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${model}-${generation.specHash.slice(0, 12)}`);
+  const labels: RunLabels = { model: generation.model, tags: flags.tag,
+    generation: { endpoint: normalEndpoint(generation.options.endpoint), ...samplingFields(generation.params), seed: generation.params.seed, n: generation.n } };
   return { problemsPath: flags.problems, samplesPath: generation.label, problems, samples: generation.samples, problemsHash,
-    samplesHash: generation.specHash, limits, out, generation };
+    samplesHash: generation.specHash, limits, out, generation, labels };
 }
 
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
-  if (flags.endpoint !== undefined || flags.model !== undefined) return readEndpointInput(flags);
+  if (flags.endpoint !== undefined) return readEndpointInput(flags);
   if ((flags.problems === undefined) !== (flags.samples === undefined)) {
     throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
   }
@@ -226,7 +233,9 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
   const limits = limitsOf(flags);
   const window = `${flags.since === undefined ? '' : `-since-${flags.since}`}${flags.until === undefined ? '' : `-until-${flags.until}`}`;
   const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}`);
-  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out };
+  // --model without --endpoint names the model that wrote the samples (else generate's provenance, else the file).
+  const labels = mergeLabels(labelsFromGenerationProvenance(samplesPath), { ...(flags.model === undefined ? {} : { model: flags.model }), tags: flags.tag });
+  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out, labels };
 }
 
 /** `--endpoint` evals: samples generated and failed so far, shown on the same bar. */
@@ -260,7 +269,8 @@ function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): (don
 function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, identityOptions: Record<string, number>,
   toolchains: Record<string, string | null>, context: SubmissionContext, judge: () => Judge): Promise<EvalStoreHandle | null> {
   return openEvalStore(flags.store, {
-    name: basename(resolve(input.out)), model: input.generation?.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
+    name: basename(resolve(input.out)), model: input.labels.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
+    tags: input.labels.tags ?? [], ...(input.labels.generation === undefined ? {} : { generation: input.labels.generation }),
     problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
     provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true,
@@ -276,7 +286,8 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
 async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
   const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
-  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions },
+  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions,
+    labels: { ...input.labels, model: input.labels.model ?? basename(input.samplesPath) } },
     { rejudge: (record) => record.status === 'internal_error' });
   try {
     const toolchains = await toolchainsOf(languagesUsed(input.problems, input.samples, context), context);
@@ -372,6 +383,8 @@ export function register(program: Command): void {
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
+    .option('--tag <tag>', 'a label of the run, to filter and group runs by (repeatable); with --samples, --model NAME names the model that wrote them',
+      (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--store <spec>', STORE_OPTION_HELP)
