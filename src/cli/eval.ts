@@ -25,6 +25,7 @@ import { samplingFields } from '../generate/params.js';
 import { registerUserError, UsageError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
+import { codeVersion } from '../version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
@@ -127,6 +128,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
   }));
   return {
     crucibleVersion: CRUCIBLE_VERSION,
+    code: codeVersion(),
     problemsFile: input.problemsPath,
     samplesFile: input.samplesPath,
     format: input.format,
@@ -273,7 +275,7 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
     tags: input.labels.tags ?? [], ...(input.labels.generation === undefined ? {} : { generation: input.labels.generation }),
     problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
-    provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true,
+    provenance: { runDir: resolve(input.out), code: codeVersion(), toolchains, node: process.version, allTests: flags.allTests === true,
       bootstrap: { reps: flags.reps, seed: flags.seed } },
     totalSamples: input.samples.length,
   }, input.problems, {

@@ -11,6 +11,8 @@ export interface StartDashboardOptions {
   /** TCP port; 0 (default) picks a free one. */
   readonly port?: number;
   readonly pollMs?: number;
+  /** A running run without an update for this long shows as stalled, ms (default 60 s). */
+  readonly stalledMs?: number;
 }
 
 /** A running dashboard. `close` stops the server (not the store: it belongs to the caller). */
@@ -24,7 +26,8 @@ export interface DashboardHandle {
 /** Start a dashboard server. @throws the listen error (address in use, …). */
 export async function startDashboard(options: StartDashboardOptions): Promise<DashboardHandle> {
   const app = Fastify({ logger: false });
-  await registerDashboard(app, { store: options.store, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
+  await registerDashboard(app, { store: options.store, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+    ...(options.stalledMs === undefined ? {} : { stalledMs: options.stalledMs }) });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();

@@ -25,6 +25,7 @@ import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
 import { rolloutOf } from './training.js';
+import { feedContext } from './native.js';
 import { requestScope } from './scope.js';
 import { fieldPath, parseBody } from './validate.js';
 
@@ -84,6 +85,7 @@ export function extraLogs(verdicts: readonly Verdict[]): Record<string, number[]
 
 export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/get_reward', async (request, reply) => {
+    const startedMs = Date.now();
     const body = parseBody(GetRewardSchema, request.body);
     const n = body.query.length;
     for (const key of ['prompts', 'labels'] as const) {
@@ -116,7 +118,10 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
         `no reward for samples [${failed.join(', ')}]: Crucible could not judge them (${first}); retry the request`);
       return reply.code(500).send(error.body());
     }
-    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, rewards[i]!, j.verdict)));
+    // OpenRLHF's body has no room of ours: the training run and the idempotency key come from headers.
+    const where = feedContext(request, {}, startedMs);
+    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, rewards[i]!, j.verdict, { latencyMs: Date.now() - startedMs,
+      ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${i}` }) }), where.run));
     return {
       rewards,
       scores: rewards,

@@ -200,6 +200,16 @@ export interface ProblemCountsRow {
   readonly labels: ProblemLabels;
 }
 
+/** Failing samples that share a status and a reason. */
+export interface ReasonCountRow {
+  readonly status: SampleStatus;
+  readonly reason: string | null;
+  readonly samples: number;
+  readonly problems: number;
+  /** One sample of the group (the first by problem and index). */
+  readonly example: { readonly taskId: string; readonly sampleIndex: number };
+}
+
 /** A sample in a problem's list. */
 export interface SampleListRow {
   readonly sampleIndex: number;
@@ -304,10 +314,13 @@ export interface TrainingHistogramRow {
 }
 
 /**
- * Rewards per step as a histogram: `edges` (bins + 1 reward values, equal width over the run's reward range), steps
+ * Rewards per step as a histogram: `edges` (bins + 1 reward values, equal width over the run's reward range; or, when
+ * `discrete`, the run's distinct rewards, one bin each), steps
  * grouped `stepsPerColumn` at a time so a long run keeps at most `TRAINING_HISTOGRAM_COLUMNS` columns.
  */
 export interface TrainingHistogram {
+  /** Whether each bin is one distinct reward (`edges` are those rewards) rather than an equal-width range. */
+  readonly discrete: boolean;
   readonly edges: readonly number[];
   readonly stepsPerColumn: number;
   readonly rows: readonly TrainingHistogramRow[];
@@ -405,6 +418,11 @@ export interface ResultStore {
   /** A run by id (digits) or by name (the latest run of that name). @throws StoreError `run_not_found`. */
   resolveRun(ref: string): Promise<RunRow>;
   problemCounts(runId: number): Promise<ProblemCountsRow[]>;
+  /**
+   * Failing samples of a run grouped by status and reason, most frequent first (at most `limit`, default 20): how
+   * many samples, how many problems, and one sample of the group to open.
+   */
+  reasonCounts(runId: number, limit?: number): Promise<ReasonCountRow[]>;
   samplesOf(runId: number, taskId: string): Promise<SampleListRow[]>;
   sample(runId: number, taskId: string, sampleIndex: number): Promise<SampleDetailRow | undefined>;
   /**

@@ -166,7 +166,7 @@ export async function importRunDirectory(store: ResultStore, dir: string, option
     samplesHash: str(identity?.samplesHash) ?? str(summary?.['samplesHash']) ?? 'unknown',
     crucibleVersion: str(summary?.['crucibleVersion']) ?? 'unknown',
     options: (identity?.options as Record<string, unknown> | undefined) ?? {},
-    provenance: { importedFrom: absolute, importedMs: Date.now(), ...(summary === undefined ? {} : { toolchains: rest['toolchains'], limits: rest['limits'] }) },
+    provenance: { importedFrom: absolute, importedMs: Date.now(), ...(summary === undefined ? {} : { toolchains: rest['toolchains'], limits: rest['limits'], ...(rest['code'] === undefined ? {} : { code: rest['code'] }) }) },
     keepTests: options.keepTests ?? 'failing',
     totalSamples: typeof summary?.['samples'] === 'number' ? summary['samples'] : lastLine.size,
     status: 'running',

@@ -15,7 +15,7 @@ import { compactProgram, compactSample, detailColumns, expandRecord, packTestCol
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
-  NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
+  ReasonCountRow, NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
   SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
 } from '../result-store.js';
@@ -430,6 +430,21 @@ class SqlStore implements ResultStore {
       p.statuses[r.status] = r.n;
     }
     return [...byProblem.values()];
+  }
+
+  async reasonCounts(runId: number, limit = 20): Promise<ReasonCountRow[]> {
+    const rows = await this.db.all<{ status: SampleStatus; reason: string | null; samples: number; problems: number; problemId: number; sampleIndex: number }>(
+      `SELECT g.status AS "status", g.reason AS "reason", g.samples AS "samples", g.problems AS "problems", g.problem_id AS "problemId",
+         MIN(s.sample_index) AS "sampleIndex"
+       FROM (SELECT status, reason, COUNT(*) AS samples, COUNT(DISTINCT problem_id) AS problems, MIN(problem_id) AS problem_id
+             FROM samples WHERE run_id = ? AND passed = 0 GROUP BY status, reason ORDER BY 3 DESC, 1, 2 LIMIT ?) g
+       JOIN samples s ON s.run_id = ? AND s.problem_id = g.problem_id AND s.status = g.status
+         AND (s.reason = g.reason OR (s.reason IS NULL AND g.reason IS NULL))
+       GROUP BY g.status, g.reason, g.samples, g.problems, g.problem_id ORDER BY 3 DESC, 1, 2`, [runId, limit, runId]);
+    const tasks = new Map((await this.db.all<{ id: number; taskId: string }>('SELECT problem_id AS "id", task_id AS "taskId" FROM problems WHERE run_id = ?',
+      [runId])).map((p) => [p.id, p.taskId]));
+    return rows.map((r) => ({ status: r.status, reason: r.reason, samples: r.samples, problems: r.problems,
+      example: { taskId: tasks.get(r.problemId) ?? '', sampleIndex: r.sampleIndex } }));
   }
 
   private static readonly SAMPLE_COLUMNS = `s.sample_index AS "sampleIndex", s.status AS "status", s.passed AS "passed",

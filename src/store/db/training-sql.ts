@@ -99,7 +99,7 @@ async function bucketRows(db: SqlDriver, runId: number, axis: Axis): Promise<Tra
  */
 async function histogram(db: SqlDriver, runId: number, axis: Axis, buckets: readonly TrainingBucketRow[],
   range: readonly [number, number] | null): Promise<TrainingHistogram> {
-  if (range === null || buckets.length === 0) return { edges: [], stepsPerColumn: 1, rows: [] };
+  if (range === null || buckets.length === 0) return { discrete: true, edges: [], stepsPerColumn: 1, rows: [] };
   const span = buckets[buckets.length - 1]!.bucket - buckets[0]!.bucket + 1;
   const w = niceWidth(span, TRAINING_HISTOGRAM_COLUMNS);
   const column = `CAST((${axis.bucket}) / ${w} AS INTEGER)`;
@@ -125,7 +125,7 @@ async function histogram(db: SqlDriver, runId: number, axis: Axis, buckets: read
     cell.events += r.events;
     cells.set(key, cell);
   }
-  return { edges, stepsPerColumn: w, rows: [...cells.values()] };
+  return { discrete, edges, stepsPerColumn: w, rows: [...cells.values()] };
 }
 
 async function calls(db: SqlDriver, runId: number): Promise<TrainingCallsRow[]> {
