@@ -11,7 +11,9 @@ import { scriptJudgingOf } from '../kinds/script/script.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
-import { evaluate, type EvaluationResult } from '../apps/evaluate.js';
+import { evaluate, type EvaluationResult, type KeepCode } from '../apps/evaluate.js';
+import { passAtK } from '../metrics/pass-at-k.js';
+import type { SampleRecord } from '../store/records.js';
 import { createJudge } from '../engine/factory.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
@@ -43,7 +45,7 @@ interface EvalFlags extends GenerationFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string; tag: string[]; keepCode?: boolean;
+  until?: string; tag: string[]; keepCode: KeepCode;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -155,11 +157,30 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     ...(result.plusPassAtK && result.plusPassAtKSummary
       ? { plusPassAtK: result.plusPassAtK, plusPassAtKCI: ci(result.plusPassAtKSummary) } : {}),
     passAtKCurve: result.passAtKSummary.points,
+    perProblem: perProblemResults(result),
     bootstrap: result.passAtKSummary.bootstrap,
     unsupportedKs: result.unsupportedKs,
     ...(input.generation === undefined ? {} : { generation: input.generation }),
     out: input.out,
   };
+}
+
+/**
+ * Per-problem results, in natural task order: samples (n), passed (c), base + plus passed when the run has plus
+ * tests, pass@k at the reported k, and the verdict counts.
+ */
+function perProblemResults(result: EvaluationResult): Record<string, unknown>[] {
+  const ks = Object.keys(result.passAtK).map(Number);
+  const byTask = new Map<string, SampleRecord[]>();
+  for (const r of result.records) byTask.set(r.taskId, [...(byTask.get(r.taskId) ?? []), r]);
+  return [...byTask].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([taskId, records]) => {
+    const n = records.length;
+    const c = records.filter((r) => r.passed).length;
+    const statuses: Record<string, number> = {};
+    for (const r of records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const plus = records.some((r) => r.plusStatus !== undefined) ? { plusC: records.filter((r) => r.plusPassed === true).length } : {};
+    return { taskId, n, c, ...plus, passAtK: Object.fromEntries(ks.map((k) => [String(k), passAtK(n, c, k)])), statuses };
+  });
 }
 
 /** What one eval reads: problems, samples, their hashes, and where the run goes. */
@@ -332,6 +353,7 @@ async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: {
     const evaluation = await evaluate({
       judge: run.judge, store: run.store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples,
       samplesFile: input.samplesPath, submission: run.context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps,
+      keepCode: flags.keepCode,
       seed: flags.seed, onProgress: (done, total) => bar(...(judged = [done, total])), ...(run.results === null ? {} : { sink: run.results.sink }),
       ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
     });
@@ -393,6 +415,8 @@ export function register(program: Command): void {
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
+    .addOption(new Option('--keep-code <what>', 'what verdicts.jsonl keeps of each sample\'s text: the text (completion), its sha256, or none')
+      .choices(['full', 'hash', 'none']).default('full'))
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
       .choices(['failing', 'all']).default('failing'));
   // --endpoint URL --model NAME: generate the samples from a model endpoint and judge each as it arrives (docs/GENERATE.md).

@@ -23,6 +23,8 @@ import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
 import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
+import { isEvalPlusSampleDir, readEvalPlusSampleDir } from './evalplus-samples.js';
+import { stat } from 'node:fs/promises';
 import { bigcodeSamples, liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import type { Problem, Sample } from './types.js';
 
@@ -66,6 +68,9 @@ async function wholeDocument(path: string): Promise<unknown> {
  */
 export async function detectSampleFormat(given: string): Promise<SampleFormat> {
   const path = await firstMultiplEFile(given);
+  if ((await stat(path)).isDirectory()) {
+    throw new DatasetError(path, undefined, undefined, 'a directory of samples holds MultiPL-E .jsonl files or EvalPlus <task>/<n>.py folders; this one has neither');
+  }
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
       const format = wholeFileSampleFormat(await wholeDocument(path));
@@ -118,6 +123,7 @@ export interface ReadSamplesOptions {
 
 /** Read any supported sample file (kind detected from the first record). */
 export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
+  if ((await stat(path)).isDirectory() && await isEvalPlusSampleDir(path)) return readEvalPlusSampleDir(path, options.problems);
   const format = await detectSampleFormat(path);
   if (format === 'jsonl') return readSampleJsonl(path);
   if (format === 'livecodebench') return liveCodeBenchSamples(path, await wholeDocument(path));

@@ -117,6 +117,20 @@ function reasonsSection(runId: number, reasons: readonly ReasonCountRow[]): stri
     `<thead><tr><th>verdict</th><th>reason</th><th>samples</th><th>problems</th><th>example</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }
 
+/** The rerank a run records (`crucible rerank --out`): method, reranked and baseline pass@k with their intervals. */
+function rerankSection(run: RunRow): string {
+  const r = (run.summary as { rerank?: { method?: string; scoring?: string | null; ks?: number[]; passAtK?: Record<string, number>;
+    passAtKCI?: Record<string, [number, number]>; baselinePassAtK?: Record<string, number>; baselinePassAtKCI?: Record<string, [number, number]> } } | undefined)?.rerank;
+  if (r === undefined || r.passAtK === undefined) return '';
+  const cell = (v: number | undefined, ci: [number, number] | undefined) => v === undefined ? '<td>–</td>'
+    : `<td data-value="${v}">${pct(v)}${ci === undefined ? '' : ` <span class="ci">[${pct(ci[0])}, ${pct(ci[1])}]</span>`}</td>`;
+  const rows = Object.keys(r.passAtK).map((k) => `<tr data-k="${esc(k)}"><th>pass@${esc(k)}</th>${cell(r.passAtK![k], r.passAtKCI?.[k])}` +
+    `${cell(r.baselinePassAtK?.[k], r.baselinePassAtKCI?.[k])}</tr>`).join('');
+  return `<section><h2>Reranked: ${esc(r.method ?? '')}${r.scoring ? ` (${esc(r.scoring)} score)` : ''}</h2><table id="rerank"><caption>pass@k (%) of the ` +
+    'samples the method picks, next to the unbiased pass@k of all samples; bootstrap intervals over problems</caption>' +
+    `<thead><tr><th>k</th><th>reranked</th><th>baseline</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
 /** What the run page shows besides the run. */
 export interface RunPageData {
   readonly problems: readonly ProblemCountsRow[];
@@ -158,6 +172,7 @@ export function renderRun(base: string, run: RunRow, data: RunPageData): string 
     ' <button type="submit">Compare</button></form>';
   const body = `${head(run, data)}
 <section><h2>pass@k</h2>${analysis === undefined ? '<p class="empty">No sample judged yet.</p>' : passAtKTable(analysis, coverage) + chart('curve', passAtKCurveSpec(series), 'pass@k against k with its confidence band')}</section>
+${rerankSection(run)}
 <section class="two"><div><h2>Verdicts</h2><table id="verdicts"><thead><tr><th>status</th><th>samples</th></tr></thead><tbody>${counts.map((c) =>
     `<tr data-status="${c.status}"><td>${esc(c.status.replace(/_/g, ' '))}</td><td data-field="count">${c.count}</td></tr>`).join('')}</tbody></table></div>
 <div>${counts.some((c) => c.count > 0) ? chart('verdicts', verdictChartSpec(counts)) : ''}</div></section>
