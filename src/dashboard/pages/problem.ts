@@ -16,13 +16,21 @@ export interface SampleGroup {
   readonly samples: readonly number[];
 }
 
-/** Failing samples grouped by (status, reason), most frequent first. */
+/**
+ * A reason without the values a failing assertion compared ("assertion failed (test line 4): assert 5 == 6" reads
+ * "assertion failed (test line 4)"): failures of one assertion group together whatever their values.
+ */
+export function reasonKey(reason: string | null): string {
+  return (reason ?? '').replace(/: assert .*$/s, '');
+}
+
+/** Failing samples grouped by (status, reason without compared values), most frequent first. */
 export function groupByReason(samples: readonly SampleListRow[]): SampleGroup[] {
   const groups = new Map<string, { status: string; reason: string; samples: number[] }>();
   for (const s of samples) {
     if (s.passed) continue;
-    const key = `${s.status}\0${s.reason ?? ''}`;
-    const g = groups.get(key) ?? { status: s.status, reason: s.reason ?? '', samples: [] };
+    const key = `${s.status}\0${reasonKey(s.reason)}`;
+    const g = groups.get(key) ?? { status: s.status, reason: reasonKey(s.reason), samples: [] };
     g.samples.push(s.sampleIndex);
     groups.set(key, g);
   }
