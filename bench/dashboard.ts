@@ -28,6 +28,8 @@ const lcb = byName('lcb');
 const mbpp = byName('mbpp');
 const main = training.find((t) => t.name === 'grpo-main') ?? training[0];
 const ablation = training.find((t) => t.name === 'grpo-ablation');
+ // Runs on the same problems (the built-in benchmark twice), else the two newest.
+const comparable = [byName('default'), byName('python-only')].every((x) => x !== undefined) ? [byName('default')!, byName('python-only')!] : runs.slice(0, 2).map((r) => r.id);
 const failing = (await store.samplesOf(largest.id, 'HumanEval/0')).find((s) => !s.passed);
 const pages: [string, string, boolean][] = [
   [`runs list (${runs.length} runs)`, '', false],
@@ -36,7 +38,7 @@ const pages: [string, string, boolean][] = [
   ...(mbpp === undefined ? [] : [[`run ${mbpp} (MBPP, 1,948 samples)`, `runs/${mbpp}`, true] as [string, string, boolean]]),
   [`problem HumanEval/0 of run ${largest.id}`, `runs/${largest.id}/problem?task=${encodeURIComponent('HumanEval/0')}`, false],
   ...(failing === undefined ? [] : [[`sample HumanEval/0 #${failing.sampleIndex}`, `runs/${largest.id}/sample?task=${encodeURIComponent('HumanEval/0')}&index=${failing.sampleIndex}`, false] as [string, string, boolean]]),
-  [`compare ${runs.slice(0, 3).map((r) => r.id).join(', ')}`, `compare?${runs.slice(0, 3).map((r) => `run=${r.id}`).join('&')}`, true],
+  ...comparable.length < 2 ? [] : [[`compare ${comparable.join(', ')}`, `compare?${comparable.map((id) => `run=${id}`).join('&')}`, true] as [string, string, boolean]],
   ...(main === undefined ? [] : [[`training ${main.name} (${main.events} rollouts)`, `training/${main.id}`, true] as [string, string, boolean]]),
   ...(main === undefined || ablation === undefined ? [] : [[`training ${main.name} + ${ablation.name} overlaid`, `training/${main.id}?with=${ablation.id}`, true] as [string, string, boolean]]),
 ];

@@ -74,10 +74,13 @@ export function when(epochMs: number | null | undefined): string {
   return new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** A chart placeholder and its spec (rendered in the browser by vega-embed). `id` must be unique on the page. */
-export function chart(id: string, spec: TopLevelSpec, caption?: string): string {
+/**
+ * A chart placeholder and its spec (rendered in the browser by vega-embed). `id` must be unique on the page;
+ * `renderer` `canvas` for charts of thousands of marks (heat maps over 1,000 steps), which SVG draws slowly.
+ */
+export function chart(id: string, spec: TopLevelSpec, caption?: string, renderer: 'svg' | 'canvas' = 'svg'): string {
   const json = JSON.stringify(spec).replace(/</g, '\\u003c');
-  return `<figure class="chart-box"><div class="chart" id="chart-${esc(id)}" data-chart="${esc(id)}"></div>` +
+  return `<figure class="chart-box"><div class="chart" id="chart-${esc(id)}" data-chart="${esc(id)}" data-renderer="${renderer}"></div>` +
     `<script type="application/json" id="spec-${esc(id)}">${json}</script>` +
     (caption === undefined ? '' : `<figcaption>${esc(caption)}</figcaption>`) + '</figure>';
 }

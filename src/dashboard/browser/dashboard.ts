@@ -20,6 +20,8 @@ declare global {
     vegaEmbed?: VegaEmbed;
     crucibleTimings?: { chartsReadyMs: number; charts: number };
     crucibleLive?: { runUpdates: number; trainingUpdates: number };
+    /** The drawn vega views by chart id (tests read their scales). */
+    crucibleViews?: Record<string, unknown>;
   }
 }
 
@@ -30,7 +32,9 @@ async function draw(id: string, spec: unknown): Promise<void> {
   const embed = window.vegaEmbed;
   if (el === null || embed === undefined) return;
   views.get(id)?.view.finalize();
-  views.set(id, await embed(el, spec, { actions: false, renderer: 'svg' }));
+  const result = await embed(el, spec, { actions: false, renderer: el.dataset['renderer'] === 'canvas' ? 'canvas' : 'svg' });
+  views.set(id, result);
+  (window.crucibleViews ??= {})[id] = result.view;
 }
 
 function loadScript(src: string): Promise<void> {

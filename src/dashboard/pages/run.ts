@@ -176,7 +176,7 @@ ${rerankSection(run)}
 <section class="two"><div><h2>Verdicts</h2><table id="verdicts"><thead><tr><th>status</th><th>samples</th></tr></thead><tbody>${counts.map((c) =>
     `<tr data-status="${c.status}"><td>${esc(c.status.replace(/_/g, ' '))}</td><td data-field="count">${c.count}</td></tr>`).join('')}</tbody></table></div>
 <div>${counts.some((c) => c.count > 0) ? chart('verdicts', verdictChartSpec(counts)) : ''}</div></section>
-<section><h2>Problems × verdicts</h2>${problems.length === 0 ? '' : chart('heatmap', verdictHeatSpec(problems, run.id), 'each column a problem (task order), each cell the share of its samples with that verdict; click a column for the problem')}</section>
+<section><h2>Problems × verdicts</h2>${problems.length === 0 ? '' : chart('heatmap', verdictHeatSpec(problems, run.id), 'each column a problem (task order), each cell the share of its samples with that verdict; click a column for the problem', problems.length > 200 ? 'canvas' : 'svg')}</section>
 ${breakdownSection(data.breakdowns)}
 ${reasonsSection(run.id, data.reasons)}
 <section><h2>Difficulty</h2>${problems.length === 0 ? '' : chart('difficulty', difficultySpec(problems.map((p) => ({ taskId: p.taskId, passRate: p.c / p.n }))), 'problems by the share of their samples that pass')}</section>

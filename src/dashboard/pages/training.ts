@@ -90,15 +90,17 @@ export function renderTraining(base: string, lines: readonly TrainingLine[], oth
   const { run, series } = lines[0]!;
   const specs = trainingSpecs(lines, smoothing);
   const unit = series.unit;
+  // Thousands of points draw faster on a canvas than as SVG elements.
+  const heavy = lines.reduce((n, l) => n + l.series.buckets.length, 0) > 300 ? 'canvas' as const : 'svg' as const;
   const body = `${facts(trainingFacts(run, series), 'training-facts')}
 ${controls(lines, others, smoothing)}
-<section><h2>Reward per ${unit}</h2>${chart('reward', specs.reward)}</section>
-<section><h2>Rollouts passed per ${unit}</h2>${chart('passRate', specs.passRate)}</section>
-<section><h2>Reward histogram per ${unit}</h2>${chart('histogram', specs.histogram, 'colour: share of the rollouts of the column with that reward')}</section>
+<section><h2>Reward per ${unit}</h2>${chart('reward', specs.reward, undefined, heavy)}</section>
+<section><h2>Rollouts passed per ${unit}</h2>${chart('passRate', specs.passRate, undefined, heavy)}</section>
+<section><h2>Reward histogram per ${unit}</h2>${chart('histogram', specs.histogram, 'colour: share of the rollouts of the column with that reward', 'canvas')}</section>
 <section><h2>Reward calls</h2>${chart('calls', specs.calls, 'rollouts answered per second and the latency of the calls that carried them, over wall-clock time')}</section>
 <section class="two"><div><h2>Time-outs and internal errors</h2>${chart('failures', specs.failures)}</div>
 <div><h2>GRPO groups with zero reward variance</h2>${chart('zero', specs.zero, 'groups (same group id, ≥ 2 rollouts) whose rewards all agree give no gradient')}</div></section>
-<section><h2>Pass rate per problem</h2>${chart('problems', specs.problems, 'the 40 problems with most rollouts')}</section>`;
+<section><h2>Pass rate per problem</h2>${chart('problems', specs.problems, 'the 40 problems with most rollouts', 'canvas')}</section>`;
   return page({ base, title: `Training: ${run.name}`, page: 'training', charts: true,
     data: { training: run.id, with: lines.slice(1).map((l) => l.run.id).join(','), smooth: smoothing },
     crumbs: [['Training', 'training'], [run.name, null]] }, body);
