@@ -195,16 +195,17 @@ const problemsQuerySchema = z.object({
 }).strict();
 
 /**
- * `GET /v1/problems`: the problems loaded with `--problems`, in file order, `limit` at a time from `offset`: id (what a
- * request's `problem` names), kind, test count, default language; `total` and `next` (the next offset, or null).
+ * `GET /v1/problems`: the problems loaded with `--problems`, each once, in file order, `limit` at a time from `offset`:
+ * id (what a request's `problem` names: the bare task id when one file has it, else `<file>:<taskId>`), qualifiedId
+ * (`<file>:<taskId>`, always accepted), dataset (the file's name), kind, test count, default language; `total` and `next` (the next offset, or null).
  */
 function registerProblems(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/v1/problems', async (request) => {
     const q = parseBody(problemsQuerySchema, request.query);
-    const all = [...ctx.service.problems.values()].filter((p) => q.kind === undefined || p.problem.kind === q.kind);
-    const page = all.slice(q.offset, q.offset + q.limit).map(({ problem }) => {
+    const all = ctx.service.problems.listed().filter((p) => q.kind === undefined || p.loaded.problem.kind === q.kind);
+    const page = all.slice(q.offset, q.offset + q.limit).map(({ id, qualifiedId, dataset, loaded: { problem } }) => {
       const mode = ctx.service.submission.modes.of(problem);
-      return { id: problem.taskId, kind: problem.kind, testCount: mode.testCount(problem), language: mode.language(problem, undefined) };
+      return { id, qualifiedId, dataset, kind: problem.kind, testCount: mode.testCount(problem), language: mode.language(problem, undefined) };
     });
     return { problems: page, total: all.length, offset: q.offset, next: q.offset + q.limit < all.length ? q.offset + q.limit : null };
   });

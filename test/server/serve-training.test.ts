@@ -54,7 +54,7 @@ describe('crucible serve with a result store', () => {
   test('lists its problems at GET /v1/problems, a page at a time', async () => {
     const page = await fetch(`${server.url}/v1/problems`);
     assert.equal(page.status, 200);
-    assert.deepEqual(await page.json(), { problems: [{ id: 'sum', kind: 'io', testCount: 2, language: 'python' }], total: 1, offset: 0, next: null });
+    assert.deepEqual(await page.json(), { problems: [{ id: 'sum', qualifiedId: 'inline:sum', dataset: 'inline', kind: 'io', testCount: 2, language: 'python' }], total: 1, offset: 0, next: null });
     const bad = await fetch(`${server.url}/v1/problems?limit=0`);
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { error: { field: string } }).error.field, 'limit');

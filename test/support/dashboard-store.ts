@@ -145,7 +145,7 @@ async function mbppRun(dir: string, db: string): Promise<void> {
   await evalRun(dir, db, 'mbpp', ['--problems', MBPP_PATH, '--format', 'mbpp', '--samples', samples, '--k', '1,2', '--model', 'reference-and-broken', '--tag', 'mbpp']);
 }
 
-/** `humaneval-plus`: the first 10 CodeGen-16B completions of 20 problems, on HumanEval+ (base and plus tests). */
+/** `humaneval-plus`: the first 10 CodeGen-16B completions of 20 problems, on HumanEval+ (base and plus tests; a `--tasks` subset). */
 async function humanEvalPlusRun(dir: string, db: string): Promise<void> {
   const codet = await readProblems(CODET_PROBLEMS, 'humaneval');
   const samples = await readSamples(CODET_SOLUTIONS, { problems: codet });
@@ -154,7 +154,7 @@ async function humanEvalPlusRun(dir: string, db: string): Promise<void> {
     .map((s) => JSON.stringify({ task_id: s.taskId, sample_index: s.index, completion: s.completion }));
   const file = join(dir, 'he-plus-samples.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
-  await evalRun(dir, db, 'humaneval-plus', ['--problems', HUMANEVAL_PLUS, '--samples', file, '--k', '1,10', '--model', 'CodeGen-Mono-16B', '--tag', 'humaneval+']);
+  await evalRun(dir, db, 'humaneval-plus', ['--problems', HUMANEVAL_PLUS, '--samples', file, '--tasks', [...keep].join(','), '--k', '1,10', '--model', 'CodeGen-Mono-16B', '--tag', 'humaneval+']);
 }
 
 /**
