@@ -114,9 +114,13 @@ class RewardsResult(TypedDict):
 
 
 class ProblemInfo(TypedDict):
-    """A problem the server loaded (``GET /v1/problems``): the id a request names, kind, tests, default language."""
+    """A problem the server loaded (``GET /v1/problems``): the id a request names (the bare task id when one loaded
+    file has it, else ``<file>:<taskId>``), its always-valid ``<file>:<taskId>``, its file's name, kind, tests, default
+    language."""
 
     id: str
+    qualifiedId: str
+    dataset: str
     kind: str
     testCount: int
     language: str
