@@ -13,6 +13,9 @@ import { scriptJudgingOf } from '../kinds/script/script.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import type { JudgeLimits } from '../limits.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
+import { passAtK } from '../metrics/pass-at-k.js';
+import type { SampleRecord } from '../store/records.js';
+import { codeVersion } from '../version.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import type { CopyReport } from '../apps/contamination.js';
 import type { WindowPassAtK, WindowSplit } from '../metrics/windows.js';
@@ -87,6 +90,7 @@ export function buildSummary(input: SummaryInput) {
   }));
   return {
     crucibleVersion: CRUCIBLE_VERSION,
+    code: codeVersion(),
     problemsFile: input.problemsPath,
     samplesFile: input.samplesPath,
     format: input.format,
@@ -121,6 +125,7 @@ export function buildSummary(input: SummaryInput) {
     ...(result.plusPassAtK && result.plusPassAtKSummary
       ? { plusPassAtK: result.plusPassAtK, plusPassAtKCI: ci(result.plusPassAtKSummary) } : {}),
     passAtKCurve: result.passAtKSummary.points,
+    perProblem: perProblemResults(result),
     bootstrap: result.passAtKSummary.bootstrap,
     unsupportedKs: result.unsupportedKs,
     ...(input.generation === undefined ? {} : { generation: input.generation }),
@@ -130,6 +135,40 @@ export function buildSummary(input: SummaryInput) {
     ...(input.extras?.efficiency === undefined ? {} : { efficiency: input.extras.efficiency }),
     out: input.out,
   };
+}
+
+/** One problem's line of `summary.json`'s `perProblem`. */
+export interface ProblemResult {
+  readonly taskId: string;
+  /** Samples of the problem (n) and how many passed (c; base + plus passed in `plusC` when the run has plus tests). */
+  readonly n: number;
+  readonly c: number;
+  readonly plusC?: number;
+  /** Unbiased pass@k of this problem alone (Chen et al. 2021, eq. 1) at each reported k, keyed by k. */
+  readonly passAtK: Record<string, number>;
+  /** Samples by verdict status (`reference_failed` when the problem's reference failed and it is out of pass@k). */
+  readonly statuses: Record<string, number>;
+}
+
+/**
+ * Per-problem results, in natural task order (`HumanEval/2` before `HumanEval/10`): samples (n), passed (c), base +
+ * plus passed when the run has plus tests, pass@k at the reported k, and the verdict counts.
+ */
+export function perProblemResults(result: Pick<EvaluationResult, 'passAtK' | 'records'>): ProblemResult[] {
+  const ks = Object.keys(result.passAtK).map(Number);
+  const byTask = new Map<string, SampleRecord[]>();
+  for (const r of result.records) {
+    const list = byTask.get(r.taskId);
+    if (list === undefined) byTask.set(r.taskId, [r]); else list.push(r);
+  }
+  return [...byTask].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([taskId, records]) => {
+    const n = records.length;
+    const c = records.filter((r) => r.passed).length;
+    const statuses: Record<string, number> = {};
+    for (const r of records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const plus = records.some((r) => r.plusStatus !== undefined) ? { plusC: records.filter((r) => r.plusPassed === true).length } : {};
+    return { taskId, n, c, ...plus, passAtK: Object.fromEntries(ks.map((k) => [String(k), passAtK(n, c, k)])), statuses };
+  });
 }
 
 /** The summary object's type. */

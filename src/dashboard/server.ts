@@ -17,6 +17,8 @@ export interface StartDashboardOptions {
    * authentication, so by default a request naming another host is refused (DNS rebinding: `allowed-hosts.ts`).
    */
   readonly allowedHosts?: readonly string[];
+  /** A running run without an update for this long shows as stalled, ms (default 60 s). */
+  readonly stalledMs?: number;
 }
 
 /** A running dashboard. `close` stops the server (not the store: it belongs to the caller). */
@@ -36,7 +38,8 @@ export async function startDashboard(options: StartDashboardOptions): Promise<Da
       await reply.code(403).type('text/plain; charset=utf-8').send(hostRefusal(request.headers.host));
     }
   });
-  await registerDashboard(app, { store: options.store, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }) });
+  await registerDashboard(app, { store: options.store, ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+    ...(options.stalledMs === undefined ? {} : { stalledMs: options.stalledMs }) });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();

@@ -12,7 +12,8 @@ import { extraSections, type ReportSection } from './sections.js';
 import type { WindowBy } from '../metrics/windows.js';
 
 /** The k values of the summary table, when reportable (the full curve is in the chart). */
-export const HEADLINE_KS: readonly number[] = [1, 2, 5, 10, 20, 50, 100];
+export { HEADLINE_KS } from '../metrics/summary.js';
+import { HEADLINE_KS } from '../metrics/summary.js';
 
 export interface StatusCount {
   readonly status: SampleStatus;

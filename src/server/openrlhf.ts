@@ -26,6 +26,7 @@ import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
 import { rolloutOf } from './training.js';
+import { feedContext } from './native.js';
 import { requestScope } from './scope.js';
 import { fieldPath, parseBody } from './validate.js';
 
@@ -128,6 +129,7 @@ function shortGroupId(key: string): string {
 
 export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/get_reward', async (request, reply) => {
+    const startedMs = Date.now();
     const body = parseBody(GetRewardSchema, request.body);
     const n = body.query.length;
     for (const key of ['prompts', 'labels'] as const) {
@@ -163,7 +165,10 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
       return reply.code(500).send(error.body());
     }
     const given = rewards as number[];
-    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, given[i]!, j.verdict, { groupId: shortGroupId(groups[i]!) })));
+    // OpenRLHF's body has no room of ours: the training run and the idempotency key come from headers.
+    const where = feedContext(request, {}, startedMs);
+    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, given[i]!, j.verdict, { groupId: shortGroupId(groups[i]!),
+      latencyMs: Date.now() - startedMs, ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${i}` }) }), where.run));
     const verdicts = judged.map((j) => j.verdict);
     return {
       rewards,

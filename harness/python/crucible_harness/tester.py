@@ -21,6 +21,8 @@ import os
 import random
 import signal
 import socket
+import operator
+import reprlib
 import sys
 
 from . import confine, frames, pyvalue
@@ -28,6 +30,13 @@ from . import confine, frames, pyvalue
 CHANNEL_FD = 3
 REPORT_FD = 4
 ASSERT_HOOK = "__crucible_assert_executed__"
+COMPARE_HOOK = "__crucible_compare__"
+# `assert L op R` with one of these operators keeps its operands, so a failure can say what was compared.
+_COMPARE_OPS = {ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne), ast.Lt: ("<", operator.lt),
+                ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt), ast.GtE: (">=", operator.ge)}
+_COMPARE_FUNCS = dict(_COMPARE_OPS.values())
+_SHOW = reprlib.Repr()
+_SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxtuple, _SHOW.maxdict, _SHOW.maxset, _SHOW.maxlevel = 60, 60, 8, 8, 6, 8, 3
 _PRISTINE_BUILTINS = dict(vars(builtins))
 MESSAGE_CHARS = 200
 
@@ -59,8 +68,19 @@ class UnsupportedArgument(CandidateFailure):
 
 
 class _CountAsserts(ast.NodeTransformer):
+    """Counts every executed `assert`, and routes `assert L op R` (one comparison) through COMPARE_HOOK, which
+    evaluates L then R once each, compares them with Python's own operator (operator.eq is `==`, reflected methods
+    included) and returns that result for `assert` to test as before; it only keeps the operands, so a failing
+    assertion can report the values it compared (pytest rewrites asserts to the same end)."""
+
     def visit_Assert(self, node):
         hit = ast.Expr(value=ast.Call(func=ast.Name(id=ASSERT_HOOK, ctx=ast.Load()), args=[], keywords=[]))
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARE_OPS:
+            symbol = _COMPARE_OPS[type(test.ops[0])][0]
+            call = ast.Call(func=ast.Name(id=COMPARE_HOOK, ctx=ast.Load()),
+                            args=[test.left, test.comparators[0], ast.Constant(symbol), ast.Constant(node.lineno)], keywords=[])
+            node = ast.copy_location(ast.Assert(test=ast.copy_location(call, test), msg=node.msg), node)
         return [ast.copy_location(hit, node), node]
 
 
@@ -124,6 +144,8 @@ class Judgement:
         self.calls = 0
         self.fatal = None
         self.raised_for_candidate = []
+        # The operands of the last `assert L op R` evaluated (COMPARE_HOOK): (test line, L, op, R).
+        self.last_compare = None
         # Generated-test mode only: what each candidate call answered, for output-agreement signatures.
         self.outcomes = None
 
@@ -140,6 +162,20 @@ class Judgement:
 
     def _count_assert(self):
         self.assertions += 1
+
+    def _compare(self, left, right, symbol, line):
+        self.last_compare = (line, left, symbol, right)
+        return _COMPARE_FUNCS[symbol](left, right)
+
+    def _compared(self, line):
+        """`assert L op R` as it failed at test line `line` (operands shown short), or None."""
+        last = self.last_compare
+        if last is None or last[0] != line:
+            return None
+        try:
+            return f"assert {_SHOW.repr(last[1])} {last[2]} {_SHOW.repr(last[3])}"
+        except BaseException:
+            return None
 
     def _receive(self):
         try:
@@ -234,6 +270,7 @@ class Judgement:
         g[self.req["entryPoint"]] = proxy
         g["candidate"] = proxy
         g[ASSERT_HOOK] = self._count_assert
+        g[COMPARE_HOOK] = self._compare
         return proxy
 
     def run(self):
@@ -276,6 +313,9 @@ class Judgement:
         except BaseException:
             d["message"] = ""
         d["line"] = _test_line(e)
+        compared = self._compared(d["line"]) if d["kind"] == "assertion" else None
+        if compared is not None:
+            d["message"] = (f"{compared} ({d['message']})" if d["message"] else compared)[:MESSAGE_CHARS]
         return d
 
     def _report(self, error):
@@ -433,6 +473,7 @@ class GeneratedTests(Judgement):
             line, pending = pending.split(b"\n", 1)
             i = int(line)
             self.assertions, self.calls, self.raised_for_candidate, self.outcomes = 0, 0, [], []
+            self.last_compare = None
             if load_error is not None:
                 error = load_error
             else:

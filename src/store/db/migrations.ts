@@ -8,7 +8,7 @@
  * a change is a new step at the end. docs/STORE.md ("Migrations", "How to add a store column") has the rules.
  */
 import type { SqlDialect, SqlDriver } from './driver.js';
-import { forDialect, GENERATION_TABLES, JUDGES_TABLES, VERSION_1_TABLES } from './schema.js';
+import { forDialect, GENERATION_TABLES, JUDGES_TABLES, LEADERBOARD_COLUMNS, VERSION_1_TABLES } from './schema.js';
 
 /** What every step has: its version (1, 2, … in order, no gaps) and one line saying what it changes. */
 interface MigrationHead {
@@ -78,6 +78,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     description: 'problem_steps: rollouts and passes per problem and trainer step of each training run (difficulty tracking), filled from the stored events',
     sql: bothEngines(PROBLEM_STEPS_TABLE),
+  },
+  {
+    version: 6,
+    description: 'runs as a leaderboard (tags, generation settings, headline pass@k, content hash of imports), problem statements and labels, '
+      + 'training events with reward-call latency and idempotency keys',
+    sql: bothEngines(LEADERBOARD_COLUMNS),
   },
 ];
 
