@@ -11,7 +11,7 @@
  *   `crucible generate` writes these records with `completion` or `response` null when the server returned no
  *   text: such a sample is read as an empty response, which is judged `no_code`.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
- *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
+ *   [{program}]}`, pretty-printed or one line (or a directory of them; see `multipl-e.ts`).
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
  *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
@@ -88,6 +88,8 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     try {
       first = JSON.parse(text);
     } catch (err) {
+      // Not one record per line: a pretty-printed document (MultiPL-E's completion files are written with indent=2).
+      if (isMultiplESamples(await wholeDocument(path).catch(() => undefined))) return 'multipl-e';
       throw new DatasetError(path, line, undefined, `invalid JSON: ${(err as Error).message}`);
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
@@ -95,6 +97,12 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
+}
+
+/** Whether a whole JSON document is a MultiPL-E completion or results file (`name` and `completions` or `results`). */
+function isMultiplESamples(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && !Array.isArray(document) && 'name' in document
+    && ('completions' in document || 'results' in document);
 }
 
 /** Read a `{task_id, completion | solution}` JSONL(.gz) file. */

@@ -6,13 +6,21 @@ globals dict, exactly as openai/human-eval does (so `__name__` resolves to "buil
 do not run), then serves calls until the channel closes. Nothing it sends is trusted by anyone.
 
 Channel frames (see frames.py), requests -> answers:
-  {"load": program, "entry": name}          -> {"ready": true} | {"error": [type, message]}
-  {"call": [PyValue...], "kw": [[k, PyValue]...]} -> {"v": PyValue} | {"error": [type, message]}
+  {"load": program, "entry": name, "names": [name...]}
+      -> {"ready": {name: {"f": 1} | {"m": module name} | {"v": PyValue}}} ({"ready": true} without "names")
+         | {"error": [type, message]}
+  {"call": [PyValue...], "kw": [[k, PyValue]...], "fn"?: name} -> {"v": PyValue} | {"error": [type, message]}
+
+`names` are the free names of the test code that the tester does not define itself; `ready` describes those the
+program's globals hold (a callable, a module, or data), so the tester can make them visible to the test as
+openai/human-eval's one namespace does: callables as call proxies (`fn`: a call of that global, looked up when
+called), modules by name, data as values. Nothing here is trusted: the tester checks every answer.
 """
 import io
 import os
 import random
 import sys
+import types
 
 from . import confine, frames, pyvalue
 
@@ -70,10 +78,33 @@ def _flush():
             pass
 
 
+def _describe_names(globals_, names):
+    """What the program's globals hold under `names` (module comment); names it does not define are left out."""
+    out = {}
+    for name in names:
+        if name not in globals_:
+            continue
+        value = globals_[name]
+        try:
+            if type(value) is types.ModuleType:
+                module = value.__name__
+                if type(module) is str:
+                    out[name] = {"m": module}
+            elif callable(value):
+                out[name] = {"f": 1}
+            else:
+                out[name] = {"v": pyvalue.encode(value)}
+        except BaseException:
+            pass
+    return out
+
+
 def _serve():
     write, read = frames.write_frame, frames.read_frame
     first = read(CHANNEL_FD)
-    if type(first) is not dict or type(first.get("load")) is not str or type(first.get("entry")) is not str:
+    names = first.get("names", []) if type(first) is dict else None
+    if (type(first) is not dict or type(first.get("load")) is not str or type(first.get("entry")) is not str
+            or type(names) is not list or any(type(n) is not str for n in names)):
         write(CHANNEL_FD, {"error": ["HarnessError", "bad load request"]})
         return
     entry = first["entry"]
@@ -83,7 +114,7 @@ def _serve():
         if entry not in globals_:
             raise NameError(f"name '{entry}' is not defined")
         fn = globals_[entry]
-        reply = {"ready": True}
+        reply = {"ready": _describe_names(globals_, names) if "names" in first else True}
     except BaseException as e:
         reply = {"error": _describe(e)}
     _flush()
@@ -98,11 +129,20 @@ def _serve():
         try:
             args = [pyvalue.decode(a, allow_opaque=False) for a in req["call"]]
             kwargs = {k: pyvalue.decode(v, allow_opaque=False) for k, v in req.get("kw", [])}
+            target = req.get("fn")
+            if target is not None and type(target) is not str:
+                raise ValueError("fn must be a name")
         except BaseException as e:
             write(CHANNEL_FD, {"error": ["HarnessError", f"bad call request: {_describe(e)[1]}"]})
             return
         try:
-            reply = {"v": pyvalue.encode(fn(*args, **kwargs))}
+            if target is None:
+                called = fn
+            elif target in globals_:
+                called = globals_[target]
+            else:
+                raise NameError(f"name '{target}' is not defined")
+            reply = {"v": pyvalue.encode(called(*args, **kwargs))}
         except BaseException as e:
             reply = {"error": _describe(e)}
         _flush()

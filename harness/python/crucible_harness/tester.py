@@ -5,7 +5,12 @@ executes the trusted `prelude` (the dataset prompt: tests call helpers defined t
 HumanEval/32), then the test code after an AST pass that counts every executed `assert`, with the entry
 point name and `candidate` bound to a proxy. The proxy sends PyValue-encoded arguments to C and gets back
 PyValue data, decoded here into fresh builtin objects: no object of the candidate, hence no rigged `__eq__`,
-ever reaches the test. T's only output is one JSON report on a pipe only the zygote holds:
+ever reaches the test. The test also sees the other names the program defines, as in openai/human-eval's one
+namespace (prompt + completion + test): each free name of the test that neither the builtins, the prelude nor
+the test define is asked of C at load time, and bound here to a call proxy of that global (a function or class
+of the program), to this process's own import of the module of that name (standard-library modules only), or
+to the decoded value (data). Builtins are never rebound, so a program's own `abs` or `len` never reaches the
+test. T's only output is one JSON report on a pipe only the zygote holds:
 
   {"ok": bool, "assertions": n, "calls": n, "error": null | {"kind", "type", "message", "line"}}
 
@@ -17,6 +22,7 @@ import ast
 import builtins
 import gc
 import hashlib
+import importlib
 import os
 import random
 import signal
@@ -39,6 +45,8 @@ _SHOW = reprlib.Repr()
 _SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxtuple, _SHOW.maxdict, _SHOW.maxset, _SHOW.maxlevel = 60, 60, 8, 8, 6, 8, 3
 _PRISTINE_BUILTINS = dict(vars(builtins))
 MESSAGE_CHARS = 200
+# At most this many of the test's free names are asked of the candidate (the rest stay unbound).
+MAX_PROGRAM_NAMES = 256
 
 
 class CandidateFailure(BaseException):
@@ -127,6 +135,34 @@ def _test_line(exc):
     return line
 
 
+def _free_names(sources, entry):
+    """Names the test code loads that builtins do not define (sorted, at most MAX_PROGRAM_NAMES): the names the
+    program may have to provide, as in one namespace. Unparsable sources give none (they fail elsewhere)."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source, "<test>")
+        except BaseException:
+            continue
+        for node in ast.walk(tree):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                names.add(node.id)
+    names -= set(_PRISTINE_BUILTINS)
+    names -= {entry, "candidate", ASSERT_HOOK}
+    return sorted(names)[:MAX_PROGRAM_NAMES]
+
+
+def _stdlib_module(name):
+    """This process's own import of standard-library module `name`, or None (not a standard-library name, or
+    its import failed). The name comes from the candidate: only the standard library is ever imported."""
+    if type(name) is not str or name.split(".")[0] not in sys.stdlib_module_names:
+        return None
+    try:
+        return importlib.import_module(name)
+    except BaseException:
+        return None
+
+
 def _compile_test(source):
     tree = _CountAsserts().visit(ast.parse(source, "<test>"))
     ast.fix_missing_locations(tree)
@@ -201,7 +237,8 @@ class Judgement:
             raise self._fail(ProtocolViolation("the candidate sent an unexpected message"))
         return err[0][:100], err[1][:MESSAGE_CHARS]
 
-    def _make_proxy(self, name):
+    def _make_proxy(self, name, target=None):
+        """A call proxy of the entry point, or (`target`) of the program's global of that name."""
         def proxy(*args, **kwargs):
             if self.fatal is not None:
                 raise self.fatal
@@ -210,8 +247,11 @@ class Judgement:
             enc_kw = [[k, pyvalue.encode(v)] for k, v in kwargs.items()]
             if _contains_opaque(enc_args) or _contains_opaque(enc_kw):
                 raise self._fail(UnsupportedArgument("a test argument is not plain data and cannot cross"))
+            request = {"call": enc_args, "kw": enc_kw}
+            if target is not None:
+                request["fn"] = target
             try:
-                frames.write_frame(CHANNEL_FD, {"call": enc_args, "kw": enc_kw})
+                frames.write_frame(CHANNEL_FD, request)
             except OSError:
                 raise self._fail(CandidateCrashed("the candidate process died"))
             reply = self._receive()
@@ -234,10 +274,22 @@ class Judgement:
         proxy.__name__ = proxy.__qualname__ = name
         return proxy
 
+    def _test_sources(self):
+        """The test code this judgement runs (one test, or the generated assertions)."""
+        if type(self.req.get("assertions")) is list:
+            return [a for a in self.req["assertions"] if type(a) is str]
+        return [self.req["test"]] if type(self.req.get("test")) is str else []
+
     def _start(self):
         """Send C the program and run the prelude meanwhile. Returns the prelude's globals."""
         req = self.req
-        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"]})
+        key = ("names", tuple(self._test_sources()))
+        names = self.codes.get(key)
+        if names is None:
+            names = self.codes[key] = _free_names(key[1], req["entryPoint"])
+        self.asked = set(names)
+        self.program_names = {}
+        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"], "names": names})
         g = {}
         try:
             prelude = self._compiled("prelude", req.get("prelude") or "")
@@ -254,7 +306,9 @@ class Judgement:
         """Wait for C's answer to the load request. Returns None when C is ready, else an error dict."""
         try:
             ready = self._receive()
-            if ready.get("ready") is not True:
+            if type(ready.get("ready")) is dict:
+                self.program_names = ready["ready"]
+            else:
                 ename, message = self._error_reply(ready)
                 if ename == "MemoryError":
                     raise self._fail(CandidateOutOfMemory(f"MemoryError while loading: {message}"))
@@ -264,6 +318,29 @@ class Judgement:
         except CandidateFailure as e:
             return self._describe(e)
         return None
+
+    def _bind_program_names(self, g):
+        """Bind the names C said its program defines (module comment) where the prelude left them free. A
+        malformed answer is a protocol violation; a name that was not asked, or a module that is not the
+        standard library's, stays unbound."""
+        for name, desc in self.program_names.items():
+            if name not in self.asked or name in g:
+                continue
+            if type(desc) is not dict or len(desc) != 1:
+                raise self._fail(ProtocolViolation("the candidate described its names wrongly"))
+            if desc.get("f") == 1:
+                g[name] = self._make_proxy(name, target=name)
+            elif "m" in desc:
+                module = _stdlib_module(desc["m"])
+                if module is not None:
+                    g[name] = module
+            elif "v" in desc:
+                try:
+                    g[name] = pyvalue.decode(desc["v"])
+                except pyvalue.DecodeError as e:
+                    raise self._fail(ProtocolViolation(f"malformed value: {e}"))
+            else:
+                raise self._fail(ProtocolViolation("the candidate described its names wrongly"))
 
     def _bind(self, g):
         proxy = self._make_proxy(self.req["entryPoint"])
@@ -286,6 +363,7 @@ class Judgement:
         proxy = self._bind(g)
         error = None
         try:
+            self._bind_program_names(g)
             exec(test, g)
             check = g.get("check")
             if callable(check):
@@ -463,6 +541,11 @@ class GeneratedTests(Judgement):
         req = self.req
         base = self._start()
         load_error = self._await_loaded()
+        if load_error is None:
+            try:
+                self._bind_program_names(base)
+            except CandidateFailure as e:
+                load_error = self._describe(e)
         pending = b""
         while True:
             while b"\n" not in pending:
