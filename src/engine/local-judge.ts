@@ -25,7 +25,7 @@ import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
-  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
+  type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
 import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
@@ -33,7 +33,7 @@ import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
 import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { ExecutionResult } from '../sandbox/types.js';
+import { internalRun } from '../sandbox/types.js';
 import {
   failedTestDetail, plainVerdict, verdictWithoutTests, type DetailedVerdict, type FailedTestDetail, type Verdict,
 } from '../verdict/index.js';
@@ -110,11 +110,6 @@ export class MemoryCatalog implements ProblemCatalog {
   has(datasetHash: string): boolean {
     return this.datasets.has(datasetHash);
   }
-}
-
-function failedRun(reason: string): ExecutionResult {
-  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
 }
 
 export class LocalJudge implements Judge {
@@ -199,7 +194,7 @@ export class LocalJudge implements Judge {
     try {
       signal?.throwIfAborted();
       const files = request.files ?? {};
-      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs), files);
+      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs), { files });
       if (!compiled.ok) return { compile: compiled.result, run: null };
       signal?.throwIfAborted();
       const run = await this.executor.runCompiled(language, request.program.source, compiled, request.stdin, runLimits({
@@ -210,7 +205,7 @@ export class LocalJudge implements Judge {
       return { compile: compiled.result, run };
     } catch (error) {
       if (signal?.aborted) throw error;
-      return { compile: null, run: failedRun(`crucible failed: ${messageOf(error)}`) };
+      return { compile: null, run: internalRun(`crucible failed: ${messageOf(error)}`) };
     }
   }
 
@@ -218,15 +213,20 @@ export class LocalJudge implements Judge {
     return this.retried(() => this.plans.runHarness(job, options.signal), (r) => r.status === 'internal_error');
   }
 
+  runPackage(request: PackageRequest, options: CallOptions = {}): Promise<PackageResult> {
+    return this.retried(() => this.plans.runPackage(request, options.signal), (r) => 'error' in r);
+  }
+
   stats(): JudgeStats {
     const e = this.executor.stats;
     const h = this.harness.stats;
-    // Contest jobs (ioi problems): each job counts as one run (its checker run, when any, is part of it).
-    const c = this.plans.contestStats;
+    // Contest jobs (ioi problems): each job counts as one run (its checker run, when any, is part of it); their
+    // compilations are the executor's.
+    const jobs = this.plans.contestJobsRun;
     return {
       requests: this.memo.stats.calls, deduplicated: this.memo.stats.shared, retries: this.counters.retries,
-      executions: e.runs + e.compilations + h.jobs + c.jobs + c.compilations, runs: e.runs + c.jobs,
-      compilations: e.compilations + c.compilations, compileCacheHits: e.compileCacheHits + c.cacheHits,
+      executions: e.runs + e.compilations + h.jobs + jobs, runs: e.runs + jobs,
+      compilations: e.compilations, compileCacheHits: e.compileCacheHits,
       harnessJobs: h.jobs, testerReuses: h.testerReuses,
       groundTruthRuns: this.counters.groundTruthRuns, groundTruthCacheHits: this.counters.groundTruthCacheHits,
     };
@@ -243,7 +243,6 @@ export class LocalJudge implements Judge {
 
   async close(): Promise<void> {
     this.harness.close();
-    await this.plans.close();
     await this.executor.close();
     if (this.options.ownsSandbox) this.sandbox.close();
   }

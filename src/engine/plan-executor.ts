@@ -4,8 +4,8 @@
  * each run the mode's `judgeRun` judges it (and may run more programs through `ExecutionTools`), and with
  * `failFast` the first test that is not `passed` stops the plan. A `harness` plan is one job for the warm
  * Python harness pool. A `cms_ioi_jobs` plan runs the cms_ioi package (`src/engine/contest/cms-ioi-package.ts`) on
- * each job through one `ContestBox` (its compile cache: the solution with the graders, the manager and the
- * checker are each built once per distinct source set, across plans); `close()` discards its artifacts.
+ * each job through the executor's one compile cache (the solution with the graders, the manager and the checker
+ * are each built once per distinct source set, across plans).
  *
  * Cancellation: `signal` is checked before every execution; once aborted, nothing more starts and the call
  * rejects with the signal's reason. The sandbox does not take a signal yet (`SandboxRequest` has no `signal`
@@ -14,13 +14,13 @@
  */
 import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
-import { JudgeRequestError, type Program } from '../judge/judge.js';
+import { JudgeRequestError, type PackageRequest, type PackageResult, type Program } from '../judge/judge.js';
 import type { AnyMode } from '../kinds/index.js';
 import type {
   CmsIoiJobsOutcome, CmsIoiJobsPlan, ExecutionTools, Plan, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan,
 } from '../judge/plan.js';
-import { ContestBox } from './contest/box.js';
 import { runCmsIoiJob } from './contest/cms-ioi-package.js';
+import { runCodeforcesJob } from './contest/codeforces-package.js';
 import { ContestInfraError, ContestRequestError } from './contest/package-job.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
@@ -38,22 +38,14 @@ function defaultTest(index: number, result: ExecutionResult): TestResult {
 
 /** Runs plans on one executor (compile cache, one-shot slots) and one Python harness pool. */
 export class PlanExecutor {
-  private contestBox: ContestBox | null = null;
   private contestJobs = 0;
 
   constructor(private readonly executor: Executor, private readonly harness: PythonHarnessPool,
     private readonly languages: LanguageRegistry) {}
 
-  /** Contest jobs run, and the compilations (and cache hits) of their `ContestBox`: solution + graders, managers, checkers. */
-  get contestStats(): { readonly jobs: number; readonly compilations: number; readonly cacheHits: number } {
-    return { jobs: this.contestJobs, compilations: this.contestBox?.stats.compilations ?? 0, cacheHits: this.contestBox?.stats.cacheHits ?? 0 };
-  }
-
-  /** Discard the artifacts of contest jobs (the executor and harness are their owner's to close). */
-  async close(): Promise<void> {
-    const box = this.contestBox;
-    this.contestBox = null;
-    await box?.close();
+  /** Contest jobs run (their compilations are the executor's). */
+  get contestJobsRun(): number {
+    return this.contestJobs;
   }
 
   /**
@@ -67,30 +59,47 @@ export class PlanExecutor {
   }
 
   /**
-   * The jobs of a `cms_ioi_jobs` plan in order. Crucible's failures (`ContestInfraError`) and jobs the package
-   * rejects (`ContestRequestError`) are `error` results; a compile failure, and with `failFast` a test scoring
-   * below 1, stop the plan. @throws the signal's reason when it aborts.
+   * The jobs of a `cms_ioi_jobs` plan in order. Crucible's failures and jobs the package rejects (a malformed task)
+   * are `error` results; a compile failure, and with `failFast` a test scoring below 1, stop the plan.
+   * @throws the signal's reason when it aborts.
    */
   private async runCmsIoiJobs(plan: CmsIoiJobsPlan, signal?: AbortSignal): Promise<CmsIoiJobsOutcome> {
-    const box = this.contestBox ??= new ContestBox(this.executor.sandbox, this.languages, this.executor);
     const results: CmsIoiJobsOutcome['results'][number][] = [];
     for (const spec of plan.jobs) {
       signal?.throwIfAborted();
-      this.contestJobs++;
+      let result: PackageResult;
       try {
-        const outcome = await runCmsIoiJob(box, { language: 'cms_ioi', files: spec.files, runCpuMs: spec.runCpuMs, memoryKiB: spec.memoryKiB,
-          ...(signal === undefined ? {} : { signal }) });
-        results.push({ outcome });
-        if (outcome.run === null) break;
-        if (plan.failFast && !(Number(outcome.run.stdout.trim()) >= 1)) break;
+        result = await this.runPackage({ package: 'cms_ioi', language: 'cms_ioi', files: spec.files, runCpuMs: spec.runCpuMs,
+          memoryKiB: spec.memoryKiB }, signal);
       } catch (error) {
-        signal?.throwIfAborted();
-        if (!(error instanceof ContestInfraError || error instanceof ContestRequestError)) throw error;
-        results.push({ error: `${error instanceof ContestRequestError ? 'the task is malformed' : 'crucible failed'}: ${error.message}` });
-        break;
+        if (!(error instanceof JudgeRequestError)) throw error;
+        result = { error: `the task is malformed: ${error.message}` };
       }
+      results.push(result);
+      if ('error' in result || result.outcome.run === null) break;
+      if (plan.failFast && !(Number(result.outcome.run.stdout.trim()) >= 1)) break;
     }
     return { kind: 'cms_ioi_jobs', results };
+  }
+
+  /**
+   * One contest-package job (`src/engine/contest/`), its compilations through the executor's compile cache.
+   * Crucible's failures are `error` results, never outcomes of a program.
+   * @throws JudgeRequestError for a job the package refuses; the signal's reason when it aborts.
+   */
+  async runPackage(request: PackageRequest, signal?: AbortSignal): Promise<PackageResult> {
+    signal?.throwIfAborted();
+    this.contestJobs++;
+    const { package: name, ...job } = request;
+    try {
+      const run = name === 'codeforces' ? runCodeforcesJob : runCmsIoiJob;
+      return { outcome: await run(this.executor, { ...job, ...(signal === undefined ? {} : { signal }) }) };
+    } catch (error) {
+      signal?.throwIfAborted();
+      if (error instanceof ContestRequestError) throw new JudgeRequestError(error.message, error.field);
+      if (error instanceof ContestInfraError) return { error: `crucible failed: ${error.message}` };
+      throw error;
+    }
   }
 
   /**

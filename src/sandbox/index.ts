@@ -26,7 +26,7 @@ import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
 import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
 import { Subgroup, SUBGROUPS_ENV, type SubgroupDescriptors } from './subgroups.js';
-import { CANCELLED_REASON, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
+import { CANCELLED_REASON, internalRun, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
 
 export * from './types.js';
 export { detectCapabilities, type Capabilities } from './capabilities.js';
@@ -108,14 +108,6 @@ const MAX_SUBGROUPS = 8;
 /** The complete environment of a program in a box: a fixed base, then the request's variables. */
 function boxEnvironment(request: SandboxRequest, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   return { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env, ...extra };
-}
-
-/** The verdict of a run Crucible could not carry out (never a verdict on the program). */
-function internalError(reason: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
-  return {
-    status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason, ...extra,
-  };
 }
 
 /** Check what a caller may get wrong. @throws RangeError naming the field. */
@@ -305,7 +297,7 @@ export class Sandbox {
     validate(request);
     const slot = await this.pool.acquire(request.signal);
     if (slot === null) {
-      if (request.signal?.aborted) return { result: internalError(CANCELLED_REASON, { cancelled: true }) };
+      if (request.signal?.aborted) return { result: internalRun(CANCELLED_REASON, { cancelled: true }) };
       throw new Error('sandbox is closed');
     }
     try {
@@ -341,10 +333,10 @@ export class Sandbox {
         return { result, workDir };
       }
     } catch (error) {
-      result = internalError(`sandbox: ${(error as Error).message}`);
+      result = internalRun(`sandbox: ${(error as Error).message}`);
     }
     const problem = workDir === null ? null : removeTree(workDir);
-    if (problem !== null) return { result: internalError(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
+    if (problem !== null) return { result: internalRun(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
     return { result };
   }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainRunOutcome } from '../judge/judge.js';
 import type { Language } from '../languages/schema.js';
-import type { ExecutionResult } from '../sandbox/types.js';
+import { internalRun } from '../sandbox/types.js';
 import { ShutdownError } from './admission.js';
 import type { ServerContext } from './context.js';
 import { filesHash } from '../engine/executor.js';
@@ -31,11 +31,6 @@ export interface PlainRun {
 
 /** `compile` is null for interpreted languages; `run` is null when compilation failed. */
 export type PlainOutcome = PlainRunOutcome;
-
-function failed(reason: string): ExecutionResult {
-  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
-}
 
 /** Resolve a language name or throw `unknown_language` naming `field`. */
 export function languageOf(ctx: ServerContext, name: string, field: string): Language {
@@ -97,10 +92,10 @@ export async function runPlain(ctx: ServerContext, job: PlainRun, scope: Request
     if (!joined && !started) ctx.service.admission.release(1);
     if (scope.signal.aborted) {
       ctx.service.cancelledItems++;
-      return { compile: null, run: failed(`cancelled: ${(scope.signal.reason as Error).message}`) };
+      return { compile: null, run: internalRun(`cancelled: ${(scope.signal.reason as Error).message}`) };
     }
     const why = error instanceof ShutdownError ? `not run: ${error.message}` : `crucible failed: ${(error as Error).message}`;
-    outcome = { compile: null, run: failed(why) };
+    outcome = { compile: null, run: internalRun(why) };
   }
   const status = outcome.run?.status ?? outcome.compile?.status ?? 'internal_error';
   ctx.metrics.verdicts.inc({ status });

@@ -25,12 +25,13 @@
 import { z } from 'zod';
 import { constants as osConstants } from 'node:os';
 import type { ExecutionResult } from '../../sandbox/types.js';
-import { runLimits } from '../../limits.js';
-import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
+import { DEFAULT_COMPILE_LIMITS, runLimits } from '../../limits.js';
+import { ARTIFACT_DIR, type BuildOutcome, type Built, type Executor } from '../executor.js';
 import { buildChecker, runChecker } from './run-checker.js';
 import { cmsDiffMatch, echoed } from '../../kinds/checker/output-match.js';
 import {
-  ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
+  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, scriptStage, type PackageJob, type PackageOutcome,
+  type ScriptStage,
 } from './package-job.js';
 import type { PackageLanguage } from './codeforces-package.js';
 
@@ -109,13 +110,13 @@ const NO_RUN: ExecutionResult = { status: 'ok', exitCode: 0, signal: null, cpuMs
  * Compile and run one cms_ioi job in the sandbox and answer as the package's scripts would.
  * @throws ContestRequestError for a malformed job (a bad grader_config.json); ContestInfraError when the sandbox failed.
  */
-export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<PackageOutcome> {
+export async function runCmsIoiJob(executor: Executor, job: PackageJob): Promise<PackageOutcome> {
   const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
   const graders = filesUnder(job, 'graders');
   const checkerSource = file('checker/checker.cpp');
   const notes: string[] = [];
   if (checkerSource !== undefined) {
-    const built = await buildChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) });
+    const built = await buildChecker(executor, { kind: 'cms', source: checkerSource, ...checkerHeader(job) });
     if (!built.ok) return compileFailed(built.result, 'Could not compile checker');
     notes.push('Compiled checker');
   }
@@ -126,15 +127,16 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
   const missing = sources.find((n) => !graders.has(n));
   const boxFiles = Object.fromEntries([...graders].filter(([name]) => name !== 'manager.cpp'));
   const managerSource = graders.get('manager.cpp');
-  let manager: Built | null = null;
+  let manager: BuildOutcome | null = null;
   if (managerSource !== undefined) {
-    manager = await box.build([GXX, '-x', 'c++', '-std=gnu++17', '-O2', '-o', 'manager', 'manager.cpp'], { ...boxFiles, 'manager.cpp': managerSource });
+    manager = await executor.build({ argv: [GXX, '-x', 'c++', '-std=gnu++17', '-O2', '-o', 'manager', 'manager.cpp'],
+      files: { ...boxFiles, 'manager.cpp': managerSource }, limits: DEFAULT_COMPILE_LIMITS });
     if (!manager.ok) return compileFailed(manager.result, 'Could not compile manager');
     notes.push('Compiled manager');
   }
   const built = missing !== undefined
     ? null
-    : await box.build([GXX, ...GRADER_COMPILE_FLAGS, '-o', 'program', ...sources], boxFiles);
+    : await executor.build({ argv: [GXX, ...GRADER_COMPILE_FLAGS, '-o', 'program', ...sources], files: boxFiles, limits: DEFAULT_COMPILE_LIMITS });
   if (built === null) return compileFailed(NO_RUN, `g++: error: graders/${missing}: No such file or directory\nFailed to compile ${problem}`);
   if (!built.ok) return compileFailed(built.result, `Failed to compile ${problem}`);
   const compile = scriptStage(built.result, { stdout: [...notes, `Compiled ${problem} from ${sources.map((s) => 'graders/' + s).join(' ')} successfully`].join('\n') + '\n',
@@ -163,7 +165,7 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
   let r: ExecutionResult;
   if (config.task_type === 'Batch') {
     const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000), memoryKiB, ...wall });
-    ({ result: r } = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/program`], mounts: [program] }, input, {}, limits, null, job.signal));
+    ({ result: r } = await keepingRun(executor.sandbox, artifactCommand(built.artifactDir, [`${ARTIFACT_DIR}/program`], limits), input, {}, null, job.signal));
   } else if (config.task_type === 'Communication') {
     if (manager === null) return { compile, run: scriptStage(NO_RUN, { stdout: '', stderr: 'graders/manager.cpp is missing\n', code: 127 }) };
     const processes = config.task_type_parameters_Communication_num_processes ?? 1;
@@ -174,19 +176,19 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
     const managerArgs = (config.task_type_parameters_Communication_manager_args ?? '').split(/\s+/).filter((a) => a !== '');
     const argv = ['/usr/bin/bash', '-c', COMMUNICATION_DRIVER, 'communication', String(processes),
       config.task_type_parameters_Communication_user_io ?? 'std_io', String(cpuSeconds), ...managerArgs];
-    ({ result: r } = await keepingRun(box, { argv, mounts: [program, { hostPath: (manager as Built & { ok: true }).artifactDir, boxPath: MANAGER_DIR }] },
-      '', { 'input.txt': input }, { ...limits, processes: Math.max(limits.processes, 8 * (processes + 2)) }, null, job.signal));
+    ({ result: r } = await keepingRun(executor.sandbox, { argv, env: {}, files: {}, mounts: [program, { hostPath: (manager as Built).artifactDir, boxPath: MANAGER_DIR }],
+      limits: { ...limits, processes: Math.max(limits.processes, 8 * (processes + 2)) } }, '', { 'input.txt': input }, null, job.signal));
   } else {
     return { compile, run: scriptStage(NO_RUN, { stdout: '0\n', stderr: `Unsupported task type "${config.task_type}"\n`, code: 1 }) };
   }
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
   // The script lets the program's (or manager's) stderr through, before its own messages.
-  const stage = await cmsVerdict(box, job, config, r, input, checkerSource);
+  const stage = await cmsVerdict(executor, job, config, r, input, checkerSource);
   return { compile, run: { ...stage, stderr: r.stderr + stage.stderr }, programStatus: r.status };
 }
 
 /** The run stage after the program ran (its stderr not included): the script's failure message, check or output. */
-async function cmsVerdict(box: ContestBox, job: PackageJob, config: z.infer<typeof GraderConfigSchema>, r: ExecutionResult, input: string,
+async function cmsVerdict(executor: Executor, job: PackageJob, config: z.infer<typeof GraderConfigSchema>, r: ExecutionResult, input: string,
   checkerSource: string | undefined): Promise<ScriptStage> {
   const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
   if (r.status !== 'ok') return batchFailed(r, config.time_limit);
@@ -196,7 +198,7 @@ async function cmsVerdict(box: ContestBox, job: PackageJob, config: z.infer<type
   const managerJudges = config.task_type === 'Communication' && checkerSource === undefined;
   if (correct === undefined || correct.replace(/\n+$/, '') === '' || managerJudges) return scriptStage(r, { stdout: r.stdout, stderr: '', code: 0 });
   if (checkerSource !== undefined) {
-    const verdict = await runChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
+    const verdict = await runChecker(executor, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
       { input, output: r.stdout, answer: echoed(correct) }, job.signal);
     const c = verdict.run;
     if (c?.status === 'internal_error') throw new ContestInfraError(c.reason ?? 'the sandbox failed');
