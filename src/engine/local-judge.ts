@@ -40,7 +40,9 @@ import {
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
-import { PythonHarnessPool, type PythonInterpreter } from './harness-pool.js';
+import { harnessInterpreter, PythonHarnessPool } from './harness-pool.js';
+
+export { harnessInterpreter };
 import { SharedWork } from './shared-work.js';
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
@@ -79,13 +81,6 @@ interface Resolved extends ResolvedProblem {
   readonly program: Program;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
-}
-
-/** The Python that runs the judge harness, from the Python language file: its run command less the script. */
-export function harnessInterpreter(python: Language): PythonInterpreter {
-  const script = `/box/${python.sourceFile}`;
-  if (!python.run.includes(script)) throw new Error(`languages/${python.id}.yaml: "run" does not name ${script}; the harness cannot use it`);
-  return { argv: python.run.filter((arg) => arg !== script), env: python.env };
 }
 
 /** Problems by dataset hash, then task id. */
