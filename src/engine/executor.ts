@@ -239,32 +239,6 @@ export class Executor {
   }
 
   /**
-   * Compile if needed, then run on each input in order, handing every result to `onResult` (the caller's
-   * judgement, possibly running more programs), which says whether that input failed. With `failFast`, stops
-   * after the first failed input; results then cover only the inputs that ran. A compile failure returns
-   * `{compile}` with no runs.
-   * Cancellation: `signal` is checked before the compilation and before each run; once it aborts no further
-   * execution starts, the run under way is killed, and the call rejects with the signal's reason.
-   */
-  async runMany(language: Language, source: string, inputs: readonly string[], limits: Limits,
-    options: { readonly failFast?: boolean; readonly signal?: AbortSignal;
-      readonly onResult?: (index: number, result: ExecutionResult) => boolean | Promise<boolean> } = {},
-  ): Promise<{ readonly compile: CompileOutcome; readonly runs: readonly ExecutionResult[] }> {
-    options.signal?.throwIfAborted();
-    const compile = await this.compile(language, source);
-    if (!compile.ok) return { compile, runs: [] };
-    const runs: ExecutionResult[] = [];
-    for (let i = 0; i < inputs.length; i++) {
-      options.signal?.throwIfAborted();
-      const result = await this.runCompiled(language, source, compile, inputs[i]!, limits, {}, options.signal);
-      runs.push(result);
-      const failed = options.onResult ? await options.onResult(i, result) : result.status !== 'ok';
-      if (options.failFast && failed) break;
-    }
-    return { compile, runs };
-  }
-
-  /**
    * Compile and run once; a failed compilation is the result. `files` go beside the program and `args` after its
    * run command (see `runCompiled`).
    * @throws the signal's reason once `signal` aborts (checked before each step).

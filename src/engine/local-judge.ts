@@ -216,11 +216,11 @@ export class LocalJudge implements Judge {
     const e = this.executor.stats;
     const h = this.harness.stats;
     // Contest jobs (ioi problems): each job counts as one run (its checker run, when any, is part of it); their
-    // compilations are the executor's.
-    const jobs = this.plans.contestJobsRun;
+    // compilations are the executor's. Each box of an interactive run counts as a run.
+    const other = this.plans.stats.contestJobs + this.plans.stats.interactiveBoxes;
     return {
       requests: this.memo.stats.calls, deduplicated: this.memo.stats.shared, retries: this.counters.retries,
-      executions: e.runs + e.compilations + h.jobs + jobs, runs: e.runs + jobs,
+      executions: e.runs + e.compilations + h.jobs + other, runs: e.runs + other,
       compilations: e.compilations, compileCacheHits: e.compileCacheHits,
       harnessJobs: h.jobs, testerReuses: h.testerReuses,
       groundTruthRuns: this.counters.groundTruthRuns, groundTruthCacheHits: this.counters.groundTruthCacheHits,
@@ -324,7 +324,7 @@ export class LocalJudge implements Judge {
   /** The mode's reference for the problem, made once per process (undefined for modes without one). */
   private reference(r: ResolvedProblem): Promise<unknown> {
     const spec = r.mode.reference;
-    if (spec === undefined) return Promise.resolve(undefined);
+    if (spec === undefined || spec.applies?.(r.problem) === false) return Promise.resolve(undefined);
     const fingerprint = LocalJudge.remembered(this.referencePrints, r.problem, () => spec.fingerprint(r.problem));
     const key = [r.mode.kind, r.datasetHash ?? 'inline', r.problem.taskId, fingerprint].join('\0');
     let pending = this.references.get(key);
@@ -349,7 +349,7 @@ export class LocalJudge implements Judge {
       return cached;
     }
     this.counters.groundTruthRuns++;
-    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits));
+    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits), undefined, 'default');
     const value = spec.parse(r.problem, outcome);
     cache?.save(key, value);
     return value;

@@ -29,7 +29,7 @@ const WHOLE_PROGRAMS = {
 };
 
 /** The whole toy kind: one object. */
-const palindrome: JudgingMode<PalindromeProblem, null> = {
+const palindrome: JudgingMode<PalindromeProblem, 'program_runs', null> = {
   kind: 'palindrome',
   description: 'toy: print a palindrome for each input',
   ...WHOLE_PROGRAMS,
@@ -44,7 +44,6 @@ const palindrome: JudgingMode<PalindromeProblem, null> = {
       ...(ok ? {} : { reason: `not a palindrome: ${JSON.stringify(out.slice(0, 40))}` }) };
   },
   verdict: (problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('toy kind runs programs');
     const { status, reason } = aggregateTests(outcome.tests, problem.inputs.length);
     const passed = outcome.tests.filter((t) => t.status === 'passed').length;
     return { status, passed: status === 'passed', tests: outcome.tests, testCount: problem.inputs.length,
@@ -62,7 +61,7 @@ interface CheckedSumProblem extends ProblemBase {
 const CHECKER = 'import sys\nout = open("output.txt").read().split()\nans = open("answer.txt").read().split()\n'
   + 'ok = len(out) == 1 and float(out[0]) == float(ans[0])\nprint("ok" if ok else "wrong")\n';
 
-const checkedSum: JudgingMode<CheckedSumProblem, string> = {
+const checkedSum: JudgingMode<CheckedSumProblem, 'program_runs', string> = {
   kind: 'checked_sum',
   description: 'toy: a checker program judges each output',
   ...WHOLE_PROGRAMS,
@@ -78,7 +77,6 @@ const checkedSum: JudgingMode<CheckedSumProblem, string> = {
     return { index, status: ok ? 'passed' : 'wrong_answer', ...(ok ? {} : { reason: `checker: ${checker.stdout.trim() || checker.status}` }) };
   },
   verdict: (problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('toy kind runs programs');
     const { status, reason } = aggregateTests(outcome.tests, problem.tests.length);
     return { status, passed: status === 'passed', tests: outcome.tests, testCount: problem.tests.length, cpuMs: 0, wallMs: 0,
       ...(reason === undefined ? {} : { reason }) };
