@@ -79,6 +79,8 @@ interface ResolvedProblem {
 /** A request resolved against the catalog, the modes and the languages. */
 interface Resolved extends ResolvedProblem {
   readonly program: Program;
+  /** The program's language, resolved once here and handed down to the plan executor. */
+  readonly language: Language;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
 }
@@ -257,12 +259,12 @@ export class LocalJudge implements Judge {
   /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
   private resolve(request: JudgeRequest): Resolved {
     const { problem, mode, datasetHash } = this.resolveProblem(request.problem);
-    const language = this.plans.language(request.program).id;
-    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
-      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`, 'program.language');
+    const language = this.plans.language(request.program);
+    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language.id)) {
+      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language.id}`, 'program.language');
     }
     return {
-      problem, mode, datasetHash, program: { language, source: request.program.source },
+      problem, mode, datasetHash, language, program: { language: language.id, source: request.program.source },
       limits: this.limits(request.limits), failFast: request.failFast === true,
     };
   }
@@ -310,7 +312,7 @@ export class LocalJudge implements Judge {
       signal.throwIfAborted();
       const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
       const plan = r.mode.plan(r.problem, r.program, context);
-      const outcome = await this.plans.execute(r.mode, r.problem, plan, signal);
+      const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);
       if (!detail || r.mode.detail === undefined) return verdict;
       return { ...verdict, detail: r.mode.detail(r.problem, outcome, verdict, context) };
@@ -349,7 +351,7 @@ export class LocalJudge implements Judge {
       return cached;
     }
     this.counters.groundTruthRuns++;
-    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits), undefined, 'default');
+    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits), { judging: 'default' });
     const value = spec.parse(r.problem, outcome);
     cache?.save(key, value);
     return value;

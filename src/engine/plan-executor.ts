@@ -93,8 +93,16 @@ function readText(path: string, maxBytes: number): string | undefined {
   }
 }
 
-/** How `execute` judges runs: with the mode's `judgeRun` (a submission), or each run by how it ended (a reference). */
-export type RunJudging = 'mode' | 'default';
+/**
+ * Options of `PlanExecutor.execute`: the signal that cancels it; `judging`: runs judged by the mode's `judgeRun`
+ * (`mode`, a submission; the default) or each by how it ended (`default`, a reference); `language`: the
+ * request's language, resolved once by the judge, used for every program of the plan in that language.
+ */
+export interface ExecuteOptions {
+  readonly signal?: AbortSignal;
+  readonly judging?: 'mode' | 'default';
+  readonly language?: Language;
+}
 
 /** Runs plans on one executor (compile cache, one-shot slots) and one Python harness pool. */
 export class PlanExecutor {
@@ -110,15 +118,17 @@ export class PlanExecutor {
    *   Error for a plan the executor cannot carry out (a compile plan of a language without a compile step, a
    *   trusted program that does not compile).
    */
-  execute(mode: AnyMode, problem: ProblemBase, plan: Plan, signal?: AbortSignal, judging: RunJudging = 'mode'): Promise<PlanOutcome> {
-    const judgeRun = judging === 'mode' ? mode.judgeRun?.bind(mode) : undefined;
+  execute(mode: AnyMode, problem: ProblemBase, plan: Plan, options: ExecuteOptions = {}): Promise<PlanOutcome> {
+    const { signal } = options;
+    const judgeRun = options.judging === 'default' ? undefined : mode.judgeRun?.bind(mode);
+    const language = (program: Program): Language => this.language(program, options.language);
     switch (plan.kind) {
       case 'harness': return this.runHarness(plan.job, signal).then((response) => ({ kind: 'harness', response }));
       case 'cms_ioi_jobs': return this.runCmsIoiJobs(plan, signal);
-      case 'compile': return this.compileOnly(plan, signal);
-      case 'interactive': return this.runInteractivePlan(plan, signal, (run, index, result) =>
+      case 'compile': return this.compileOnly(plan, language(plan.program), signal);
+      case 'interactive': return this.runInteractivePlan(plan, [language(plan.program), language(plan.trusted)], signal, (run, index, result) =>
         judgeRun ? judgeRun(problem, run, index, result, this.tools(signal)) : defaultInteractiveTest(index, result));
-      case 'program_runs': return this.runPrograms(plan, signal, (run, index, result) =>
+      case 'program_runs': return this.runPrograms(plan, language(plan.program), signal, (run, index, result) =>
         judgeRun ? judgeRun(problem, run, index, result, this.tools(signal)) : defaultTest(index, result));
     }
   }
@@ -136,9 +146,8 @@ export class PlanExecutor {
    * The runs of a `program_runs` plan in order, each `repeat` times (stopping at a run that did not end `ok`), each
    * judged by `judge`; with `failFast`, stops after the first test not `passed`.
    */
-  private async runPrograms(plan: ProgramRunsPlan, signal: AbortSignal | undefined,
+  private async runPrograms(plan: ProgramRunsPlan, language: Language, signal: AbortSignal | undefined,
     judge: (run: ProgramRunsPlan['runs'][number], index: number, result: ExecutionResult) => TestResult | Promise<TestResult>): Promise<ProgramRunsOutcome> {
-    const language = this.language(plan.program);
     signal?.throwIfAborted();
     const compile = await this.compile(language, plan.program);
     if (!compile.ok) return { kind: 'program_runs', compiled: false, compile: compile.result, runs: [], repeats: [], tests: [] };
@@ -166,8 +175,7 @@ export class PlanExecutor {
   }
 
   /** A `compile` plan: the compile step, and the files it left that the plan reads. */
-  private async compileOnly(plan: CompilePlan, signal?: AbortSignal): Promise<CompileOnlyOutcome> {
-    const language = this.language(plan.program);
+  private async compileOnly(plan: CompilePlan, language: Language, signal?: AbortSignal): Promise<CompileOnlyOutcome> {
     if (!language.compile) throw new Error(`a compile plan needs a language with a compile step; ${language.id} has none`);
     for (const name of plan.read ?? []) if (!isBoxRelativePath(name)) throw new Error(`a compile plan reads "${name}": not a name under /box`);
     signal?.throwIfAborted();
@@ -187,9 +195,8 @@ export class PlanExecutor {
    * compile throws), each run an interactive run judged by `judge`; with `failFast`, stops after the first test
    * not `passed`.
    */
-  private async runInteractivePlan(plan: InteractivePlan, signal: AbortSignal | undefined,
+  private async runInteractivePlan(plan: InteractivePlan, [language, trustedLanguage]: readonly [Language, Language], signal: AbortSignal | undefined,
     judge: (run: InteractivePlan['runs'][number], index: number, result: InteractiveResult) => TestResult | Promise<TestResult>): Promise<InteractiveOutcome> {
-    const [language, trustedLanguage] = [this.language(plan.program), this.language(plan.trusted)];
     signal?.throwIfAborted();
     const compile = await this.compile(language, plan.program);
     if (!compile.ok) return { kind: 'interactive', compiled: false, compile: compile.result, runs: [], tests: [] };
@@ -277,8 +284,12 @@ export class PlanExecutor {
     return response;
   }
 
-  /** The language a program names. @throws JudgeRequestError when it is not configured. */
-  language(program: Program): Language {
+  /**
+   * The language a program names (`known` when it names that one: the request's, resolved once by the judge).
+   * @throws JudgeRequestError when it is not configured.
+   */
+  language(program: Program, known?: Language): Language {
+    if (known !== undefined && program.language === known.id) return known;
     if (!this.languages.has(program.language)) {
       throw new JudgeRequestError(`unknown language "${program.language}"`, 'program.language');
     }

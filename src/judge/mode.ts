@@ -88,10 +88,12 @@ export class GroundTruthError extends Error {
 /**
  * Thrown by `language`/`assemble` when the submission cannot be judged as given: `unknown_language` (no such
  * language configured), `wrong_language` (the problem is judged in another language), `no_program` (no code).
+ * `testCount`: the problem's, when `prepareSubmission` threw it (its caller records the sample without looking the
+ * mode up again).
  */
 export class SubmissionError extends Error {
   constructor(readonly code: 'unknown_language' | 'wrong_language' | 'no_program', message: string,
-    readonly field: 'language' | 'code' = code === 'no_program' ? 'code' : 'language') {
+    readonly field: 'language' | 'code' = code === 'no_program' ? 'code' : 'language', readonly testCount?: number) {
     super(message);
     this.name = 'SubmissionError';
   }

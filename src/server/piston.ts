@@ -175,29 +175,17 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     const scope = requestScope(request, reply);
     const job: PackageRequest = { package: contest.pkg, language: contest.language.language, files, runCpuMs, memoryKiB,
       ...(body.run_timeout === undefined ? {} : { runWallMs: Math.max(body.run_timeout, runCpuMs) }) };
-    ctx.service.reserveItems(1);
-    const startedMs = performance.now();
-    let result: PackageResult;
-    try {
-      result = await ctx.service.admission.run(() => ctx.judge.runPackage(job, callOptions(scope)), scope.signal);
-    } catch (error) {
-      if (error instanceof JudgeRequestError) throw new ServiceError('invalid_body', error.message, error.field);
-      // A client that hung up gets nothing; its runs were killed (no verdict, no internal error counted).
-      if (scope.signal.aborted) {
-        ctx.service.cancelledItems++;
-        return reply.code(499).send();
-      }
-      throw error;
-    }
-    if ('error' in result) {
-      ctx.metrics.internalErrors.inc({ route: scope.route });
-      ctx.health.noteInternalError();
-      return reply.code(500).send(new ServiceError('internal_error', result.error).body());
-    }
+    const result = await ctx.service.admitted(scope, (signal) => ctx.judge.runPackage(job, { ...callOptions(scope), ...signal === undefined ? {} : { signal } })
+      .catch((error: unknown) => {
+        if (error instanceof JudgeRequestError) throw new ServiceError('invalid_body', error.message, error.field);
+        throw error;
+      }), {
+      status: (r) => 'error' in r ? 'internal_error' : r.outcome.run === null ? 'compile_error'
+        : r.outcome.run.code === 0 && r.outcome.run.status === null ? 'ok' : 'runtime_error',
+      failed: (reason): PackageResult => ({ error: reason }),
+    });
+    if ('error' in result) return reply.code(500).send(new ServiceError('internal_error', result.error).body());
     const outcome = result.outcome;
-    const status = outcome.run === null ? 'compile_error' : outcome.run.code === 0 && outcome.run.status === null ? 'ok' : 'runtime_error';
-    ctx.metrics.verdicts.inc({ status });
-    ctx.metrics.verdictSeconds.observe({}, (performance.now() - startedMs) / 1000);
     return {
       language: contest.language.language,
       version: CONTEST_PACKAGE_VERSION,
