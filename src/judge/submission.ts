@@ -98,7 +98,8 @@ function prepareWith(mode: AnyMode, problem: ProblemBase, input: SubmissionInput
     throw new SubmissionError('unknown_language',
       `unknown language "${name}"; configured: ${context.languages.languages.map((l) => l.id).join(', ')}`);
   }
-  const language = context.languages.get(name).id;
+  const resolved = context.languages.get(name);
+  const language = resolved.id;
   if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
     throw new SubmissionError('wrong_language', `problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`);
   }
@@ -110,7 +111,8 @@ function prepareWith(mode: AnyMode, problem: ProblemBase, input: SubmissionInput
   if (input.response === undefined) {
     throw new SubmissionError('no_program', 'the submission has no solution, completion, code or response');
   }
-  const result = extractCode(input.response, { language, pick: input.pick ?? 'last', stripThink: input.stripThink ?? true });
+  const result = extractCode(input.response, { fenceTags: context.languages.fenceTags(resolved), pick: input.pick ?? 'last',
+    stripThink: input.stripThink ?? true });
   const extraction = extractionOf(result);
   if (result.kind === 'no_code') {
     const reason = result.reason === 'empty' ? 'the response is empty (after removing thinking)' : 'no code found in the response';
