@@ -29,18 +29,6 @@ HEADER = struct.Struct('<BI')
 JOIN_SECONDS = 2.0
 
 
-def read_exact(fd, size):
-    """`size` bytes of `fd`, or None at its end."""
-    chunks = []
-    while size > 0:
-        chunk = os.read(fd, min(size, 1 << 16))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b''.join(chunks)
-
-
 def write_all(fd, data):
     view = memoryview(data)
     while view:
@@ -123,13 +111,14 @@ class Relay:
 
     def demux(self):
         """Crucible's frames to the writers; at its end every channel ends."""
+        frames = sys.stdin.buffer
         while True:
-            header = read_exact(0, HEADER.size)
-            if header is None:
+            header = frames.read(HEADER.size)
+            if len(header) < HEADER.size:
                 break
             channel, length = HEADER.unpack(header)
-            data = read_exact(0, length) if length else b''
-            if data is None:
+            data = frames.read(length)
+            if len(data) < length:
                 break
             if channel < self.count:
                 self.queues[channel].put(data)

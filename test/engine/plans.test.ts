@@ -13,6 +13,7 @@ import type { ProblemBase } from '../../src/formats/types.js';
 import { defineMode, defaultModes, type JudgingMode } from '../../src/kinds/index.js';
 import type { CompileOnlyOutcome, InteractiveOutcome, PlanOutcome, ProgramRunsOutcome } from '../../src/judge/plan.js';
 import { aggregateTests, type Verdict } from '../../src/verdict/index.js';
+import { toyKind } from '../support/toy-kind.js';
 
 /** Every outcome a toy mode saw, by task id (the tests read what the executor handed the mode). */
 const seen = new Map<string, PlanOutcome>();
@@ -35,11 +36,7 @@ interface RunsProblem extends ProblemBase {
 }
 
 const toyRuns: JudgingMode<RunsProblem, 'program_runs', string> = {
-  kind: 'toy_runs',
-  description: 'toy: per-run files, args and repeats; programs of several files',
-  language: (_problem, requested) => requested ?? 'python',
-  assemble: (_problem, code) => code,
-  testCount: (problem) => problem.runs.length,
+  ...toyKind<RunsProblem>('toy_runs', 'toy: per-run files, args and repeats; programs of several files', (problem) => problem.runs.length),
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs',
     program: { ...program, ...problem.files === undefined ? {} : { files: problem.files },
@@ -92,11 +89,7 @@ const INTERACTOR = [
 ].join('\n');
 
 const toyGuess: JudgingMode<GuessProblem, 'interactive', number> = {
-  kind: 'toy_guess',
-  description: 'toy: guess the interactor\'s secret',
-  language: (_problem, requested) => requested ?? 'python',
-  assemble: (_problem, code) => code,
-  testCount: (problem) => problem.secrets.length,
+  ...toyKind<GuessProblem>('toy_guess', 'toy: guess the interactor\'s secret', (problem) => problem.secrets.length),
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'interactive', program, trusted: { language: 'python', source: INTERACTOR }, channels: 'stdio',
     runs: problem.secrets.map((secret) => ({ check: secret, trusted: { args: [String(secret)] } })),

@@ -16,24 +16,18 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { JUDGE_DEFAULTS } from '../../src/limits.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { aggregateTests, type TestResult, type Verdict } from '../../src/verdict/index.js';
+import { toyKind } from '../support/toy-kind.js';
 
 interface PalindromeProblem extends ProblemBase {
   readonly kind: 'palindrome';
   readonly inputs: readonly string[];
 }
 
-/** Both toy kinds take whole programs in any language (Python by default). */
-const WHOLE_PROGRAMS = {
-  language: (_problem: unknown, requested: string | undefined): string => requested ?? 'python',
-  assemble: (_problem: unknown, code: string): string => code,
-};
+// Both toy kinds take whole programs in any language (Python by default): `toyKind`.
 
 /** The whole toy kind: one object. */
 const palindrome: JudgingMode<PalindromeProblem, 'program_runs', null> = {
-  kind: 'palindrome',
-  description: 'toy: print a palindrome for each input',
-  ...WHOLE_PROGRAMS,
-  testCount: (problem) => problem.inputs.length,
+  ...toyKind<PalindromeProblem>('palindrome', 'toy: print a palindrome for each input', (problem) => problem.inputs.length),
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs', program, runs: problem.inputs.map((stdin) => ({ stdin, check: null })), limits, failFast,
   }),
@@ -62,10 +56,7 @@ const CHECKER = 'import sys\nout = open("output.txt").read().split()\nans = open
   + 'ok = len(out) == 1 and float(out[0]) == float(ans[0])\nprint("ok" if ok else "wrong")\n';
 
 const checkedSum: JudgingMode<CheckedSumProblem, 'program_runs', string> = {
-  kind: 'checked_sum',
-  description: 'toy: a checker program judges each output',
-  ...WHOLE_PROGRAMS,
-  testCount: (problem) => problem.tests.length,
+  ...toyKind<CheckedSumProblem>('checked_sum', 'toy: a checker program judges each output', (problem) => problem.tests.length),
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs', program, runs: problem.tests.map((t) => ({ stdin: t.input, check: t.answer })), limits, failFast,
   }),
