@@ -160,6 +160,23 @@ function readReport(raw: string, overdue: string | null, spawnError: Error | nul
  */
 export type Capture = 'all' | 'none' | 'stream';
 
+/**
+ * Drain a box's output streams as `capture` says: stdout into `drains.stdout` (`all`) or only counted against the
+ * output limit (`stream`: the caller reads it), stderr into `drains.stderr` (both); `overflow` past a cap.
+ */
+function drainOutputs(stdout: Readable, stderr: Readable, capture: Capture, drains: { readonly stdout: OutputDrain; readonly stderr: OutputDrain },
+  capBytes: number, overflow: () => void): void {
+  if (capture === 'all') stdout.on('data', (chunk: Buffer) => drains.stdout.push(chunk));
+  if (capture === 'stream') {
+    let streamed = 0;
+    stdout.on('data', (chunk: Buffer) => {
+      streamed += chunk.length;
+      if (streamed > capBytes) overflow();
+    });
+  }
+  if (capture !== 'none') stderr.on('data', (chunk: Buffer) => drains.stderr.push(chunk));
+}
+
 /** Start one execution, its streams handled as `captured` says. */
 export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefined, captured: Capture | boolean): Launched {
   const capture: Capture = captured === true ? 'all' : captured === false ? 'none' : captured;
@@ -176,6 +193,7 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
   const outputCap = o.limits.outputBytes;
   let outputExceeded = false;
   const overflow = (): void => {
+    if (outputExceeded) return;
     outputExceeded = true;
     kill('output limit');
   };
@@ -186,15 +204,7 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
   const stderrStream = child.stderr as Readable;
   const reportStream = child.stdio[3] as Readable;
   reportStream.on('data', (chunk: Buffer) => reportChunks.push(chunk));
-  if (capture === 'all') stdoutStream.on('data', (chunk: Buffer) => stdout.push(chunk));
-  if (capture === 'stream') {
-    let streamed = 0;
-    stdoutStream.on('data', (chunk: Buffer) => {
-      streamed += chunk.length;
-      if (streamed > outputCap && !outputExceeded) overflow();
-    });
-  }
-  if (capture !== 'none') stderrStream.on('data', (chunk: Buffer) => stderr.push(chunk));
+  drainOutputs(stdoutStream, stderrStream, capture, { stdout, stderr }, outputCap, overflow);
   const stdin = child.stdin as Writable;
   stdin.on('error', () => {
     // The program may exit without reading its input (EPIPE): not an error of ours.
