@@ -34,13 +34,14 @@ import type { ExecutionResult, Limits } from '../../sandbox/types.js';
 import { DEFAULT_COMPILE_LIMITS, runLimits, wallMsFor } from '../../limits.js';
 import { ARTIFACT_DIR, type BoxCommand, type Built, type Executor } from '../executor.js';
 import { harnessInterpreter } from '../harness-pool.js';
-import { runInteractive, type InteractiveResult } from '../interactive.js';
+import { runInteractive } from '../interactive.js';
 import { buildChecker, runChecker } from './run-checker.js';
 import { cmsDiffMatch, echoed } from '../../kinds/checker/output-match.js';
 import {
   artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, scriptStage, type PackageJob, type PackageOutcome,
   type ScriptStage,
 } from './package-job.js';
+import type { InteractiveResult } from '../../judge/plan.js';
 import type { PackageLanguage } from './codeforces-package.js';
 
 /** The cms_ioi package's languages and aliases (`metadata.json`); both run the same scripts. */
