@@ -20,7 +20,7 @@
  */
 import { bootstrapIntervals, resolveBootstrapOptions, type BootstrapOptions, type BootstrapSettings } from './bootstrap.js';
 import { maxReportableK, type ProblemCounts } from './pass-at-k.js';
-import { checkKs, meanPassAtKStatistic } from './summary.js';
+import { checkKs, inTaskOrder, meanPassAtKStatistic } from './summary.js';
 
 export interface PairedOptions extends BootstrapOptions {
   /** The k to compare (default [1]); each must be <= the smallest n of both runs on shared problems. */
@@ -77,6 +77,7 @@ export interface PairedComparison {
 }
 
 interface SharedProblem {
+  readonly taskId: string;
   readonly a: ProblemCounts;
   readonly b: ProblemCounts;
 }
@@ -95,10 +96,11 @@ function pairProblems(runA: readonly ProblemCounts[], runB: readonly ProblemCoun
     seenA.add(a.taskId);
     const b = byIdB.get(a.taskId);
     if (b === undefined) onlyInA.push(a.taskId);
-    else shared.push({ a, b });
+    else shared.push({ taskId: a.taskId, a, b });
   }
   const onlyInB = runB.filter((p) => !seenA.has(p.taskId)).map((p) => p.taskId);
-  return { shared, onlyInA, onlyInB };
+  // Task-id order, so nothing of the comparison depends on the order either run lists its problems.
+  return { shared: inTaskOrder(shared), onlyInA: [...onlyInA].sort(), onlyInB: [...onlyInB].sort() };
 }
 
 /**
@@ -149,7 +151,9 @@ function mcnemar(shared: readonly SharedProblem[]): McNemarResult {
 }
 
 /**
- * Compares run A with run B on their shared problems (matched by `taskId`).
+ * Compares run A with run B on their shared problems (matched by `taskId`). Shared problems are taken in task-id
+ * order (`inTaskOrder`: the bootstrap's draws, the `problems` list), so nothing of the result depends on the
+ * order either run lists them.
  * @throws RangeError when no problem is shared, a run lists a problem twice, counts are invalid, a k is
  * not reportable on the shared problems, or bootstrap options are out of range.
  */

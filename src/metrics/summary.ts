@@ -7,6 +7,13 @@
  * also has its n samples resampled with replacement and c recounted — drawing n of the problem's n
  * outcomes with replacement, so c* ~ Binomial(n, c/n) — which adds the sampling noise of the model's
  * samples to the noise of the choice of problems. All k share the same resamples, so the band is coherent.
+ *
+ * Problems are resampled in task-id order (`inTaskOrder`), whatever order they come in: with a fixed seed the
+ * draws depend on the order of the items, and a run meets its problems in one order in `verdicts.jsonl` (as
+ * samples finish), another in its samples file and another in the store (problems file order). Sorting makes
+ * the interval a function of the per-problem counts and the bootstrap settings alone, so `crucible eval`,
+ * `crucible report` (run directory or store run), the store's analysis and the dashboard give the same interval
+ * for the same run (issue #31).
  */
 import type { Rng } from './random.js';
 import { bootstrapIntervals, resolveBootstrapOptions, type BootstrapOptions, type BootstrapSettings } from './bootstrap.js';
@@ -37,6 +44,28 @@ export interface PassAtKSummary {
   readonly maxK: number;
   readonly points: readonly PassAtKEstimate[];
   readonly bootstrap: BootstrapSettings & { readonly twoLevel: boolean };
+}
+
+/**
+ * `problems` sorted by `taskId` in UTF-16 code-unit order (locale-independent; stable, so problems listed twice
+ * keep their order): the order every bootstrap over problems draws from.
+ */
+export function inTaskOrder<T extends { readonly taskId: string }>(problems: readonly T[]): T[] {
+  return [...problems].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+}
+
+/**
+ * The bootstrap settings a result records (`summary.json`'s or a `PassAtKSummary`'s `bootstrap`: `reps`, `seed`,
+ * `confidence`), so that a run's intervals are recomputed with the settings its eval used; `{}` (the defaults)
+ * for anything else. Opaque input: fields of the wrong type are ignored.
+ */
+export function recordedBootstrapOptions(recorded: unknown): BootstrapOptions {
+  const b = (recorded as { bootstrap?: { reps?: unknown; seed?: unknown; confidence?: unknown } } | null | undefined)?.bootstrap;
+  const options: { reps?: number; seed?: number; confidence?: number } = {};
+  if (typeof b?.reps === 'number') options.reps = b.reps;
+  if (typeof b?.seed === 'number') options.seed = b.seed;
+  if (typeof b?.confidence === 'number') options.confidence = b.confidence;
+  return options;
 }
 
 /** Resamples the n samples of one problem with replacement and recounts c. */
@@ -83,7 +112,8 @@ export function meanPassAtKStatistic(
 }
 
 /**
- * Mean pass@k with bootstrap CIs for each requested k (default: the whole curve 1..smallest n).
+ * Mean pass@k with bootstrap CIs for each requested k (default: the whole curve 1..smallest n). The result does
+ * not depend on the order of `problems` (they are resampled in `inTaskOrder`).
  * @throws RangeError when there are no problems, counts are invalid, a k is not reportable, or the
  * bootstrap options are out of range.
  */
@@ -96,7 +126,7 @@ export function passAtKWithIntervals(
   const settings = resolveBootstrapOptions(options);
   const twoLevel = options.twoLevel ?? false;
   const estimates = bootstrapIntervals(
-    problems,
+    inTaskOrder(problems),
     meanPassAtKStatistic(problems, ks),
     settings,
     twoLevel ? resampleCounts : undefined,

@@ -6,9 +6,12 @@
  *   (`TestColumns`, compressed by `blob.ts`); what they printed or returned and their stderr are columns of
  *   the program (`DetailColumns`); inputs and expected outputs go to `test_cases` (per dataset and problem).
  * - A program equal to its problem's prompt followed by the completion keeps the completion only.
+ * - Partial credit: the sample's `score` is a column; a kept test keeps its own `score`. A passing test stored
+ *   as a count comes back with `score: 1` when the sample is graded (it has a score, or a kept test has one):
+ *   the modes that grade (`checker`, `ioi`) give every passing test score 1, and the others give none.
  * - Export (`expandRecord`) gives back the record `crucible eval` wrote, except the per-test times of passing
- *   tests stored as counts (a passing test is then `{index, status: "passed"}`; those fields are optional in
- *   the record schema).
+ *   tests stored as counts (a passing test is then `{index, status: "passed"}`, plus `score: 1` in a graded
+ *   sample; those fields are optional in the record schema).
  */
 import type { KeepTests, SampleProgram } from './result-store.js';
 import type { SampleStatus, TestResult } from '../verdict/index.js';
@@ -57,6 +60,8 @@ export interface CompactSample {
   readonly testsRun: number;
   readonly testsPassed: number;
   readonly passedRanges: string;
+  /** Partial credit in [0, 1] (`SampleRecord.score`), null for kinds that do not grade. */
+  readonly score: number | null;
 }
 
 /** Per-test columns of a sample's kept tests. */
@@ -66,11 +71,14 @@ export interface TestColumns {
   readonly cpuMs: readonly (number | null)[];
   readonly wallMs: readonly (number | null)[];
   readonly reason: readonly (string | null)[];
+  /** Partial credit of each test (`TestResult.score`), null where the test has none. */
+  readonly score: readonly (number | null)[];
 }
 
 /**
  * `TestColumns` as stored (`samples.tests`, before compression): `index` as ranges when ascending (else the
- * list), `status` run-length (`[status, count, …]`), `wallMs` left out when every value is null.
+ * list), `status` run-length (`[status, count, …]`), `wallMs` and `score` left out when every value is null (stores
+ * written before scores were kept have none).
  */
 export type StoredTestColumns = Record<string, (string | number | null)[]>;
 
@@ -88,6 +96,7 @@ export function packTestColumns(c: TestColumns): StoredTestColumns {
     cpuMs: [...c.cpuMs],
     ...(c.wallMs.every((w) => w === null) ? {} : { wallMs: [...c.wallMs] }),
     reason: [...c.reason],
+    ...(c.score.every((x) => x === null) ? {} : { score: [...c.score] }),
   };
 }
 
@@ -99,7 +108,8 @@ export function unpackTestColumns(stored: Readonly<Record<string, readonly (stri
   for (let i = 0; i + 1 < runs.length; i += 2) for (let n = 0; n < Number(runs[i + 1]); n++) status.push(runs[i] as SampleStatus);
   if (status.length !== index.length) throw new RangeError(`per-test columns: ${index.length} indices but ${status.length} statuses`);
   const column = (name: string) => (stored[name] ?? index.map(() => null)) as (number | null)[];
-  return { index, status, cpuMs: column('cpuMs'), wallMs: column('wallMs'), reason: (stored['reason'] ?? index.map(() => null)) as (string | null)[] };
+  return { index, status, cpuMs: column('cpuMs'), wallMs: column('wallMs'), reason: (stored['reason'] ?? index.map(() => null)) as (string | null)[],
+    score: column('score') };
 }
 
 /** Per-test columns of what a program's failing tests showed (`programs.detail`); `cut` is comma-separated. */
@@ -129,6 +139,7 @@ export function compactSample(record: SampleRecord, keepTests: KeepTests): { sam
       testsRun: record.tests.length,
       testsPassed: passing.length,
       passedRanges: keepTests === 'all' ? '' : formatRanges(passing.map((t) => t.index)),
+      score: record.score ?? null,
     },
     tests: kept.length === 0 ? null : {
       index: kept.map((t) => t.index),
@@ -136,6 +147,7 @@ export function compactSample(record: SampleRecord, keepTests: KeepTests): { sam
       cpuMs: kept.map((t) => t.cpuMs ?? null),
       wallMs: kept.map((t) => t.wallMs ?? null),
       reason: kept.map((t) => t.reason ?? null),
+      score: kept.map((t) => t.score ?? null),
     },
   };
 }
@@ -154,21 +166,27 @@ export function detailColumns(failures: readonly FailedTestDetail[] | undefined)
   };
 }
 
-/** The tests of a record: kept ones from their columns, passing ones from `passedRanges`, by index. */
-export function expandTests(sample: Pick<CompactSample, 'passedRanges'>, columns: TestColumns | null): TestResult[] {
+/**
+ * The tests of a record: kept ones from their columns, passing ones from `passedRanges` (with `score: 1` in a
+ * graded sample, see the module comment), by index.
+ */
+export function expandTests(sample: Pick<CompactSample, 'passedRanges' | 'score'>, columns: TestColumns | null): TestResult[] {
   const results: TestResult[] = (columns?.index ?? []).map((index, i) => {
     const cpuMs = columns!.cpuMs[i] ?? null;
     const wallMs = columns!.wallMs[i] ?? null;
     const reason = columns!.reason[i] ?? null;
+    const score = columns!.score[i] ?? null;
     return {
       index,
       status: columns!.status[i]!,
       ...(cpuMs === null ? {} : { cpuMs }),
       ...(wallMs === null ? {} : { wallMs }),
       ...(reason === null ? {} : { reason }),
+      ...(score === null ? {} : { score }),
     };
   });
-  for (const index of parseRanges(sample.passedRanges)) results.push({ index, status: 'passed' });
+  const graded = sample.score !== null || (columns?.score ?? []).some((x) => x !== null);
+  for (const index of parseRanges(sample.passedRanges)) results.push(graded ? { index, status: 'passed', score: 1 } : { index, status: 'passed' });
   return results.sort((a, b) => a.index - b.index);
 }
 
@@ -206,5 +224,6 @@ export function expandRecord(taskId: string, sampleIndex: number, programHash: s
     cpuMs: sample.cpuMs,
     wallMs: sample.wallMs,
     ...(sample.reason === null ? {} : { reason: sample.reason }),
+    ...(sample.score === null ? {} : { score: sample.score }),
   };
 }

@@ -7,6 +7,7 @@
 export const STORE_ERROR_CODES = {
   store_unavailable: 'the store cannot be opened or reached (file not writable, server down, bad URL)',
   store_schema_newer: 'the store was written by a newer Crucible (its schema version is higher than this one reads)',
+  store_migration_failed: 'a step of bringing an older store to this schema failed (the store is left as it was)',
   run_not_found: 'no run has this id or name',
   import_failed: 'a run directory cannot be imported (unreadable or malformed file, named with its line)',
   export_failed: 'a run cannot be exported (the target folder already holds a run)',

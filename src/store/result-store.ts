@@ -120,7 +120,10 @@ export interface SampleInput {
 
 
 
-/** Per-problem counts of a run: n samples, c passed (base), plus-passed, and status counts. */
+/**
+ * Per-problem counts of a run: n samples, c passed (base), plus-passed, partial credit (`scoreSum` over the
+ * `scored` samples that have a score; both 0 for kinds that do not grade), and status counts.
+ */
 export interface ProblemCountsRow {
   readonly taskId: string;
   readonly kind: string;
@@ -129,6 +132,8 @@ export interface ProblemCountsRow {
   readonly c: number;
   readonly plusC: number;
   readonly hasPlus: boolean;
+  readonly scored: number;
+  readonly scoreSum: number;
   readonly statuses: Readonly<Partial<Record<SampleStatus, number>>>;
 }
 
@@ -145,6 +150,8 @@ export interface SampleListRow {
   readonly testsRun: number;
   readonly testsPassed: number;
   readonly reason: string | null;
+  /** Partial credit in [0, 1] (`SampleRecord.score`), null for kinds that do not grade. */
+  readonly score: number | null;
   readonly programHash: string;
 }
 
@@ -155,6 +162,8 @@ export interface StoredTest {
   readonly cpuMs: number | null;
   readonly wallMs: number | null;
   readonly reason: string | null;
+  /** The test's partial credit (`TestResult.score`), null when it has none. */
+  readonly score: number | null;
   readonly input: string | null;
   readonly expected: string | null;
   readonly actual: string | null;
@@ -244,8 +253,9 @@ export interface ResultStore {
   /** Record the problems of a run (idempotent; numbering follows first appearance). */
   addProblems(runId: number, problems: readonly StoredProblem[]): Promise<void>;
   /**
-   * Store judged samples (one transaction); a sample already stored for the same (task, index) is kept as it
-   * is. Updates the run's done/passed counts and `progress` when given.
+   * Store judged samples (one transaction). A sample appended again for the same (task, index) replaces the one
+   * stored, as a later line of `verdicts.jsonl` does (a resumed eval judges `internal_error` samples again);
+   * within one call the last one counts. Updates the run's done/passed counts and `progress` when given.
    */
   appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void>;
   /** Task ids whose test cases are stored for the dataset with this problems hash. */

@@ -132,3 +132,13 @@ test('errors: nothing shared, duplicates, k too large', () => {
   );
   assert.throws(() => comparePaired([{ taskId: 'a', n: 5, c: 1 }], [{ taskId: 'a', n: 2, c: 1 }], { ks: [3] }), /not reportable/);
 });
+
+test('nothing of a comparison depends on the order either run lists its problems', () => {
+  const a = randomRun(30, 6, 11);
+  const b = randomRun(32, 6, 12);
+  const result = comparePaired(a, b, { ks: [1, 3], reps: 300 });
+  assert.ok(result.differences.every((d) => d.lower < d.upper));
+  assert.deepEqual(comparePaired([...a].reverse(), [...b].sort((x, y) => x.c - y.c), { ks: [1, 3], reps: 300 }), result);
+  assert.deepEqual(result.problems.map((p) => p.taskId), result.problems.map((p) => p.taskId).sort());
+  assert.deepEqual(result.onlyInB, ['t30', 't31']);
+});

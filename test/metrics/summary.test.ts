@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { passAtKCurve, type ProblemCounts } from '../../src/metrics/pass-at-k.js';
 import { createRng } from '../../src/metrics/random.js';
-import { passAtKWithIntervals, resampleCounts } from '../../src/metrics/summary.js';
+import { inTaskOrder, passAtKWithIntervals, recordedBootstrapOptions, resampleCounts } from '../../src/metrics/summary.js';
 
 function randomProblems(count: number, n: number, seed: number): ProblemCounts[] {
   const rng = createRng(seed);
@@ -67,4 +67,23 @@ test('resampleCounts keeps n and draws c from Binomial(n, c/n)', () => {
   assert.ok(Math.abs(total / 2000 - 3) < 0.15);
   assert.equal(resampleCounts({ taskId: 'x', n: 4, c: 0 }, rng).c, 0);
   assert.equal(resampleCounts({ taskId: 'x', n: 4, c: 4 }, rng).c, 4);
+});
+
+test('the interval does not depend on the order the problems come in (they are drawn in task-id order)', () => {
+  const problems = randomProblems(40, 6, 9).map((p, i) => ({ ...p, taskId: `HumanEval/${i}` }));
+  const shuffled = [...problems].sort((a, b) => (a.c - b.c) || b.taskId.localeCompare(a.taskId));
+  assert.notDeepEqual(shuffled, problems);
+  const inOrder = passAtKWithIntervals(problems, { reps: 300, seed: 5 });
+  assert.deepEqual(passAtKWithIntervals(shuffled, { reps: 300, seed: 5 }), inOrder);
+  assert.deepEqual(passAtKWithIntervals([...problems].reverse(), { reps: 300, seed: 5 }), inOrder);
+  assert.deepEqual(inTaskOrder([{ taskId: 'b' }, { taskId: 'B' }, { taskId: 'a' }, { taskId: 'a10' }, { taskId: 'a2' }]).map((p) => p.taskId),
+    ['B', 'a', 'a10', 'a2', 'b'], 'code-unit order, whatever the locale');
+});
+
+test('recordedBootstrapOptions reads the settings a summary records, and nothing else', () => {
+  assert.deepEqual(recordedBootstrapOptions({ bootstrap: { reps: 500, seed: 7, confidence: 0.9, method: 'percentile', twoLevel: false } }),
+    { reps: 500, seed: 7, confidence: 0.9 });
+  assert.deepEqual(recordedBootstrapOptions({ bootstrap: { reps: '500', seed: null } }), {});
+  assert.deepEqual(recordedBootstrapOptions(undefined), {});
+  assert.deepEqual(recordedBootstrapOptions(null), {});
 });

@@ -91,3 +91,17 @@ test('markdown report through renderRunReport; a run without plus results has no
     await rm(dir, { recursive: true });
   }
 });
+
+test('report data: the bootstrap settings the run records, unless others are given', async () => {
+  const dir = await writeRunDir(tinyRecords(), undefined, { bootstrap: { reps: 300, seed: 7, confidence: 0.9, method: 'percentile', twoLevel: false } });
+  try {
+    const run = await loadRun(dir);
+    const recorded = buildReportData(run);
+    assert.deepEqual([recorded.base.bootstrap.reps, recorded.base.bootstrap.seed, recorded.base.bootstrap.confidence], [300, 7, 0.9]);
+    assert.deepEqual(recorded.base, buildReportData({ ...run, summary: undefined }, { reps: 300, seed: 7, confidence: 0.9 }).base);
+    const given = buildReportData(run, { seed: 8 });
+    assert.deepEqual([given.base.bootstrap.reps, given.base.bootstrap.seed], [300, 8], 'a flag overrides only its own setting');
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});

@@ -35,7 +35,8 @@ describe('compactSample', () => {
     assert.equal(rows.sample.passedRanges, '0');
     assert.equal(rows.sample.testsRun, 2);
     assert.equal(rows.sample.testsPassed, 1);
-    assert.deepEqual(rows.tests, { index: [1], status: ['wrong_answer'], cpuMs: [2], wallMs: [null], reason: ['differs'] });
+    assert.deepEqual(rows.tests, { index: [1], status: ['wrong_answer'], cpuMs: [2], wallMs: [null], reason: ['differs'], score: [null] });
+    assert.equal(rows.sample.score, null);
     assert.deepEqual(expandRecord('t', 0, 'h', rows.sample, rows.tests),
       { ...record, tests: [{ index: 0, status: 'passed' }, { index: 1, status: 'wrong_answer', cpuMs: 2, reason: 'differs' }] });
   });
@@ -45,6 +46,22 @@ describe('compactSample', () => {
     assert.equal(rows.sample.passedRanges, '');
     assert.deepEqual(rows.tests?.index, [0, 1]);
     assert.deepEqual(expandRecord('t', 0, 'h', rows.sample, rows.tests), record);
+  });
+
+  it('keeps partial credit: the sample\'s score, each kept test\'s, and score 1 for passing tests kept as counts', () => {
+    const graded = { ...record, score: 0.5, tests: [{ ...record.tests[0]!, score: 1 }, { ...record.tests[1]!, score: 0 }] };
+    const rows = compactSample(graded, 'failing');
+    assert.equal(rows.sample.score, 0.5);
+    assert.deepEqual(rows.tests?.score, [0]);
+    assert.deepEqual(expandRecord('t', 0, 'h', rows.sample, rows.tests),
+      { ...graded, tests: [{ index: 0, status: 'passed', score: 1 }, { index: 1, status: 'wrong_answer', cpuMs: 2, reason: 'differs', score: 0 }] });
+    const all = compactSample(graded, 'all');
+    assert.deepEqual(expandRecord('t', 0, 'h', all.sample, all.tests), graded);
+    const unscored = { ...graded, score: undefined };
+    delete unscored.score;
+    const partial = compactSample(unscored, 'failing');
+    assert.deepEqual(expandRecord('t', 0, 'h', partial.sample, partial.tests).tests[0], { index: 0, status: 'passed', score: 1 },
+      'graded without a sample score (a fail-fast stop): a kept test has a score');
   });
 
   it('a passing sample has no kept tests', () => {
@@ -68,13 +85,16 @@ describe('detail columns', () => {
 describe('stored test columns', () => {
   it('pack indices as ranges and statuses run-length, and unpack to the same columns', () => {
     const columns = { index: [0, 1, 2, 5], status: ['wrong_answer', 'wrong_answer', 'wrong_answer', 'runtime_error'] as const,
-      cpuMs: [1, 0, 0, 2], wallMs: [null, null, null, null], reason: ['a', 'b', 'c', null] };
+      cpuMs: [1, 0, 0, 2], wallMs: [null, null, null, null], reason: ['a', 'b', 'c', null], score: [null, null, null, null] };
     const packed = packTestColumns({ ...columns, status: [...columns.status] });
     assert.deepEqual(packed, { ranges: ['0-2,5'], status: ['wrong_answer', 3, 'runtime_error', 1], cpuMs: [1, 0, 0, 2], reason: ['a', 'b', 'c', null] });
     assert.deepEqual(unpackTestColumns(packed), { ...columns, status: [...columns.status] });
     const unordered = { ...columns, index: [5, 0, 1, 2], status: [...columns.status] };
     assert.deepEqual(unpackTestColumns(packTestColumns(unordered)).index, [5, 0, 1, 2]);
     assert.throws(() => unpackTestColumns({ ranges: ['0-3'], status: ['passed', 1] }), RangeError);
+    const scored = { ...columns, status: [...columns.status], score: [0.5, 0, null, 0.25] };
+    assert.deepEqual(packTestColumns(scored).score, [0.5, 0, null, 0.25]);
+    assert.deepEqual(unpackTestColumns(packTestColumns(scored)), scored);
   });
 });
 

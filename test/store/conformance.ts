@@ -92,8 +92,8 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       try {
         const id = await seeded(store);
         assert.deepEqual(await store.problemCounts(id), [
-          { taskId: 'add', kind: 'call', testCount: 3, n: 2, c: 1, plusC: 1, hasPlus: true, statuses: { passed: 1, wrong_answer: 1 } },
-          { taskId: 'mul', kind: 'call', testCount: 2, n: 2, c: 1, plusC: 1, hasPlus: true, statuses: { passed: 1, time_limit_exceeded: 1 } },
+          { taskId: 'add', kind: 'call', testCount: 3, n: 2, c: 1, plusC: 1, hasPlus: true, scored: 0, scoreSum: 0, statuses: { passed: 1, wrong_answer: 1 } },
+          { taskId: 'mul', kind: 'call', testCount: 2, n: 2, c: 1, plusC: 1, hasPlus: true, scored: 0, scoreSum: 0, statuses: { passed: 1, time_limit_exceeded: 1 } },
         ]);
         const samples = await store.samplesOf(id, 'add');
         assert.deepEqual(samples.map((s) => [s.sampleIndex, s.status, s.passed, s.testsRun, s.testsPassed, s.memoryKiB, s.programHash]),
@@ -170,6 +170,33 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps partial credit: the sample score and each kept test score, summed per problem', async () => {
+      const store = await open();
+      try {
+        const id = await store.createRun(newRun());
+        const graded = (sampleIndex: number, testScores: readonly number[], score?: number): SampleInput => ({
+          record: {
+            taskId: 'ioi', sampleIndex, programHash: `graded-${sampleIndex}`, passed: testScores.every((x) => x === 1),
+            status: testScores.every((x) => x === 1) ? 'passed' : 'wrong_answer', cpuMs: 1, wallMs: 2, ...(score === undefined ? {} : { score }),
+            tests: testScores.map((x, index) => ({ index, status: x === 1 ? 'passed' as const : 'wrong_answer' as const, cpuMs: 1, wallMs: 1, score: x })),
+          },
+        });
+        const samples = [graded(0, [1, 1], 1), graded(1, [1, 0.5], 0.3), graded(2, [1, 0]), graded(3, [0, 0], 0)];
+        await store.appendSamples(id, samples);
+        await store.appendSamples(id, fixtureSamples().slice(0, 1));
+        const back = await store.records(id, { taskId: 'ioi' });
+        assert.deepEqual(back.map((r) => r.score), [1, 0.3, undefined, 0]);
+        assert.deepEqual(back.map((r) => r.tests.map((t) => t.score)), [[1, 1], [1, 0.5], [1, 0], [0, 0]], 'passing tests kept as counts: score 1');
+        assert.equal((await store.records(id, { taskId: 'add' }))[0]!.tests[0]!.score, undefined, 'an ungraded sample has no test scores');
+        assert.deepEqual((await store.samplesOf(id, 'ioi')).map((s) => s.score), [1, 0.3, null, 0]);
+        assert.deepEqual((await store.sample(id, 'ioi', 1))!.tests.map((t) => [t.index, t.score]), [[1, 0.5]]);
+        const counts = await store.problemCounts(id);
+        assert.deepEqual(counts.map((p) => [p.taskId, p.n, p.c, p.scored, p.scoreSum]), [['ioi', 4, 1, 3, 1.3], ['add', 1, 1, 0, 0]]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('stores test cases once per dataset and problem', async () => {
       const store = await open();
       try {
@@ -203,16 +230,23 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
-    it('keeps the first copy of a sample appended twice and counts it once', async () => {
+    it('keeps the later copy of a sample appended twice (a resumed eval judges it again) and counts it once', async () => {
       const store = await open();
       try {
         const id = await seeded(store);
         const again = fixtureSamples()[1]!;
-        await store.appendSamples(id, [{ ...again, record: { ...again.record, status: 'passed', passed: true, tests: tests(3) } }]);
+        const judge = { worker: 'w9', crucibleVersion: '0.1.0', toolchain: null };
+        await store.appendSamples(id, [{ ...again, record: { ...again.record, status: 'internal_error', passed: false, tests: [] } },
+          { ...again, record: { ...again.record, status: 'passed', passed: true, tests: tests(3), judgedBy: judge } }]);
         const run = await store.getRun(id);
         assert.equal(run?.doneSamples, 4);
-        assert.equal(run?.passedSamples, 2);
-        assert.equal((await store.sample(id, 'add', 1))?.status, 'wrong_answer');
+        assert.equal(run?.passedSamples, 3);
+        assert.equal((await store.sample(id, 'add', 1))?.status, 'passed');
+        assert.deepEqual((await store.records(id, { taskId: 'add' })).map((r) => [r.sampleIndex, r.status, r.judgedBy?.worker]), [[0, 'passed', undefined], [1, 'passed', 'w9']]);
+        await store.appendSamples(id, [again]);
+        assert.deepEqual((await store.records(id, { taskId: 'add' })).map((r) => [r.sampleIndex, r.status, r.judgedBy?.worker]),
+          [[0, 'passed', undefined], [1, 'wrong_answer', undefined]], 'who judged it goes with the verdict it replaced');
+        assert.deepEqual((await store.problemCounts(id)).map((p) => [p.taskId, p.n, p.c]), [['add', 2, 1], ['mul', 2, 1]]);
       } finally {
         await store.close();
       }

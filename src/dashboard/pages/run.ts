@@ -1,6 +1,7 @@
 /**
  * A run: provenance, pass@k table and curve with CI bands (base, and base + plus for EvalPlus runs), verdict
- * breakdown, difficulty histogram, and the per-problem table (sortable; difficulty = pass rate).
+ * breakdown, difficulty histogram, and the per-problem table (sortable; difficulty = pass rate). A run with partial
+ * credit (IOI subtasks, checkers with points) also shows its mean score, overall and per problem.
  */
 import type { PassAtKSummary } from '../../metrics/summary.js';
 import { HEADLINE_KS } from '../../report/build.js';
@@ -46,20 +47,41 @@ function provenance(run: RunRow): string {
   return facts(rows, 'provenance');
 }
 
+/** ", mean score 41.50% (8 scored samples)" for a run with partial credit, else ''. */
+function scoreLead(problems: readonly ProblemCountsRow[]): string {
+  const mean = meanScore(problems);
+  if (mean === null) return '';
+  const scored = problems.reduce((sum, p) => sum + p.scored, 0);
+  return `, mean score <span data-testid="mean-score">${pct(mean)}</span>% (${scored} scored samples)`;
+}
+
 function problemTable(runId: number, problems: readonly ProblemCountsRow[]): string {
   const hasPlus = problems.some((p) => p.hasPlus);
+  const hasScore = problems.some((p) => p.scored > 0);
+  const score = (p: ProblemCountsRow): string => !hasScore ? ''
+    : p.scored === 0 ? '<td data-v="-1" data-field="score">–</td>' : `<td data-v="${p.scoreSum / p.scored}" data-field="score">${pct(p.scoreSum / p.scored)}</td>`;
   const rows = [...problems].sort((a, b) => a.c / a.n - b.c / b.n || a.taskId.localeCompare(b.taskId)).map((p) => {
     const statuses = SAMPLE_STATUSES.filter((s) => (p.statuses[s] ?? 0) > 0).map((s) => `${s.replace(/_/g, ' ')} ${p.statuses[s]}`).join(', ');
     const href = `runs/${runId}/problem?task=${encodeURIComponent(p.taskId)}`;
     return `<tr data-task="${esc(p.taskId)}"><td data-v="${esc(p.taskId)}"><a href="${esc(href)}">${esc(p.taskId)}</a></td>` +
       `<td data-v="${p.testCount}">${p.testCount}</td><td data-v="${p.n}">${p.n}</td><td data-v="${p.c}" data-field="c">${p.c}</td>` +
-      `<td data-v="${p.c / p.n}" data-field="rate">${pct(p.c / p.n)}</td>` +
+      `<td data-v="${p.c / p.n}" data-field="rate">${pct(p.c / p.n)}</td>${score(p)}` +
       (hasPlus ? `<td data-v="${p.plusC}">${p.plusC}</td>` : '') + `<td>${esc(statuses)}</td></tr>`;
   }).join('');
   return `<table class="sortable" id="problems"><caption>Hardest first; click a header to sort.</caption><thead><tr>` +
     `<th data-type="text">task</th><th data-type="number">tests</th><th data-type="number">samples</th><th data-type="number">passed</th>` +
-    `<th data-type="number">pass rate = difficulty (%)</th>${hasPlus ? '<th data-type="number">plus passed</th>' : ''}<th>verdicts</th>` +
+    `<th data-type="number">pass rate = difficulty (%)</th>${hasScore ? '<th data-type="number">mean score (%)</th>' : ''}${hasPlus ? '<th data-type="number">plus passed</th>' : ''}<th>verdicts</th>` +
     `</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * Mean partial credit of a run, a fraction: the mean over the problems with scored samples of their samples' mean
+ * score (each problem weighs the same, as in pass@1); null when no sample has a score.
+ */
+export function meanScore(problems: readonly ProblemCountsRow[]): number | null {
+  const scored = problems.filter((p) => p.scored > 0);
+  if (scored.length === 0) return null;
+  return scored.reduce((sum, p) => sum + p.scoreSum / p.scored, 0) / scored.length;
 }
 
 /** Render a run page. `others`: runs to offer for comparison. */
@@ -74,7 +96,7 @@ export function renderRun(base: string, run: RunRow, problems: readonly ProblemC
   }
   const head = `<p class="lead">${badge(status)} · ${esc(run.model)} on ${esc(run.dataset)} · ` +
     `<span data-testid="done">${run.doneSamples}</span> of ${run.totalSamples} samples judged, ` +
-    `<span data-testid="passed">${run.passedSamples}</span> passed</p>` +
+    `<span data-testid="passed">${run.passedSamples}</span> passed${scoreLead(problems)}</p>` +
     (run.status === 'running' ? progressBar(run.doneSamples, run.totalSamples, run.progress?.samplesPerSecond ?? null, run.progress?.etaSeconds ?? null) : '');
   const compare = others.filter((o) => o.id !== run.id);
   const compareForm = compare.length === 0 ? '' : `<form class="inline" method="get" action="compare"><input type="hidden" name="a" value="${run.id}">` +

@@ -5,7 +5,7 @@
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import type { RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
-import { badge, esc, facts, kib, ms, page, preText } from '../html.js';
+import { badge, esc, facts, kib, ms, page, pct, preText } from '../html.js';
 
 /** Failing tests shown in full on the page (the rest are listed with status and reason). */
 export const TESTS_SHOWN = 50;
@@ -37,7 +37,8 @@ function block(label: string, text: string | null, testid: string, cut: boolean)
 
 function testSection(t: StoredTest): string {
   const diff = t.expected !== null && t.actual !== null ? `<div class="block"><h4>diff (expected → got)</h4>${diffHtml(t.expected, t.actual)}</div>` : '';
-  return `<details class="test" data-test="${t.index}" open><summary>test ${t.index} · ${badge(t.status)} ${esc(t.reason ?? '')}` +
+  const score = t.score === null ? '' : ` <span data-testid="test-score">score ${pct(t.score)}%</span>`;
+  return `<details class="test" data-test="${t.index}" open><summary>test ${t.index} · ${badge(t.status)}${score} ${esc(t.reason ?? '')}` +
     ` <span class="muted">${ms(t.cpuMs)} CPU</span></summary>` +
     block('input', t.input, 'input', t.cut.includes('input')) + block('expected', t.expected, 'expected', t.cut.includes('expected')) +
     block('got', t.actual, 'actual', t.cut.includes('actual')) + diff + block('stderr', t.stderr, 'stderr', t.cut.includes('stderr')) + '</details>';
@@ -50,6 +51,7 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow): str
   const summary = facts([
     ['verdict', `${badge(s.status)}${s.plusStatus === null ? '' : ` plus: ${badge(s.plusStatus)}`}`],
     ['reason', esc(s.reason ?? '–')],
+    ...(s.score === null ? [] : [['score (partial credit)', `<span data-testid="score">${pct(s.score)}</span>%`] as [string, string]]),
     ['tests', `${s.testsPassed} passed of ${s.testsRun} run (the problem has ${s.testCount}${s.passedRanges === '' ? '' : `; passed: ${esc(s.passedRanges)}`})`],
     ['CPU / wall', `${ms(s.cpuMs)} / ${ms(s.wallMs)}`],
     ['peak memory', kib(s.memoryKiB)],

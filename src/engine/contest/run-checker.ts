@@ -7,7 +7,7 @@ import { ARTIFACT_DIR, type BuildOutcome, type Executor } from '../executor.js';
 import { DEFAULT_COMPILE_LIMITS } from '../../limits.js';
 import { GXX } from './package-job.js';
 import {
-  CHECKER_LIMITS, cmsCheckerVerdict, failed, pythonCheckerVerdict, testlibVerdict, vendoredTestlib,
+  CHECKER_LIMITS, cmsCheckerVerdict, failed, pythonCheckerVerdict, testlibVerdict, defaultTestlibHeader,
   type CheckerInput, type CheckerSpec, type CheckerVerdict,
 } from '../../kinds/checker/checker-verdicts.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
@@ -20,7 +20,7 @@ export const CHECKER_COMPILE_ARGV: readonly string[] = [GXX, '-x', 'c++', '-std=
 /** Build a C++ checker (testlib or cms) once per distinct source; the artifact holds `checker`. */
 export function buildChecker(executor: Executor, spec: CheckerSpec): Promise<BuildOutcome> {
   const files: Record<string, string> = { 'checker.cpp': spec.source };
-  if (spec.kind === 'testlib' || spec.testlibHeader !== undefined) files['testlib.h'] = spec.testlibHeader ?? vendoredTestlib();
+  if (spec.kind === 'testlib' || spec.testlibHeader !== undefined) files['testlib.h'] = spec.testlibHeader ?? defaultTestlibHeader();
   return executor.build({ argv: CHECKER_COMPILE_ARGV, files, limits: DEFAULT_COMPILE_LIMITS });
 }
 

@@ -1,6 +1,7 @@
 /**
  * `ResultStore` over a `SqlDriver`: one implementation for SQLite and PostgreSQL (the conformance suite in
- * test/store/ runs against both). Tables: `schema.ts`; compact rows: `../compact.ts`.
+ * test/store/ runs against both). Tables: `migrations.ts`, brought up to date on open by `migrate.ts`; compact
+ * rows: `../compact.ts`.
  *
  * Writes go through one promise chain per store object, so a sample batch, a run update and training events
  * never interleave inside a transaction. Per run, task and program numbers are cached after the first use
@@ -19,8 +20,8 @@ import type {
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
-import type { SqlDriver, SqlValue } from './driver.js';
-import { schemaScript, SCHEMA_VERSION } from './schema.js';
+import { MAX_PARAMETERS, type SqlDriver, type SqlValue } from './driver.js';
+import { migrateStore } from './migrate.js';
 
 interface RunCache {
   readonly problems: Map<string, { readonly id: number; readonly prompt: string | null }>;
@@ -73,19 +74,44 @@ function runRow(db: RunDb): RunRow {
   };
 }
 
+/** The last input of each (task, sample index) in `samples`, in order: a later verdict replaces an earlier one. */
+function lastOfEach(samples: readonly SampleInput[]): SampleInput[] {
+  const last = new Map<string, number>();
+  samples.forEach((s, i) => last.set(`${s.record.taskId}\0${s.record.sampleIndex}`, i));
+  return samples.filter((s, i) => last.get(`${s.record.taskId}\0${s.record.sampleIndex}`) === i);
+}
+
+/**
+ * Delete the samples `keys` (problem number, sample index) of run `runId`, and who judged them, so that their
+ * new rows replace them.
+ */
+async function dropSamples(tx: SqlDriver, runId: number, keys: readonly (readonly [SqlValue, SqlValue])[]): Promise<void> {
+  const perStatement = Math.floor((MAX_PARAMETERS - 1) / 2);
+  for (let start = 0; start < keys.length; start += perStatement) {
+    const batch = keys.slice(start, start + perStatement);
+    // Typed, because PostgreSQL reads the parameters of a VALUES list as text.
+    const pairs = batch.map(() => '(CAST(? AS INTEGER), CAST(? AS INTEGER))').join(', ');
+    for (const table of ['samples', 'sample_judges']) {
+      await tx.run(`DELETE FROM ${table} WHERE run_id = ? AND (problem_id, sample_index) IN (VALUES ${pairs})`, [runId, ...batch.flat()]);
+    }
+  }
+}
+
 function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Open the store's schema on `driver` (creating tables) and wrap it. @throws StoreError `store_schema_newer`. */
+/**
+ * Bring the store at `driver` to this code's schema (`migrate.ts`: a new database gets every table, an older store
+ * the steps it lacks) and wrap it. The driver is closed when this throws.
+ * @throws StoreError `store_schema_newer`, `store_migration_failed`, `store_unavailable`.
+ */
 export async function openSqlStore(driver: SqlDriver, location: string): Promise<ResultStore> {
-  await driver.exec(schemaScript(driver.dialect));
-  await driver.run('INSERT INTO crucible_meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING', ['schema_version', String(SCHEMA_VERSION)]);
-  const row = await driver.get<{ value: string }>('SELECT value AS "value" FROM crucible_meta WHERE key = ?', ['schema_version']);
-  const version = Number(row?.value);
-  if (version > SCHEMA_VERSION) {
+  try {
+    await migrateStore(driver, location);
+  } catch (error) {
     await driver.close();
-    throw new StoreError('store_schema_newer', `${location}: schema version ${version}, this Crucible reads up to ${SCHEMA_VERSION}: upgrade Crucible`);
+    throw error;
   }
   return new SqlStore(driver, location);
 }
@@ -168,7 +194,8 @@ class SqlStore implements ResultStore {
     await tx.insertMany('problems', ['run_id', 'problem_id', 'task_id', 'kind', 'prompt', 'test_count'], rows, true);
   }
 
-  appendSamples(runId: number, samples: readonly SampleInput[], progress?: RunProgress): Promise<void> {
+  appendSamples(runId: number, appended: readonly SampleInput[], progress?: RunProgress): Promise<void> {
+    const samples = lastOfEach(appended);
     return this.write(async () => {
       const run = await this.db.get<{ keepTests: string }>('SELECT keep_tests AS "keepTests" FROM runs WHERE id = ?', [runId]);
       if (run === undefined) throw new StoreError('run_not_found', `${this.location}: no run ${runId}`);
@@ -217,7 +244,7 @@ class SqlStore implements ResultStore {
             sampleJudgeRows.push([runId, problem.id, input.record.sampleIndex, judgeId]);
           }
           sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
-            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests]);
+            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests, s.score]);
         }
         await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json',
           'memory_kib', 'stderr', 'detail'], programRows, true);
@@ -226,8 +253,9 @@ class SqlStore implements ResultStore {
           await tx.run(`UPDATE programs SET detail = COALESCE(detail, ?), memory_kib = COALESCE(memory_kib, ?), stderr = COALESCE(stderr, ?)
             WHERE run_id = ? AND program_id = ?`, [d.detail, d.input.memoryKiB ?? null, d.input.stderr ?? null, runId, d.id]);
         }
+        await dropSamples(tx, runId, sampleRows.map((r) => [r[1]!, r[2]!] as const));
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
-          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests'], sampleRows, true);
+          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score'], sampleRows, true);
         await tx.insertMany('judges', ['run_id', 'judge_id', 'worker', 'crucible_version', 'toolchain'], judgeRows, true);
         await tx.insertMany('sample_judges', ['run_id', 'problem_id', 'sample_index', 'judge_id'], sampleJudgeRows, true);
         await tx.run(
@@ -316,24 +344,26 @@ class SqlStore implements ResultStore {
 
   async problemCounts(runId: number): Promise<ProblemCountsRow[]> {
     const rows = await this.db.all<{ problemId: number; taskId: string; kind: string; testCount: number; status: SampleStatus;
-      n: number; c: number; plusC: number; withPlus: number }>(
+      n: number; c: number; plusC: number; withPlus: number; scored: number; scoreSum: number | null }>(
       `SELECT p.problem_id AS "problemId", p.task_id AS "taskId", p.kind AS "kind", p.test_count AS "testCount", s.status AS "status",
          COUNT(*) AS "n", SUM(s.passed) AS "c", SUM(COALESCE(s.plus_passed, 0)) AS "plusC",
-         SUM(CASE WHEN s.plus_status IS NULL THEN 0 ELSE 1 END) AS "withPlus"
+         SUM(CASE WHEN s.plus_status IS NULL THEN 0 ELSE 1 END) AS "withPlus", COUNT(s.score) AS "scored", SUM(s.score) AS "scoreSum"
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
        WHERE s.run_id = ? GROUP BY p.problem_id, p.task_id, p.kind, p.test_count, s.status ORDER BY p.problem_id`, [runId]);
     const byProblem = new Map<number, { taskId: string; kind: string; testCount: number; n: number; c: number; plusC: number; hasPlus: boolean;
-      statuses: Partial<Record<SampleStatus, number>> }>();
+      scored: number; scoreSum: number; statuses: Partial<Record<SampleStatus, number>> }>();
     for (const r of rows) {
       let p = byProblem.get(r.problemId);
       if (p === undefined) {
-        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, statuses: {} };
+        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, scored: 0, scoreSum: 0, statuses: {} };
         byProblem.set(r.problemId, p);
       }
       p.n += r.n;
       p.c += r.c;
       p.plusC += r.plusC;
       p.hasPlus ||= r.withPlus > 0;
+      p.scored += r.scored;
+      p.scoreSum += r.scoreSum ?? 0;
       p.statuses[r.status] = r.n;
     }
     return [...byProblem.values()];
@@ -342,7 +372,7 @@ class SqlStore implements ResultStore {
   private static readonly SAMPLE_COLUMNS = `s.sample_index AS "sampleIndex", s.status AS "status", s.passed AS "passed",
     s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs", s.wall_ms AS "wallMs",
     g.memory_kib AS "memoryKiB", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed", s.reason AS "reason",
-    g.hash AS "programHash"`;
+    s.score AS "score", g.hash AS "programHash"`;
 
   private static sampleListRow(r: Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null }): SampleListRow {
     return { ...r, passed: r.passed === 1, plusPassed: r.plusPassed === null ? null : r.plusPassed === 1 };
@@ -393,6 +423,7 @@ class SqlStore implements ResultStore {
         cpuMs: kept!.cpuMs[i] ?? null,
         wallMs: kept!.wallMs[i] ?? null,
         reason: kept!.reason[i] ?? null,
+        score: kept!.score[i] ?? null,
         input: c?.input ?? null,
         expected: c?.expected ?? null,
         actual: d === undefined ? null : detail!.actual[d] ?? null,
@@ -431,7 +462,7 @@ class SqlStore implements ResultStore {
          j.worker AS "worker", j.crucible_version AS "crucibleVersion", j.toolchain AS "toolchain",
          s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
          s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
-         s.passed_ranges AS "passedRanges"${withTests ? ', s.tests AS "tests"' : ''}
+         s.passed_ranges AS "passedRanges", s.score AS "score"${withTests ? ', s.tests AS "tests"' : ''}
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
          LEFT JOIN sample_judges sj ON sj.run_id = s.run_id AND sj.problem_id = s.problem_id AND sj.sample_index = s.sample_index

@@ -1,0 +1,60 @@
+/**
+ * The result store's schema as an ordered list of migration steps: step N takes a store from schema version
+ * N − 1 to N. A new store runs every step; an older one runs the steps it lacks (`migrate.ts` applies them in
+ * one transaction and records the version in `crucible_meta`). A step is SQL for each engine, or a function
+ * over the driver when SQL alone cannot do it (moving data, a rebuilt table).
+ *
+ * Steps are append-only: a released step is never edited or removed, since stores exist that ran it as it was;
+ * a change is a new step at the end. docs/STORE.md ("Migrations", "How to add a store column") has the rules.
+ */
+import type { SqlDialect, SqlDriver } from './driver.js';
+import { forDialect, GENERATION_TABLES, JUDGES_TABLES, VERSION_1_TABLES } from './schema.js';
+
+/** What every step has: its version (1, 2, … in order, no gaps) and one line saying what it changes. */
+interface MigrationHead {
+  /** The schema version the step takes a store to. */
+  readonly version: number;
+  /** What the step changes, shown when a migration fails and kept in `crucible_meta`. */
+  readonly description: string;
+}
+
+/**
+ * One migration step: `sql` (a script of `;`-separated statements without parameters, per engine) or `apply`
+ * (runs inside the migration's transaction on `tx`; it rejects to abort the whole migration).
+ */
+export type Migration = MigrationHead & (
+  | { readonly sql: Readonly<Record<SqlDialect, string>> }
+  | { readonly apply: (tx: SqlDriver) => Promise<void> }
+);
+
+/** The same text, with its type placeholders (`schema.ts`) written for each engine. */
+function bothEngines(sql: string): Readonly<Record<SqlDialect, string>> {
+  return { sqlite: forDialect(sql, 'sqlite'), postgres: forDialect(sql, 'postgres') };
+}
+
+/** Every step, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'runs, problems, programs, samples, test cases and training events',
+    sql: bothEngines(VERSION_1_TABLES),
+  },
+  {
+    version: 2,
+    description: 'judges and sample_judges: who judged a sample of a queue run (some version-1 stores have them already)',
+    sql: bothEngines(JUDGES_TABLES),
+  },
+  {
+    version: 3,
+    description: 'samples.score: partial credit in [0, 1] of the kinds that grade (IOI subtasks, checkers with points)',
+    sql: bothEngines('ALTER TABLE samples ADD COLUMN score DOUBLE PRECISION'),
+  },
+  {
+    version: 4,
+    description: 'generation_prompts, generation_sampling, generation_samples: the generation cache of crucible generate',
+    sql: bothEngines(GENERATION_TABLES),
+  },
+];
+
+/** The schema version this code writes and reads: the last step's. */
+export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]!.version;
