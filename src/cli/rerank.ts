@@ -5,9 +5,9 @@ import type { Command } from 'commander';
 import { datasetHash, problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Judge } from '../judge/judge.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
-import { createJudge } from '../engine/factory.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { openJudge } from '../queue/open.js';
 import { executeRerank, RERANK_METHODS, RerankInputError, rerankIntervals, scoreRerank, type RerankMethod, type RerankResult } from '../apps/rerank.js';
 import type { SampleRecord } from '../store/records.js';
 import { importRunDirectory } from '../store/run-dir.js';
@@ -132,11 +132,9 @@ export function register(program: Command): void {
       const tests = method === 'first' || flags.tests === undefined ? undefined
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
       const limits = flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) };
-      const location = flags.queue === undefined ? undefined : queueLocation(flags.queue); // a bad URL fails before anything runs
-      const judge: Judge = location === undefined
-        ? createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits })
-        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-        : await (await import('../queue/queue-judge.js')).QueueJudge.connect(location, { limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) });
+      if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything runs
+      const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits,
+        ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
       const bar = flags.progress && !flags.json && process.stderr.isTTY
         ? new SingleBar({ format: 'rerank {phase} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, stream: process.stderr })
         : null;

@@ -155,15 +155,15 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
 
 /**
  * Run one session operation, its `SessionError`s as catalog errors (`ServiceError`). `judged` work (a `program`
- * step: it runs on the judge's slots) is one item of the judging admission control (`overloaded` when the queue
- * is full); other session work (creating, resetting or stepping a box session) runs in the session's own box and
- * takes no judging place. Shared by the HTTP routes and the MCP session tools.
+ * step: it runs on the judge's slots) is one item of admission control (`JudgeService.admitted`: `overloaded` when
+ * the queue is full, `ClientGoneError` when the client went away); other session work (creating, resetting or
+ * stepping a box session) runs in the session's own box and takes no judging place. Shared by the HTTP routes and
+ * the MCP session tools.
  */
 export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Promise<T>, signal?: AbortSignal, judged = false): Promise<T> {
   try {
     if (!judged) return await work();
-    ctx.service.reserveItems(1);
-    return await ctx.service.admission.run(work, signal);
+    return await ctx.service.admitted(signal === undefined ? undefined : { route: 'sessions', signal }, () => work());
   } catch (error) {
     if (error instanceof SessionError) throw asServiceError(error);
     throw error;
