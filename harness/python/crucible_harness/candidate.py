@@ -8,9 +8,15 @@ do not run), then serves calls until the channel closes. Nothing it sends is tru
 Channel frames (see frames.py), requests -> answers:
   {"load": program, "entry": name}          -> {"ready": true} | {"error": [type, message]}
   {"call": [PyValue...], "kw": [[k, PyValue]...]} -> {"v": PyValue} | {"error": [type, message]}
+A script (the `script` mode: MBPP's program + setup, judged by its assert lines in the tester) loads without an
+entry point and answers with the names its globals bind, then evaluates expressions the tester sends (calls
+into the program, their arguments included; never a comparison or an expected value):
+  {"load": program, "entry": null}          -> {"ready": true, "names": [[name, module name | null]...]} | {"error": ...}
+  {"eval": expression source}               -> {"v": PyValue} | {"error": [type, message]}
 """
 import io
 import os
+import types
 import random
 import sys
 
@@ -70,20 +76,40 @@ def _flush():
             pass
 
 
+# At most this many names of a script's globals are reported (the tester refuses more).
+MAX_NAMES = 10_000
+
+
+def _bound_names(globals_):
+    """[name, module name or None] for each name the script's globals bind (a module: its __name__)."""
+    out = []
+    for name, value in list(globals_.items())[:MAX_NAMES]:
+        if type(name) is not str:
+            continue
+        module = value.__name__ if type(value) is types.ModuleType else None
+        out.append([name[:200], module[:200] if type(module) is str else None])
+    return out
+
+
 def _serve():
     write, read = frames.write_frame, frames.read_frame
     first = read(CHANNEL_FD)
-    if type(first) is not dict or type(first.get("load")) is not str or type(first.get("entry")) is not str:
+    if type(first) is not dict or type(first.get("load")) is not str or \
+            (first.get("entry") is not None and type(first.get("entry")) is not str):
         write(CHANNEL_FD, {"error": ["HarnessError", "bad load request"]})
         return
     entry = first["entry"]
     globals_ = {}
+    fn = None
     try:
         exec(compile(first["load"], "<candidate>", "exec"), globals_)
-        if entry not in globals_:
-            raise NameError(f"name '{entry}' is not defined")
-        fn = globals_[entry]
-        reply = {"ready": True}
+        if entry is None:
+            reply = {"ready": True, "names": _bound_names(globals_)}
+        else:
+            if entry not in globals_:
+                raise NameError(f"name '{entry}' is not defined")
+            fn = globals_[entry]
+            reply = {"ready": True}
     except BaseException as e:
         reply = {"error": _describe(e)}
     _flush()
@@ -96,13 +122,17 @@ def _serve():
         except frames.ChannelClosed:
             return
         try:
-            args = [pyvalue.decode(a, allow_opaque=False) for a in req["call"]]
-            kwargs = {k: pyvalue.decode(v, allow_opaque=False) for k, v in req.get("kw", [])}
+            if entry is None:
+                code = compile(req["eval"], "<test>", "eval")
+            else:
+                args = [pyvalue.decode(a, allow_opaque=False) for a in req["call"]]
+                kwargs = {k: pyvalue.decode(v, allow_opaque=False) for k, v in req.get("kw", [])}
         except BaseException as e:
-            write(CHANNEL_FD, {"error": ["HarnessError", f"bad call request: {_describe(e)[1]}"]})
+            write(CHANNEL_FD, {"error": ["HarnessError", f"bad request: {_describe(e)[1]}"]})
             return
         try:
-            reply = {"v": pyvalue.encode(fn(*args, **kwargs))}
+            value = eval(code, globals_) if entry is None else fn(*args, **kwargs)
+            reply = {"v": pyvalue.encode(value)}
         except BaseException as e:
             reply = {"error": _describe(e)}
         _flush()
