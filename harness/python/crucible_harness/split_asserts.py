@@ -39,13 +39,17 @@ class NoExpectedSide(Unsplittable):
     """A comparison of the assert has values the program computes on both sides."""
 
 
+class NotAsserts(ValueError):
+    """A test line that is not made of assert statements (the test's shape, not the program's doing)."""
+
+
 def parse_asserts(source):
     """The assert expressions of one test line (usually one `assert`; a line that holds several statements,
-    indented or not, must hold only asserts). Raises SyntaxError, or Unsplittable for any other statement."""
+    indented or not, must hold only asserts). Raises SyntaxError, or NotAsserts for any other statement."""
     text = textwrap.dedent(source.replace("\r\n", "\n").replace("\r", "\n")).strip("\n")
     tree = ast.parse(text, "<test>", "exec")
     if not tree.body or not all(isinstance(s, ast.Assert) for s in tree.body):
-        raise Unsplittable("the test line is not a sequence of assert statements")
+        raise NotAsserts("the test line is not a sequence of assert statements")
     return [s.test for s in tree.body]
 
 

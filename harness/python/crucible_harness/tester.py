@@ -364,11 +364,9 @@ class ScriptJudgement(Judgement):
                     "message": _cut(f"test {i} cannot be judged without trusting the program: {e}: {source}")}
         try:
             tests = split_asserts.parse_asserts(line)
-        except split_asserts.Unsplittable as e:
-            return unsplit(e)
-        except SyntaxError as e:
-            return {"kind": "test_invalid", "type": "SyntaxError", "line": None,
-                    "message": _cut(f"test {i} does not parse: {e}")}
+        except (SyntaxError, split_asserts.NotAsserts) as e:
+            return {"kind": "test_invalid", "type": type(e).__name__, "line": None,
+                    "message": _cut(f"test {i} cannot be judged: {e}")}
         for test in tests:
             try:
                 g, program = self._globals(test, names)
