@@ -27,7 +27,7 @@ import { MULTIPL_E_SCRIPT_ASSEMBLY } from './multipl-e/one-program.js';
 import { stderrRuleFailure, stdoutRuleFailure } from './output-rules.js';
 import { judgeSplitRun, type SplitTests, type ValueSplit } from './split.js';
 import { MULTIPL_E_SPLITS } from './multipl-e/index.js';
-import { judgeReplayRun, type ReplayProblem } from './humaneval-x/replay.js';
+import { judgeReplayRun, type DrivenReplay, type ReplayProblem } from './humaneval-x/replay.js';
 import { HUMANEVAL_X_REPLAYS } from './humaneval-x/index.js';
 
 /** The assembly table of a problem's dialect. */
@@ -58,6 +58,18 @@ export function splitOf(problem: ScriptProblem): { readonly split: ValueSplit; r
 
 /** The `check` prefix of a replay plan's run (followed by the trusted run's nonce). */
 const REPLAY_CHECK = 'replay:';
+
+/**
+ * The `check` of a driven replay plan's run (`./humaneval-x/replay.ts`, "Driven calls"): the planned run gives
+ * the driver no calls; `judgeRun` runs it again with the test's calls on stdin under the plan's limits.
+ */
+interface DrivenReplayCheck {
+  readonly nonce: string;
+  readonly driven: DrivenReplay;
+}
+
+/** A script plan's per-run data: the split tag, a replay check or the one program's nonce. */
+type ScriptCheck = string | DrivenReplayCheck;
 
 const replayMemo = new WeakMap<ScriptProblem, ReplayProblem | null>();
 
@@ -124,11 +136,11 @@ function runOutcome(outcome: ProgramRunsOutcome, testCount: number): Verdict {
     ...(reason === undefined ? {} : { reason }) };
 }
 
-const script: JudgingMode<ScriptProblem, string> = {
+const script: JudgingMode<ScriptProblem, ScriptCheck> = {
   kind: 'script',
   description: 'prompt + completion + the problem\'s tests in its language (HumanEval-X, MultiPL-E): split where the language '
     + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), replay for HumanEval-X '
-    + '(the tests\' calls recorded in the candidate\'s box, replayed into the tests in a trusted one), else one program '
+    + '(the tests\' calls made in the candidate\'s box, their results replayed into the tests in a trusted one), else one program '
     + 'with exit 0, no failed test and a per-run nonce printed after the tests',
   language: (problem, requested) => requested ?? problem.language,
   acceptsLanguage: (problem, languageId) => languageId === problem.language
@@ -145,6 +157,10 @@ const script: JudgingMode<ScriptProblem, string> = {
     const replay = replayOf(problem);
     if (replay !== undefined) {
       const source = replay.candidateProgram(program.source);
+      if (replay.argumentPrograms !== undefined) {
+        const driven = { language: program.language, source };
+        return { kind: 'program_runs', program: driven, runs: [{ stdin: '', check: { nonce, driven: { program: driven, limits } } }], limits, failFast };
+      }
       return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '\n', check: `${REPLAY_CHECK}${nonce}` }],
         limits, failFast };
     }
@@ -155,6 +171,11 @@ const script: JudgingMode<ScriptProblem, string> = {
       limits, failFast };
   },
   judgeRun: async (problem, run, index, result, tools): Promise<TestResult> => {
+    if (typeof run.check !== 'string') {
+      const driven = replayOf(problem);
+      if (driven === undefined) throw new Error(`${problem.taskId}: a driven replay run of a problem replay does not judge`);
+      return judgeReplayRun(problem, driven, run.check.nonce, index, result, tools, run.check.driven);
+    }
     const split = run.check === SPLIT_CHECK ? splitOf(problem) : undefined;
     if (split !== undefined) return judgeSplitRun(problem, split.split, split.tests, index, result, tools);
     const replay = run.check.startsWith(REPLAY_CHECK) ? replayOf(problem) : undefined;

@@ -112,10 +112,6 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
     {
       name: 'javascript, HumanEval-X (replay)', language: 'javascript', submit: 'completion', honest: `  return '${SECRET}'\n}\n`,
       attacks: javascriptAttacks(),
-      knownForgeries: {
-        'read-secrets': 'issue #23 item 2, open: the candidate\'s box runs prompt + completion + the test, so the test\'s '
-          + 'source (every expected value) is in its own script (docs/SECURITY.md, "Replay judging")',
-      },
       problem: script({ kind: 'script', taskId: 'JavaScript/battery', language: 'javascript', stderrFails: true, stdoutFails: true,
         prompt: `/* Return the secret. */\nconst ${ENTRY} = (x) => {\n`,
         test: `const testAnswer = () => {\n  console.assert(${ENTRY}('ping') === '${SECRET}')\n}\n\ntestAnswer()\n` }, 'replay'),
