@@ -27,7 +27,7 @@ import { MULTIPL_E_SCRIPT_ASSEMBLY } from './multipl-e/one-program.js';
 import { stderrRuleFailure, stdoutRuleFailure } from './output-rules.js';
 import { judgeSplitRun, type SplitTests, type ValueSplit } from './split.js';
 import { MULTIPL_E_SPLITS } from './multipl-e/index.js';
-import { judgeReplayRun, type DrivenReplay, type ReplayProblem } from './humaneval-x/replay.js';
+import { judgeReplayRun, shownRun, type DrivenReplay, type ReplayProblem } from './humaneval-x/replay.js';
 import { HUMANEVAL_X_REPLAYS } from './humaneval-x/index.js';
 
 /** The assembly table of a problem's dialect. */
@@ -203,7 +203,8 @@ const script: JudgingMode<ScriptProblem, ScriptCheck> = {
       const c = outcome.compile!;
       return { failures: [], ...(c.stderr === '' ? {} : { stderr: detailText(c.stderr) }), memoryKiB: c.memoryKiB };
     }
-    const run = outcome.runs[0];
+    const planned = outcome.runs[0];
+    const run = planned === undefined ? undefined : shownRun(planned);
     const failures = verdict.passed || run === undefined ? []
       : [failedTestDetail(0, { actual: run.stdout, stderr: run.stderr || undefined })];
     return { failures, memoryKiB: run?.memoryKiB ?? 0 };

@@ -174,6 +174,14 @@ export interface DrivenReplay {
   readonly limits: JudgeLimits;
 }
 
+/** The driven run made for a planned run (the planned run gives the driver no calls), for the verdict's detail. */
+const drivenRuns = new WeakMap<ExecutionResult, ExecutionResult>();
+
+/** The run whose output a failing replay test shows: the driven run made for `planned`, else `planned` itself. */
+export function shownRun(planned: ExecutionResult): ExecutionResult {
+  return drivenRuns.get(planned) ?? planned;
+}
+
 /** Remembered argument lines per prepared problem (a failure is not remembered). */
 const argumentMemo = new WeakMap<ReplayProblem, Promise<readonly string[]>>();
 
@@ -221,7 +229,7 @@ function failedRun(base: RunBase, result: ExecutionResult): TestResult {
  * The driven run (see the module comment): the test's argument lines on the driver's stdin, its records checked
  * against them. Returns the run and the trusted box's file, or the failing test result.
  */
-async function drivenRun(problem: ScriptProblem, replay: ReplayProblem, driven: DrivenReplay, base: RunBase,
+async function drivenRun(problem: ScriptProblem, replay: ReplayProblem, driven: DrivenReplay, base: RunBase, planned: ExecutionResult,
   tools: ExecutionTools): Promise<TestResult | { readonly run: ExecutionResult; readonly file: string; readonly count: number }> {
   let args: readonly string[];
   try {
@@ -231,6 +239,7 @@ async function drivenRun(problem: ScriptProblem, replay: ReplayProblem, driven: 
     return { ...base, status: 'internal_error', reason: shortReason(error.message)! };
   }
   const run = await tools.runProgram(driven.program, args.map((a) => `${a}\n`).join(''), driven.limits);
+  drivenRuns.set(planned, run);
   const sum = { ...base, cpuMs: base.cpuMs + run.cpuMs, wallMs: base.wallMs + run.wallMs };
   if (run.status !== 'ok') return failedRun(sum, run);
   const rule = stderrRuleFailure(problem, run.stderr) ?? stdoutRuleFailure(problem, run.stdout, isCallLine);
@@ -258,7 +267,7 @@ export async function judgeReplayRun(problem: ScriptProblem, replay: ReplayProbl
   let file: string;
   let count: number;
   if (driven !== undefined) {
-    const d = await drivenRun(problem, replay, driven, base, tools);
+    const d = await drivenRun(problem, replay, driven, base, result, tools);
     if ('status' in d) return d;
     ({ file, count } = d);
     base = { index, cpuMs: d.run.cpuMs, wallMs: d.run.wallMs };
