@@ -123,6 +123,7 @@ const harnessLimits = { cpuMs: positiveInt, wallMs: positiveInt, memoryKiB: posi
 /** A raw harness job (`HarnessJob`, `src/judge/harness/protocol.ts`); the harness checks its own fields again. */
 const harnessJobSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('unit_test'), program: text, prelude: text, test: text, entryPoint: text, ...harnessLimits }),
+  z.object({ mode: z.literal('script'), program: text, asserts: z.array(text), ...harnessLimits }),
   z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(), ...harnessLimits }),
   z.object({ mode: z.literal('assertions'), program: text, prelude: text, entryPoint: text, assertions: z.array(text), ...harnessLimits }),
 ]);

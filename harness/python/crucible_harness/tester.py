@@ -15,7 +15,11 @@ test. T's only output is one JSON report on a pipe only the zygote holds:
   {"ok": bool, "assertions": n, "calls": n, "error": null | {"kind", "type", "message", "line"}}
 
 kinds: assertion, test_exception, candidate_exception, candidate_load, candidate_crash, candidate_memory,
-opaque, protocol (C broke the channel rules), unsupported (an argument cannot cross), test_invalid, internal.
+opaque, protocol (C broke the channel rules), unsupported (an argument cannot cross), test_invalid, internal,
+unsplit (script mode: an assert that cannot be judged without trusting the program, split_asserts.py).
+
+Script mode (ScriptJudgement, MBPP): no test code at all runs in C; T evaluates each assert line itself and asks C
+only for the values of the calls into the program (`{"eval": source}`), decoded here like the proxy's answers.
 """
 import _thread
 import ast
@@ -31,7 +35,7 @@ import operator
 import reprlib
 import sys
 
-from . import confine, frames, pyvalue
+from . import confine, frames, pyvalue, split_asserts
 
 CHANNEL_FD = 3
 REPORT_FD = 4
@@ -222,7 +226,7 @@ class Judgement:
             raise self._fail(ProtocolViolation("the candidate sent a frame over the size limit"))
         except (pyvalue.DecodeError, UnicodeDecodeError):
             raise self._fail(ProtocolViolation("the candidate sent malformed JSON"))
-        if type(reply) is not dict or len(reply) != 1:
+        if type(reply) is not dict or not (len(reply) == 1 or set(reply) == {"ready", "names"}):
             raise self._fail(ProtocolViolation("the candidate sent an unexpected message"))
         return reply
 
@@ -254,23 +258,7 @@ class Judgement:
                 frames.write_frame(CHANNEL_FD, request)
             except OSError:
                 raise self._fail(CandidateCrashed("the candidate process died"))
-            reply = self._receive()
-            if "v" in reply:
-                if self.outcomes is not None:
-                    self.outcomes.append(reply["v"])
-                try:
-                    return pyvalue.decode(reply["v"])
-                except pyvalue.DecodeError as e:
-                    raise self._fail(ProtocolViolation(f"malformed value: {e}"))
-            ename, message = self._error_reply(reply)
-            if self.outcomes is not None:
-                self.outcomes.append({"raised": ename})
-            if ename == "MemoryError":
-                raise self._fail(CandidateOutOfMemory(f"MemoryError: {message}"))
-            exc = _rebuild_exception(ename, message)
-            exc.__crucible_candidate_type__ = ename
-            self.raised_for_candidate.append(exc)
-            raise exc
+            return self._value_of(self._receive())
         proxy.__name__ = proxy.__qualname__ = name
         return proxy
 
@@ -279,6 +267,25 @@ class Judgement:
         if type(self.req.get("assertions")) is list:
             return [a for a in self.req["assertions"] if type(a) is str]
         return [self.req["test"]] if type(self.req.get("test")) is str else []
+
+    def _value_of(self, reply):
+        """C's answer to a call as a fresh builtin value, or the exception it raised rebuilt here."""
+        if "v" in reply:
+            if self.outcomes is not None:
+                self.outcomes.append(reply["v"])
+            try:
+                return pyvalue.decode(reply["v"])
+            except pyvalue.DecodeError as e:
+                raise self._fail(ProtocolViolation(f"malformed value: {e}"))
+        ename, message = self._error_reply(reply)
+        if self.outcomes is not None:
+            self.outcomes.append({"raised": ename})
+        if ename == "MemoryError":
+            raise self._fail(CandidateOutOfMemory(f"MemoryError: {message}"))
+        exc = _rebuild_exception(ename, message)
+        exc.__crucible_candidate_type__ = ename
+        self.raised_for_candidate.append(exc)
+        raise exc
 
     def _start(self):
         """Send C the program and run the prelude meanwhile. Returns the prelude's globals."""
@@ -306,9 +313,10 @@ class Judgement:
         """Wait for C's answer to the load request. Returns None when C is ready, else an error dict."""
         try:
             ready = self._receive()
+            self.ready = ready
             if type(ready.get("ready")) is dict:
                 self.program_names = ready["ready"]
-            else:
+            elif ready.get("ready") is not True:
                 ename, message = self._error_reply(ready)
                 if ename == "MemoryError":
                     raise self._fail(CandidateOutOfMemory(f"MemoryError while loading: {message}"))
@@ -400,6 +408,102 @@ class Judgement:
         return {"ok": error is None, "assertions": self.assertions, "calls": self.calls, "error": error}
 
 
+# --------------------------------------------------------------------------------------------- script mode
+
+def _cut(text, chars=MESSAGE_CHARS):
+    return text if len(text) <= chars else text[:chars - 3] + "..."
+
+
+class ScriptJudgement(Judgement):
+    """One judgement of a script (`script` mode, MBPP's program + setup + assert lines). C loads the program
+    and the setup and reports the names its globals bind; each assert line is then split (split_asserts) and
+    evaluated HERE, in order, C evaluating only the calls into the program and returning their values as data.
+    No code of the test ever runs in C, and no expected value is ever sent to it. The first assert that fails,
+    raises or cannot be split ends the judgement, as the first failing assert ends MBPP's program."""
+
+    def run(self):
+        req = self.req
+        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": None})
+        load_error = self._await_loaded()
+        if load_error is not None:
+            return self._report(load_error)
+        try:
+            names = self._names(self.ready.get("names"))
+        except CandidateFailure as e:
+            return self._report(self._describe(e))
+        for i, source in enumerate(req["asserts"]):
+            error = self._run_assert(i, source, names)
+            if self.fatal is not None:
+                return self._report(self._describe(self.fatal))
+            if error is not None:
+                return self._report(error)
+        return self._report(None)
+
+    def _names(self, raw):
+        """C's names as {name: module name or None}, strictly checked (C is hostile)."""
+        if type(raw) is not list or len(raw) > 10_000:
+            raise self._fail(ProtocolViolation("the candidate sent a malformed list of names"))
+        names = {}
+        for pair in raw:
+            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or \
+                    (pair[1] is not None and type(pair[1]) is not str):
+                raise self._fail(ProtocolViolation("the candidate sent a malformed list of names"))
+            names[pair[0]] = pair[1]
+        return names
+
+    def _remote(self, source):
+        if self.fatal is not None:
+            raise self.fatal
+        self.calls += 1
+        try:
+            frames.write_frame(CHANNEL_FD, {"eval": source})
+        except OSError:
+            raise self._fail(CandidateCrashed("the candidate process died"))
+        return self._value_of(self._receive())
+
+    def _globals(self, test, names):
+        """T's namespace for one assert: pristine builtins and its own imports of the standard modules the
+        program also binds under their names. Returns (globals, names the program binds otherwise)."""
+        g = {"__builtins__": dict(_PRISTINE_BUILTINS)}
+        for name in split_asserts.trusted_modules(test, names):
+            try:
+                g[name] = importlib.import_module(name)
+            except BaseException:
+                pass
+        return g, set(names) - set(g)
+
+    def _run_assert(self, i, line, names):
+        """Judge test line `i` (its asserts, in order). Returns None when they held, else the report's error."""
+        source = "; ".join(part.strip() for part in line.splitlines() if part.strip())
+
+        def unsplit(e):
+            return {"kind": "unsplit", "type": type(e).__name__, "line": None,
+                    "message": _cut(f"test {i} cannot be judged without trusting the program: {e}: {source}")}
+        try:
+            tests = split_asserts.parse_asserts(line)
+        except (SyntaxError, split_asserts.NotAsserts) as e:
+            return {"kind": "test_invalid", "type": type(e).__name__, "line": None,
+                    "message": _cut(f"test {i} cannot be judged: {e}")}
+        for test in tests:
+            try:
+                g, program = self._globals(test, names)
+                code, sources = split_asserts.split(test, program)
+            except split_asserts.Unsplittable as e:
+                return unsplit(e)
+            g[split_asserts.REMOTE] = lambda k, sources=sources: self._remote(sources[k])
+            self.assertions += 1
+            try:
+                if not eval(code, g):
+                    return {"kind": "assertion", "type": "AssertionError", "line": None,
+                            "message": _cut(f"test {i} failed: {source}")}
+            except BaseException as e:
+                error = self._describe(self.fatal if self.fatal is not None else e)
+                error["line"] = None
+                error["message"] = _cut(error.get("message") or "", 120) + _cut(f" (test {i}: {source})", 80)
+                return error
+        return None
+
+
 # ------------------------------------------------------------------------------------------- warm tester
 
 # Every judgement starts from the same `random` state, as every candidate does (candidate.RANDOM_SEED): test code
@@ -455,7 +559,8 @@ class _WarmLoop:
             random.seed(RANDOM_SEED)
             req = dict(self.req, program=job["program"])
             try:
-                report = Judgement(req, self.codes).run()
+                judgement = ScriptJudgement if req["mode"] == "script" else Judgement
+                report = judgement(req, self.codes).run()
             except BaseException as e:
                 report = {"ok": False, "assertions": 0, "calls": 0,
                           "error": {"kind": "internal", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}}
