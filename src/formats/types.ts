@@ -241,3 +241,40 @@ export interface Sample {
   readonly language?: string;
   readonly line?: number;
 }
+
+/** The named comparators of SQL results (`src/kinds/sql/comparators.ts` documents each and its source). */
+export const SQL_COMPARATOR_NAMES = ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered'] as const;
+
+/** One SQL comparator's name. */
+export type SqlComparatorName = (typeof SQL_COMPARATOR_NAMES)[number];
+
+/** One database instance of a SQL problem: a SQLite file (absolute path), or the SQL that builds it. */
+export type SqlDatabase = { readonly path: string } | { readonly sql: string };
+
+/**
+ * Text-to-SQL (Spider, BIRD, or Crucible's own): a sample is a query (or a response with a fenced `sql` block)
+ * judged by executing it and the gold query on every database instance and comparing the results with the named
+ * comparators; the first comparator decides the verdict, the others are reported beside it.
+ * `databases`: the instances, the main one first (Spider's test suite: every `*.sqlite*` file of the db folder).
+ * `engine`: `sqlite`, or `postgres` (the instances are then SQL texts loaded into a throw-away database).
+ * `keepDistinct`: Spider's `--keep_distinct` (default false: DISTINCT removed from both queries, as the official
+ * metric does). `floatDecimals`: reals rounded to that many decimals before comparing (default: exact).
+ * `timeLimitMs`: per query, wall clock (default the request's limit).
+ */
+export interface SqlProblem {
+  readonly kind: 'sql';
+  readonly taskId: string;
+  readonly dbId: string;
+  readonly question?: string;
+  /** BIRD's external-knowledge hint. */
+  readonly evidence?: string;
+  /** BIRD's `simple` / `moderate` / `challenging`. */
+  readonly difficulty?: string;
+  readonly engine: 'sqlite' | 'postgres';
+  readonly databases: readonly SqlDatabase[];
+  readonly gold: string;
+  readonly comparators: readonly SqlComparatorName[];
+  readonly keepDistinct?: boolean;
+  readonly floatDecimals?: number;
+  readonly timeLimitMs?: number;
+}
