@@ -278,3 +278,36 @@ export interface SqlProblem {
   readonly floatDecimals?: number;
   readonly timeLimitMs?: number;
 }
+
+/** A file a Verilog testbench reads (RTLLM's `reference.dat`), by name. */
+export interface VerilogDataFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * RTL generation, judged by simulating the sample (a design) with trusted files (`src/kinds/verilog/`):
+ * - `verilog-eval` (NVlabs/verilog-eval v2): the sample is `module TopModule`; `reference` is the problem's
+ *   `_ref.sv` (`module RefModule`), `testbench` its `_test.sv` (`stimulus_gen` + `tb`, which prints
+ *   `Mismatches: N in M samples`); `interface` the code-completion task's `_ifc.txt` (the header a completion
+ *   continues);
+ * - `rtllm` (hkust-zhiyao/RTLLM): the sample is `module <topModule>`; `testbench` the problem's `testbench.v`,
+ *   which prints a line with `Pass`/`pass` when the design is right; `reference` its `verified_*.v`; `files` the
+ *   data files the testbench reads;
+ * - `codev` (CodeV-R1's reward): a random-stimulus differential testbench is generated against `reference` (the
+ *   golden design, top module `topModule`): `codev` gives the sequences, steps and seed.
+ */
+export interface VerilogProblem {
+  readonly kind: 'verilog';
+  readonly taskId: string;
+  readonly preset: 'verilog-eval' | 'rtllm' | 'codev';
+  readonly prompt: string;
+  readonly topModule: string;
+  readonly reference: string;
+  readonly testbench?: string;
+  readonly interface?: string;
+  readonly files?: readonly VerilogDataFile[];
+  readonly codev?: { readonly sequences: number; readonly steps: number; readonly seed: number };
+  /** Simulation time limit, ms of CPU (default the request's). */
+  readonly timeLimitMs?: number;
+}
