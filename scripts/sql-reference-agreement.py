@@ -40,6 +40,10 @@ def git_show(mirror, rev, path, dest):
         f.write(data)
 
 
+def head(mirror):
+    return subprocess.run(['git', '--git-dir', mirror, 'rev-parse', 'HEAD'], check=True, capture_output=True, text=True).stdout.strip()
+
+
 def load_module(name, path):
     import importlib.util
     spec = importlib.util.spec_from_file_location(name, path)
@@ -392,9 +396,9 @@ def main():
         json.dump({
             'sources': {
                 'spider': f'taoyds/test-suite-sql-eval@{SPIDER_COMMIT} exec_eval.eval_exec_match',
-                'birdEx': 'AlibabaResearch/DAMO-ConvAI@HEAD bird/llm/src/evaluation.py execute_sql',
+                'birdEx': f'AlibabaResearch/DAMO-ConvAI@{head(damo)} bird/llm/src/evaluation.py execute_sql',
                 'birdExSorted': f'AlibabaResearch/DAMO-ConvAI@{BIRD_SORTED_COMMIT} bird/llm/src/evaluation.py execute_sql',
-                'softF1': 'bird-bench/mini_dev@HEAD evaluation/evaluation_utils.execute_sql + evaluation_f1.calculate_f1_score',
+                'softF1': f'bird-bench/mini_dev@{head(mini)} evaluation/evaluation_utils.execute_sql + evaluation_f1.calculate_f1_score',
                 'python': sys.version.split()[0], 'sqlite': sqlite3.sqlite_version,
             },
             'pairs': records,

@@ -143,3 +143,15 @@ describe('RTLLM and formal readers', () => {
     }
   });
 });
+
+describe('Verilog response rules', () => {
+  it('CodeV-R1: tags once each, in order; the last verilog block', async () => {
+    const { codevExtract, completeWithInterface } = await import('../../../src/kinds/verilog/reward-presets.js');
+    const r = codevExtract('prompt <|im_start|>assistant<think>x</think> <answer>```verilog\nmodule a; endmodule\n``` ```verilog\nmodule b; endmodule\n```</answer>');
+    assert.deepEqual(r, { formatOk: true, design: 'module b; endmodule' });
+    assert.equal(codevExtract('<answer></answer><think></think>```verilog\nm\n```').formatOk, false);
+    assert.equal(codevExtract('<think></think><answer>no code</answer>').design, undefined);
+    assert.equal(completeWithInterface('module TopModule(input a);', '  assign b = a;\nendmodule'), 'module TopModule(input a);\n  assign b = a;\nendmodule');
+    assert.equal(completeWithInterface('module TopModule(input a);', 'module TopModule(input a); endmodule'), 'module TopModule(input a); endmodule');
+  });
+});
