@@ -94,18 +94,8 @@ export function tokenize(source: string, dropComments = true): SvToken[] {
       continue;
     }
     if (c === '"') {
-      i++;
-      while (i < n && source[i] !== '"') {
-        if (source[i] === '\\') {
-          if (source[i + 1] === '\n') line++;
-          i += 2;
-          continue;
-        }
-        if (source[i] === '\n') throw new SvLexError(startLine, 'a string does not end on its line');
-        i++;
-      }
-      if (i >= n) throw new SvLexError(startLine, 'a string does not end');
-      i++;
+      i = scanString(source, i, startLine);
+      countLines(start, i);
       push('string', start, startLine);
       continue;
     }
@@ -129,14 +119,7 @@ export function tokenize(source: string, dropComments = true): SvToken[] {
       continue;
     }
     if (c === '`') {
-      i++;
-      if (i < n && (IDENT_START.test(source[i]!) || source[i] === '_')) {
-        while (i < n && IDENT_PART.test(source[i]!)) i++;
-      } else if (source[i] === '`' || source[i] === '"') {
-        i++;
-      } else if (source[i] === '\\' && source[i + 1] === '`' && source[i + 2] === '"') {
-        i += 3;
-      }
+      i = scanDirective(source, i);
       push('directive', start, startLine);
       continue;
     }
@@ -152,6 +135,34 @@ export function tokenize(source: string, dropComments = true): SvToken[] {
     push('operator', start, startLine);
   }
   return out;
+}
+
+/** The end of the string literal opening at `i` (escapes skipped; a backslash-newline continues it). @throws SvLexError. */
+function scanString(s: string, i: number, line: number): number {
+  let k = i + 1;
+  while (k < s.length && s[k] !== '"') {
+    if (s[k] === '\\') {
+      k += 2;
+      continue;
+    }
+    if (s[k] === '\n') throw new SvLexError(line, 'a string does not end on its line');
+    k++;
+  }
+  if (k >= s.length) throw new SvLexError(line, 'a string does not end');
+  return k + 1;
+}
+
+/** The end of the directive or macro use at `i` (a backtick and a name, or `` `` ``, `` `" ``, `` `\`" ``). */
+function scanDirective(s: string, i: number): number {
+  let k = i + 1;
+  if (k < s.length && IDENT_START.test(s[k]!)) {
+    while (k < s.length && IDENT_PART.test(s[k]!)) k++;
+  } else if (s[k] === '`' || s[k] === '"') {
+    k++;
+  } else if (s[k] === '\\' && s[k + 1] === '`' && s[k + 2] === '"') {
+    k += 3;
+  }
+  return k;
 }
 
 /** The end of a number starting at `i`: decimal or real with time unit, sized or unsized based literal (§5.7). */
