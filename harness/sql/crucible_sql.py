@@ -14,7 +14,8 @@ Output (stdout): one JSON line per (query, database), in that order:
   {"q": i, "db": j, "tooLarge": "<what>"}               more than maxRows rows or maxBytes bytes of cells
 then {"done": true}. The sandbox's own limits stay the hard stop (a runaway query is killed from outside).
 
-Rules: each database is opened read-only (`file:...?mode=ro`, `PRAGMA query_only`); an authorizer refuses
+Rules: each database is opened read-only (`file:...?mode=ro`, `PRAGMA query_only`; a path ending in `.sql` is
+the SQL text that builds the database, executed into an in-memory database before the rules below apply); an authorizer refuses
 ATTACH, DETACH, any PRAGMA with a value (writes), and every write; a query is one statement (sqlite3's own rule:
 "You can only execute one statement at a time"); TEXT that is not UTF-8 is kept as its bytes (`badtext`) for
 the comparator to decode by its evaluator's rule.
@@ -69,7 +70,13 @@ def cell(v):
 
 
 def connect(path):
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    if path.endswith(".sql"):
+        # A database given as the SQL that builds it: built in memory (trusted text), then read-only as a file is.
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        with open(path, encoding="utf-8") as f:
+            conn.executescript(f.read())
+    else:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     conn.text_factory = TextBytes
     conn.execute("PRAGMA query_only = 1")
     conn.set_authorizer(authorize)

@@ -85,7 +85,7 @@ export async function readSpider(path: string, options: SpiderOptions = {}): Pro
   const doc = await readJsonDocument(path);
   if (!Array.isArray(doc)) throw new DatasetError(path, undefined, undefined, 'expected a JSON list of questions');
   const comparators = checkComparators(path, options.comparators ?? ['spider-testsuite']);
-  const databaseDir = options.databaseDir ?? join(dirname(path), 'database');
+  const databaseDir = options.databaseDir ?? await nearestDatabaseDir(path);
   const instances = new Map<string, string[]>();
   const missing = new Set<string>();
   const out: SqlProblem[] = [];
@@ -115,6 +115,26 @@ export async function readSpider(path: string, options: SpiderOptions = {}): Pro
       `no database for ${missing.size} db_id(s) under ${databaseDir}: ${[...missing].sort().join(', ')} (missingDatabases: 'skip' judges the others)`);
   }
   return out;
+}
+
+/**
+ * The default database folder of a question file: `database/` beside it (the official zip's layout), else the
+ * nearest `database/` folder of an ancestor (a repository keeping `dev.json` deeper than its databases, as
+ * `data/spider/` does); `database/` beside the file when there is none.
+ */
+export async function nearestDatabaseDir(path: string): Promise<string> {
+  let dir = dirname(resolve(path));
+  for (;;) {
+    const candidate = join(dir, 'database');
+    try {
+      if ((await stat(candidate)).isDirectory()) return candidate;
+    } catch {
+      // absent: look further up
+    }
+    const up = dirname(dir);
+    if (up === dir) return join(dirname(path), 'database');
+    dir = up;
+  }
 }
 
 /** Python's `str.strip()` whitespace. */

@@ -223,7 +223,7 @@ export interface IoiProblem {
 
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/kinds/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
-  | ExpectedCallProblem | CheckerProblem | IoiProblem;
+  | ExpectedCallProblem | CheckerProblem | IoiProblem | SqlProblem | VerilogProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole
