@@ -97,9 +97,14 @@ function codevGolden(problem: VerilogProblem, secret: string) {
   return { golden, top, ports };
 }
 
-/** The trusted names of a CodeV-R1 problem: the golden design's (the testbench's all start with `crucible_`). */
-export function codevTrustedNames(problem: VerilogProblem): TrustedNames {
-  return trustedNamesOf([problem.reference]);
+/**
+ * The trusted names of a CodeV-R1 problem: none beyond the reserved `crucible_` prefix of the generated testbench.
+ * The golden design's names are not refused: a CodeV-R1 design declares the same modules as the golden one (the
+ * prompt names them), and both sides are renamed with the secret (`_gold_`, `_gate_`), so no name the design
+ * writes reaches the golden modules or the testbench.
+ */
+export function codevTrustedNames(_problem: VerilogProblem): TrustedNames {
+  return trustedNamesOf([]);
 }
 
 /** The CodeV-R1 program (module comment); `expanded` passed the design check. @throws VerilogProblemError, CodevPortError. */
