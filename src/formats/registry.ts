@@ -18,6 +18,9 @@ import { readCodeContests } from './codecontests.js';
 import { readLiveCodeBench } from './livecodebench.js';
 import { isIoiRecord, readIoi } from './ioi.js';
 import { readMbpp } from './mbpp.js';
+import { readBird } from './bird.js';
+import { readSpider } from './spider.js';
+import { readCodevJsonl, readRtllm, readVerilogEval } from './verilog.js';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
@@ -105,6 +108,42 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'open-r1/ioi subtask rows (id, subtask, score, test_names, grader_files), test cases inline or as open-r1/ioi-test-cases rows: C++ with graders, CMS GroupMin',
     detect: (r) => isIoiRecord(r.keys),
     read: readIoi,
+  },
+  {
+    id: 'spider', aliases: ['spider-dev'],
+    description: 'Spider dev.json (db_id, question, query) with database/<db_id>/*.sqlite beside it or in an ancestor: SQL by execution, test-suite accuracy; a missing database is an error',
+    detect: (r) => r.keys.has('db_id') && r.keys.has('query') && r.keys.has('question') && !r.keys.has('question_id'),
+    read: (path) => readSpider(path),
+  },
+  {
+    id: 'spider-available', aliases: [],
+    description: 'Spider as `spider`, skipping the questions whose database is absent (the public release ships only some; never detected)',
+    detect: () => false,
+    read: (path) => readSpider(path, { missingDatabases: 'skip' }),
+  },
+  {
+    id: 'bird', aliases: ['bird-dev'],
+    description: 'BIRD dev.json (question_id, db_id, question, evidence, SQL) with dev_databases/: SQL by execution (bird-ex)',
+    detect: (r) => r.keys.has('question_id') && r.keys.has('db_id') && r.keys.has('SQL'),
+    read: (path) => readBird(path),
+  },
+  {
+    id: 'verilog-eval', aliases: ['verilogeval'],
+    description: 'NVlabs/verilog-eval v2 folder (ProbNNN_<name>_prompt.txt, _ref.sv, _test.sv): TopModule simulated with iverilog, pass read from the trusted report (never detected)',
+    detect: () => false,
+    read: readVerilogEval,
+  },
+  {
+    id: 'rtllm', aliases: [],
+    description: 'hkust-zhiyao/RTLLM folder (design_description.txt, testbench.v, verified_*.v): simulated with iverilog, RTLLM\'s Pass rule on trusted lines (never detected)',
+    detect: () => false,
+    read: readRtllm,
+  },
+  {
+    id: 'codev', aliases: [],
+    description: 'CodeV-R1-style JSONL (task_id, prompt, reference): a random-stimulus differential testbench against the golden module (never detected)',
+    detect: () => false,
+    read: readCodevJsonl,
   },
   {
     id: 'crucible', aliases: [],

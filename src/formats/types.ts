@@ -232,7 +232,7 @@ export interface IoiProblem {
 
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/kinds/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
-  | ExpectedCallProblem | CheckerProblem | IoiProblem;
+  | ExpectedCallProblem | CheckerProblem | IoiProblem | SqlProblem | VerilogProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole
@@ -249,4 +249,74 @@ export interface Sample {
   readonly response?: string;
   readonly language?: string;
   readonly line?: number;
+}
+
+/** The named comparators of SQL results (`src/kinds/sql/comparators.ts` documents each and its source). */
+export const SQL_COMPARATOR_NAMES = ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered'] as const;
+
+/** One SQL comparator's name. */
+export type SqlComparatorName = (typeof SQL_COMPARATOR_NAMES)[number];
+
+/** One database instance of a SQL problem: a SQLite file (absolute path), or the SQL that builds it. */
+export type SqlDatabase = { readonly path: string } | { readonly sql: string };
+
+/**
+ * Text-to-SQL (Spider, BIRD, or Crucible's own): a sample is a query (or a response with a fenced `sql` block)
+ * judged by executing it and the gold query on every database instance and comparing the results with the named
+ * comparators; the first comparator decides the verdict, the others are reported beside it.
+ * `databases`: the instances, the main one first (Spider's test suite: every `*.sqlite*` file of the db folder).
+ * `engine`: `sqlite`, or `postgres` (the instances are then SQL texts loaded into a throw-away database).
+ * `keepDistinct`: Spider's `--keep_distinct` (default false: DISTINCT removed from both queries, as the official
+ * metric does). `floatDecimals`: reals rounded to that many decimals before comparing (default: exact).
+ * `timeLimitMs`: per query, wall clock (default the request's limit).
+ */
+export interface SqlProblem {
+  readonly kind: 'sql';
+  readonly taskId: string;
+  readonly dbId: string;
+  readonly question?: string;
+  /** BIRD's external-knowledge hint. */
+  readonly evidence?: string;
+  /** BIRD's `simple` / `moderate` / `challenging`. */
+  readonly difficulty?: string;
+  readonly engine: 'sqlite' | 'postgres';
+  readonly databases: readonly SqlDatabase[];
+  readonly gold: string;
+  readonly comparators: readonly SqlComparatorName[];
+  readonly keepDistinct?: boolean;
+  readonly floatDecimals?: number;
+  readonly timeLimitMs?: number;
+}
+
+/** A file a Verilog testbench reads (RTLLM's `reference.dat`), by name. */
+export interface VerilogDataFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/**
+ * RTL generation, judged by simulating the sample (a design) with trusted files (`src/kinds/verilog/`):
+ * - `verilog-eval` (NVlabs/verilog-eval v2): the sample is `module TopModule`; `reference` is the problem's
+ *   `_ref.sv` (`module RefModule`), `testbench` its `_test.sv` (`stimulus_gen` + `tb`, which prints
+ *   `Mismatches: N in M samples`); `interface` the code-completion task's `_ifc.txt` (the header a completion
+ *   continues);
+ * - `rtllm` (hkust-zhiyao/RTLLM): the sample is `module <topModule>`; `testbench` the problem's `testbench.v`,
+ *   which prints a line with `Pass`/`pass` when the design is right; `reference` its `verified_*.v`; `files` the
+ *   data files the testbench reads;
+ * - `codev` (CodeV-R1's reward): a random-stimulus differential testbench is generated against `reference` (the
+ *   golden design, top module `topModule`): `codev` gives the sequences, steps and seed.
+ */
+export interface VerilogProblem {
+  readonly kind: 'verilog';
+  readonly taskId: string;
+  readonly preset: 'verilog-eval' | 'rtllm' | 'codev';
+  readonly prompt: string;
+  readonly topModule: string;
+  readonly reference: string;
+  readonly testbench?: string;
+  readonly interface?: string;
+  readonly files?: readonly VerilogDataFile[];
+  readonly codev?: { readonly sequences: number; readonly steps: number; readonly seed: number };
+  /** Simulation time limit, ms of CPU (default the request's). */
+  readonly timeLimitMs?: number;
 }

@@ -16,6 +16,8 @@ import { expectedCallMode } from './python/expected-call.js';
 import { pythonScriptMode } from './python/python-script.js';
 import { scriptMode } from './script/script.js';
 import { unitTestMode } from './python/unit-test.js';
+import { sqlKindMode } from './sql/sql.js';
+import { verilogKindMode } from './verilog/verilog.js';
 
 export {
   defineMode, GroundTruthError, referenceFailureReason, SubmissionError, type AnyMode, type CodeShape, type JudgingMode, type ModeContext, type ReferenceSpec,
@@ -25,7 +27,7 @@ export type { ExpectedOutput } from './python/call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
 export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
-  pythonScriptMode, expectedCallMode, ioiMode];
+  pythonScriptMode, expectedCallMode, ioiMode, sqlKindMode, verilogKindMode];
 
 /** A registry of the built-in modes. */
 export function defaultModes(): ModeRegistry {

@@ -48,3 +48,23 @@ test('gzip is detected by magic bytes, not by name; empty lines skipped; index p
     'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
   );
 });
+
+test('datasetHash of a folder covers every file under it, by relative path and content', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const make = (files: Record<string, string>): string => {
+    const root = mkdtempSync(join(tmpdir(), 'crucible-hash-'));
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(root, name, '..'), { recursive: true });
+      writeFileSync(join(root, name), text);
+    }
+    return root;
+  };
+  const base = await datasetHash(make({ 'a_ref.sv': 'x', 'sub/b.v': 'y' }));
+  assert.match(base, /^[0-9a-f]{64}$/);
+  assert.equal(await datasetHash(make({ 'sub/b.v': 'y', 'a_ref.sv': 'x' })), base);
+  assert.notEqual(await datasetHash(make({ 'a_ref.sv': 'x', 'sub/b.v': 'z' })), base);
+  assert.notEqual(await datasetHash(make({ 'a_ref.sv': 'x', 'sub/c.v': 'y' })), base);
+  assert.notEqual(await datasetHash(make({ 'a_ref.sv': 'xy', 'sub/b.v': '' })), base);
+});

@@ -15,7 +15,16 @@ describe('problem format registry', () => {
     const names = problemFormatNames();
     assert.equal(names[0], 'auto');
     assert.equal(new Set(names).size, names.length);
-    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'crucible']);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'spider', 'spider-available', 'bird', 'verilog-eval', 'rtllm', 'codev', 'crucible']);
+  });
+
+  it('detects Spider\'s dev.json and finds its databases in an ancestor folder', async () => {
+    const dev = join(PROJECT_ROOT, '..', 'shared', 'data', 'spider', 'spider', 'evaluation_examples', 'examples', 'dev.json');
+    assert.equal(await detectProblemFormat(dev), 'spider');
+    await assert.rejects(readProblems(dev), /no database for 19 db_id\(s\)/);
+    const available = await readProblems(dev, 'spider-available');
+    assert.equal(available.length, 78);
+    assert.equal(available[0]!.kind, 'sql');
   });
 
   it('resolves aliases: codet reads as humaneval', async () => {
