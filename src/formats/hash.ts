@@ -16,15 +16,7 @@ import { openDecompressed } from './jsonl.js';
 async function fileHash(path: string): Promise<string> {
   const hash = createHash('sha256');
   try {
-    if ((await stat(path)).isDirectory()) {
-      for (const rel of await filesUnder(path)) {
-        const file = join(path, rel);
-        hash.update(`${rel}\0${(await stat(file)).size}\0`);
-        await addFile(hash, file);
-      }
-    } else {
-      await addFile(hash, path);
-    }
+    for await (const chunk of await openDecompressed(path)) hash.update(chunk as Buffer);
   } catch (err) {
     throw new DatasetError(path, undefined, undefined, `cannot read: ${(err as Error).message}`);
   }

@@ -12,7 +12,7 @@ import { readVerilogEval } from '../../src/formats/verilog.js';
 import { Sandbox } from '../../src/sandbox/index.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
-import { SHARED_DATA } from '../support/codet-data.js';
+import { SHARED_DATA } from '../support/data.js';
 import { httpCall, type Answer } from '../support/http.js';
 
 let sandbox: Sandbox;

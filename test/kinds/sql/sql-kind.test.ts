@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { createJudge } from '../../../src/engine/factory.js';
 import { readSpider } from '../../../src/formats/spider.js';
 import type { SqlProblem } from '../../../src/formats/types.js';
-import { SHARED_DATA } from '../../support/codet-data.js';
+import { SHARED_DATA } from '../../support/data.js';
 
 const SPIDER = join(SHARED_DATA, 'spider');
 const DEV = join(SPIDER, 'spider', 'evaluation_examples', 'examples', 'dev.json');

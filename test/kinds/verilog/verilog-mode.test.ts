@@ -12,7 +12,7 @@ import { createJudge } from '../../../src/engine/factory.js';
 import type { VerilogProblem } from '../../../src/formats/types.js';
 import { readVerilogEval } from '../../../src/formats/verilog.js';
 import { referenceAsSample } from '../../../src/kinds/verilog/verilog-eval.js';
-import { SHARED_DATA } from '../../support/codet-data.js';
+import { SHARED_DATA } from '../../support/data.js';
 
 const VE = join(SHARED_DATA, 'verilog-eval', 'dataset_spec-to-rtl');
 /** The references that cannot pass under Debian's iverilog 11 or by a dataset fault (docs/FORMATS.md). */
