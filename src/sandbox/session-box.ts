@@ -82,8 +82,11 @@ const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 /** Most rounds of `freezeGroup` (each reads the group once), so a task stuck in the kernel cannot hold a step. */
 const FREEZE_ROUNDS = 2000;
 
-/** How long a frozen sub-group's CPU counter is watched to prove it still (`holdStill`), ms. */
-const STILL_CHECK_MS = 2;
+/**
+ * How long a frozen sub-group's CPU counter is watched to prove it still (`holdStill`), ms: longer than a
+ * scheduler tick (4 ms at HZ=250), since cgroup v1's cpuacct charges a task that keeps running only at ticks.
+ */
+const STILL_CHECK_MS = 10;
 
 /** What the agent reports for one step (see src/sandbox/native/session-agent.c). */
 interface AgentResult {
