@@ -69,6 +69,7 @@ const ioSchema = z.object({
   tests: z.array(z.object({ input: text, output: text })), comparator: ComparatorSchema,
   timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
   referenceSolution: z.object({ language: text.min(1), code: text }).optional(), releaseDate: text.optional(),
+  difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 const assertionsSchema = z.object({
   kind: z.literal('assertions'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
@@ -83,6 +84,7 @@ const expectedCallSchema = z.object({
   kind: z.literal('expected_call'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
   tests: z.array(z.object({ args: z.array(pyValueSchema), expected: pyValueSchema })), rule: z.enum(['livecodebench', 'apps']),
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
+  difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 /** The kinds whose shape the wire checks field by field. */
 const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi']);

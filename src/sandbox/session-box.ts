@@ -82,6 +82,12 @@ const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 /** Most rounds of `freezeGroup` (each reads the group once), so a task stuck in the kernel cannot hold a step. */
 const FREEZE_ROUNDS = 2000;
 
+/**
+ * How long a frozen sub-group's CPU counter is watched to prove it still (`holdStill`), ms: longer than a
+ * scheduler tick (4 ms at HZ=250), since cgroup v1's cpuacct charges a task that keeps running only at ticks.
+ */
+const STILL_CHECK_MS = 10;
+
 /** What the agent reports for one step (see src/sandbox/native/session-agent.c). */
 interface AgentResult {
   readonly op: 'result';
@@ -413,6 +419,22 @@ export class SessionBox {
   }
 
   /**
+   * Freeze the sub-group (`freezeGroup`) and prove it still: its CPU counter must not move over `STILL_CHECK_MS`
+   * once every process reads as stopped. A group that cannot be frozen, or keeps running, after three tries is
+   * killed instead (the agent then replaces the REPL before the next step and reports it), so nothing of a
+   * session runs between its steps however loaded the host is.
+   */
+  private async holdStill(): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (!(await this.freezeGroup())) break;
+      const before = this.sessionCpuNs();
+      await sleep(STILL_CHECK_MS);
+      if (before !== null && this.sessionCpuNs() === before) return;
+    }
+    await this.killGroup(() => false);
+  }
+
+  /**
    * SIGKILL every task of the session sub-group until it holds none (fork bombs included), or until `done()` says
    * the step's answer came: the agent answers only once it has swept the group, and then starts a fresh REPL in it,
    * which a kill still going would take down during the next step (a runtime_error the program never caused).
@@ -523,7 +545,7 @@ export class SessionBox {
     signal?.removeEventListener('abort', cancel);
     // No kill of this step may reach into the next one (nor the fresh REPL the agent starts after answering).
     await killing;
-    if (message !== null) await this.freezeGroup();
+    if (message !== null) await this.holdStill();
     const wallMs = Math.round(performance.now() - startedMs);
     if (message === null) {
       if (abandoned) return this.abandonedStep(killed!, limits, wallMs);

@@ -140,7 +140,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
   };
 }
 
-/** Where a batch's rollouts go on the dashboard: the training run, the step, the batch key, when the request began. */
+/** Where a batch's rollouts go on the dashboard: the training run, the step, the batch key, and when the request began (`startedMs`, on `performance.now()`'s monotonic clock, so a sub-millisecond call still has a positive latency). */
 export interface FeedContext {
   readonly run?: string;
   readonly step: number | undefined;
@@ -169,7 +169,7 @@ export function feedContext(request: FastifyRequest, body: { trainingRun?: strin
 /** Report an answered rollout (item `index` of its batch) to the server's training feed, when it has one and a reward. */
 function feed(ctx: ServerContext, result: ItemResult, problemId: string, judged: Judged, where: FeedContext, index: number): void {
   if (ctx.training === null || result.reward === null) return;
-  ctx.training.record(rolloutOf(problemId, result.reward, judged.verdict, { groupId: result.group, step: where.step, latencyMs: Date.now() - where.startedMs,
+  ctx.training.record(rolloutOf(problemId, result.reward, judged.verdict, { groupId: result.group, step: where.step, latencyMs: performance.now() - where.startedMs,
     ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${index}` }) }), where.run);
 }
 
@@ -239,7 +239,7 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.post('/v1/rewards', async (request, reply) => {
-    const startedMs = Date.now();
+    const startedMs = performance.now();
     const body = parseBody(rewardsSchema, request.body);
     const where = feedContext(request, body, startedMs);
     const specs: RewardSpec[] = [];

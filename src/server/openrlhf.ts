@@ -129,7 +129,7 @@ function shortGroupId(key: string): string {
 
 export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/get_reward', async (request, reply) => {
-    const startedMs = Date.now();
+    const startedMs = performance.now();
     const body = parseBody(GetRewardSchema, request.body);
     const n = body.query.length;
     for (const key of ['prompts', 'labels'] as const) {
@@ -168,7 +168,7 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
     // OpenRLHF's body has no room of ours: the training run and the idempotency key come from headers.
     const where = feedContext(request, {}, startedMs);
     judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, given[i]!, j.verdict, { groupId: shortGroupId(groups[i]!),
-      latencyMs: Date.now() - startedMs, ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${i}` }) }), where.run));
+      latencyMs: performance.now() - startedMs, ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${i}` }) }), where.run));
     const verdicts = judged.map((j) => j.verdict);
     return {
       rewards,

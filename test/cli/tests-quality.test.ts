@@ -4,32 +4,14 @@
  * samples naming a task the problems file lacks, and missing files, are refused with exit code 2.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { describe, it } from 'node:test';
 import { readProblems } from '../../src/formats/index.js';
+import { cliWorkspace } from '../support/cli.js';
 import { HUMANEVAL } from '../support/data.js';
 
-const CRUCIBLE = join(PROJECT_ROOT, 'bin', 'crucible');
-const dir = mkdtempSync(join(tmpdir(), 'crucible-tests-quality-'));
-const env = { ...process.env, CRUCIBLE_CACHE_DIR: join(dir, 'cache') };
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function crucible(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(CRUCIBLE, args, { maxBuffer: 64 << 20, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
-function file(name: string, rows: readonly object[]): string {
-  const path = join(dir, name);
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  return path;
-}
+const { dir, crucible, file } = cliWorkspace('tests-quality');
 
 interface Report {
   perProblem?: number; mutantsPerProblem: number;
