@@ -5,7 +5,7 @@
  *   in-box runner (`harness/sql/crucible_sql.py`) in a box of their own on copies of every database instance; the
  *   runner's output is kept as the cached reference (JSON lines, exact values) and read on the trusted side.
  *   A gold query that fails, or a runner that does not finish, is `GroundTruthError`: the problem's verdicts are
- *   `internal_error`, never a verdict on a sample.
+ *   `reference_failed` (`internal_error` when the box itself failed), never a verdict on a sample.
  * - The plan: one `program_runs` run of the runner (Python, `languages/python.yaml`) whose box holds copies of the
  *   database instances (`files`) and whose stdin is the job naming the prediction's texts (the candidate's own
  *   query, and Spider's rewriting of it); nothing of the gold query enters the box.

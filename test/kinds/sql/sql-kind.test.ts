@@ -100,7 +100,7 @@ describe('the sql kind in the sandbox (Spider, student_transcripts_tracking)', (
     assert.equal(v.status, 'output_limit_exceeded', v.reason);
   });
 
-  test('a database given as SQL text, and a gold query that fails is internal_error, not a verdict on the sample', async () => {
+  test('a database given as SQL text, and a gold query that fails is reference_failed, not a verdict on the sample', async () => {
     const inline: SqlProblem = {
       kind: 'sql', taskId: 'inline', dbId: 'toy', engine: 'sqlite', comparators: ['spider-testsuite', 'bird-ex'],
       databases: [{ sql: "CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x'), (2, 'y'), (2, 'y');" }],
@@ -110,6 +110,6 @@ describe('the sql kind in the sandbox (Spider, student_transcripts_tracking)', (
     assert.equal((await judged(inline, 'SELECT DISTINCT b FROM t WHERE a > 1')).status, 'passed', 'Spider removes DISTINCT from both');
     assert.equal((await judged(inline, 'SELECT b FROM t')).status, 'wrong_answer');
     const broken = await judged({ ...inline, taskId: 'inline-broken', gold: 'SELECT nope FROM t' }, 'SELECT b FROM t');
-    assert.equal(broken.status, 'internal_error', broken.reason);
+    assert.equal(broken.status, 'reference_failed', broken.reason);
   });
 });
