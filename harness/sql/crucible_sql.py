@@ -16,7 +16,10 @@ then {"done": true}. The sandbox's own limits stay the hard stop (a runaway quer
 
 Rules: each database is opened read-only (`file:...?mode=ro`, `PRAGMA query_only`; a path ending in `.sql` is
 the SQL text that builds the database, executed into an in-memory database before the rules below apply); an authorizer refuses
-ATTACH, DETACH, any PRAGMA with a value (writes), and every write; a query is one statement (sqlite3's own rule:
+ATTACH, DETACH, any PRAGMA with a value (writes), every write, and the functions that reach beyond SQL
+(`load_extension`, which Python's sqlite3 disables anyway, and `fts3_tokenizer`: Debian's SQLite is built with
+SQLITE_ENABLE_FTS3_TOKENIZER, so its one-argument form reads a tokenizer's address out of the process and its
+two-argument form installs a tokenizer from any bytes as a pointer, a known road to running code); a query is one statement (sqlite3's own rule:
 "You can only execute one statement at a time"); TEXT that is not UTF-8 is kept as its bytes (`badtext`) for
 the comparator to decode by its evaluator's rule.
 """
@@ -36,6 +39,7 @@ DENIED_ACTIONS = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_I
                   sqlite3.SQLITE_DROP_TEMP_VIEW, sqlite3.SQLITE_DROP_TRIGGER, sqlite3.SQLITE_DROP_VIEW,
                   sqlite3.SQLITE_ALTER_TABLE, sqlite3.SQLITE_REINDEX, sqlite3.SQLITE_ANALYZE,
                   sqlite3.SQLITE_CREATE_VTABLE, sqlite3.SQLITE_DROP_VTABLE, sqlite3.SQLITE_SAVEPOINT}
+DENIED_FUNCTIONS = {"load_extension", "fts3_tokenizer"}
 
 
 class TextBytes(bytes):
@@ -44,6 +48,8 @@ class TextBytes(bytes):
 
 def authorize(action, arg1, arg2, _db, _source):
     if action in DENIED_ACTIONS:
+        return sqlite3.SQLITE_DENY
+    if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in DENIED_FUNCTIONS:
         return sqlite3.SQLITE_DENY
     if action == sqlite3.SQLITE_PRAGMA and arg2 is not None and (arg1 or "").lower() not in READ_PRAGMAS:
         return sqlite3.SQLITE_DENY

@@ -1,7 +1,8 @@
 /**
  * The forgery battery's attacks: one shared set of hostile candidates, each trying to earn a pass without solving
  * the problem. Every registered kind instantiates all of them (per language, from the templates beside this file:
- * python.ts, javascript.ts, cpp.ts) in its entry in entries.ts, and battery.test.ts judges each through the real
+ * python.ts, javascript.ts, cpp.ts, sql.ts, verilog.ts; where an attack has no meaning in a
+ * language, the template writes the closest thing it can do and says so) in its entry in entries.ts, and battery.test.ts judges each through the real
  * sandbox: each must get a verdict that is not a pass and not `internal_error` (a program's misbehaviour is never
  * Crucible's failure).
  *

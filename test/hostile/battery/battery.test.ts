@@ -12,8 +12,8 @@ import { BUILTIN_MODES, defaultModes } from '../../../src/kinds/index.js';
 import { prepareSubmission } from '../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
 import type { Verdict } from '../../../src/verdict/index.js';
-import { ATTACK_IDS, ATTACKS, SECRET } from './attacks.js';
-import { BATTERY, type BatteryCase } from './entries.js';
+import { ATTACK_IDS, ATTACKS, SECRET, type AttackId } from './attacks.js';
+import { BATTERY, sqlBatteryText, verilogEvalTestbench, type BatteryCase } from './entries.js';
 
 const languages = LanguageRegistry.load();
 const modes = defaultModes();
@@ -42,24 +42,31 @@ describe('the forgery battery: every registered kind against the shared attacks'
         const honest = await judgeSource(c, c.honest);
         assert.equal(honest.status, 'passed', `the honest program: ${brief(honest)}`);
         const verdicts = await Promise.all(ATTACK_IDS.map((id) => judgeSource(c, c.attacks[id])));
-        const wrong = ATTACK_IDS.flatMap((id, i) => {
-          const v = verdicts[i]!;
-          const known = c.knownForgeries?.[id];
-          if (known !== undefined) return v.passed ? [] : [`${id} (a known forgery: ${known}) no longer passes: ${brief(v)}; update the entry and docs/SECURITY.md`];
-          if (v.passed) return [`${id} PASSED (${ATTACKS[id]})`];
-          if (v.status === 'internal_error') return [`${id} is internal_error, the program's misbehaviour counted as Crucible's: ${brief(v)}`];
-          // An attack that does not compile or load attacks nothing: the battery would pass vacuously.
-          if (v.status === 'compile_error' || /(SyntaxError|IndentationError|NameError|ImportError)/.test(v.reason ?? '')) {
-            return [`${id} never ran: ${brief(v)}`];
-          }
-          return [];
-        });
-        console.log(`${mode.kind}, ${c.name}:\n${ATTACK_IDS.map((id, i) => `  ${id}: ${brief(verdicts[i]!).slice(0, 160)}`).join('\n')}`);
+        const variants = c.variants ?? [];
+        const variantVerdicts = await Promise.all(variants.map(([, source]) => judgeSource(c, source)));
+        const wrong = ATTACK_IDS.flatMap((id, i) => wrongOf(c, id, verdicts[i]!)).concat(
+          variants.flatMap(([id], i) => wrongOf(c, id, variantVerdicts[i]!).map((w) => `variant ${i} of ${w}`)));
+        console.log(`${mode.kind}, ${c.name}:\n${ATTACK_IDS.map((id, i) => `  ${id}: ${brief(verdicts[i]!).slice(0, 160)}`).join('\n')}`
+          + variants.map(([id], i) => `\n  ${id} (variant ${i}): ${brief(variantVerdicts[i]!).slice(0, 160)}`).join(''));
         assert.deepEqual(wrong, []);
       });
     }
   }
 });
+
+/** What is wrong with an attack's verdict on a case (nothing: an empty list). */
+function wrongOf(c: BatteryCase, id: AttackId, v: Verdict): string[] {
+  const known = c.knownForgeries?.[id];
+  if (known !== undefined) return v.passed ? [] : [`${id} (a known forgery: ${known}) no longer passes: ${brief(v)}; update the entry and docs/SECURITY.md`];
+  if (v.passed) return [`${id} PASSED (${ATTACKS[id]})`];
+  if (v.status === 'internal_error') return [`${id} is internal_error, the program's misbehaviour counted as Crucible's: ${brief(v)}`];
+  // An attack that does not compile or load attacks nothing: the battery would pass vacuously.
+  // (SQL: a statement SQLite cannot parse.)
+  if (v.status === 'compile_error' || /(SyntaxError|IndentationError|NameError|ImportError|syntax error|incomplete input)/.test(v.reason ?? '')) {
+    return [`${id} never ran: ${brief(v)}`];
+  }
+  return [];
+}
 
 /** A battery case of `kind` (its first), with its problem changed so that the secret is within the candidate's reach. */
 function reachable(kind: string, index: number, change: (problem: Record<string, unknown>) => Record<string, unknown>): BatteryCase {
@@ -74,6 +81,10 @@ describe('controls: the read-secrets attack of each template finds the secret wh
     ['c++, stdin', reachable('io', 1, (p) => ({ ...p, taskId: 'control/cpp-stdin', tests: [{ input: `${SECRET}\n`, output: `${SECRET}\n` }] }))],
     ['javascript, its own script (a prompt holding it)', reachable('script', 1, (p) => ({ ...p, taskId: 'control/js',
       prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
+    ['sql, its database (a note holding it)', reachable('sql', 0, (p) => ({ ...p, taskId: 'control/sql',
+      databases: [{ sql: sqlBatteryText(['nothing', `the secret is ${SECRET}.`]) }] }))],
+    ['verilog, its input (a VerilogEval testbench driving it)', reachable('verilog', 0, (p) => ({ ...p, taskId: 'control/verilog',
+      testbench: verilogEvalTestbench(JSON.stringify(SECRET)) }))],
   ];
   for (const [name, c] of controls) {
     it(name, async () => {

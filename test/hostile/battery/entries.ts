@@ -5,16 +5,23 @@
  *
  * Adding a kind's entry is a data-only step: a small problem of the kind whose one expected value is `SECRET`
  * (no input determines it), the program that passes it (`honest`), and the attack set from the language's template
- * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`; a new language adds a template beside them). A path known
+ * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`, `sqlAttacks`, `verilogAttacks`; a new language adds a template
+ * beside them), and optionally `variants`: more candidates of the same attack ids, judged the same way. A path known
  * to be forgeable by some attack names it in `knownForgeries` with the documented reason (docs/SECURITY.md), and
  * the battery then asserts that the attack does pass, so the documentation cannot go stale silently.
  */
-import type { ProblemBase, ScriptProblem } from '../../../src/formats/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ProblemBase, ScriptProblem, SqlProblem, VerilogProblem } from '../../../src/formats/types.js';
 import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/script.js';
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
 import { cppAttacks } from './cpp.js';
 import { javascriptAttacks } from './javascript.js';
 import { pythonAttacks } from './python.js';
+import { SQL_BATTERY_SCHEMA, sqlAttacks, sqlAttackVariants } from './sql.js';
+import { verilogAttacks, verilogAttackVariants, type VerilogTargets } from './verilog.js';
 
 /** One kind's judging path in one language, attacked by the whole battery. */
 export interface BatteryCase {
@@ -29,6 +36,8 @@ export interface BatteryCase {
   readonly attacks: AttackSet;
   /** Attacks that pass on this path by design, with the documented reason; the battery asserts they still pass. */
   readonly knownForgeries?: Partial<Record<AttackId, string>>;
+  /** More candidates of the same attack ids (other ways a language has to try them), judged like `attacks`. */
+  readonly variants?: readonly (readonly [AttackId, string])[];
 }
 
 const ENTRY = 'answer';
@@ -63,6 +72,124 @@ const IOI_GRADERS = [
   { name: 'graders/grader_config.json', content: '{"code": "secret", "name": "Secret", "task_type": "Batch", "time_limit": 2.0, '
     + '"memory_limit": 268435456, "score_precision": 2}' },
 ];
+
+
+/**
+ * The battery's SQL databases: notes that say nothing of the answer. The secret is in no database: the gold query
+ * selects it as a constant, as the honest query does (it "knows" it, like every battery honest program), and the
+ * gold query never enters the candidate's box (it runs in a box of its own). `notes` is the table's bodies.
+ */
+export function sqlBatteryText(notes: readonly string[]): string {
+  const rows = notes.map((n, i) => `INSERT INTO notes VALUES (${i + 1}, '${n.replaceAll("'", "''")}');`);
+  return `${SQL_BATTERY_SCHEMA}\n${rows.join('\n')}\n`;
+}
+
+const SQL_NOTES = ['the answer is not stored here', 'ask the question again'];
+
+/** The same database as a SQLite file, in a temporary folder removed when the process exits. */
+function sqlBatteryFile(notes: readonly string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'crucible-battery-sql-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'battery.sqlite');
+  const db = new Database(path);
+  db.exec(sqlBatteryText(notes));
+  db.close();
+  return path;
+}
+
+const SQL_FILE = sqlBatteryFile(SQL_NOTES);
+
+function sqlProblem(taskId: string, databases: SqlProblem['databases'], comparators: SqlProblem['comparators']): SqlProblem {
+  return { kind: 'sql', taskId, dbId: 'battery', question: 'What is the secret?', engine: 'sqlite', databases,
+    gold: `SELECT '${SECRET}' AS answer`, comparators, timeLimitMs: 1000 };
+}
+
+/** The secret as Verilog's 120-bit string: the one right output of every battery Verilog problem. */
+const V_SECRET = JSON.stringify(SECRET);
+const V_PORTS = '(input [119:0] in, output [119:0] out)';
+
+/**
+ * A VerilogEval v2 testbench (the shape of `ProbNNN_*_test.sv`: `stimulus_gen` driving the inputs on both clock
+ * edges, `tb` comparing `RefModule good1` with `TopModule top_module1`, `Mismatches: N in M samples` from a
+ * `final` block, TIMEOUT), whose stimulus drives `in` with `value` (a Verilog expression).
+ */
+export function verilogEvalTestbench(value: string): string {
+  return `\`timescale 1 ps/1 ps
+module stimulus_gen (input clk, output reg [119:0] in);
+  initial begin
+    in = ${value};
+    repeat (20) @(posedge clk, negedge clk) in <= ${value};
+    #1 $finish;
+  end
+endmodule
+
+module tb();
+  typedef struct packed { int errors; int errortime; int clocks; } stats;
+  stats stats1;
+  reg clk = 0;
+  initial forever #5 clk = ~clk;
+  logic [119:0] in;
+  logic [119:0] out_ref;
+  logic [119:0] out_dut;
+  wire tb_match;
+  stimulus_gen stim1 (.clk, .*);
+  RefModule good1 (.in, .out(out_ref));
+  TopModule top_module1 (.in, .out(out_dut));
+  final begin
+    $display("Hint: Total mismatched samples is %1d out of %1d samples\\n", stats1.errors, stats1.clocks);
+    $display("Mismatches: %1d in %1d samples", stats1.errors, stats1.clocks);
+  end
+  assign tb_match = ( { out_ref } === ( { out_ref } ^ { out_dut } ^ { out_ref } ) );
+  always @(posedge clk, negedge clk) begin
+    stats1.clocks++;
+    if (!tb_match) begin
+      if (stats1.errors == 0) stats1.errortime = $time;
+      stats1.errors++;
+    end
+  end
+  initial begin
+    #1000000
+    $display("TIMEOUT");
+    $finish();
+  end
+endmodule
+`;
+}
+
+const V_RANDOM = '{$random, $random, $random, $random}';
+
+/** An RTLLM testbench: the design `secret_unit` against an expected-value module, `Passed` when no check failed. */
+const RTLLM_TB = `module tb_unit;
+  reg [119:0] in;
+  wire [119:0] out, expected;
+  integer i, bad;
+  secret_unit dut (.in(in), .out(out));
+  expect_unit golden (.in(in), .out(expected));
+  initial begin
+    bad = 0;
+    for (i = 0; i < 20; i = i + 1) begin
+      in = ${V_RANDOM};
+      #1;
+      if (out !== expected) bad = bad + 1;
+    end
+    if (bad == 0) $display("===========Your Design Passed===========");
+    else $display("===========Error===========");
+    $finish;
+  end
+endmodule
+
+module expect_unit${V_PORTS};
+  assign out = ${V_SECRET};
+endmodule
+`;
+
+const VE_TARGETS: VerilogTargets = { module: 'TopModule', top: 'tb', reference: 'good1', modules: ['RefModule', 'stimulus_gen'],
+  match: 'tb_match', errors: 'stats1.errors', clock: 'clk' };
+const RTLLM_TARGETS: VerilogTargets = { module: 'secret_unit', top: 'tb_unit', reference: 'golden', modules: ['expect_unit'],
+  match: 'bad', errors: 'bad', clock: 'i' };
+const CODEV_TARGETS: VerilogTargets = { module: 'secret_unit', top: 'crucible_tb', reference: 'crucible_gold', modules: [],
+  match: 'crucible_trigger', errors: 'crucible_errors', clock: 'crucible_trigger' };
+const honestDesign = (module: string): string => `module ${module}${V_PORTS};\n  assign out = ${V_SECRET};\nendmodule\n`;
 
 /** The battery, by kind. */
 export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
@@ -145,4 +272,43 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       tests: [{ name: '1', input: 'ping\n', output: `${SECRET}\n` }], subtasks: [{ name: '1', points: 100, tests: [0] }],
       scorePrecision: 2, timeLimitMs: 2000, memoryLimitKiB: 262_144 } as ProblemBase,
   }],
+  sql: [
+    {
+      // The variants run once, here: they attack the runner, which every comparator shares.
+      name: 'sqlite, Spider test suite (a file and a SQL-text instance; spider-testsuite decides)', language: 'sql', submit: 'solution',
+      honest: `SELECT '${SECRET}'`, attacks: sqlAttacks(), variants: sqlAttackVariants(),
+      problem: sqlProblem('battery/sql-spider', [{ path: SQL_FILE }, { sql: sqlBatteryText(SQL_NOTES) }],
+        ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered']),
+    },
+    {
+      name: 'sqlite, BIRD (bird-ex decides)', language: 'sql', submit: 'solution', honest: `SELECT '${SECRET}' AS s`,
+      attacks: sqlAttacks(),
+      problem: sqlProblem('battery/sql-bird', [{ path: SQL_FILE }], ['bird-ex', 'soft-f1']),
+    },
+    {
+      name: 'sqlite, BIRD mini-dev (soft-f1 decides)', language: 'sql', submit: 'solution', honest: `SELECT '${SECRET}'`,
+      attacks: sqlAttacks(), problem: sqlProblem('battery/sql-soft-f1', [{ sql: sqlBatteryText(SQL_NOTES) }], ['soft-f1']),
+    },
+  ],
+  verilog: [
+    {
+      name: 'VerilogEval v2 (testbench report, the reference\'s sample count)', language: 'verilog', submit: 'solution',
+      honest: honestDesign('TopModule'), attacks: verilogAttacks(VE_TARGETS), variants: verilogAttackVariants(VE_TARGETS),
+      problem: { kind: 'verilog', taskId: 'battery/verilog-eval', preset: 'verilog-eval', prompt: 'Output the secret.', topModule: 'TopModule',
+        reference: `module RefModule${V_PORTS};\n  assign out = ${V_SECRET};\nendmodule\n`, testbench: verilogEvalTestbench(V_RANDOM),
+        timeLimitMs: 1000 } satisfies VerilogProblem as ProblemBase,
+    },
+    {
+      name: 'RTLLM (the testbench\'s Pass line)', language: 'verilog', submit: 'solution',
+      honest: honestDesign('secret_unit'), attacks: verilogAttacks(RTLLM_TARGETS), variants: verilogAttackVariants(RTLLM_TARGETS),
+      problem: { kind: 'verilog', taskId: 'battery/rtllm', preset: 'rtllm', prompt: 'Output the secret.', topModule: 'secret_unit',
+        reference: honestDesign('secret_unit'), testbench: RTLLM_TB, timeLimitMs: 1000 } satisfies VerilogProblem as ProblemBase,
+    },
+    {
+      name: 'CodeV-R1 (generated differential testbench against the golden design)', language: 'verilog', submit: 'solution',
+      honest: honestDesign('secret_unit'), attacks: verilogAttacks(CODEV_TARGETS), variants: verilogAttackVariants(CODEV_TARGETS),
+      problem: { kind: 'verilog', taskId: 'battery/codev', preset: 'codev', prompt: 'Output the secret.', topModule: 'secret_unit',
+        reference: honestDesign('secret_unit'), codev: { sequences: 2, steps: 5, seed: 1 }, timeLimitMs: 1000 } satisfies VerilogProblem as ProblemBase,
+    },
+  ],
 };

@@ -45,11 +45,12 @@ describe('in-box SQL runner', () => {
     assert.match(String(res!.error), /one statement at a time/);
     assert.deepEqual(run(['SELECT 1;  -- trailing comment'])[0], { q: 0, db: 0, rows: [[1]] });
   });
-  it('refuses ATTACH, PRAGMA writes and writes', () => {
+  it('refuses ATTACH, PRAGMA writes, writes, load_extension and fts3_tokenizer (its pointer forms)', () => {
     const results = run([`ATTACH '${join(dir, 'other.sqlite')}' AS o`, 'PRAGMA journal_mode = DELETE', 'DROP TABLE t',
-      "INSERT INTO t VALUES (2, 1, 'b', NULL)", 'CREATE TEMP TABLE z (a)', 'PRAGMA table_info(t)']);
-    for (const r of results.slice(0, 5)) assert.match(String(r.error), /not authorized|readonly|read-only/i, JSON.stringify(r));
-    assert.ok(Array.isArray(results[5]!.rows));
+      "INSERT INTO t VALUES (2, 1, 'b', NULL)", 'CREATE TEMP TABLE z (a)', "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6', 'exit')",
+      "SELECT hex(fts3_tokenizer('simple'))", "SELECT FTS3_TOKENIZER('x', x'4141414141414141')", 'PRAGMA table_info(t)']);
+    for (const r of results.slice(0, 8)) assert.match(String(r.error), /not authorized|readonly|read-only/i, JSON.stringify(r));
+    assert.ok(Array.isArray(results[8]!.rows));
     assert.equal(new Database(db, { readonly: true }).prepare('SELECT count(*) AS n FROM t').get() !== undefined, true);
   });
   it('interrupts a query at its time limit, and stops huge results', () => {
