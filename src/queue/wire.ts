@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/crucible.js';
 import { LIMIT_RANGES, outOfRange, type LimitRange, type LimitUnit } from '../limits.js';
-import type { Problem } from '../formats/types.js';
+import { SQL_COMPARATOR_NAMES, type Problem } from '../formats/types.js';
 import type { JudgeRequest, JudgeRequestField, ProblemSpec } from '../judge/judge.js';
 import type { PackageOutcome } from '../judge/plan.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
@@ -87,7 +87,7 @@ const expectedCallSchema = z.object({
   difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 /** The kinds whose shape the wire checks field by field. */
-const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi']);
+const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi', 'sql', 'verilog']);
 
 const namedFile = z.object({ name: text.min(1), content: text });
 const checkerSchema = z.object({
@@ -104,6 +104,23 @@ const ioiSchema = z.object({
   subtasks: z.array(z.object({ name: text, points: nonNegative, tests: z.array(z.number().int().nonnegative()) })),
   scorePrecision: z.number().int().min(0).max(10), timeLimitMs: positiveInt, memoryLimitKiB: positiveInt,
 });
+/**
+ * `SqlProblem` (`src/formats/types.ts`). An instance given by `path` names a file on the WORKER's machine (Spider's
+ * and BIRD's databases are read where the worker finds them, never shipped); one given as `sql` travels as text.
+ */
+const sqlSchema = z.object({
+  kind: z.literal('sql'), taskId: text.min(1), dbId: text.min(1), question: text.optional(), evidence: text.optional(),
+  difficulty: text.optional(), engine: z.enum(['sqlite', 'postgres']),
+  databases: z.array(z.union([z.object({ path: text.min(1) }).strict(), z.object({ sql: text }).strict()])).min(1),
+  gold: text, comparators: z.array(z.enum(SQL_COMPARATOR_NAMES)).min(1), keepDistinct: z.boolean().optional(),
+  floatDecimals: z.number().int().min(0).max(15).optional(), timeLimitMs: positiveInt.optional(),
+});
+/** `VerilogProblem` (`src/formats/types.ts`): the trusted texts travel whole. */
+const verilogSchema = z.object({
+  kind: z.literal('verilog'), taskId: text.min(1), preset: z.enum(['verilog-eval', 'rtllm', 'codev']), prompt: text,
+  topModule: text, reference: text, testbench: text.optional(), interface: text.optional(), files: z.array(namedFile).optional(),
+  codev: z.object({ sequences: positiveInt.max(10_000), steps: positiveInt.max(100_000), seed: z.number().int() }).optional(), timeLimitMs: positiveInt.optional(),
+});
 
 /**
  * A problem of any kind a judging mode judges. The built-in kinds with a fixed shape (`Problem`,
@@ -113,8 +130,11 @@ const ioiSchema = z.object({
  */
 export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> = z.union([
   z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema,
-    expectedCallSchema, checkerSchema, ioiSchema]),
-  z.object({ kind: text.min(1).refine((k) => !CHECKED_KINDS.has(k), 'a built-in kind with the wrong shape'), taskId: text.min(1) }).passthrough(),
+    expectedCallSchema, checkerSchema, ioiSchema, sqlSchema, verilogSchema]),
+  // Fatal, so that a checked kind of the wrong shape is answered with its own field's issue (`zodMessage`).
+  z.object({ kind: text.min(1).superRefine((k, ctx) => {
+    if (CHECKED_KINDS.has(k)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'a built-in kind with the wrong shape', fatal: true });
+  }), taskId: text.min(1) }).passthrough(),
 ]) as unknown as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 
 /** A dataset as shipped once to Redis: its problems, in file order. */
@@ -383,7 +403,23 @@ export function jobLimitsProblem(payload: JobPayload): { readonly message: strin
 
 /** `text` of a zod error as one line: `path: message` of the first issue. */
 export function zodMessage(error: z.ZodError): string {
-  const issue = error.issues[0];
+  const issue = deepestIssue(error);
   if (issue === undefined) return 'invalid';
   return `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`;
+}
+
+/**
+ * The most specific issue of an error: inside a union (a problem is one of the checked kinds or another kind), the
+ * issue with the longest path among its branches', so a SQL problem with a bad comparator is answered at
+ * `comparators.0`, not with the union's "Invalid input".
+ */
+function deepestIssue(error: z.ZodError): z.ZodIssue | undefined {
+  const issue = error.issues[0];
+  if (issue?.code !== 'invalid_union') return issue;
+  let best: z.ZodIssue = issue;
+  for (const branch of issue.unionErrors) {
+    const inner = deepestIssue(branch);
+    if (inner !== undefined && inner.path.length > best.path.length) best = inner;
+  }
+  return best;
 }

@@ -1,14 +1,19 @@
 /**
  * Problems of the published formats travel through the queue's wire schema unchanged (a dataset is shipped to
  * Redis as JSON and validated by `problemSchema` on the worker): MBPP (`python_script`), LiveCodeBench
- * (`expected_call`, `io` with its comparator and release date), APPS and CodeContests, open-r1 IOI (`ioi`).
+ * (`expected_call`, `io` with its comparator and release date), APPS and CodeContests, open-r1 IOI (`ioi`), Spider
+ * (`sql`: databases by path, as the worker finds them, or as SQL text) and VerilogEval (`verilog`); a SQL or Verilog
+ * problem of the wrong shape is refused with the field's path.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readProblems } from '../../src/formats/index.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
-import { problemSchema } from '../../src/queue/wire.js';
+import { problemSchema, zodMessage } from '../../src/queue/wire.js';
+import { readSpider } from '../../src/formats/spider.js';
+import { readVerilogEval } from '../../src/formats/verilog.js';
+import { SHARED_DATA } from '../support/data.js';
 import { CONTESTS_DIR, LCB_FIXTURE } from '../formats/helpers.js';
 import { MBPP_PATH } from '../support/mbpp.js';
 
@@ -28,5 +33,21 @@ describe('wire schema: problems of the published formats', () => {
     const problems = await readProblems(join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'open-r1-ioi.jsonl'));
     assert.deepEqual(problems.map((p) => p.kind), ['ioi', 'ioi']);
     for (const p of problems) assert.deepEqual(problemSchema.parse(JSON.parse(JSON.stringify(p))), p, p.taskId);
+  });
+
+  it('Spider (sql) and VerilogEval (verilog) problems round-trip; a wrong shape is refused by field', async () => {
+    const spider = await readSpider(join(SHARED_DATA, 'spider', 'spider', 'evaluation_examples', 'examples', 'dev.json'), { missingDatabases: 'skip' });
+    const verilog = (await readVerilogEval(join(SHARED_DATA, 'verilog-eval', 'dataset_spec-to-rtl'))).slice(0, 5);
+    const inlineSql = { ...spider[0]!, taskId: 'inline', databases: [{ sql: 'CREATE TABLE t (a INTEGER);' }], floatDecimals: 4, keepDistinct: true };
+    const codev = { kind: 'verilog', taskId: 'codev', preset: 'codev', prompt: '', topModule: 'm', reference: 'module m; endmodule',
+      codev: { sequences: 2, steps: 3, seed: 1 } };
+    const problems = [...spider.slice(0, 5), inlineSql, ...verilog, codev];
+    assert.ok(spider.length > 0 && verilog.length === 5);
+    for (const p of problems) assert.deepEqual(problemSchema.parse(JSON.parse(JSON.stringify(p))), p, p.taskId);
+    const bad = problemSchema.safeParse({ ...spider[0]!, comparators: ['exact'] });
+    assert.equal(bad.success, false);
+    assert.match(bad.success ? '' : zodMessage(bad.error), /^comparators\.0: /, 'the refusal names the field');
+    assert.equal(problemSchema.safeParse({ ...verilog[0]!, preset: 'vcs' }).success, false);
+    assert.equal(problemSchema.safeParse({ ...spider[0]!, databases: [{ path: '/x', sql: 'y' }] }).success, false);
   });
 });
