@@ -111,5 +111,8 @@ describe('the sql kind in the sandbox (Spider, student_transcripts_tracking)', (
     assert.equal((await judged(inline, 'SELECT b FROM t')).status, 'wrong_answer');
     const broken = await judged({ ...inline, taskId: 'inline-broken', gold: 'SELECT nope FROM t' }, 'SELECT b FROM t');
     assert.equal(broken.status, 'reference_failed', broken.reason);
+    const postgres = await judged({ ...inline, taskId: 'inline-postgres', engine: 'postgres' }, 'SELECT b FROM t');
+    assert.equal(postgres.status, 'internal_error', 'an engine Crucible lacks is its own failure, not the problem\'s');
+    assert.match(postgres.reason ?? '', /postgres engine is not supported/);
   });
 });
