@@ -7,14 +7,15 @@
  *   is a server that runs until it is signalled, and a directory argument to `node --test` would run it forever).
  * - Suites: `acceptance` is `test/acceptance/`; `unit` is every other file that starts no sandboxed program (its
  *   source names none of the sandbox, the judge, the CLI, a server or an external process: see `SANDBOX_MARKERS`);
- *   `sandbox` is the rest. `all` runs unit, then sandbox, then acceptance.
- * - Unit files run `--jobs` at a time (default: the number of cores). Sandbox and acceptance files run two at a time
- *   (at most `--jobs`), the second one started only while the machine has a core to spare (`SpareCpu`: at least
- *   `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so two files share the cores only when each leaves one idle
- *   (a file that judges on one slot at a time, a browser, a CLI waiting on a child), never on a machine already
- *   busy (`--jobs 1` runs them one at a time). Files that measure time or load the machine on purpose run alone, after the others: every file under
- *   `ALONE_DIRS` and every file whose source holds `ALONE_MARKER` (with the reason beside it).
- *   Files to pair start longest first, by the durations of the last run (`dist/test/.durations.json`).
+ *   `sandbox` is the rest. `all` runs unit, then sandbox and acceptance together.
+ * - Unit files run `--jobs` at a time (default: the number of cores). Sandbox and acceptance files share one pool and
+ *   run two at a time (at most `--jobs`; `--jobs 1` runs them one by one), the second one started only while the
+ *   machine has a core to spare (`SpareCpu`: at least `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so two
+ *   files share the cores only when one leaves a core idle (a file that judges on one slot at a time, a browser, a
+ *   CLI waiting on a child), never beside a file that keeps both cores busy or on a machine busy with other work.
+ *   Files to pair start longest first, by the durations of the last run (`dist/test/.durations.json`). Files that
+ *   measure time or load the machine on purpose run alone, after the others: every file under `ALONE_DIRS` and
+ *   every file whose source holds `ALONE_MARKER` (with the reason beside it).
  * - Shared fixtures: the runner makes one scratch directory per run and names it to every file in
  *   `CRUCIBLE_TEST_SHARED_DIR` (test/support/shared-fixture.ts builds an expensive fixture there once, for every
  *   file that needs it); the directory is deleted when the run ends.
@@ -58,8 +59,9 @@ const ALONE_MARKER = 'crucible-test: alone';
 /**
  * Idle cores the machine must have had over `IDLE_WINDOW_MS` before a second file starts beside a running one
  * (`CRUCIBLE_TEST_SPARE_CORES` overrides it: 0 pairs files whatever the load, a number above the cores never).
+ * Half a core: two files that each keep one core busy most of the time finish sooner side by side than in turn.
  */
-const SPARE_CORES = Number(process.env['CRUCIBLE_TEST_SPARE_CORES'] ?? 0.8);
+const SPARE_CORES = Number(process.env['CRUCIBLE_TEST_SPARE_CORES'] ?? 0.5);
 const IDLE_WINDOW_MS = 2000;
 const IDLE_SAMPLE_MS = 250;
 /** Last run's wall time per file (ms), for longest-first ordering; in dist/, never committed. */
@@ -179,11 +181,17 @@ async function runPool(files: string[], suite: Suite, jobs: number, timeoutMs: n
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A test file and the suite it belongs to. */
+interface Planned {
+  readonly file: string;
+  readonly suite: Suite;
+}
+
 /**
  * Run `files` up to `jobs` at a time, starting a file beside a running one only when the machine had
  * `SPARE_CORES` idle over the last window and no file started within that window (so the window saw its load).
  */
-async function runPaired(files: readonly string[], suite: Suite, jobs: number, timeoutMs: number, spare: SpareCpu): Promise<FileResult[]> {
+async function runPaired(files: readonly Planned[], jobs: number, timeoutMs: number, spare: SpareCpu): Promise<FileResult[]> {
   const results: FileResult[] = [];
   let next = 0;
   let running = 0;
@@ -196,7 +204,7 @@ async function runPaired(files: readonly string[], suite: Suite, jobs: number, t
         await sleep(IDLE_SAMPLE_MS);
         continue;
       }
-      const file = files[next++]!;
+      const { file, suite } = files[next++]!;
       running++;
       lastStartMs = performance.now();
       try {
@@ -210,15 +218,21 @@ async function runPaired(files: readonly string[], suite: Suite, jobs: number, t
   return results;
 }
 
-/** A sandbox or acceptance suite: the files that may share the machine paired (longest first), then the rest alone. */
-async function runSharing(files: readonly string[], suite: Suite, jobs: number, timeoutMs: number): Promise<FileResult[]> {
+/**
+ * The sandbox and acceptance suites together: the files that may share the machine paired (longest first, whatever
+ * their suite, so a light file fills the core a heavy one leaves idle), then the rest one at a time.
+ */
+async function runSharing(files: readonly Planned[], jobs: number, timeoutMs: number): Promise<FileResult[]> {
   const durations = readDurations();
-  const lastMs = (file: string): number => durations[relative(TEST_ROOT, file)] ?? 0;
-  const paired = files.filter((file) => !runsAlone(file)).sort((a, b) => lastMs(b) - lastMs(a));
+  const lastMs = (planned: Planned): number => durations[relative(TEST_ROOT, planned.file)] ?? 0;
+  const paired = files.filter((planned) => !runsAlone(planned.file)).sort((a, b) => lastMs(b) - lastMs(a));
+  const alone = files.filter((planned) => runsAlone(planned.file));
+  process.stdout.write(`\n## sandbox and acceptance: ${paired.length} files two at a time when a core is spare, longest first; ` +
+    `then ${alone.length} files alone\n`);
   const spare = new SpareCpu();
   try {
-    const results = await runPaired(paired, suite, Math.min(2, jobs), timeoutMs, spare);
-    for (const file of files.filter(runsAlone)) results.push(await runFile(file, suite, timeoutMs));
+    const results = await runPaired(paired, Math.min(2, jobs), timeoutMs, spare);
+    for (const { file, suite } of alone) results.push(await runFile(file, suite, timeoutMs));
     return results;
   } finally {
     spare.stop();
@@ -265,12 +279,15 @@ async function main(): Promise<void> {
     .filter((file) => filters.length === 0 || filters.some((filter) => relative(TEST_ROOT, file).includes(filter)));
   const results: FileResult[] = [];
   sharedFixtureDir();
+  const planned = suites.flatMap((suite) => all.filter((file) => suiteOf(file) === suite).map((file) => ({ file, suite })));
   for (const suite of suites) {
-    const files = all.filter((file) => suiteOf(file) === suite);
-    if (files.length === 0) continue;
-    process.stdout.write(`\n## ${suite}: ${files.length} files\n`);
-    results.push(...await (suite === 'unit' ? runPool(files, suite, jobs, timeoutMs) : runSharing(files, suite, jobs, timeoutMs)));
+    const count = planned.filter((p) => p.suite === suite).length;
+    if (count > 0) process.stdout.write(`\n## ${suite}: ${count} files\n`);
   }
+  const unit = planned.filter((p) => p.suite === 'unit').map((p) => p.file);
+  if (unit.length > 0) results.push(...await runPool(unit, 'unit', jobs, timeoutMs));
+  const sharing = planned.filter((p) => p.suite !== 'unit');
+  if (sharing.length > 0) results.push(...await runSharing(sharing, jobs, timeoutMs));
   writeDurations(results);
   process.stdout.write('\n## durations (wall seconds, slowest first)\n');
   for (const result of [...results].sort((a, b) => b.wallMs - a.wallMs)) {
