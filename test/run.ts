@@ -13,9 +13,9 @@
  *   machine has a core to spare (`SpareCpu`: at least `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so two
  *   files share the cores only when one leaves a core idle (a file that judges on one slot at a time, a browser, a
  *   CLI waiting on a child), never beside a file that keeps both cores busy or on a machine busy with other work.
- *   Files to pair start longest first, by the durations of the last run (`dist/test/.durations.json`). Files that
- *   measure time or load the machine on purpose run alone, after the others: every file under `ALONE_DIRS` and
- *   every file whose source holds `ALONE_MARKER` (with the reason beside it).
+ *   Files to pair start longest first, by the last run's durations (`test-output/test-durations.json`). Files
+ *   that measure time or load the machine on purpose run alone, after the others: every file under `ALONE_DIRS`
+ *   and every file whose source holds `ALONE_MARKER` (with the reason beside it).
  * - Shared fixtures: the runner makes one scratch directory per run and names it to every file in
  *   `CRUCIBLE_TEST_SHARED_DIR` (test/support/shared-fixture.ts builds an expensive fixture there once, for every
  *   file that needs it); the directory is deleted when the run ends.
@@ -27,7 +27,7 @@
  * Exit status: 0 when every file passed, 1 otherwise, 2 on a usage error.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,8 +64,11 @@ const ALONE_MARKER = 'crucible-test: alone';
 const SPARE_CORES = Number(process.env['CRUCIBLE_TEST_SPARE_CORES'] ?? 0.5);
 const IDLE_WINDOW_MS = 2000;
 const IDLE_SAMPLE_MS = 250;
-/** Last run's wall time per file (ms), for longest-first ordering; in dist/, never committed. */
-const DURATIONS_FILE = join(TEST_ROOT, '.durations.json');
+/**
+ * Last run's wall time per file (ms), for longest-first ordering: in test-output/ (kept by the clean build that
+ * empties dist/, ignored by git). Without it files start in path order.
+ */
+const DURATIONS_FILE = join(TEST_ROOT, '..', '..', 'test-output', 'test-durations.json');
 /** Environment variable naming the run's shared fixture directory (test/support/shared-fixture.ts). */
 const SHARED_DIR_ENV = 'CRUCIBLE_TEST_SHARED_DIR';
 
@@ -134,7 +137,10 @@ function readDurations(): Record<string, number> {
 function writeDurations(results: readonly FileResult[]): void {
   const durations = readDurations();
   for (const result of results) durations[result.file] = Math.round(result.wallMs);
-  try { writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1) + '\n'); } catch { /* ordering only */ }
+  try {
+    mkdirSync(dirname(DURATIONS_FILE), { recursive: true });
+    writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1) + '\n');
+  } catch { /* ordering only */ }
 }
 
 function runFile(file: string, suite: Suite, timeoutMs: number): Promise<FileResult> {
