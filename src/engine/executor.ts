@@ -9,7 +9,7 @@ import { expandArgv, toolchainMounts } from '../languages/argv.js';
 import type { Language } from '../languages/schema.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { ExecutionResult, Limits } from '../sandbox/types.js';
+import type { ExecutionResult, Limits, WorkspaceMount } from '../sandbox/types.js';
 import { DEFAULT_COMPILE_LIMITS, forLanguage, scaleLimits } from '../limits.js';
 
 /** Result of a compile step: an artifact to run, or the verdict that stops the program here. */
@@ -37,6 +37,12 @@ export function filesHash(files: Readonly<Record<string, string | Uint8Array>>):
 }
 
 const ARTIFACT = '/artifact';
+
+/** What a run sees besides its program (a plan's `workspace`): a prepared workspace and an outbox. */
+export interface RunSurroundings {
+  readonly workspace?: WorkspaceMount;
+  readonly outbox?: boolean;
+}
 
 /** Orchestrates compile + run on a sandbox. Owns the compile cache; `close()` discards artifacts. */
 export class Executor {
@@ -105,12 +111,12 @@ export class Executor {
   /**
    * Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers);
    * `files` are written into the work directory beside it (e.g. a checker's input and answer); `args` are appended
-   * to the language's run command (a checker's file names).
+   * to the language's run command (a checker's file names); `surroundings` add a prepared workspace and an outbox.
    * @throws the signal's reason when `signal` aborts (the run under way is killed; no verdict is made of it).
    */
   async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
     limits: Limits, files: Readonly<Record<string, string | Uint8Array>> = {}, signal?: AbortSignal,
-    args: readonly string[] = []): Promise<ExecutionResult> {
+    args: readonly string[] = [], surroundings: RunSurroundings = {}): Promise<ExecutionResult> {
     this.stats.runs++;
     const { result } = await this.sandbox.run({
       argv: [...expandArgv(language.run, { memoryLimitMiB: limits.memoryKiB / 1024 }), ...args],
@@ -120,6 +126,7 @@ export class Executor {
       stdin,
       limits: forLanguage(limits, language),
       signal,
+      ...surroundings,
     });
     if (result.cancelled) signal?.throwIfAborted();
     return result;
@@ -134,7 +141,7 @@ export class Executor {
    * execution starts, the run under way is killed, and the call rejects with the signal's reason.
    */
   async runMany(language: Language, source: string, inputs: readonly string[], limits: Limits,
-    options: { readonly failFast?: boolean; readonly signal?: AbortSignal;
+    options: { readonly failFast?: boolean; readonly signal?: AbortSignal; readonly surroundings?: RunSurroundings;
       readonly onResult?: (index: number, result: ExecutionResult) => boolean | Promise<boolean> } = {},
   ): Promise<{ readonly compile: CompileOutcome; readonly runs: readonly ExecutionResult[] }> {
     options.signal?.throwIfAborted();
@@ -143,7 +150,7 @@ export class Executor {
     const runs: ExecutionResult[] = [];
     for (let i = 0; i < inputs.length; i++) {
       options.signal?.throwIfAborted();
-      const result = await this.runCompiled(language, source, compile, inputs[i]!, limits, {}, options.signal);
+      const result = await this.runCompiled(language, source, compile, inputs[i]!, limits, {}, options.signal, [], options.surroundings);
       runs.push(result);
       const failed = options.onResult ? await options.onResult(i, result) : result.status !== 'ok';
       if (options.failFast && failed) break;

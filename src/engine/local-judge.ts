@@ -19,6 +19,7 @@
  * died, a sweep that lost a race) before it is returned, and it is never memoised. A reference that cannot be made (the canonical solution fails) is an
  * `internal_error` for every submission of that problem, remembered for the process.
  */
+import type { EnvironmentProvider } from '../judge/environment.js';
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
@@ -65,6 +66,8 @@ export interface LocalJudgeOptions {
   readonly groundTruth: GroundTruthCache | null;
   /** Close the sandbox with the judge. */
   readonly ownsSandbox: boolean;
+  /** Providers of the prepared environments plans may name (`PlanWorkspace`), by name; default none. */
+  readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
 }
 
 /** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
@@ -133,7 +136,7 @@ export class LocalJudge implements Judge {
   constructor(readonly sandbox: Sandbox, private readonly options: LocalJudgeOptions) {
     this.executor = new Executor(sandbox, options.languages);
     this.harness = new PythonHarnessPool(sandbox, harnessInterpreter(options.languages.get('python')));
-    this.plans = new PlanExecutor(this.executor, this.harness, options.languages);
+    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments);
   }
 
   get capacity(): JudgeCapacity {

@@ -29,6 +29,8 @@ import type { ExecutionResult } from '../sandbox/types.js';
 import { runStatus, type TestResult } from '../verdict/index.js';
 import type { Executor } from './executor.js';
 import type { PythonHarnessPool } from './harness-pool.js';
+import { workspaceRun } from './workspace.js';
+import type { EnvironmentProvider } from '../judge/environment.js';
 
 /** A run's test result when the mode does not judge runs itself: passed when the run ended `ok`. */
 function defaultTest(index: number, result: ExecutionResult): TestResult {
@@ -42,7 +44,8 @@ export class PlanExecutor {
   private contestJobs = 0;
 
   constructor(private readonly executor: Executor, private readonly harness: PythonHarnessPool,
-    private readonly languages: LanguageRegistry) {}
+    private readonly languages: LanguageRegistry,
+    private readonly environments: ReadonlyMap<string, EnvironmentProvider> = new Map()) {}
 
   /** Contest jobs run, and the compilations (and cache hits) of their `ContestBox`: solution + graders, managers, checkers. */
   get contestStats(): { readonly jobs: number; readonly compilations: number; readonly cacheHits: number } {
@@ -125,9 +128,14 @@ export class PlanExecutor {
     const language = this.language(plan.program);
     const tools = this.tools(signal);
     const tests: TestResult[] = [];
+    // A plan with a workspace: its environment prepared (once) and mounted into every run (./workspace.ts).
+    const { limits, surroundings } = plan.workspace === undefined
+      ? { limits: runLimits(plan.limits), surroundings: {} }
+      : await workspaceRun(plan.workspace, plan.limits, this.environments, signal);
     const { compile, runs } = await this.executor.runMany(language, plan.program.source, plan.runs.map((r) => r.stdin),
-      runLimits(plan.limits), {
+      limits, {
         failFast: plan.failFast,
+        surroundings,
         ...(signal === undefined ? {} : { signal }),
         onResult: async (index, result) => {
           const test = mode.judgeRun ? await mode.judgeRun(problem, plan.runs[index]!, index, result, tools) : defaultTest(index, result);

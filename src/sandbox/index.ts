@@ -26,7 +26,10 @@ import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
 import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
 import { Subgroup, SUBGROUPS_ENV, type SubgroupDescriptors } from './subgroups.js';
-import { CANCELLED_REASON, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
+import { makeOutboxDir, makeWorkspaceDir, readOutbox, validateWorkspace } from './workspace.js';
+import {
+  CANCELLED_REASON, DEFAULT_DISK_KIB, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest,
+} from './types.js';
 
 export * from './types.js';
 export { detectCapabilities, type Capabilities } from './capabilities.js';
@@ -132,6 +135,8 @@ function validate(request: SandboxRequest): void {
   for (const name of Object.keys(request.files ?? {})) {
     if (!isBoxRelativePath(name)) throw new RangeError(`file name not allowed in a box: ${name}`);
   }
+  if (request.workspace !== undefined) validateWorkspace(request.workspace, request.asPid1 === true);
+  if (request.outbox && request.asPid1) throw new RangeError('an outbox needs box-init: not with asPid1');
 }
 
 /** A pool of isolated execution slots. Create once per process; `close()` releases everything. */
@@ -229,8 +234,9 @@ export class Sandbox {
    */
   private prepare(slot: Slot, request: SandboxRequest): string | null {
     const files = Object.entries(request.files ?? {});
-    if (files.length === 0 && !request.keepWorkDir && !this.unsafeNoSandbox) return null;
+    if (files.length === 0 && !request.keepWorkDir && !request.outbox && !this.unsafeNoSandbox) return null;
     const workDir = SlotPool.makeWorkDir(slot, `run${++this.runCounter}`);
+    if (request.outbox) makeOutboxDir(workDir, slot, chownSync);
     // Parent directories first (shallowest first). The work directory is fresh and nothing of the program has run
     // yet, so no component can be a symlink.
     const dirs = new Set<string>();
@@ -274,8 +280,11 @@ export class Sandbox {
   }
 
   private start(slot: Slot, workDir: string | null, request: SandboxRequest, capture: boolean, enforceCpu: boolean,
-    subgroups: ReturnType<Sandbox['subgroupsFor']>): Launched {
+    subgroups: ReturnType<Sandbox['subgroupsFor']>, workspaceDir: string | null = null): Launched {
     return launch({
+      workspace: request.workspace && workspaceDir !== null
+        ? { dir: workspaceDir, mount: request.workspace, sizeKiB: request.limits.diskKiB ?? DEFAULT_DISK_KIB } : null,
+      outbox: request.outbox === true,
       slot,
       workDir,
       keep: request.keepWorkDir === true,
@@ -318,15 +327,20 @@ export class Sandbox {
   /** The body of `run` once a slot is held: never throws, always removes what it made unless kept. */
   private async runInSlot(slot: Slot, request: SandboxRequest): Promise<{ readonly result: ExecutionResult; readonly workDir?: string }> {
     let workDir: string | null = null;
+    let workspaceDir: string | null = null;
     let result: ExecutionResult;
     try {
+      if (request.workspace !== undefined && (this.unsafeNoSandbox || !this.capabilities.isRoot)) {
+        return { result: internalError('a prepared workspace needs the sandbox on a root host (slot uids): this host has neither') };
+      }
       workDir = this.prepare(slot, request);
+      if (request.workspace !== undefined) workspaceDir = makeWorkspaceDir(slot, `ws${++this.runCounter}`);
       const subgroups = this.subgroupsFor(slot, request);
       const pending = this.inSlotBox(slot, workDir, request);
       if (pending !== null) {
         result = await pending;
       } else {
-        const launched = this.start(slot, workDir, request, true, true, subgroups);
+        const launched = this.start(slot, workDir, request, true, true, subgroups, workspaceDir);
         const abort = (): void => launched.kill(CANCELLED_REASON);
         request.signal?.addEventListener('abort', abort, { once: true });
         if (request.signal?.aborted) abort();
@@ -336,13 +350,20 @@ export class Sandbox {
           request.signal?.removeEventListener('abort', abort);
         }
       }
+      if (request.outbox && workDir !== null && result.status !== 'internal_error') {
+        result = { ...result, outbox: readOutbox(workDir, 0) };
+      }
       if (request.keepWorkDir && workDir !== null) {
         chmodSync(workDir, 0o755);
+        if (workspaceDir !== null) removeTree(workspaceDir);
         return { result, workDir };
       }
     } catch (error) {
       result = internalError(`sandbox: ${(error as Error).message}`);
     }
+    // The workspace's directory held only mounts of the run's own mount namespace, gone with its last process.
+    const wsProblem = workspaceDir === null ? null : removeTree(workspaceDir);
+    if (wsProblem !== null) return { result: internalError(`clean-up of the run's workspace directory failed: ${wsProblem}`, { wallMs: result.wallMs }) };
     const problem = workDir === null ? null : removeTree(workDir);
     if (problem !== null) return { result: internalError(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
     return { result };
@@ -354,7 +375,7 @@ export class Sandbox {
    */
   private inSlotBox(slot: Slot, workDir: string | null, request: SandboxRequest): Promise<ExecutionResult> | null {
     const box = this.slotBoxes?.get(slot);
-    if (!box || request.asPid1) return null;
+    if (!box || request.asPid1 || request.workspace !== undefined || request.outbox) return null;
     const root = this.pool.root + '/';
     const mounts: { source: string; boxPath: string }[] = [];
     for (const mount of request.mounts ?? []) {

@@ -12,6 +12,11 @@ import { EXECUTION_STATUSES, type ExecutionStatus } from '../sandbox/types.js';
  * zero assertions (never a pass). `no_code`: nothing to run was found in the response. `invalid_submission`:
  * the sample cannot be judged as given (e.g. a language Crucible has no toolchain for): the sample's fault,
  * never a pass, never Crucible's. `internal_error`: Crucible itself failed; never a verdict on the program.
+ * Repository tasks (`src/kinds/repository/`, SWE-bench's vocabulary in its reports: `passed` is "resolved",
+ * `wrong_answer` "unresolved") add three: `patch_apply_failed` (the patch did not apply to the base commit by any
+ * step of the ladder), `invalid_patch` (it touches files the task protects: tests, test configuration, lockfiles,
+ * `package.json` scripts, snapshots) and `invalid_run` (the test suite left no evidence it ran, or its exit status
+ * contradicts the results it reported: never a pass).
  */
 export type SampleStatus =
   | 'passed'
@@ -19,7 +24,10 @@ export type SampleStatus =
   | 'no_tests'
   | 'no_code'
   | 'invalid_submission'
-  | Exclude<ExecutionStatus, 'ok'>;
+  | Exclude<ExecutionStatus, 'ok'>
+  | 'patch_apply_failed'
+  | 'invalid_patch'
+  | 'invalid_run';
 
 /** Every `SampleStatus`, in a stable order for counts and reports. */
 export const SAMPLE_STATUSES: readonly SampleStatus[] = [
@@ -29,6 +37,9 @@ export const SAMPLE_STATUSES: readonly SampleStatus[] = [
   'no_code',
   'invalid_submission',
   ...EXECUTION_STATUSES.filter((s): s is Exclude<typeof s, 'ok'> => s !== 'ok'),
+  'patch_apply_failed',
+  'invalid_patch',
+  'invalid_run',
 ];
 
 const statusSet = new Set<string>(SAMPLE_STATUSES);
