@@ -38,10 +38,11 @@ export function filesHash(files: Readonly<Record<string, string | Uint8Array>>):
 
 const ARTIFACT = '/artifact';
 
-/** What a run sees besides its program (a plan's `workspace`): a prepared workspace and an outbox. */
+/** What a run sees besides its program (a plan's `workspace`): a prepared workspace, an outbox, a loopback of its own. */
 export interface RunSurroundings {
   readonly workspace?: WorkspaceMount;
   readonly outbox?: boolean;
+  readonly loopback?: boolean;
 }
 
 /** Orchestrates compile + run on a sandbox. Owns the compile cache; `close()` discards artifacts. */

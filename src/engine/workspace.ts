@@ -31,6 +31,7 @@ export async function workspaceRun(workspace: PlanWorkspace, judgeLimits: JudgeL
     surroundings: {
       workspace: { layers: prepared.layers, boxPath: workspace.boxPath, writable: workspace.writable },
       ...(workspace.outbox === true ? { outbox: true } : {}),
+      ...(workspace.loopback === true ? { loopback: true } : {}),
     },
   };
 }

@@ -10,6 +10,8 @@
  *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
  *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
+ * - patches for repository instances (`swe-predictions.ts`): SWE-bench predictions `{instance_id,
+ *   model_name_or_path, model_patch}`, raw `{instance_id, response}`, Multi-SWE-bench `{org, repo, number, fix_patch}`.
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings in problem
  *   order; need the problems) and LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
@@ -22,6 +24,7 @@ import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
 import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
 import { bigcodeSamples, liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
+import { predictionsKind, readPredictions } from './swe-predictions.js';
 import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
@@ -45,7 +48,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'predictions';
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -65,7 +68,12 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
   const path = await firstMultiplEFile(given);
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
-      const format = wholeFileSampleFormat(await wholeDocument(path));
+      const document = await wholeDocument(path);
+      const head = Array.isArray(document) ? document[0] as unknown : undefined;
+      if (typeof head === 'object' && head !== null && !Array.isArray(head) && predictionsKind(new Set(Object.keys(head))) !== undefined) {
+        return 'predictions';
+      }
+      const format = wholeFileSampleFormat(document);
       if (format === undefined) {
         throw new DatasetError(path, undefined, undefined,
           'a JSON list that is neither bigcode generations (lists of strings) nor LiveCodeBench outputs (question_id, output_list)');
@@ -80,6 +88,7 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
     if (typeof first === 'object' && first !== null && 'name' in first && ('completions' in first || 'results' in first)) return 'multipl-e';
+    if (typeof first === 'object' && first !== null && predictionsKind(new Set(Object.keys(first))) !== undefined) return 'predictions';
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
@@ -117,6 +126,7 @@ export async function readSamples(path: string, options: ReadSamplesOptions = {}
   if (format === 'jsonl') return readSampleJsonl(path);
   if (format === 'livecodebench') return liveCodeBenchSamples(path, await wholeDocument(path));
   if (format === 'multipl-e') return readMultiplESamples(path);
+  if (format === 'predictions') return readPredictions(path);
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'
       ? 'CodeT {prompt, samples} file: problems are needed to match prompts'

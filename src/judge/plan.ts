@@ -54,6 +54,8 @@ export interface ProgramRunsPlan<C = unknown> {
  *   read once every process of the run is dead (a test reporter's file, parsed by the mode outside the box).
  * - `runLimits`: sandbox limits of the runs beyond the plan's `limits` (wall ms, processes + threads, writable space
  *   KiB: a test suite needs more than one program), default those of `runLimits` (`src/limits.ts`).
+ * - `loopback`: each run gets a network namespace of its own with its loopback up (test suites that serve on
+ *   127.0.0.1); still no route anywhere else.
  */
 export interface PlanWorkspace {
   readonly environment: EnvironmentRef;
@@ -61,6 +63,7 @@ export interface PlanWorkspace {
   readonly writable: 'overlay' | 'read_only';
   readonly outbox?: boolean;
   readonly runLimits?: { readonly wallMs?: number; readonly processes?: number; readonly diskKiB?: number };
+  readonly loopback?: boolean;
 }
 
 /** One Python harness job. */

@@ -285,6 +285,7 @@ export class Sandbox {
       workspace: request.workspace && workspaceDir !== null
         ? { dir: workspaceDir, mount: request.workspace, sizeKiB: request.limits.diskKiB ?? DEFAULT_DISK_KIB } : null,
       outbox: request.outbox === true,
+      loopback: request.loopback === true,
       slot,
       workDir,
       keep: request.keepWorkDir === true,
@@ -375,7 +376,7 @@ export class Sandbox {
    */
   private inSlotBox(slot: Slot, workDir: string | null, request: SandboxRequest): Promise<ExecutionResult> | null {
     const box = this.slotBoxes?.get(slot);
-    if (!box || request.asPid1 || request.workspace !== undefined || request.outbox) return null;
+    if (!box || request.asPid1 || request.workspace !== undefined || request.outbox || request.loopback) return null;
     const root = this.pool.root + '/';
     const mounts: { source: string; boxPath: string }[] = [];
     for (const mount of request.mounts ?? []) {

@@ -42,6 +42,8 @@ export interface LaunchOptions {
   readonly workspace?: { readonly dir: string; readonly mount: WorkspaceMount; readonly sizeKiB: number } | null;
   /** Give the run an outbox (`SandboxRequest.outbox`); needs `workDir` (its `.outbox/` gets the copy). */
   readonly outbox?: boolean;
+  /** A network namespace of the box's own with its loopback up (`SandboxRequest.loopback`). */
+  readonly loopback?: boolean;
 }
 
 /** crucible-box's arguments for a workspace (src/sandbox/native/layers.h). */
@@ -100,7 +102,7 @@ function launcherArguments(o: LaunchOptions): string[] {
   } else {
     args.push(o.bwrapPath, ...bwrapArguments({ workDir: o.workDir, keep: o.keep,
       diskBytes: (o.limits.diskKiB ?? DEFAULT_DISK_KIB) * 1024, argv: o.argv, env: o.env, mounts: o.mounts,
-      unshareNet: o.slot.netns === null, asPid1: o.asPid1, outbox: o.outbox === true,
+      unshareNet: o.slot.netns === null || o.loopback === true, asPid1: o.asPid1, outbox: o.outbox === true,
       workspace: o.workspace ? { merged: `${o.workspace.dir}/merged`, boxPath: o.workspace.mount.boxPath,
         readOnly: o.workspace.mount.writable === 'read_only' } : null }));
   }

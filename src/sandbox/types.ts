@@ -188,4 +188,10 @@ export interface SandboxRequest {
    * `ExecutionResult.outbox` once every process of the run is dead (never with `asPid1`).
    */
   readonly outbox?: boolean;
+  /**
+   * Give the box a network namespace of its own whose loopback is up (bubblewrap's `--unshare-net`): servers a test
+   * suite starts on 127.0.0.1 work, and no route leads anywhere else. Never the slot's namespace (whose loopback is
+   * down), so two runs never meet on it. Served by a bubblewrap per run.
+   */
+  readonly loopback?: boolean;
 }

@@ -1,0 +1,37 @@
+/**
+ * The canary: a test appended to every test file of the run that must FAIL, titled with a nonce drawn for this
+ * judgement. A run whose report says a canary passed (or was skipped), or lists a file's tests without its
+ * canary, had its test framework or its report tampered with (`invalid_run`); and since a canary always fails, a
+ * genuine run never exits 0, so a run that exits 0 (`process.exit(0)` in candidate code) contradicts its own
+ * report. The canary sits in the same module as the file's tests, so a candidate that replaces `expect`, `it` or
+ * `assert` for the tests replaces it for the canary too. What it cannot stop: code that reads the test files,
+ * finds the canaries and forges a report that fails exactly them (docs/SECURITY.md, "Repository tasks").
+ *
+ * Each reporter format has its own canary source: jest's and mocha's globals, vitest's imported `test` (top-level
+ * await; vitest test files are ES modules), node:test's `test` through a dynamic import (valid in CommonJS and ES
+ * modules alike). Plain TAP (`tap`) has none: it names no framework.
+ */
+import type { LogParser } from '../../formats/types.js';
+
+/** The canary title of test file `index` in a judgement with `nonce`. */
+export function canaryTitle(nonce: string, index: number): string {
+  return `crucible canary ${nonce} ${index}`;
+}
+
+/** Source text appended to a test file (after a newline and `;`), or null when the format has no canary. */
+export function canarySource(format: LogParser, title: string): string | null {
+  const t = JSON.stringify(title);
+  switch (format) {
+    case 'jest-json':
+      return `\n;test(${t}, () => { expect(${t}).toBe(${JSON.stringify(`${title} (not this)`)}) });\n`;
+    case 'vitest-json':
+      return `\n;const { test: __crucibleCanaryTest, expect: __crucibleCanaryExpect } = await import('vitest');\n`
+        + `__crucibleCanaryTest(${t}, () => { __crucibleCanaryExpect(${t}).toBe(${JSON.stringify(`${title} (not this)`)}) });\n`;
+    case 'mocha-json':
+      return `\n;it(${t}, function () { throw new Error(${t}) });\n`;
+    case 'node-test':
+      return `\n;import('node:test').then((m) => { m.test(${t}, () => { throw new Error(${t}) }) });\n`;
+    case 'tap':
+      return null;
+  }
+}
