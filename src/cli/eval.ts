@@ -1,10 +1,14 @@
 /** `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job. */
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
-import type { Problem, Sample, ScriptProblem } from '../formats/types.js';
+import type { Problem, RepositoryProblem, Sample, ScriptProblem } from '../formats/types.js';
+import { sweBenchReport } from '../kinds/repository/report.js';
+import type { SampleRecord } from '../store/records.js';
+import { collectRepoSource, repositoryEnvironments } from './repo-options.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
 import type { Judge } from '../judge/judge.js';
 import { scriptJudgingOf } from '../kinds/script/script.js';
@@ -36,7 +40,24 @@ interface EvalFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string;
+  until?: string; repoSource?: string[]; registry?: string;
+}
+
+/**
+ * For a run of repository tasks, the SWE-bench-style report (`src/kinds/repository/report.ts`) beside the verdicts:
+ * `<out>/swe-bench-report.json`. Nothing for other runs.
+ */
+function writeSweBenchReport(input: EvalInput, records: readonly SampleRecord[], dir: string): void {
+  const problems = input.problems.filter((p): p is RepositoryProblem => p.kind === 'repository');
+  if (problems.length === 0) return;
+  const samples = new Map(input.samples.map((s) => [`${s.taskId}\0${s.index}`, s]));
+  const judged = records.map((r) => {
+    const sample = samples.get(`${r.taskId}\0${r.sampleIndex}`);
+    const patch = sample?.solution ?? sample?.completion ?? sample?.response ?? '';
+    return { taskId: r.taskId, sampleIndex: r.sampleIndex, status: r.status, tests: r.tests, emptyPatch: patch.trim() === '',
+      ...(r.reason === undefined ? {} : { reason: r.reason }) };
+  });
+  writeFileSync(join(dir, 'swe-bench-report.json'), `${JSON.stringify(sweBenchReport(problems, judged), null, 1)}\n`);
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -259,7 +280,8 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
         ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
           { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
         : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-          languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
+          languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+          environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible: ${line}\n`)) });
       await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
     } finally {
       // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
@@ -286,6 +308,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     out: input.out, limits: input.limits, toolchains, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries });
   store.writeSummary(summary);
+  writeSweBenchReport(input, result.records, store.dir);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
   if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
@@ -320,6 +343,8 @@ export function register(program: Command): void {
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
+    .option('--repo-source <repo=path>', 'repository tasks: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
+    .option('--registry <url>', 'repository tasks: the package registry an install may reach (default https://registry.npmjs.org/)')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')

@@ -18,6 +18,7 @@ import { register as registerWorker } from './worker.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerDebugLoop } from './debug-loop.js';
 import { register as registerQueue } from './queue.js';
+import { register as registerRepo } from './repo.js';
 
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
@@ -28,7 +29,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .exitOverride();
   for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
     registerStore, registerExport, registerDashboard, registerWorker, registerQueue, registerMcp,
-    registerDebugLoop]) register(program);
+    registerDebugLoop, registerRepo]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
