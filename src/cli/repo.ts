@@ -20,7 +20,7 @@ import { readJsonlAll } from '../formats/jsonl.js';
 import { readSweBench } from '../formats/swe-bench.js';
 import type { RepositoryProblem } from '../formats/types.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
-import { environmentSpec } from '../kinds/repository/environment-spec.js';
+import { judgementEnvironment } from '../kinds/repository/repository.js';
 import { defaultCacheDir } from '../paths.js';
 import { Sandbox } from '../sandbox/index.js';
 import { CACHE_DIR_HELP, parseIntList, parsePositiveInt } from './options.js';
@@ -70,10 +70,11 @@ async function prepareCommand(flags: RepoCommonFlags): Promise<void> {
   try {
     for (const problem of problems) {
       try {
-        const p = await provider.prepare(environmentSpec(problem));
+        const p = await provider.prepare(judgementEnvironment(problem));
         const part = (ms: number): string => (ms === 0 ? 'cached' : `${(ms / 1000).toFixed(1)} s`);
-        process.stdout.write(`${problem.taskId}: checkout ${part(p.checkoutMs)}, install ${part(p.installMs)}; `
-          + `tree ${mib(RepositoryEnvironments.diskBytes(p.tree))}, dependencies ${mib(RepositoryEnvironments.diskBytes(p.deps))}\n`);
+        process.stdout.write(`${problem.taskId}: checkout ${part(p.checkoutMs)}, install ${part(p.installMs)}, warm-up ${part(p.warmMs)}; `
+          + `tree ${mib(RepositoryEnvironments.diskBytes(p.tree))}, dependencies ${mib(RepositoryEnvironments.diskBytes(p.deps))}`
+          + `${p.warm === undefined ? '' : `, warm ${mib(RepositoryEnvironments.diskBytes(p.warm))}`}\n`);
       } catch (error) {
         failed++;
         process.stdout.write(`${problem.taskId}: cannot be prepared: ${(error as Error).message}\n`);
@@ -114,7 +115,7 @@ async function validateCommand(flags: ValidateFlags): Promise<void> {
   const datasetHash = createHash('sha256').update(readFileSync(flags.problems)).digest('hex');
   let rows: InstanceValidation[];
   try {
-    for (const problem of problems) await provider.prepare(environmentSpec(problem));
+    for (const problem of problems) await provider.prepare(judgementEnvironment(problem));
     rows = await validateRepositories({
       problems, datasetHash, runs: flags.runs, submission: context, concurrency: slots,
       ...(wrong === undefined ? {} : { wrongPatches: wrong }),

@@ -25,6 +25,12 @@ export const BOX_WORK = '/box';
 const BOX_HOST_WORK = '/crucible/work';
 /** Empty mount point of a run's tmpfs while its init lays it out (workspace.h STAGE). */
 const BOX_STAGE = '/crucible/rw';
+/**
+ * The uid and gid of a box with a prepared workspace, inside it (bubblewrap `--uid`/`--gid`; outside it is still
+ * the slot's): the same in every slot, so tools that name their caches after the uid (jest's
+ * `/tmp/jest_<uid in base 36>`) find the ones prepared with the environment.
+ */
+export const WORKSPACE_BOX_UID = 1000;
 /** Descriptor on which crucible-box hands bubblewrap the seccomp program (`--seccomp-fd`, `--seccomp`). */
 export const SECCOMP_FD = 5;
 
@@ -102,6 +108,7 @@ export function bwrapArguments(options: {
   const args: string[] = [
     '--unshare-user', '--unshare-pid', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup-try',
     ...(options.unshareNet ? ['--unshare-net'] : []),
+    ...(options.workspace ? ['--uid', String(WORKSPACE_BOX_UID), '--gid', String(WORKSPACE_BOX_UID)] : []),
     '--die-with-parent', '--new-session', '--as-pid-1',
     ...systemView(),
   ];

@@ -115,6 +115,7 @@ export const OUTBOX_MAX_BYTES = 16 << 20;
  *   is overlayfs's work directory on the same filesystem), kept after the run: how a layer is built (a
  *   dependency install over a checked-out tree). Files in it are owned by the slot's uid until the caller takes
  *   them over. Only with `overlay`; not bounded by `diskKiB`.
+ * Inside the box the run's uid and gid are `WORKSPACE_BOX_UID` (1000) whatever the slot (src/sandbox/bwrap-args.ts).
  * Needs a root host (slot uids); served by a bubblewrap per run (never a slot box).
  */
 export interface WorkspaceMount {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import type { RepositorySource } from '../../formats/types.js';
 import { EnvironmentError } from '../../judge/environment.js';
+import { WARM_DIR } from '../../kinds/repository/environment-spec.js';
 import { git } from './git.js';
 
 /** The git directory of a `git` source: `<path>/.git` when the path is a work tree, else the path (bare). */
@@ -77,7 +78,7 @@ export async function checkoutTree(source: RepositorySource, commit: string, des
     }
   }
   await git(['init', '-q', dest], opts);
-  writeFileSync(join(dest, '.git', 'info', 'exclude'), 'node_modules/\n');
+  writeFileSync(join(dest, '.git', 'info', 'exclude'), `node_modules/\n/${WARM_DIR}/\n`);
   await git(['-C', dest, 'add', '-A', '-f'], opts);
   await git(['-C', dest, 'commit', '-q', '--no-verify', '--allow-empty', '-m', 'base'], opts);
 }

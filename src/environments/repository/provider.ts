@@ -5,6 +5,8 @@
  *   trees/<repo>-<base commit>/tree    the base tree and its one-commit repository (`checkout.ts`), per base commit
  *   deps/<key>/upper                   node_modules from the install command (`install.ts`), per (repository,
  *                                      lockfile, install command, lifecycle scripts on/off, Node major version)
+ *   warm/<key>/upper                   what the instance's tests leave in `$TMPDIR` at the base commit (`warm.ts`),
+ *                                      per (tree, dependencies, test patch, test command), when the spec asks
  *
  * Each is made once in `tmp/` and renamed into place (so a reader never sees half of one; two processes that race
  * make it twice and the second discards its copy), owned by Crucible's user (root), and never written again: every
@@ -27,6 +29,10 @@ import { LOCKFILES } from '../../kinds/repository/policy.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import { checkoutTree } from './checkout.js';
 import { installDependencies } from './install.js';
+import { warmUp } from './warm.js';
+
+/** Version of the tree layer's layout (its git exclusions): part of its directory name. */
+const TREE_LAYOUT = 'v1';
 
 /** The npm registry the install box may reach unless told another. */
 export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
@@ -50,8 +56,10 @@ export interface RepositoryEnvironmentOptions {
 export interface RepositoryPrepared extends PreparedEnvironment {
   readonly tree: string;
   readonly deps: string;
+  readonly warm?: string;
   readonly checkoutMs: number;
   readonly installMs: number;
+  readonly warmMs: number;
 }
 
 function sha(...parts: readonly (string | Buffer)[]): string {
@@ -77,7 +85,11 @@ export class RepositoryEnvironments implements EnvironmentProvider {
     const s: RepositoryEnvironmentSpec = parsed.data;
     const tree = await this.once(`tree\0${s.repo}\0${s.baseCommit}`, () => this.makeTree(s, signal));
     const deps = await this.once(`deps\0${this.depsKey(s, tree.path)}`, () => this.makeDeps(s, tree.path, signal));
-    return { layers: [deps.path, tree.path], tree: tree.path, deps: deps.path, checkoutMs: tree.ms, installMs: deps.ms };
+    if (s.warm === undefined) return { layers: [deps.path, tree.path], tree: tree.path, deps: deps.path, checkoutMs: tree.ms, installMs: deps.ms, warmMs: 0 };
+    const warmKey = sha(tree.path, deps.path, s.warm.testPatch, s.warm.testCommand).slice(0, 32);
+    const warm = await this.once(`warm\0${warmKey}`, () => this.makeWarm(warmKey, [deps.path, tree.path], s.warm!, signal));
+    return { layers: [warm.path, deps.path, tree.path], tree: tree.path, deps: deps.path, warm: warm.path,
+      checkoutMs: tree.ms, installMs: deps.ms, warmMs: warm.ms };
   }
 
   /** The source of a spec's repository. @throws EnvironmentError when none is known. */
@@ -123,7 +135,7 @@ export class RepositoryEnvironments implements EnvironmentProvider {
   }
 
   private async makeTree(s: RepositoryEnvironmentSpec, signal?: AbortSignal): Promise<{ path: string; ms: number }> {
-    const final = join(this.root, 'trees', `${s.repo.replace('/', '+')}-${s.baseCommit}`);
+    const final = join(this.root, 'trees', `${s.repo.replace('/', '+')}-${s.baseCommit}-${TREE_LAYOUT}`);
     if (existsSync(join(final, 'tree'))) return { path: join(final, 'tree'), ms: 0 };
     const source = this.sourceOf(s);
     const started = performance.now();
@@ -164,6 +176,27 @@ export class RepositoryEnvironments implements EnvironmentProvider {
         sandbox: this.options.sandbox, tree, installCmd: s.installCmd, installScripts: s.installScripts, registry: this.registry,
         upperDir: join(dir, 'upper'), workDir: join(dir, 'work'), ...(signal === undefined ? {} : { signal }),
       });
+      rmSync(join(dir, 'work'), { recursive: true, force: true });
+      this.settle(dir, final);
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
+    return { path: join(final, 'upper'), ms: performance.now() - started };
+  }
+
+  private async makeWarm(key: string, layers: readonly string[], warm: { readonly testPatch: string; readonly testCommand: string },
+    signal?: AbortSignal): Promise<{ path: string; ms: number }> {
+    const final = join(this.root, 'warm', key);
+    if (existsSync(join(final, 'upper'))) return { path: join(final, 'upper'), ms: 0 };
+    const started = performance.now();
+    this.options.log?.('warming up: the tests once at the base commit');
+    const dir = this.scratch();
+    try {
+      mkdirSync(join(dir, 'upper'), { mode: 0o755 });
+      mkdirSync(join(dir, 'work'), { mode: 0o700 });
+      await warmUp({ sandbox: this.options.sandbox, layers, testPatch: warm.testPatch, testCommand: warm.testCommand,
+        upperDir: join(dir, 'upper'), workDir: join(dir, 'work'), ...(signal === undefined ? {} : { signal }) });
       rmSync(join(dir, 'work'), { recursive: true, force: true });
       this.settle(dir, final);
     } catch (error) {

@@ -19,6 +19,7 @@
  * are `crucible: <word> <text>` (`PREFIX_WORDS`); text that could hold newlines is base64. Everything the tools
  * print goes to files under /box/log, not stdout.
  */
+import { WARM_TMPDIR } from './environment-spec.js';
 import { PROTECTED_PACKAGE_KEYS } from './policy.js';
 
 /** Where the prepared repository is in the box (SWE-bench's images use the same path). */
@@ -116,6 +117,8 @@ export function driverScript(input: DriverInput): string {
     out.push(writeFile(`/box/in/canary${i}`, source));
     out.push(`if [ -f ${shellQuote(file)} ]; then cat /box/in/canary${i} >> ${shellQuote(file)}; fi`);
   });
+  // The tests' temporary files (a runner's transform cache) where the environment's warm layer has them.
+  out.push(`export TMPDIR=${shellQuote(WARM_TMPDIR)}; mkdir -p "$TMPDIR"`);
   out.push(`say run ${input.nonce}`);
   out.push(`exec /bin/bash -c ${shellQuote(input.testCommand)}`);
   return `${out.join('\n')}\n`;

@@ -27,7 +27,10 @@ import { decidedScript, driverScript, readPrefix, REPO_DIR, testCommand } from '
 import { checkPatch } from './policy.js';
 import { outcomeWithoutTests, resolveRun, type RepositoryOutcome } from './resolution.js';
 import { touchedFiles } from '../../formats/swe-bench.js';
-import { environmentSpec, REPOSITORY_ENVIRONMENT } from './environment-spec.js';
+import { environmentSpec, REPOSITORY_ENVIRONMENT, type RepositoryEnvironmentSpec } from './environment-spec.js';
+
+/** Where the warm-up run's reporter writes (discarded). */
+const WARM_REPORT = '/tmp/crucible-warm-report';
 
 /** CPU time of a whole test run when the instance does not say (every process of it), ms: 10 minutes. */
 export const DEFAULT_TEST_CPU_MS = 600_000;
@@ -53,6 +56,11 @@ function decidedPlan(program: Program, word: 'invalid_patch' | 'malformed_patch'
 /** The test files reset before the test patch: the instance's and every file its test patch touches. */
 function resetFiles(problem: RepositoryProblem): string[] {
   return [...new Set([...problem.testFiles, ...touchedFiles(problem.testPatch)])];
+}
+
+/** The prepared environment a judgement of `problem` runs in (warmed by the instance's own test command). */
+export function judgementEnvironment(problem: RepositoryProblem): RepositoryEnvironmentSpec {
+  return environmentSpec(problem, testCommand(problem.testCmd, problem.testFiles, WARM_REPORT));
 }
 
 /** The plan of one judgement (see the module comment). */
@@ -90,7 +98,7 @@ export function repositoryPlan(problem: RepositoryProblem, program: Program, non
     limits: { cpuMs, memoryKiB: problem.memoryLimitKiB ?? DEFAULT_TEST_MEMORY_KIB, outputBytes: TEST_OUTPUT_BYTES },
     failFast: false,
     workspace: {
-      environment: { provider: REPOSITORY_ENVIRONMENT, spec: environmentSpec(problem) },
+      environment: { provider: REPOSITORY_ENVIRONMENT, spec: judgementEnvironment(problem) },
       boxPath: REPO_DIR,
       writable: 'overlay',
       outbox: true,
