@@ -1,4 +1,5 @@
 /** `crucible serve`: run the reward service until SIGTERM/SIGINT, then drain and exit. */
+import { collectRepoSource } from './repo-options.js';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
@@ -48,6 +49,8 @@ interface ServeFlags {
   sessionTtl?: number;
   queue?: string;
   fleetBacklogPerSlot?: number;
+  repoSource?: string[];
+  registry?: string;
 }
 
 /** Add `serve` to the program. */
@@ -75,6 +78,8 @@ export function register(program: Command): void {
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
     .option('--max-sessions <n>', 'most sessions (/v1/sessions) open at once (default 256)', parsePositiveInt)
     .option('--session-ttl <seconds>', 'idle seconds before a session that set no ttlSeconds is evicted (default 600)', parsePositiveInt)
+    .option('--repo-source <repo=path>', 'repository problems: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
+    .option('--registry <url>', 'repository problems: the package registry an install may reach (default https://registry.npmjs.org/)')
     .action(async (flags: ServeFlags) => {
       const input: ServeConfigInput = {
         host: flags.host,
@@ -98,6 +103,8 @@ export function register(program: Command): void {
         sessionTtlSeconds: flags.sessionTtl,
         queue: flags.queue,
         fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
+        repoSources: flags.repoSource ?? [],
+        registry: flags.registry,
       };
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything starts
       const parsed = ServeConfigSchema.safeParse(input);

@@ -16,6 +16,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   kt: 'kotlin', kotlin: 'kotlin',
   sh: 'bash', bash: 'bash', shell: 'bash', zsh: 'bash',
   hs: 'haskell', haskell: 'haskell',
+  diff: 'diff', patch: 'diff', udiff: 'diff',
   php: 'php', swift: 'swift', scala: 'scala', lua: 'lua', r: 'r', julia: 'julia', jl: 'julia', pl: 'perl', perl: 'perl',
 };
 

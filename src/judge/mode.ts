@@ -84,6 +84,11 @@ export interface JudgingMode<P extends ProblemBase = ProblemBase, C = unknown, R
   acceptsLanguage?(problem: P, languageId: string): boolean;
   /** The program to run from the submission's code. */
   assemble(problem: P, code: string, shape: CodeShape): string;
+  /**
+   * The fence tag whose blocks a raw response's code is taken from first (`diff` for patches), when it is not the
+   * judged language's (default: the language's).
+   */
+  responseLanguage?(problem: P): string;
   testCount(problem: P): number;
   readonly reference?: ReferenceSpec<P, R>;
   plan(problem: P, program: Program, context: ModeContext<R>): Plan<C>;

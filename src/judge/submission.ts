@@ -98,7 +98,8 @@ export function prepareSubmission(problem: ProblemBase, input: SubmissionInput, 
   if (input.response === undefined) {
     throw new SubmissionError('no_program', 'the submission has no solution, completion, code or response');
   }
-  const result = extractCode(input.response, { language, pick: input.pick ?? 'last', stripThink: input.stripThink ?? true });
+  const result = extractCode(input.response, { language: mode.responseLanguage?.(problem) ?? language, pick: input.pick ?? 'last',
+    stripThink: input.stripThink ?? true });
   const extraction = extractionOf(result);
   if (result.kind === 'no_code') {
     const reason = result.reason === 'empty' ? 'the response is empty (after removing thinking)' : 'no code found in the response';

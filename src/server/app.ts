@@ -24,6 +24,9 @@ import type { LanguageRegistry } from '../languages/registry.js';
 import { createJudge } from '../engine/factory.js';
 import type { SharedWork } from '../engine/shared-work.js';
 import { Sandbox } from '../sandbox/index.js';
+import { RepositoryEnvironments } from '../environments/repository/provider.js';
+import { defaultCacheDir } from '../paths.js';
+import { repositorySources } from './repositories.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
 import type { ServerContext, ServerMetrics } from './context.js';
@@ -122,6 +125,8 @@ interface Judging {
   readonly languages: LanguageRegistry;
   readonly plainRuns: SharedWork<PlainRunOutcome>;
   readonly health: HealthMonitor;
+  /** Repository environments prepared on this machine's sandbox; null when judging on a queue's fleet. */
+  readonly repositories: RepositoryEnvironments | null;
   close(): Promise<void>;
 }
 
@@ -129,7 +134,8 @@ interface Judging {
  * The judge of a server: on this machine's sandbox, or (`config.queue`) a `QueueJudge` on a fleet of workers,
  * loaded only then (the Redis client costs every server ~0.5 s of start-up).
  */
-async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean }> {
+async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge;
+  queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean; repositories: RepositoryEnvironments | null }> {
   const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
   if (config.queue !== undefined) {
     const { queueLocation } = await import('../queue/connection.js');
@@ -141,17 +147,20 @@ async function openJudge(config: ServeConfig, options: StartOptions, submission:
       await queue.close();
       throw error;
     }
-    return { judge: queue, queue, sandbox: null, ownSandbox: false };
+    return { judge: queue, queue, sandbox: null, ownSandbox: false, repositories: null };
   }
   const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
+  // Repository problems' environments: prepared on this sandbox, also for repository sessions (`repositories`).
+  const repositories = new RepositoryEnvironments({ sandbox, cacheDir: config.cacheDir ?? defaultCacheDir(),
+    sources: repositorySources(config.repoSources), instanceSources: true, ...(config.registry === undefined ? {} : { registry: config.registry }) });
   const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
-    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits });
-  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined };
+    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits, environments: () => [repositories] });
+  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined, repositories };
 }
 
 async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
   const submission = defaultSubmissionContext();
-  const { judge, queue, sandbox, ownSandbox } = await openJudge(config, options, submission);
+  const { judge, queue, sandbox, ownSandbox, repositories } = await openJudge(config, options, submission);
   const close = async (): Promise<void> => {
     await judge.close();
     if (ownSandbox) sandbox?.close();
@@ -174,7 +183,8 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
   // On a fleet the self-test waits behind this server's own jobs once every admitted slot is taken.
   const saturated = sandbox === null ? () => admission.running >= admission.maxInFlight : () => sandbox.busySlots >= sandbox.slotCount;
   const health = new HealthMonitor(judge, { saturated });
-  return { sandbox, judge, queue, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
+  return { sandbox, judge, queue, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close,
+    repositories };
 }
 
 /** Gauges and counters read from the judging side when `/metrics` is scraped. */
@@ -324,7 +334,7 @@ async function openContext(config: ServeConfig, options: StartOptions, draining:
     }
   });
   const context: ServerContext = { config, service: judging.service, judge: judging.judge, languages: judging.languages,
-    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining,
+    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining, repositories: judging.repositories,
     startedMs: Date.now(), training: null };
   return { judging, context, registry };
 }

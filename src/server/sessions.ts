@@ -11,6 +11,7 @@ import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { SessionManager } from '../sessions/manager.js';
 import type { ProgramBackend, ProgramTask } from '../sessions/environments/program.js';
+import { repositoryBackend } from './repositories.js';
 import { ENVIRONMENT_KINDS, SESSION_LIMIT_RANGES, SessionError, type SessionLimits } from '../sessions/types.js';
 import { verdictWithoutTests, type DetailedVerdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
@@ -35,14 +36,14 @@ const LimitsSchema = z.object({
 }).strict();
 
 export const CreateSessionSchema = z.object({
-  environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program'),
-  task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?'),
+  environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program | repository'),
+  task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?; repository: {problem, reward?}'),
   limits: LimitsSchema.optional(),
   ttlSeconds: z.number().int().min(1).optional().describe('Idle seconds before the session is evicted.'),
 }).strict();
 
 export const StepSchema = z.object({
-  action: z.union([z.string(), z.record(z.unknown())]).describe('A string (python, bash, sqlite) or {kind: "run"|"submit", ...} (program).'),
+  action: z.union([z.string(), z.record(z.unknown())]).describe('A string (python, bash, sqlite), {kind: "run"|"submit", ...} (program) or {kind: "shell"|"view"|"create"|"str_replace"|"insert"|"run_tests"|"submit", ...} (repository).'),
 }).strict();
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
@@ -155,6 +156,7 @@ export function createSessionManager(ctx: ServerContext, registry: Registry): Se
     defaultTtlSeconds: ctx.config.sessionTtlSeconds,
     maxTtlSeconds: ctx.config.maxSessionTtlSeconds,
     programBackend: programBackend(ctx),
+    repositoryBackend: repositoryBackend(ctx),
   });
   registry.add(new Sampled('crucible_sessions_open', 'Sessions open now.', 'gauge', () => manager.stats.open));
   registry.add(new Sampled('crucible_sessions_created_total', 'Sessions created.', 'counter', () => manager.stats.created));

@@ -14,9 +14,10 @@ import { BoxEnvironment, type BoxEnvironmentSpec } from './environments/box-envi
 import type { Environment } from './environments/environment.js';
 import { ProgramEnvironment, type ProgramBackend } from './environments/program.js';
 import { PYTHON_ENVIRONMENT } from './environments/python.js';
+import { RepositoryEnvironment, type RepositoryBackend } from './environments/repository.js';
 import { SQLITE_ENVIRONMENT } from './environments/sqlite.js';
 import {
-  DEFAULT_SESSION_LIMITS, ENVIRONMENT_KINDS, SESSION_LIMIT_RANGES, SessionError, type EnvironmentKind, type Observation,
+  DEFAULT_SESSION_LIMITS, ENVIRONMENT_KINDS, REPOSITORY_SESSION_LIMITS, SESSION_LIMIT_RANGES, SessionError, type EnvironmentKind, type Observation,
   type SessionLimits, type StepOutcome,
 } from './types.js';
 
@@ -32,6 +33,8 @@ export interface SessionManagerOptions {
   readonly defaultLimits?: Partial<SessionLimits>;
   /** How `program` tasks are bound to problems and judged; without it `program` sessions are refused. */
   readonly programBackend?: ProgramBackend;
+  /** How `repository` tasks are bound to instances, prepared and judged; without it `repository` sessions are refused. */
+  readonly repositoryBackend?: RepositoryBackend;
   /** How often idle sessions are looked for, ms; default 1000 (0: never; call `evictIdle` yourself). */
   readonly evictionIntervalMs?: number;
   /** Host capabilities (default: detected). */
@@ -136,6 +139,12 @@ export class SessionManager {
       if (this.options.programBackend === undefined) throw new SessionError('invalid_task', 'environment: this server has no judge for program sessions', 'environment');
       return new ProgramEnvironment(task, limits, this.options.programBackend);
     }
+    if (kind === 'repository') {
+      if (this.options.repositoryBackend === undefined) {
+        throw new SessionError('invalid_task', 'environment: this server has no repository tasks (start it with repository instances)', 'environment');
+      }
+      return new RepositoryEnvironment(task, limits, this.options.repositoryBackend, { caps: this.caps, slots: this.slots });
+    }
     return new BoxEnvironment(BOX_SPECS[kind], task, limits, { caps: this.caps, slots: this.slots });
   }
 
@@ -159,7 +168,8 @@ export class SessionManager {
       throw new SessionError('invalid_task', `ttlSeconds: must be an integer from 1 to ${this.maxTtlSeconds}`, 'ttlSeconds');
     }
     if (this.sessions.size >= this.maxSessions) throw new SessionError('session_limit', `${this.sessions.size} sessions are open, the most this server holds`);
-    const limits = resolveLimits(this.defaults, request.limits);
+    const limits = resolveLimits(request.environment === 'repository' ? { ...this.defaults, ...REPOSITORY_SESSION_LIMITS } : this.defaults,
+      request.limits);
     const env = this.environmentFor(request.environment, request.task, limits);
     const id = `s_${randomBytes(16).toString('base64url')}`;
     const session: Session = { id, environment: request.environment, task: request.task, limits, ttlSeconds: ttl, env, step: 0,

@@ -155,6 +155,7 @@ export const repositoryMode: AnyMode = defineMode<RepositoryProblem, null, undef
   language: () => 'bash',
   acceptsLanguage: (_problem, languageId) => languageId === 'bash',
   assemble: (_problem, code) => code,
+  responseLanguage: () => 'diff',
   testCount: (problem) => problem.failToPass.length + problem.passToPass.length,
   plan: (problem, program) => repositoryPlan(problem, program),
   judgeRun: (_problem, _run, index, result) => ({ index, status: result.status === 'ok' ? 'passed' : 'wrong_answer' }),
