@@ -6,7 +6,7 @@
  * scripts are off (`npm_config_ignore_scripts`) unless the instance says otherwise. The install runs under limits
  * from outside like any run; its package cache lives in the run's /tmp and dies with it.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { EnvironmentError } from '../../judge/environment.js';
@@ -59,7 +59,7 @@ function ownTree(path: string): Promise<void> {
 
 /**
  * Run the install (see the module comment); on success `upperDir` holds the layer (only its `node_modules` is
- * kept). @throws EnvironmentError with the install's output when it fails; the signal's reason when aborted.
+ * kept; none for a repository without dependencies). @throws EnvironmentError with the install's output when it fails; the signal's reason when aborted.
  */
 export async function installDependencies(r: InstallRequest): Promise<void> {
   const proxy = await EgressProxy.start([registryDestination(r.registry)]);
@@ -93,9 +93,7 @@ export async function installDependencies(r: InstallRequest): Promise<void> {
     const output = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
     throw new EnvironmentError(`the install command "${r.installCmd}" failed (${result.status}${result.reason === undefined ? '' : `: ${result.reason}`}):\n${output}`);
   }
-  if (!existsSync(join(r.upperDir, 'node_modules'))) {
-    throw new EnvironmentError(`the install command "${r.installCmd}" made no node_modules`);
-  }
+  // A repository without dependencies gets no node_modules: its layer is empty.
   for (const name of readdirSync(r.upperDir)) {
     if (name !== 'node_modules') rmSync(join(r.upperDir, name), { recursive: true, force: true });
   }

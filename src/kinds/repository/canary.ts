@@ -9,7 +9,8 @@
  *
  * Each reporter format has its own canary source: jest's and mocha's globals, vitest's imported `test` (top-level
  * await; vitest test files are ES modules), node:test's `test` through a dynamic import (valid in CommonJS and ES
- * modules alike). Plain TAP (`tap`) has none: it names no framework.
+ * modules alike, failing through node:assert so that a replaced assert shows). Plain TAP (`tap`) has none: it
+ * names no framework. mocha's canary throws: mocha has no assertion library of its own to check.
  */
 import type { LogParser } from '../../formats/types.js';
 
@@ -30,7 +31,8 @@ export function canarySource(format: LogParser, title: string): string | null {
     case 'mocha-json':
       return `\n;it(${t}, function () { throw new Error(${t}) });\n`;
     case 'node-test':
-      return `\n;import('node:test').then((m) => { m.test(${t}, () => { throw new Error(${t}) }) });\n`;
+      return `\n;Promise.all([import('node:test'), import('node:assert')]).then(([m, a]) => { m.test(${t}, () => { `
+        + `a.strictEqual(${t}, ${JSON.stringify(`${title} (not this)`)}) }) });\n`;
     case 'tap':
       return null;
   }

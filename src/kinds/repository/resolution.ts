@@ -69,6 +69,10 @@ function canaryProblem(problem: RepositoryProblem, report: ParsedReport, nonce: 
     if (state === undefined && byFile && [...report.tests.keys()].some((t) => t.startsWith(`${file} > `))) {
       return `the report lists tests of ${file} but not its canary: the report was tampered with`;
     }
+    // TAP names no files: every canary must be there once the report lists any test.
+    if (state === undefined && !byFile && report.tests.size > 0) {
+      return `the report lists tests but not the canary of ${file}: its file did not run, or the report was forged`;
+    }
   }
   // A canary id the report names with another nonce is a forged report.
   for (const id of report.tests.keys()) {
