@@ -12,7 +12,7 @@ import { parseRepoSources } from '../environments/repository/sources.js';
 import type { RepositoryProblem, RepositorySource } from '../formats/types.js';
 import { judgementEnvironment } from '../kinds/repository/repository.js';
 import { patchSimilarity } from '../kinds/repository/similarity.js';
-import { testCommand } from '../kinds/repository/driver.js';
+import { sessionTestCommand } from '../kinds/repository/driver.js';
 import { SessionError } from '../sessions/index.js';
 import type { RepositoryBackend, RepositoryTask } from '../sessions/environments/repository.js';
 import { verdictWithoutTests, type DetailedVerdict } from '../verdict/index.js';
@@ -66,7 +66,7 @@ export function repositoryBackend(ctx: ServerContext): RepositoryBackend {
     const rewardKind = parsed.data.reward;
     return {
       summary: summaryOf(problem),
-      testCommand: testCommand(problem.testCmd, problem.testFiles, '/tmp/crucible-session-report'),
+      testCommand: sessionTestCommand(problem.testCmd, problem.testFiles, problem.logParser),
       prepare: async (signal) => {
         const prepared = await repositories.prepare(judgementEnvironment(problem), signal);
         return { layers: prepared.layers, baseRevision: baseRevision(prepared.tree) };

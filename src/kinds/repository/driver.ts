@@ -62,6 +62,16 @@ function writeFile(path: string, content: string): string {
   return `base64 -d > ${shellQuote(path)} <<'CRUCIBLE_B64'\n${encoded}\nCRUCIBLE_B64\n`;
 }
 
+/**
+ * What a session's `run_tests` runs: the test command on the instance's test files as the session's tree has them,
+ * its report written to the box's /tmp and, for reporters that write nothing else (TAP to a file), shown after.
+ */
+export function sessionTestCommand(template: string, testFiles: readonly string[], logParser: string): string {
+  const report = '/tmp/crucible-session-report';
+  const run = `rm -f ${report}; /bin/bash -c ${shellQuote(testCommand(template, testFiles, report))}`;
+  return logParser === 'tap' || logParser === 'node-test' ? `${run}; s=$?; cat ${report} 2>/dev/null; exit $s` : run;
+}
+
 /** The test command with `{report}` and `{test_files}` (shell-quoted, space-separated) substituted. */
 export function testCommand(template: string, testFiles: readonly string[], reportPath = REPORT_PATH): string {
   return template.replaceAll('{report}', shellQuote(reportPath)).replaceAll('{test_files}', testFiles.map(shellQuote).join(' '));

@@ -31,7 +31,7 @@ export const REPOSITORY_BOX_PATH = '/testbed';
 export interface RepositoryTask {
   /** What the first observation tells the agent: the problem statement and the actions. */
   readonly summary: string;
-  /** The task's test command with its test files substituted and the report written to a file of the box's /tmp. */
+  /** What `run_tests` runs in /testbed (`sessionTestCommand`, src/kinds/repository/driver.ts). */
   readonly testCommand: string;
   /** The prepared environment (its layers) and the commit the session starts from. @throws Error when it cannot be prepared */
   prepare(signal?: AbortSignal): Promise<{ readonly layers: readonly string[]; readonly baseRevision: string }>;
@@ -126,7 +126,7 @@ export class RepositoryEnvironment implements Environment {
     if (a.kind === 'submit') return this.submit(signal);
     let command: string;
     if (a.kind === 'shell') command = a.command;
-    else if (a.kind === 'run_tests') command = `( cd ${REPOSITORY_BOX_PATH} && /bin/bash -c '${this.task.testCommand.replace(/'/g, `'\\''`)}' )`;
+    else if (a.kind === 'run_tests') command = `( cd ${REPOSITORY_BOX_PATH} && ${this.task.testCommand} )`;
     else {
       const { kind, ...rest } = a;
       command = withStdin('/usr/bin/node /crucible/harness/repository/editor.cjs', JSON.stringify({ command: kind, ...rest }));
