@@ -108,7 +108,7 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: readIoi,
   },
   {
-    id: 'swe-bench', aliases: ['swebench', 'repository'],
+    id: 'swe-bench', aliases: ['swebench'],
     description: 'SWE-bench-style repository instances (instance_id, repo, base_commit, test_patch, FAIL_TO_PASS, PASS_TO_PASS) with test_cmd and log_parser: patches judged by the repository\'s own tests',
     detect: (r) => isSweBenchInstance(r.keys),
     read: readSweBench,

@@ -8,13 +8,16 @@
  *   (raw model text, e.g. a chat model's answer with fences and `<think>`), with an optional `language`. All
  *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
  *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
+ *   `crucible generate` writes these records with `completion` or `response` null when the server returned no
+ *   text: such a sample is read as an empty response, which is judged `no_code`.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
  *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
  * - patches for repository instances (`swe-predictions.ts`): SWE-bench predictions `{instance_id,
  *   model_name_or_path, model_patch}`, raw `{instance_id, response}`, Multi-SWE-bench `{org, repo, number, fix_patch}`.
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
- * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings in problem
- *   order; need the problems) and LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
+ * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
+ *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
+ *   LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
  */
@@ -23,7 +26,8 @@ import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
 import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
-import { bigcodeSamples, liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
+import { alignBigcode, type BigcodeAlignment } from './bigcode.js';
+import { liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import { predictionsKind, readPredictions } from './swe-predictions.js';
 import type { Problem, Sample } from './types.js';
 
@@ -31,10 +35,11 @@ export const SampleRecordSchema = z
   .object({
     // MBPP's ids are numbers (`"task_id": 11`): read as their decimal string, as the MBPP reader names problems.
     task_id: z.preprocess((v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? String(v) : v), z.string().min(1)),
-    completion: z.string().optional(),
+    // null: `crucible generate` recorded that the server returned no text (read as an empty response: `no_code`).
+    completion: z.string().nullable().optional(),
     generation: z.string().optional(),
     solution: z.string().optional(),
-    response: z.string().optional(),
+    response: z.string().nullable().optional(),
     language: z.string().min(1).optional(),
   })
   .superRefine((r, ctx) => {
@@ -101,13 +106,15 @@ export async function readSampleJsonl(path: string): Promise<Sample[]> {
   for await (const { line, value: r } of readJsonl(path, SampleRecordSchema)) {
     const index = next.get(r.task_id) ?? 0;
     next.set(r.task_id, index + 1);
+    const noText = r.completion === null || r.response === null;
+    const completion = r.completion === null ? undefined : r.completion ?? r.generation;
     out.push({
       taskId: r.task_id,
       index,
       // CodeGeeX's `generation` is a completion (it continues the prompt); `completion` wins when both exist.
-      ...(r.completion ?? r.generation) === undefined ? {} : { completion: (r.completion ?? r.generation)! },
+      ...(completion === undefined ? {} : { completion }),
       ...(r.solution === undefined ? {} : { solution: r.solution }),
-      ...(r.response === undefined ? {} : { response: r.response }),
+      ...(noText ? { response: '' } : r.response === undefined || r.response === null ? {} : { response: r.response }),
       ...(r.language === undefined ? {} : { language: r.language }),
       line,
     });
@@ -116,22 +123,44 @@ export async function readSampleJsonl(path: string): Promise<Sample[]> {
 }
 
 export interface ReadSamplesOptions {
-  /** Problems whose prompts CodeT rows are matched against (required for CodeT files). */
+  /** Problems whose prompts CodeT rows are matched against, and bigcode lists are matched to (required for those files). */
   readonly problems?: readonly Problem[];
+  /** bigcode generations shorter than their split: the harness's `--limit_start` they were made with (`bigcode.ts`). */
+  readonly bigcodeStart?: number;
 }
 
-/** Read any supported sample file (kind detected from the first record). */
-export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
+/** A read samples file: its samples, its detected kind, and for bigcode files how their lists were matched. */
+export interface SampleFile {
+  readonly samples: Sample[];
+  readonly format: SampleFormat;
+  readonly bigcode?: Omit<BigcodeAlignment, 'samples'>;
+}
+
+/**
+ * Read any supported sample file (kind detected from the first record), saying what kind it was.
+ * @throws DatasetError for a missing, unreadable or malformed file, a CodeT or bigcode file without `problems`,
+ *   and a bigcode file that cannot be matched to them unambiguously.
+ */
+export async function readSampleFile(path: string, options: ReadSamplesOptions = {}): Promise<SampleFile> {
   const format = await detectSampleFormat(path);
-  if (format === 'jsonl') return readSampleJsonl(path);
-  if (format === 'livecodebench') return liveCodeBenchSamples(path, await wholeDocument(path));
-  if (format === 'multipl-e') return readMultiplESamples(path);
-  if (format === 'predictions') return readPredictions(path);
+  if (format === 'jsonl') return { samples: await readSampleJsonl(path), format };
+  if (format === 'livecodebench') return { samples: liveCodeBenchSamples(path, await wholeDocument(path)), format };
+  if (format === 'multipl-e') return { samples: await readMultiplESamples(path), format };
+  if (format === 'predictions') return { samples: await readPredictions(path), format };
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'
       ? 'CodeT {prompt, samples} file: problems are needed to match prompts'
-      : 'bigcode generations: problems are needed (the lists follow the problems file\'s order)');
+      : 'bigcode generations: problems are needed (the lists carry no task ids)');
   }
-  if (format === 'bigcode') return bigcodeSamples(path, await wholeDocument(path), options.problems);
-  return readCodetSamples(path, options.problems);
+  if (format === 'bigcode') {
+    const { samples, ...bigcode } = alignBigcode(path, await wholeDocument(path), options.problems,
+      options.bigcodeStart === undefined ? {} : { start: options.bigcodeStart });
+    return { samples, format, bigcode };
+  }
+  return { samples: await readCodetSamples(path, options.problems), format };
+}
+
+/** Read any supported sample file (kind detected from the first record); `readSampleFile` without the kind. */
+export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
+  return (await readSampleFile(path, options)).samples;
 }
