@@ -8,31 +8,28 @@ import type { EvaluationResult } from '../apps/evaluate.js';
 import type { ToolchainPackages } from '../apps/provenance.js';
 import { scopeLine, type RunScope } from '../apps/selection.js';
 import type { BigcodeAlignment, SampleFormat } from '../formats/index.js';
-import type { Problem, ScriptProblem } from '../formats/types.js';
-import { scriptJudgingOf } from '../kinds/script/script.js';
+import type { Problem } from '../formats/types.js';
+import type { ModeSummary } from '../judge/mode.js';
+import type { ModeRegistry } from '../judge/registry.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import type { JudgeLimits } from '../limits.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { CRUCIBLE_VERSION } from './version.js';
 
-/** At most this many one-program task ids are named in a summary. */
-const ONE_PROGRAM_NAMED = 20;
 /** At most this many problems whose reference failed are listed in a summary. */
 const REFERENCE_FAILURES_NAMED = 20;
 
 /**
- * How the run's script problems (HumanEval-X, MultiPL-E) are judged (`scriptJudgingOf`): counts, and the ids of
- * those judged as one program (the fallback whose end-of-tests marker a program written against Crucible can
- * forge; at most `ONE_PROGRAM_NAMED`), or undefined when the run has none.
+ * What each kind's mode says about how the run's problems of its kind are judged (`JudgingMode.summarise`, e.g. the
+ * script kind's `scriptJudging`: split, replayed, one program), in the registry's order.
  */
-function scriptJudgingSummary(problems: readonly Problem[]):
-  { split: number; replay: number; oneProgram: number; oneProgramTasks: string[] } | undefined {
-  const scripts = problems.filter((p): p is ScriptProblem => p.kind === 'script');
-  if (scripts.length === 0) return undefined;
-  const how = scripts.map((p) => [p.taskId, scriptJudgingOf(p)] as const);
-  const oneProgram = how.filter(([, h]) => h === 'one-program').map(([id]) => id);
-  return { split: how.filter(([, h]) => h === 'split').length, replay: how.filter(([, h]) => h === 'replay').length,
-    oneProgram: oneProgram.length, oneProgramTasks: oneProgram.slice(0, ONE_PROGRAM_NAMED) };
+export function modeSummaries(problems: readonly Problem[], modes: ModeRegistry): ModeSummary[] {
+  const summaries: ModeSummary[] = [];
+  for (const mode of modes.modes) {
+    const summary = mode.summarise?.(problems.filter((p) => p.kind === mode.kind));
+    if (summary !== undefined) summaries.push(summary);
+  }
+  return summaries;
 }
 
 /** Everything the summary is made of. */
@@ -58,6 +55,8 @@ export interface SummaryInput {
   readonly result: EvaluationResult;
   readonly groundTruth: { readonly runs: number; readonly cacheHits: number; readonly cacheDir: string };
   readonly internalErrorRetries: number;
+  /** The modes' summaries (`modeSummaries`): each `value` is kept under its `field`. */
+  readonly modeSummaries: readonly ModeSummary[];
   /** With `--endpoint`: what the generation did (requests, failures, finish reasons; `eval-endpoint.ts`). */
   readonly generation?: Record<string, unknown>;
 }
@@ -65,7 +64,6 @@ export interface SummaryInput {
 /** The summary object (`summary.json`). */
 export function buildSummary(input: SummaryInput) {
   const { result } = input;
-  const scriptJudging = scriptJudgingSummary(input.problems);
   const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
     const point = summary.points.find((p) => p.k === Number(k))!;
     return [k, [point.lower, point.upper] as const];
@@ -97,7 +95,7 @@ export function buildSummary(input: SummaryInput) {
     internalErrorRetries: input.internalErrorRetries,
     toolchains: input.toolchains,
     toolchainPackages: input.toolchainPackages,
-    ...(scriptJudging === undefined ? {} : { scriptJudging }),
+    ...Object.fromEntries(input.modeSummaries.map((m) => [m.field, m.value])),
     referenceFailures: { problems: result.referenceFailures.length, countedAsFailed: input.includeReferenceFailures,
       tasks: result.referenceFailures.slice(0, REFERENCE_FAILURES_NAMED) },
     countsByStatus: result.countsByStatus,
@@ -136,8 +134,8 @@ function coverageLines(summary: EvalSummary, result: EvaluationResult): string[]
   return lines;
 }
 
-/** The summary as printed for a human. */
-export function humanSummary(summary: EvalSummary, result: EvaluationResult): string {
+/** The summary as printed for a human; `modeLines` are the modes' summaries' `text`. */
+export function humanSummary(summary: EvalSummary, result: EvaluationResult, modeLines: readonly string[] = []): string {
   const lines: string[] = [];
   lines.push(`problems ${summary.problems}, samples ${summary.samples} (${summary.distinctPrograms} distinct programs), ` +
     `judged ${result.judged} now, ${result.resumed} resumed, ${(result.wallMs / 1000).toFixed(1)} s, ${summary.samplesPerSecond.toFixed(1)} samples/s`);
@@ -155,13 +153,7 @@ export function humanSummary(summary: EvalSummary, result: EvaluationResult): st
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
-  if (summary.scriptJudging !== undefined) {
-    const { split, replay, oneProgram, oneProgramTasks } = summary.scriptJudging;
-    lines.push(`script problems: ${split} split, ${replay} replayed, ${oneProgram} as one program`
-      + (oneProgram === 0 ? '' : ` (${oneProgramTasks.join(', ')}${oneProgram > oneProgramTasks.length ? ', ...' : ''}: `
-        + 'their tests are not in a shape Crucible reads as cases or calls, so a program written against Crucible could forge '
-        + 'their end-of-tests marker; docs/SECURITY.md "Script problems")'));
-  }
+  lines.push(...modeLines);
   if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
     lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
   }

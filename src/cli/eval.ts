@@ -27,13 +27,13 @@ import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limi
 import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult } from '../apps/evaluate.js';
 import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
 import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge } from '../queue/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { openEvalStore, type EvalStoreHandle } from '../store/eval-sink.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
-import { buildSummary, humanSummary } from './eval-summary.js';
+import { buildSummary, humanSummary, modeSummaries } from './eval-summary.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
@@ -260,15 +260,13 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
   }, (message) => process.stderr.write(`crucible: warning: ${message}\n`));
 }
 
-/** The judge of the run: this machine's sandbox, or a fleet's through `--queue`. */
+/** The judge of the run: this machine's sandbox, or a fleet's through `--queue` (`openJudge`). */
 async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
-  return flags.queue !== undefined
-    // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-    ? (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
-      { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
-    : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-      languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
-      environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible: ${line}\n`)) });
+  const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+    languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+    environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible: ${line}\n`)),
+    ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
+  return judge;
 }
 
 async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string, signal: AbortSignal): Promise<void> {
@@ -341,6 +339,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
   }
   const { evaluation: result, generation } = evaluated;
   const stats = judge.stats();
+  const modes = modeSummaries(input.problems, run.context.modes);
   const summary = buildSummary({ problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: input.format,
     formatGiven: flags.format, sampleFormat: input.sampleFile.format, ...(input.sampleFile.bigcode === undefined ? {} : { bigcode: input.sampleFile.bigcode }),
     problemsHash: input.problemsHash, samplesHash: input.samplesHash,
@@ -349,11 +348,11 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
-    ...(generation === undefined ? {} : { generation: generation.summary }) });
+    modeSummaries: modes, ...(generation === undefined ? {} : { generation: generation.summary }) });
   run.store.writeSummary(summary);
   writeSweBenchReport(input, result.records, run.store.dir);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
-    : humanSummary(summary, result) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+    : humanSummary(summary, result, modes.map((m) => m.text)) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
   if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
   const stored = await results?.close(summary).catch((error: Error) => {

@@ -21,7 +21,7 @@ import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { type SubmissionContext } from '../judge/submission.js';
 import type { LanguageRegistry } from '../languages/registry.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge as openFactoryJudge, type OpenedJudge } from '../queue/open.js';
 import type { SharedWork } from '../engine/shared-work.js';
 import { Sandbox } from '../sandbox/index.js';
 import { RepositoryEnvironments } from '../environments/repository/provider.js';
@@ -30,6 +30,7 @@ import { repositorySources } from './repositories.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
 import type { ServerContext, ServerMetrics } from './context.js';
+import { ClientGoneError } from './scope.js';
 import { ServiceError } from './errors.js';
 import { HealthMonitor } from './health.js';
 import { createLogger } from './logging.js';
@@ -130,31 +131,29 @@ interface Judging {
 }
 
 /**
- * The judge of a server: on this machine's sandbox, or (`config.queue`) a `QueueJudge` on a fleet of workers,
- * loaded only then (the Redis client costs every server ~0.5 s of start-up).
+ * The judge of a server (`openJudge`, the one factory): on this machine's sandbox, or (`config.queue`) a
+ * `QueueJudge` on a fleet of workers whose status this server watches for its admission.
  */
 async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge;
   queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean; repositories: RepositoryEnvironments | null }> {
   const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
-  if (config.queue !== undefined) {
-    const { queueLocation } = await import('../queue/connection.js');
-    const { QueueJudge } = await import('../queue/queue-judge.js');
-    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits, priority: 'interactive' });
-    try {
-      await queue.watchFleet();
-    } catch (error) {
-      await queue.close();
-      throw error;
-    }
-    return { judge: queue, queue, sandbox: null, ownSandbox: false, repositories: null };
-  }
-  const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
+  const sandbox = config.queue !== undefined ? null : options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
+  const ownSandbox = sandbox !== null && options.sandbox === undefined;
   // Repository problems' environments: prepared on this sandbox, also for repository sessions (`repositories`).
-  const repositories = new RepositoryEnvironments({ sandbox, cacheDir: config.cacheDir ?? defaultCacheDir(),
+  const repositories = sandbox === null ? null : new RepositoryEnvironments({ sandbox, cacheDir: config.cacheDir ?? defaultCacheDir(),
     sources: repositorySources(config.repoSources), instanceSources: true, ...(config.registry === undefined ? {} : { registry: config.registry }) });
-  const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
-    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits, environments: () => [repositories] });
-  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined, repositories };
+  let opened: OpenedJudge | undefined;
+  try {
+    opened = await openFactoryJudge({ ...sandbox === null ? {} : { sandbox }, languages: submission.languages, modes: submission.modes, limits,
+      ...config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }, ...config.queue === undefined ? {} : { queue: config.queue },
+      ...repositories === null ? {} : { environments: () => [repositories] }, priority: 'interactive' });
+    await opened.queue?.watchFleet();
+    return { judge: opened.judge, queue: opened.queue, sandbox, ownSandbox, repositories };
+  } catch (error) {
+    await opened?.judge.close();
+    if (ownSandbox) sandbox?.close();
+    throw error;
+  }
 }
 
 async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
@@ -252,7 +251,9 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
     metrics.httpRequests.inc({ route, status: String(reply.statusCode) });
     metrics.httpSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
-  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ServiceError | ClientGoneError, request, reply) => {
+    // The one disconnect answer (`JudgeService.admitted`): nobody is there to read a body.
+    if (error instanceof ClientGoneError) return reply.code(499).send();
     const serviceError = asServiceError(error, config, request.log);
     if (serviceError.code === 'overloaded') {
       metrics.rejected.inc({ route: request.routeOptions.url ?? 'unmatched' });

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { RepositoryProblem } from '../../formats/types.js';
 import type { Program } from '../../judge/judge.js';
 import { defineMode, type AnyMode } from '../../judge/mode.js';
-import type { Plan, PlanOutcome, ProgramRunsPlan } from '../../judge/plan.js';
+import type { ProgramRunsOutcome, ProgramRunsPlan } from '../../judge/plan.js';
 import { failedTestDetail, shortReason, stderrTail, type FailedTestDetail, type TestResult, type Verdict, type VerdictDetail } from '../../verdict/index.js';
 import { canarySource, canaryTitle } from './canary.js';
 import { DiffError, parseDiff, plainUnified, toUnified } from './diff.js';
@@ -46,7 +46,8 @@ export const TEST_DISK_KIB = 2 * 1024 * 1024;
 /** Limits of a decided plan (a driver that only prints). */
 const DECIDED_LIMITS = { cpuMs: 2000, memoryKiB: 64 * 1024, outputBytes: 64 * 1024 };
 
-function decidedPlan(program: Program, word: 'invalid_patch' | 'malformed_patch', reason: string): Plan<null> {
+/** A plan that runs a script printing a verdict decided before any box (the patch was refused on the trusted side). */
+function decidedPlan(program: Program, word: 'invalid_patch' | 'malformed_patch', reason: string): ProgramRunsPlan<null> {
   return {
     kind: 'program_runs', program: { language: program.language, source: decidedScript(word, reason) },
     runs: [{ stdin: '', check: null }], limits: DECIDED_LIMITS, failFast: false,
@@ -64,7 +65,7 @@ export function judgementEnvironment(problem: RepositoryProblem): RepositoryEnvi
 }
 
 /** The plan of one judgement (see the module comment). */
-export function repositoryPlan(problem: RepositoryProblem, program: Program, nonce = randomBytes(16).toString('hex')): Plan<null> {
+export function repositoryPlan(problem: RepositoryProblem, program: Program, nonce = randomBytes(16).toString('hex')): ProgramRunsPlan<null> {
   let parsed;
   try {
     parsed = parseDiff(program.source);
@@ -110,8 +111,7 @@ export function repositoryPlan(problem: RepositoryProblem, program: Program, non
 }
 
 /** The repository outcome of a plan's outcome (see `resolution.ts`). */
-export function repositoryOutcome(problem: RepositoryProblem, outcome: PlanOutcome): RepositoryOutcome {
-  if (outcome.kind !== 'program_runs') return outcomeWithoutTests(problem, 'internal_error', `unexpected plan outcome ${outcome.kind}`);
+export function repositoryOutcome(problem: RepositoryProblem, outcome: ProgramRunsOutcome): RepositoryOutcome {
   const run = outcome.runs[0];
   if (run === undefined) return outcomeWithoutTests(problem, 'internal_error', 'the judgement did not run');
   if (run.status === 'internal_error') return outcomeWithoutTests(problem, 'internal_error', run.reason ?? 'the judgement run failed inside Crucible');
@@ -148,25 +148,28 @@ export function outcomeVerdict(o: RepositoryOutcome, cpuMs: number, wallMs: numb
   };
 }
 
+/** The fence tags of a patch in a model's response (```diff is what models write; patch and udiff are seen too). */
+const PATCH_FENCE_TAGS: ReadonlySet<string> = new Set(['diff', 'patch', 'udiff']);
+
 /** The `repository` judging mode (see the module comment). */
-export const repositoryMode: AnyMode = defineMode<RepositoryProblem, null, undefined>({
+export const repositoryMode: AnyMode = defineMode<RepositoryProblem, 'program_runs', null, undefined>({
   kind: 'repository',
   description: 'a patch to a real repository, judged by the repository\'s own tests in a prepared environment (SWE-bench style)',
   language: () => 'bash',
   acceptsLanguage: (_problem, languageId) => languageId === 'bash',
   assemble: (_problem, code) => code,
-  responseLanguage: () => 'diff',
+  responseFenceTags: () => PATCH_FENCE_TAGS,
   testCount: (problem) => problem.failToPass.length + problem.passToPass.length,
   plan: (problem, program) => repositoryPlan(problem, program),
   judgeRun: (_problem, _run, index, result) => ({ index, status: result.status === 'ok' ? 'passed' : 'wrong_answer' }),
   verdict(problem, outcome) {
-    const runs = outcome.kind === 'program_runs' ? outcome.runs : [];
+    const runs = outcome.runs;
     const cpuMs = runs.reduce((sum, r) => sum + r.cpuMs, 0);
     const wallMs = runs.reduce((sum, r) => sum + r.wallMs, 0);
     return outcomeVerdict(repositoryOutcome(problem, outcome), cpuMs, wallMs);
   },
   detail(problem, outcome, verdict): VerdictDetail {
-    const run = outcome.kind === 'program_runs' ? outcome.runs[0] : undefined;
+    const run = outcome.runs[0];
     const failures: FailedTestDetail[] = [];
     for (const t of verdict.tests) {
       if (t.status === 'passed' || failures.length >= 20) continue;
