@@ -14,7 +14,12 @@ import type { ModeRegistry } from '../judge/registry.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import type { JudgeLimits } from '../limits.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
+import { passAtK } from '../metrics/pass-at-k.js';
+import type { SampleRecord } from '../store/records.js';
+import { codeVersion } from '../version.js';
 import { CRUCIBLE_VERSION } from './version.js';
+import type { CopyReport } from '../apps/contamination.js';
+import type { WindowPassAtK, WindowSplit } from '../metrics/windows.js';
 
 /** At most this many problems whose reference failed are listed in a summary. */
 const REFERENCE_FAILURES_NAMED = 20;
@@ -59,6 +64,19 @@ export interface SummaryInput {
   readonly modeSummaries: readonly ModeSummary[];
   /** With `--endpoint`: what the generation did (requests, failures, finish reasons; `eval-endpoint.ts`). */
   readonly generation?: Record<string, unknown>;
+  /**
+   * Analyses beyond pass@k (issue #28): the problems' release dates, pass@k by release window (`--window-by`), the
+   * samples that copy a reference solution, efficiency measurements (`--efficiency`).
+   */
+  readonly extras?: SummaryExtras;
+}
+
+/** The summary's analyses beyond pass@k, each present when it applies. */
+export interface SummaryExtras {
+  readonly releaseDates?: Record<string, string>;
+  readonly windows?: WindowSplit;
+  readonly copies?: CopyReport;
+  readonly efficiency?: unknown;
 }
 
 /** The summary object (`summary.json`). */
@@ -70,6 +88,7 @@ export function buildSummary(input: SummaryInput) {
   }));
   return {
     crucibleVersion: CRUCIBLE_VERSION,
+    code: codeVersion(),
     problemsFile: input.problemsPath,
     samplesFile: input.samplesPath,
     format: input.format,
@@ -104,11 +123,50 @@ export function buildSummary(input: SummaryInput) {
     ...(result.plusPassAtK && result.plusPassAtKSummary
       ? { plusPassAtK: result.plusPassAtK, plusPassAtKCI: ci(result.plusPassAtKSummary) } : {}),
     passAtKCurve: result.passAtKSummary.points,
+    perProblem: perProblemResults(result),
     bootstrap: result.passAtKSummary.bootstrap,
     unsupportedKs: result.unsupportedKs,
     ...(input.generation === undefined ? {} : { generation: input.generation }),
+    ...(input.extras?.releaseDates === undefined ? {} : { releaseDates: input.extras.releaseDates }),
+    ...(input.extras?.windows === undefined ? {} : { windows: input.extras.windows }),
+    ...(input.extras?.copies === undefined ? {} : { copies: input.extras.copies }),
+    ...(input.extras?.efficiency === undefined ? {} : { efficiency: input.extras.efficiency }),
     out: input.out,
   };
+}
+
+/** One problem's line of `summary.json`'s `perProblem`. */
+export interface ProblemResult {
+  readonly taskId: string;
+  /** Samples of the problem (n) and how many passed (c; base + plus passed in `plusC` when the run has plus tests). */
+  readonly n: number;
+  readonly c: number;
+  readonly plusC?: number;
+  /** Unbiased pass@k of this problem alone (Chen et al. 2021, eq. 1) at each reported k, keyed by k. */
+  readonly passAtK: Record<string, number>;
+  /** Samples by verdict status (`reference_failed` when the problem's reference failed and it is out of pass@k). */
+  readonly statuses: Record<string, number>;
+}
+
+/**
+ * Per-problem results, in natural task order (`HumanEval/2` before `HumanEval/10`): samples (n), passed (c), base +
+ * plus passed when the run has plus tests, pass@k at the reported k, and the verdict counts.
+ */
+export function perProblemResults(result: Pick<EvaluationResult, 'passAtK' | 'records'>): ProblemResult[] {
+  const ks = Object.keys(result.passAtK).map(Number);
+  const byTask = new Map<string, SampleRecord[]>();
+  for (const r of result.records) {
+    const list = byTask.get(r.taskId);
+    if (list === undefined) byTask.set(r.taskId, [r]); else list.push(r);
+  }
+  return [...byTask].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([taskId, records]) => {
+    const n = records.length;
+    const c = records.filter((r) => r.passed).length;
+    const statuses: Record<string, number> = {};
+    for (const r of records) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const plus = records.some((r) => r.plusStatus !== undefined) ? { plusC: records.filter((r) => r.plusPassed === true).length } : {};
+    return { taskId, n, c, ...plus, passAtK: Object.fromEntries(ks.map((k) => [String(k), passAtK(n, c, k)])), statuses };
+  });
 }
 
 /** The summary object's type. */
@@ -134,6 +192,27 @@ function coverageLines(summary: EvalSummary, result: EvaluationResult): string[]
   return lines;
 }
 
+/** pass@k per release window, as a table (base; plus when the run has it). */
+export function windowLines(split: WindowSplit): string[] {
+  const ks = [...new Set(split.windows.flatMap((w) => w.passAtK.map((p) => p.k)))].sort((a, b) => a - b);
+  const table = (title: string, windows: readonly WindowPassAtK[]): string[] => [
+    '', `${title} by release ${split.by === 'month' ? 'month' : 'window (LiveCodeBench releases)'}:`,
+    `  ${'window'.padEnd(10)} ${'dates'.padEnd(23)} problems ${ks.map((k) => `pass@${k}`.padStart(24)).join('')}`,
+    ...windows.map((w) => `  ${w.window.padEnd(10)} ${(w.first === null ? '–' : `${w.first}..${w.last}`).padEnd(23)} ${String(w.problems).padStart(8)} ${ks.map((k) => {
+      const p = w.passAtK.find((x) => x.k === k);
+      return (p === undefined ? '–' : `${percent(p.passAtK)} [${percent(p.lower)}, ${percent(p.upper)}]`).padStart(24);
+    }).join('')}`),
+  ];
+  return [...table('pass@k', split.windows), ...(split.plusWindows === undefined ? [] : table('plus pass@k', split.plusWindows))];
+}
+
+/** One line on the samples that copy a reference solution verbatim. */
+export function copyLine(copies: CopyReport): string {
+  const named = copies.copies.slice(0, 5).map((c) => `${c.taskId}#${c.sampleIndex} (${percent(c.overlap)}%)`).join(', ');
+  return `verbatim copies of the reference solution: ${copies.flagged} of ${copies.checked} samples checked `
+    + `(≥ ${percent(copies.threshold)}% of their ${copies.n}-token n-grams in the reference; ${named}${copies.flagged > 5 ? ', ...' : ''})`;
+}
+
 /** The summary as printed for a human; `modeLines` are the modes' summaries' `text`. */
 export function humanSummary(summary: EvalSummary, result: EvaluationResult, modeLines: readonly string[] = []): string {
   const lines: string[] = [];
@@ -151,6 +230,8 @@ export function humanSummary(summary: EvalSummary, result: EvaluationResult, mod
     for (const [k, value] of Object.entries(summary.plusPassAtK)) lines.push(`${k.padStart(3)}   ${percent(value).padStart(6)}`);
   }
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
+  if (summary.windows !== undefined) lines.push(...windowLines(summary.windows));
+  if (summary.copies !== undefined && summary.copies.flagged > 0) lines.push(copyLine(summary.copies));
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
   lines.push(...modeLines);

@@ -11,6 +11,7 @@ import { mibToKiB, secondsToMs } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
+import { runUnderReaperIfPid1 } from './reaper.js';
 import {
   CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
@@ -39,6 +40,12 @@ export function register(program: Command): void {
     .option('--repo-source <repo=path>', 'repository jobs: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
     .option('--registry <url>', 'repository jobs: the package registry an install may reach (default https://registry.npmjs.org/)')
     .action(async (flags: WorkerFlags) => {
+      // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
+      const reaped = await runUnderReaperIfPid1();
+      if (reaped !== null) {
+        process.exitCode = reaped;
+        return;
+      }
       const location = queueLocation(flags.queue);
       const context = defaultSubmissionContext();
       const name = flags.name ?? `${hostname()}-${process.pid}`;

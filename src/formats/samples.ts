@@ -11,21 +11,24 @@
  *   `crucible generate` writes these records with `completion` or `response` null when the server returned no
  *   text: such a sample is read as an empty response, which is judged `no_code`.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
- *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
+ *   [{program}]}`, pretty-printed or one line (or a directory of them; see `multipl-e.ts`).
  * - patches for repository instances (`swe-predictions.ts`): SWE-bench predictions `{instance_id,
  *   model_name_or_path, model_patch}`, raw `{instance_id, response}`, Multi-SWE-bench `{org, repo, number, fix_patch}`.
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
  *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
  *   LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
+ * - EvalPlus sample directories, `<task>/<n>.py` whole programs as `evalplus.codegen` writes them (`evalplus-samples.ts`).
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
  */
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
 import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
+import { isEvalPlusSampleDir, readEvalPlusSampleDir } from './evalplus-samples.js';
 import { alignBigcode, type BigcodeAlignment } from './bigcode.js';
 import { liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import { predictionsKind, readPredictions } from './swe-predictions.js';
@@ -53,7 +56,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'predictions';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir' | 'predictions';
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -70,7 +73,11 @@ async function wholeDocument(path: string): Promise<unknown> {
  * be a directory of MultiPL-E completion/results files, judged by its first file.
  */
 export async function detectSampleFormat(given: string): Promise<SampleFormat> {
+  if ((await stat(given).catch(() => undefined))?.isDirectory() === true && await isEvalPlusSampleDir(given)) return 'evalplus-dir';
   const path = await firstMultiplEFile(given);
+  if ((await stat(path)).isDirectory()) {
+    throw new DatasetError(path, undefined, undefined, 'a directory of samples holds MultiPL-E .jsonl files or EvalPlus <task>/<n>.py folders; this one has neither');
+  }
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
       const document = await wholeDocument(path);
@@ -89,6 +96,8 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     try {
       first = JSON.parse(text);
     } catch (err) {
+      // Not one record per line: a pretty-printed document (MultiPL-E's completion files are written with indent=2).
+      if (isMultiplESamples(await wholeDocument(path).catch(() => undefined))) return 'multipl-e';
       throw new DatasetError(path, line, undefined, `invalid JSON: ${(err as Error).message}`);
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
@@ -97,6 +106,12 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
+}
+
+/** Whether a whole JSON document is a MultiPL-E completion or results file (`name` and `completions` or `results`). */
+function isMultiplESamples(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && !Array.isArray(document) && 'name' in document
+    && ('completions' in document || 'results' in document);
 }
 
 /** Read a `{task_id, completion | solution}` JSONL(.gz) file. */
@@ -147,6 +162,7 @@ export async function readSampleFile(path: string, options: ReadSamplesOptions =
   if (format === 'livecodebench') return { samples: liveCodeBenchSamples(path, await wholeDocument(path)), format };
   if (format === 'multipl-e') return { samples: await readMultiplESamples(path), format };
   if (format === 'predictions') return { samples: await readPredictions(path), format };
+  if (format === 'evalplus-dir') return { samples: await readEvalPlusSampleDir(path, options.problems), format };
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'
       ? 'CodeT {prompt, samples} file: problems are needed to match prompts'

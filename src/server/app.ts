@@ -1,7 +1,8 @@
 /**
  * `crucible serve`: assembly of the HTTP service and its lifecycle.
  *
- * Request lifecycle (fastify phases): onRequest (refuse while draining -> 503 `shutting_down`; bearer token
+ * Request lifecycle (fastify phases): onRequest (without a token, a `Host` that is not an IP address, localhost or
+ * an allowed name -> 403 `host_not_allowed`; refuse while draining -> 503 `shutting_down`; bearer token
  * -> 401 `unauthorized`) -> JSON body parsing with `bodyLimit` (413 `payload_too_large`, 400 `invalid_json`)
  * -> handler (zod validation -> 400 `invalid_body` naming the field; admission -> 429 `overloaded` +
  * `Retry-After`, or the family's own overload status; judging) -> onResponse (metrics). Every error leaves
@@ -15,6 +16,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { hostAllowed, hostRefusal } from '../dashboard/allowed-hosts.js';
 import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import type { Judge, PlainRunOutcome } from '../judge/judge.js';
@@ -45,6 +47,7 @@ import { addQueueMetrics } from './queue-metrics.js';
 import type { QueueJudge } from '../queue/queue-judge.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { registerSessions } from './sessions.js';
+import { registerSignals } from './signals.js';
 import { JudgeService } from './service.js';
 import { datasetName, ProblemIndex } from './problem-index.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
@@ -232,6 +235,10 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
+    // Without a token, only requests that name this server may be served (DNS rebinding: src/dashboard/allowed-hosts.ts).
+    if (config.token === undefined && !hostAllowed(request.headers.host, config.allowedHosts)) {
+      throw new ServiceError('host_not_allowed', hostRefusal(request.headers.host));
+    }
     if (context.draining() && request.url !== '/health') {
       reply.header('connection', 'close');
       throw new ServiceError('shutting_down', 'the server is shutting down');
@@ -277,11 +284,13 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   });
   registerOps(app, context, registry);
   registerNative(app, context);
+  registerSignals(app, context);
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
   const sessions = registerSessions(app, context, registry);
-  registerMcp(app, context, sessions);
+  const mcp = registerMcp(app, context, sessions);
+  registry.add(new Sampled('crucible_mcp_sessions_open', 'MCP sessions (/mcp) open now.', 'gauge', () => mcp.open()));
   return app;
 }
 

@@ -6,7 +6,9 @@
  * (`[{name?, content, encoding?}]`; the first file is the program; Crucible runs one file, so more is a 400),
  * `stdin`, `args` (must be empty), `compile_timeout`, `run_timeout` (wall, ms), `compile_cpu_time`,
  * `run_cpu_time` (CPU, ms), `compile_memory_limit`, `run_memory_limit` (bytes, -1 = default).
- * CPU limit of the run = `run_cpu_time`, else `run_timeout`, else 3000 ms; wall = `run_timeout` when given.
+ * CPU limit of the run = `run_cpu_time`, else `run_timeout`, else 3000 ms; wall = `run_timeout` when given. Every
+ * limit is range-checked (`checkPistonLimits`: a 400 naming the field; the time limits at most the server's
+ * maximum), the contest packages' own `TIME_LIMIT`/`time_limit` and memory limits too (`packageLimit`).
  * Contest packages (guipenedo/piston, `docs/API.md` "Piston contest packages"): the `codeforces` languages
  * (`c++17`, `cf_python3`, ...) and `cms` (`cms_ioi`) take multi-file jobs and answer as those packages' scripts
  * do (src/engine/contest/codeforces-package.ts, cms-ioi-package.ts); every program of them runs in the sandbox.
@@ -18,7 +20,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
-import { COMPAT_DEFAULTS, LIMIT_RANGES, outOfRange } from '../limits.js';
+import { COMPAT_DEFAULTS, LIMIT_RANGES, limitSchema, outOfRange } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { CMS_IOI_LANGUAGES } from '../engine/contest/cms-ioi-package.js';
 import { CODEFORCES_LANGUAGES, codeforcesRegistryLanguage, type PackageLanguage } from '../engine/contest/codeforces-package.js';
@@ -41,13 +43,33 @@ export const ExecuteSchema = z.object({
   })).min(1),
   stdin: z.string().optional(),
   args: z.array(z.string()).optional(),
-  compile_timeout: z.number().int().positive().optional(),
-  run_timeout: z.number().int().positive().optional(),
-  compile_cpu_time: z.number().int().positive().optional(),
-  run_cpu_time: z.number().int().positive().optional(),
+  compile_timeout: limitSchema(LIMIT_RANGES.compileCpuMs, 'ms', 'ms').optional(),
+  run_timeout: limitSchema(LIMIT_RANGES.cpuMs, 'ms', 'ms').optional(),
+  compile_cpu_time: limitSchema(LIMIT_RANGES.compileCpuMs, 'ms', 'ms').optional(),
+  run_cpu_time: limitSchema(LIMIT_RANGES.cpuMs, 'ms', 'ms').optional(),
   compile_memory_limit: z.number().int().optional(),
   run_memory_limit: z.number().int().optional(),
 });
+
+/**
+ * The time limits of a Piston request against the server's maxima: `run_timeout` (wall) and `run_cpu_time` at
+ * most `maxTimeLimitMs`, the compile ones at most `COMPAT_DEFAULTS.maxCompileCpuMs` (the schema already holds
+ * them to `LIMIT_RANGES`), and `compile_memory_limit` -1 or a memory limit the server allows (bytes).
+ * @throws ServiceError `invalid_body` naming the field and the range.
+ */
+export function checkPistonLimits(body: z.infer<typeof ExecuteSchema>, config: { readonly maxTimeLimitMs: number; readonly maxMemoryLimitKiB: number }): void {
+  const run = { min: LIMIT_RANGES.cpuMs.min, max: config.maxTimeLimitMs };
+  for (const field of ['run_timeout', 'run_cpu_time'] as const) {
+    const value = body[field];
+    const problem = value === undefined ? null : outOfRange(value, run, 'ms', 'ms');
+    if (problem !== null) throw new ServiceError('invalid_body', `${field}: ${problem}`, field);
+  }
+  const asked = body.compile_memory_limit;
+  if (asked !== undefined && asked !== -1) {
+    const problem = outOfRange(Math.ceil(asked / 1024), { min: LIMIT_RANGES.memoryKiB.min, max: config.maxMemoryLimitKiB }, 'KiB', 'MiB', `${asked} bytes`);
+    if (problem !== null) throw new ServiceError('invalid_body', `compile_memory_limit: ${problem} (or -1 for the server's default)`, 'compile_memory_limit');
+  }
+}
 
 /** The numeric version of a toolchain's version line ("Python 3.11.2" -> "3.11.2"), or "0.0.0". */
 export function versionNumber(line: string | null): string {
@@ -167,7 +189,8 @@ async function executeContest(ctx: ServerContext, body: z.infer<typeof ExecuteSc
       throw new ServiceError('invalid_body', `files[${i}].name: "${f.name}" must be a relative path without ".."`, `files[${i}].name`);
     }
   }
-  const runCpuMs = Math.min(body.run_cpu_time ?? body.run_timeout ?? COMPAT_DEFAULTS.pistonRunCpuMs, ctx.config.maxTimeLimitMs);
+  checkPistonLimits(body, ctx.config);
+  const runCpuMs = body.run_cpu_time ?? body.run_timeout ?? Math.min(COMPAT_DEFAULTS.pistonRunCpuMs, ctx.config.maxTimeLimitMs);
   // run_memory_limit is bytes in Piston; open-r1's IOI scorer sends the problem's MB there, so a value outside the
   // server's range falls back to the server's default: the package's own configuration (grader_config) decides.
   const askedKiB = body.run_memory_limit === undefined || body.run_memory_limit < 0 ? null : Math.ceil(body.run_memory_limit / 1024);
@@ -175,6 +198,7 @@ async function executeContest(ctx: ServerContext, body: z.infer<typeof ExecuteSc
     ? askedKiB : ctx.config.memoryLimitKiB;
   const scope = requestScope(request, reply);
   const job: PackageRequest = { package: contest.pkg, language: contest.language.language, files, runCpuMs, memoryKiB,
+    maxCpuMs: ctx.config.maxTimeLimitMs, maxMemoryKiB: ctx.config.maxMemoryLimitKiB,
     ...(body.run_timeout === undefined ? {} : { runWallMs: Math.max(body.run_timeout, runCpuMs) }) };
   const result = await ctx.service.admitted(scope, (signal) => ctx.judge.runPackage(job, { ...callOptions(scope), ...signal === undefined ? {} : { signal } })
     .catch((error: unknown) => {
@@ -209,10 +233,8 @@ async function executeOwn(ctx: ServerContext, body: z.infer<typeof ExecuteSchema
     throw new ServiceError('unsupported', 'files: Crucible runs a single source file, except for the contest packages (codeforces: c++17, cf_python3, ...; cms_ioi)', 'files');
   }
   if ((body.args ?? []).length > 0) throw new ServiceError('unsupported', 'args: program arguments are not supported', 'args');
-  const runCpuMs = body.run_cpu_time ?? body.run_timeout ?? COMPAT_DEFAULTS.pistonRunCpuMs;
-  if (runCpuMs > ctx.config.maxTimeLimitMs) {
-    throw new ServiceError('invalid_body', `run_cpu_time: at most ${ctx.config.maxTimeLimitMs} ms`, 'run_cpu_time');
-  }
+  checkPistonLimits(body, ctx.config);
+  const runCpuMs = body.run_cpu_time ?? body.run_timeout ?? Math.min(COMPAT_DEFAULTS.pistonRunCpuMs, ctx.config.maxTimeLimitMs);
   const limitBytes = body.run_memory_limit ?? -1;
   const memoryKiB = limitBytes === -1 ? ctx.config.memoryLimitKiB : Math.ceil(limitBytes / 1024);
   const memoryProblem = outOfRange(memoryKiB, { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB }, 'KiB', 'MiB',

@@ -13,7 +13,7 @@
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
-import type { LoadedProblem } from './problem-index.js';
+import type { LoadedProblem, ProblemIndex } from './problem-index.js';
 import { JudgeRequestError, type CallOptions, type Judge, type JudgeRequest, type ProblemSpec } from '../judge/judge.js';
 import { SubmissionError } from '../kinds/index.js';
 import { prepareSubmission, type Extraction, type SubmissionContext } from '../judge/submission.js';
@@ -107,7 +107,7 @@ export class JudgeService {
   cancelledItems = 0;
 
   constructor(readonly judge: Judge, readonly submission: SubmissionContext,
-    readonly problems: ReadonlyMap<string, LoadedProblem>, readonly admission: AdmissionQueue,
+    readonly problems: ReadonlyMap<string, LoadedProblem> & Pick<ProblemIndex, 'listed'>, readonly admission: AdmissionQueue,
     readonly limits: ServiceLimits, private readonly fleetAdmission?: FleetAdmission) {}
 
   onVerdict(observer: VerdictObserver): void {
