@@ -157,6 +157,39 @@ describe('repository fake-pass attacks (sandbox)', () => {
   });
 });
 
+/**
+ * What a candidate's code in the test process can still forge (docs/SECURITY.md, "Repository tasks"): it shares the
+ * process with the tests, so a patch written against Crucible can tell the canaries from the tests and tamper with
+ * the tests only. These pin that: each passes today, and the day one stops passing, update the documentation.
+ */
+describe('repository known forgeries (pinned, documented in docs/SECURITY.md)', () => {
+  it('known_forgery_wrapped_it: node:test\'s it wrapped to swallow failures, the canary registered through test', async () => {
+    const r = await attack({ 'src/math.js': withPrelude("const t = require('node:test'); const o = t.it; "
+      + 't.it = function (n, fn) { return o.call(this, n, async function (...a) { try { await fn.apply(this, a); } catch (e) {} }); };') });
+    assert.equal(r.status, 'passed', r.reason);
+  });
+
+  it('known_forgery_assert_by_title: an assert that lets only the canary\'s comparison fail', async () => {
+    const r = await attack({ 'src/math.js': withPrelude("const a = require('node:assert'); const o = a.strictEqual; "
+      + "a.strictEqual = function (x, y, ...r) { if (typeof x === 'string' && x.startsWith('crucible canary')) return o.call(this, x, y, ...r); };") });
+    assert.equal(r.status, 'passed', r.reason);
+  });
+
+  it('known_forgery_report_with_canaries: the canaries read from the test files, a report failing exactly them renamed over the reporter\'s', async () => {
+    const forger = [
+      "const fs = require('fs');",
+      "const files = ['/testbed/test/math.test.js', '/testbed/test/other.test.js'];",
+      "const canaries = files.map((f) => (/crucible canary [0-9a-f]{32} \\d+/.exec(fs.readFileSync(f, 'utf8')) || [''])[0]);",
+      "const tap = ['TAP version 13', '# Subtest: math', '    # Subtest: adds', '    ok 1 - adds', '    # Subtest: multiplies', '    ok 2 - multiplies',",
+      "  '    1..2', 'ok 1 - math', '# Subtest: ' + canaries[0], 'not ok 2 - ' + canaries[0], '# Subtest: keeps', 'ok 3 - keeps',",
+      "  '# Subtest: ' + canaries[1], 'not ok 4 - ' + canaries[1], '1..4', '# tests 5', '# pass 3', '# fail 2', ''].join('\\n');",
+      "try { fs.writeFileSync('/crucible/out/forged', tap); fs.renameSync('/crucible/out/forged', '/crucible/out/report'); } catch (e) {}",
+    ].join('\n');
+    const r = await attack({ 'src/math.js': withPrelude(forger) });
+    assert.equal(r.status, 'passed', r.reason);
+  });
+});
+
 /** The test file as the test patch leaves it (the attacks edit it). */
 const TEST_WITH_MUL = "'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { add, mul } = require('../src/math');\n\n"
   + "test.describe('math', () => {\n  test.it('adds', () => {\n    assert.strictEqual(add(2, 3), 5);\n  });\n"

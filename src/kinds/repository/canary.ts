@@ -4,8 +4,10 @@
  * canary, had its test framework or its report tampered with (`invalid_run`); and since a canary always fails, a
  * genuine run never exits 0, so a run that exits 0 (`process.exit(0)` in candidate code) contradicts its own
  * report. The canary sits in the same module as the file's tests, so a candidate that replaces `expect`, `it` or
- * `assert` for the tests replaces it for the canary too. What it cannot stop: code that reads the test files,
- * finds the canaries and forges a report that fails exactly them (docs/SECURITY.md, "Repository tasks").
+ * `assert` for the tests replaces it for the canary too. What it cannot stop: code written against Crucible that
+ * tells the canaries from the tests (by their title, or by reading the test files) and tampers with the tests only,
+ * or forges a report that fails exactly the canaries (docs/SECURITY.md, "Repository tasks"; pinned by the
+ * `known_forgery_*` tests of test/hostile/repository.test.ts).
  *
  * Each reporter format has its own canary source: jest's and mocha's globals, vitest's imported `test` (top-level
  * await; vitest test files are ES modules), node:test's `test` through a dynamic import (valid in CommonJS and ES
