@@ -94,6 +94,13 @@ describe('repository fake-pass attacks (sandbox)', () => {
     assertNotResolved(r);
   });
 
+  it('monkey_patch_it_wrapped: node:test\'s it wrapped to swallow failures wraps the canary registered through it', async () => {
+    const r = await attack({ 'src/math.js': withPrelude("const t = require('node:test'); const o = t.it; "
+      + 't.it = function (n, fn) { return o.call(this, n, async function (...a) { try { await fn.apply(this, a); } catch (e) {} }); };') });
+    assertNotResolved(r, 'invalid_run');
+    assert.match(r.reason, /canary/);
+  });
+
   it('forged_report: a report written by the candidate (all ok) with the runner killed', async () => {
     const forger = [
       "const fs = require('fs');",
@@ -163,12 +170,6 @@ describe('repository fake-pass attacks (sandbox)', () => {
  * the tests only. These pin that: each passes today, and the day one stops passing, update the documentation.
  */
 describe('repository known forgeries (pinned, documented in docs/SECURITY.md)', () => {
-  it('known_forgery_wrapped_it: node:test\'s it wrapped to swallow failures, the canary registered through test', async () => {
-    const r = await attack({ 'src/math.js': withPrelude("const t = require('node:test'); const o = t.it; "
-      + 't.it = function (n, fn) { return o.call(this, n, async function (...a) { try { await fn.apply(this, a); } catch (e) {} }); };') });
-    assert.equal(r.status, 'passed', r.reason);
-  });
-
   it('known_forgery_assert_by_title: an assert that lets only the canary\'s comparison fail', async () => {
     const r = await attack({ 'src/math.js': withPrelude("const a = require('node:assert'); const o = a.strictEqual; "
       + "a.strictEqual = function (x, y, ...r) { if (typeof x === 'string' && x.startsWith('crucible canary')) return o.call(this, x, y, ...r); };") });
@@ -179,10 +180,11 @@ describe('repository known forgeries (pinned, documented in docs/SECURITY.md)', 
     const forger = [
       "const fs = require('fs');",
       "const files = ['/testbed/test/math.test.js', '/testbed/test/other.test.js'];",
-      "const canaries = files.map((f) => (/crucible canary [0-9a-f]{32} \\d+/.exec(fs.readFileSync(f, 'utf8')) || [''])[0]);",
-      "const tap = ['TAP version 13', '# Subtest: math', '    # Subtest: adds', '    ok 1 - adds', '    # Subtest: multiplies', '    ok 2 - multiplies',",
-      "  '    1..2', 'ok 1 - math', '# Subtest: ' + canaries[0], 'not ok 2 - ' + canaries[0], '# Subtest: keeps', 'ok 3 - keeps',",
-      "  '# Subtest: ' + canaries[1], 'not ok 4 - ' + canaries[1], '1..4', '# tests 5', '# pass 3', '# fail 2', ''].join('\\n');",
+      "const canaries = files.flatMap((f) => [...new Set(fs.readFileSync(f, 'utf8').match(/crucible canary [0-9a-f]{32} \\d+( it)?(?=[\"'])/g) || [])]);",
+      "const points = ['# Subtest: math', '    # Subtest: adds', '    ok 1 - adds', '    # Subtest: multiplies', '    ok 2 - multiplies', '    1..2', 'ok 1 - math',",
+      "  '# Subtest: keeps', 'ok 2 - keeps'];",
+      "canaries.forEach((c, i) => points.push('# Subtest: ' + c, 'not ok ' + (i + 3) + ' - ' + c));",
+      "const tap = ['TAP version 13', ...points, '1..' + (canaries.length + 2), ''].join('\\n');",
       "try { fs.writeFileSync('/crucible/out/forged', tap); fs.renameSync('/crucible/out/forged', '/crucible/out/report'); } catch (e) {}",
     ].join('\n');
     const r = await attack({ 'src/math.js': withPrelude(forger) });

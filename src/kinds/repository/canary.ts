@@ -10,7 +10,7 @@
  * `known_forgery_*` tests of test/hostile/repository.test.ts).
  *
  * Each reporter format has its own canary source: jest's and mocha's globals, vitest's imported `test` (top-level
- * await; vitest test files are ES modules), node:test's `test` through a dynamic import (valid in CommonJS and ES
+ * await; vitest test files are ES modules), node:test's `test` and `it` (a canary each) through a dynamic import (valid in CommonJS and ES
  * modules alike, failing through node:assert so that a replaced assert shows). Plain TAP (`tap`) has none: it
  * names no framework. mocha's canary throws: mocha has no assertion library of its own to check.
  */
@@ -19,6 +19,14 @@ import type { LogParser } from '../../formats/types.js';
 /** The canary title of test file `index` in a judgement with `nonce`. */
 export function canaryTitle(nonce: string, index: number): string {
   return `crucible canary ${nonce} ${index}`;
+}
+
+/**
+ * The titles of the canary tests of one test file whose canary is titled `title`: node:test's registers one
+ * through `test` (titled `title`) and one through `it` (`title` + " it"); the other formats one.
+ */
+export function canaryTitles(format: LogParser, title: string): string[] {
+  return format === 'node-test' ? [title, `${title} it`] : [title];
 }
 
 /** Source text appended to a test file (after a newline and `;`), or null when the format has no canary. */
@@ -32,9 +40,13 @@ export function canarySource(format: LogParser, title: string): string | null {
         + `__crucibleCanaryTest(${t}, () => { __crucibleCanaryExpect(${t}).toBe(${JSON.stringify(`${title} (not this)`)}) });\n`;
     case 'mocha-json':
       return `\n;it(${t}, function () { throw new Error(${t}) });\n`;
-    case 'node-test':
-      return `\n;Promise.all([import('node:test'), import('node:assert')]).then(([m, a]) => { m.test(${t}, () => { `
-        + `a.strictEqual(${t}, ${JSON.stringify(`${title} (not this)`)}) }) });\n`;
+    case 'node-test': {
+      // One canary through each of node:test's entry points a test file uses (`test`, `it`), so that wrapping
+      // either for the tests wraps a canary too.
+      const pairs = canaryTitles(format, title).map((c, i) => `[m.${i === 0 ? 'test' : 'it'}, ${JSON.stringify(c)}]`).join(', ');
+      return `\n;Promise.all([import('node:test'), import('node:assert')]).then(([m, a]) => { for (const [f, t] of [${pairs}]) `
+        + 'f(t, () => { a.strictEqual(t, `${t} (not this)`) }) });\n';
+    }
     case 'tap':
       return null;
   }

@@ -20,7 +20,7 @@
 import type { RepositoryProblem } from '../../formats/types.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
 import type { SampleStatus } from '../../verdict/index.js';
-import { canaryTitle } from './canary.js';
+import { canaryTitle, canaryTitles } from './canary.js';
 import { type DriverPrefix, REPO_DIR, REPORT_FILE } from './driver.js';
 import { idsNameFiles, parseReport, ReportError, type ParsedReport } from './reports.js';
 
@@ -61,22 +61,30 @@ function canaryProblem(problem: RepositoryProblem, report: ParsedReport, nonce: 
   const byFile = idsNameFiles(problem.logParser);
   for (let i = 0; i < problem.testFiles.length; i++) {
     const file = problem.testFiles[i]!;
-    const id = byFile ? `${file} > ${canaryTitle(nonce, i)}` : canaryTitle(nonce, i);
-    const state = report.tests.get(id);
-    if (state === 'passed' || state === 'skipped') {
-      return `the canary test of ${file} was reported ${state}: the test framework or the report was tampered with`;
-    }
-    if (state === undefined && byFile && [...report.tests.keys()].some((t) => t.startsWith(`${file} > `))) {
-      return `the report lists tests of ${file} but not its canary: the report was tampered with`;
-    }
-    // TAP names no files: every canary must be there once the report lists any test.
-    if (state === undefined && !byFile && report.tests.size > 0) {
-      return `the report lists tests but not the canary of ${file}: its file did not run, or the report was forged`;
+    for (const title of canaryTitles(problem.logParser, canaryTitle(nonce, i))) {
+      const found = canaryState(report, byFile ? `${file} > ${title}` : title, file, byFile);
+      if (found !== null) return found;
     }
   }
   // A canary id the report names with another nonce is a forged report.
   for (const id of report.tests.keys()) {
-    if (/crucible canary [0-9a-f]{32} \d+$/.test(id) && !id.includes(nonce)) return 'the report names a canary of another judgement: it is forged';
+    if (/crucible canary [0-9a-f]{32} \d+( it)?$/.test(id) && !id.includes(nonce)) return 'the report names a canary of another judgement: it is forged';
+  }
+  return null;
+}
+
+/** The problem with canary `id` of `file` in a report, or null when it is as it must be (failed, or its file absent). */
+function canaryState(report: ParsedReport, id: string, file: string, byFile: boolean): string | null {
+  const state = report.tests.get(id);
+  if (state === 'passed' || state === 'skipped') {
+    return `the canary test of ${file} was reported ${state}: the test framework or the report was tampered with`;
+  }
+  if (state === undefined && byFile && [...report.tests.keys()].some((t) => t.startsWith(`${file} > `))) {
+    return `the report lists tests of ${file} but not its canary: the report was tampered with`;
+  }
+  // TAP names no files: every canary must be there once the report lists any test.
+  if (state === undefined && !byFile && report.tests.size > 0) {
+    return `the report lists tests but not the canary of ${file}: its file did not run, or the report was forged`;
   }
   return null;
 }
