@@ -21,6 +21,7 @@ import { readMbpp } from './mbpp.js';
 import { readBird } from './bird.js';
 import { readSpider } from './spider.js';
 import { readCodevJsonl, readRtllm, readVerilogEval } from './verilog.js';
+import { isSweBenchInstance, readSweBench } from './swe-bench.js';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
@@ -144,6 +145,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'CodeV-R1-style JSONL (task_id, prompt, reference): a random-stimulus differential testbench against the golden module (never detected)',
     detect: () => false,
     read: readCodevJsonl,
+  },
+  {
+    id: 'swe-bench', aliases: ['swebench'],
+    description: 'SWE-bench-style repository instances (instance_id, repo, base_commit, test_patch, FAIL_TO_PASS, PASS_TO_PASS) with test_cmd and log_parser: patches judged by the repository\'s own tests',
+    detect: (r) => isSweBenchInstance(r.keys),
+    read: readSweBench,
   },
   {
     id: 'crucible', aliases: [],

@@ -19,9 +19,11 @@ import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/s
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
 import { cppAttacks } from './cpp.js';
 import { javascriptAttacks } from './javascript.js';
+import { patchAttacks, protectedEdits } from './patch.js';
 import { pythonAttacks } from './python.js';
 import { SQL_BATTERY_SCHEMA, sqlAttacks, sqlAttackVariants } from './sql.js';
 import { verilogAttacks, verilogAttackVariants, type VerilogTargets } from './verilog.js';
+import { BATTERY_BASE, BATTERY_PROBLEM, HONEST_PATCH } from './repository.js';
 
 /** One kind's judging path in one language, attacked by the whole battery. */
 export interface BatteryCase {
@@ -309,6 +311,18 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       honest: honestDesign('secret_unit'), attacks: verilogAttacks(CODEV_TARGETS), variants: verilogAttackVariants(CODEV_TARGETS),
       problem: { kind: 'verilog', taskId: 'battery/codev', preset: 'codev', prompt: 'Output the secret.', topModule: 'secret_unit',
         reference: honestDesign('secret_unit'), codev: { sequences: 2, steps: 5, seed: 1 }, timeLimitMs: 1000 } satisfies VerilogProblem as ProblemBase,
+    },
+  ],
+  // Candidates are patches (language bash: the driver that applies them runs); the judge needs the repository
+  // environments (battery.test.ts gives its judge them). The hidden test checks the answer's digest: see repository.ts.
+  repository: [
+    {
+      name: 'patch to a node:test repository, the attack in the module under test (runs in the test process)', language: 'bash',
+      submit: 'solution', honest: HONEST_PATCH, attacks: patchAttacks(), problem: BATTERY_PROBLEM,
+    },
+    {
+      name: 'patch to a node:test repository, the attack plus an edit of what judges (tests, scripts, config, reports)',
+      language: 'bash', submit: 'solution', honest: HONEST_PATCH, attacks: protectedEdits(BATTERY_BASE), problem: BATTERY_PROBLEM,
     },
   ],
 };
