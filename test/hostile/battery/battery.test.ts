@@ -72,7 +72,13 @@ describe('controls: the read-secrets attack of each template finds the secret wh
     ['python, its own memory (an MBPP setup holding it)', reachable('python_script', 0, (p) => ({ ...p, taskId: 'control/py', setup: `_held = "${SECRET}"` }))],
     ['python, stdin', reachable('io', 0, (p) => ({ ...p, taskId: 'control/py-stdin', tests: [{ input: `${SECRET}\n`, output: `${SECRET}\n` }] }))],
     ['c++, stdin', reachable('io', 1, (p) => ({ ...p, taskId: 'control/cpp-stdin', tests: [{ input: `${SECRET}\n`, output: `${SECRET}\n` }] }))],
-    ['javascript, its own script (a prompt holding it)', reachable('script', 1, (p) => ({ ...p, taskId: 'control/js',
+    ['javascript, its own script (a prompt holding it)', reachable('script', 4, (p) => ({ ...p, taskId: 'control/js',
+      prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
+    ['go, its own files (a prompt holding it)', reachable('script', 1, (p) => ({ ...p, taskId: 'control/go',
+      prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
+    ['java, its own files (a prompt holding it)', reachable('script', 2, (p) => ({ ...p, taskId: 'control/java',
+      prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
+    ['rust, its own files (a prompt holding it)', reachable('script', 3, (p) => ({ ...p, taskId: 'control/rust',
       prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
   ];
   for (const [name, c] of controls) {

@@ -58,9 +58,9 @@ fn atk_look(text: &str, found: &mut Option<String>) {
 #[allow(dead_code)]
 fn atk_walk(dir: &std::path::Path, depth: u32, seen: &mut u32, found: &mut Option<String>) {
     if depth > 6 || *seen > 3000 || found.is_some() { return; }
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let entries = match std::fs::read_dir(dir) { Ok(d) => d, Err(_) => return };
     for e in entries.flatten() {
-        let Ok(t) = e.file_type() else { continue };
+        let t = match e.file_type() { Ok(t) => t, Err(_) => continue };
         let p = e.path();
         if t.is_dir() { atk_walk(&p, depth + 1, seen, found); }
         else if t.is_file() { *seen += 1; atk_look(&atk_read(&p.to_string_lossy()), found); }
