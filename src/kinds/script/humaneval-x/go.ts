@@ -13,6 +13,12 @@
  * reflection into the declared return type) accepts only those shapes, integers that fit the type, and dynamic
  * types from a fixed list of built-in types; anything else is a malformed record.
  *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning the
+ * result type's zero value) in a trusted box; the candidate's box holds setup + prompt + completion + a driver test
+ * (`driver`) that decodes each argument list with the trusted decoder into the entry point's parameter types (by
+ * reflection on the function value) and prints one record per call. A setup without testify's `assert` and
+ * `testing` (none in HumanEval-X) keeps the older scheme (the test in the candidate's box).
+ *
  * Random inputs: the test's calls of `math/rand`'s global functions go to a generator of the test's own, seeded
  * with 1 (so a candidate drawing from the global source does not change the inputs); `time.Now().UnixNano()` (a
  * seed in two tests) becomes a constant. In the candidate's box the test's `assert.New(t)` reports to a

@@ -34,6 +34,12 @@
  * `String`, `Object`, `List`, `ArrayList`, `Optional`, `Map`, `HashMap` (arrays, other generics), and tests that
  * draw unseeded random numbers, are left to the one-program judging.
  *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning the
+ * result type's zero or null) in a trusted box; the candidate's box holds the program + the encoder and the trusted
+ * `Reader` + a driver (`driver`, the test's `Main`) that decodes each argument list into fresh values of the declared
+ * parameter types (descriptors as for results) and prints one record per call. A parameter type without a
+ * descriptor (arrays, other generics; none in HumanEval-X) keeps the older scheme (the test in the candidate's box).
+ *
  * Random inputs: the HumanEval-X Java tests draw from `new Random(42)` (java.util.Random's sequence is fixed by
  * its specification), a local or a static field of the test's class, which a candidate can reach only in its own
  * box: reseeding it there makes the arguments differ from the trusted box's (`diverged`).

@@ -26,6 +26,13 @@
  * solution's enum (its definition is problem data: derived `PartialEq`, tuple or unit variants only), so the
  * candidate's own `PartialEq` never judges. Signatures with other types are left to the one-program judging.
  *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning
+ * `Default::default()`) in a trusted box; the candidate's box holds the program + `Enc`/`Dec` + a driver test
+ * (`driver`) that decodes each argument list with `Dec` (`&str`, `&[T]`, `&T`, `&mut T` parameters as borrows of
+ * decoded `String`, `Vec<T>`, `T`) and prints one record per call. Kept on the older scheme (the test in the
+ * candidate's box): tests that call a second function the candidate defines (a driver line does not name its
+ * function: Rust/10, 32, 38, 50) and trait-object parameters, which `Dec` cannot build (Rust/22, 137).
+ *
  * The tests' `rand::thread_rng()` and `rand::random()` become a `StdRng` of the test's own with a fixed seed (one
  * stream shared by every `thread_rng()` the test makes), so the inputs are equal in both boxes and a candidate
  * drawing from `rand` does not change them; its inherent `gen_range(low, high)` is rand 0.7's, the form the tests
