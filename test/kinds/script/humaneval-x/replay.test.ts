@@ -12,6 +12,7 @@ import { datasetHash } from '../../../../src/formats/index.js';
 import type { Problem } from '../../../../src/formats/types.js';
 import { callRecords } from '../../../../src/kinds/script/humaneval-x/replay.js';
 import { SCRIPT_MARKER } from '../../../../src/kinds/script/one-program.js';
+import { HUMANEVAL_X_REPLAYS } from '../../../../src/kinds/script/humaneval-x/index.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
 import { createJudge } from '../../../../src/engine/factory.js';
 import type { SampleStatus } from '../../../../src/verdict/index.js';
@@ -283,6 +284,29 @@ describe('replay judging of HumanEval-X script problems', () => {
     assert.match((callRecords('CRUCIBLE-CALL 1 [1] 2\n') as { error: string }).error, /out of order/);
     assert.match((callRecords('CRUCIBLE-CALL 0 [1] {\n') as { error: string }).error, /not JSON/);
     assert.match((callRecords('CRUCIBLE-CALL 0 1 2\n') as { error: string }).error, /malformed/);
+  });
+
+  // Issue #23 item 2: the candidate's program of a driven replay holds no line of the test (only the program and a
+  // driver); the problems that keep the test in the box are exactly the documented ones (docs/SECURITY.md).
+  it('keeps the test out of the candidate\'s program for every HumanEval-X problem but six Rust ones', async () => {
+    const kept: string[] = [];
+    for (const suffix of ['js', 'cpp', 'go', 'java', 'rust']) {
+      for (const p of await readHumanEvalX(suffix)) {
+        if (p.kind !== 'script') continue;
+        const r = HUMANEVAL_X_REPLAYS[p.language]!.prepare(p);
+        assert.ok(r !== undefined, `${p.taskId} is replayed`);
+        const candidate = r.candidateProgram(p.canonicalSolution ?? '');
+        // Lines of the test that carry literals (a line the canonical solution shares with the test's helpers does not).
+        const lines = p.test.split('\n').map((l) => l.trim()).filter((l) => l.length >= 25 && /["'\d]/.test(l) && candidate.includes(l));
+        if (r.argumentPrograms === undefined) {
+          kept.push(p.taskId);
+          assert.match(candidate, /\bmod tests\b/, `${p.taskId}: the old scheme holds the test`);
+        } else {
+          assert.deepEqual(lines, [], `${p.taskId}: lines of the test in the candidate's program`);
+        }
+      }
+    }
+    assert.deepEqual(kept, ['Rust/10', 'Rust/22', 'Rust/32', 'Rust/38', 'Rust/50', 'Rust/137']);
   });
 
   for (const c of CASES) {
