@@ -11,6 +11,7 @@ import type { Problem, Sample } from '../formats/types.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { runLimits, type JudgeLimits } from '../limits.js';
 import { Sandbox } from '../sandbox/index.js';
+import type { EfficiencyRow } from '../store/result-store.js';
 
 /** The flags this file adds to `crucible eval`. */
 export interface EfficiencyFlags {
@@ -65,4 +66,15 @@ export function efficiencyLines(report: EfficiencyReport): string[] {
     `  DPS ${fixed(a.dps)}  DPS_norm ${fixed(a.dpsNorm)}  Beyond ${fixed(a.beyond)}%  NET ${fixed(a.net, 3)}  NMU ${fixed(a.nmu, 3)}  NTMU – (${a.ntmuNote})`,
     `  wall time indistinguishable from the reference's: ${a.indistinguishableShare === null ? '–' : `${(100 * a.indistinguishableShare).toFixed(2)}%`} of samples (median of ${report.settings.repeats}, ${Math.round(100 * report.settings.confidence)}% bootstrap CIs overlap)`,
   ];
+}
+
+/** The store's rows (`sample_efficiency`) of an efficiency report: one per measured passing sample. */
+export function efficiencyRows(report: EfficiencyReport): EfficiencyRow[] {
+  return report.problems.flatMap((p) => p.samples.map((s): EfficiencyRow => ({
+    taskId: p.taskId, sampleIndex: s.sampleIndex, programHash: s.programHash, language: s.measurement.language, costUnit: s.costUnit,
+    instructions: s.measurement.instructions, wallMedianMs: s.measurement.wallMedianMs, wallLowerMs: s.measurement.wallLowerMs,
+    wallUpperMs: s.measurement.wallUpperMs, cpuMedianMs: s.measurement.cpuMedianMs, peakMemoryKiB: s.measurement.peakMemoryKiB,
+    dps: s.dps, dpsNorm: s.dpsNorm, beyond: s.beyond, net: s.net, nmu: s.nmu, indistinguishable: s.indistinguishable,
+    error: s.measurement.error ?? null,
+  })));
 }

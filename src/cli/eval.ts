@@ -37,7 +37,7 @@ import { normalEndpoint } from '../generate/address.js';
 import { samplingFields } from '../generate/params.js';
 import { registerUserError, UsageError } from './errors.js';
 import { buildSummary, humanSummary, modeSummaries } from './eval-summary.js';
-import { addEfficiencyOptions, efficiencyLines, efficiencyOf } from './eval-efficiency.js';
+import { addEfficiencyOptions, efficiencyLines, efficiencyOf, efficiencyRows } from './eval-efficiency.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { codeVersion } from '../version.js';
@@ -356,7 +356,10 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
       + (efficiency === undefined ? '' : efficiencyLines(efficiency).map((l) => `${l}\n`).join('')));
   if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
-  const stored = await results?.close(summary).catch((error: Error) => {
+  const stored = await (async () => {
+    if (results !== null && efficiency !== undefined) await results.store.addEfficiency(results.sink.runId, efficiencyRows(efficiency));
+    return results?.close(summary);
+  })().catch((error: Error) => {
     process.stderr.write(`crucible: ${error.message}\n`);
     process.exitCode = 1;
     return '';

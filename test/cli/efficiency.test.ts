@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
 import { cliWorkspace } from '../support/cli.js';
+import { openResultStore } from '../../src/store/open.js';
 
 const { dir, crucible, file } = cliWorkspace('efficiency');
 
@@ -52,10 +53,23 @@ describe('crucible eval --efficiency', () => {
     assert.ok(Math.abs(efficiency.aggregate.beyond - 100 / 3) < 1e-9, 'the failing sample counts 0 in Beyond');
     assert.equal(efficiency.aggregate.ntmu, null);
 
-    const text = await crucible(['eval', '--no-progress', '--no-store', '--problems', problems, '--samples', samples, '--k', '1',
+    const storePath = join(dir, 'store.db');
+    const text = await crucible(['eval', '--no-progress', '--store', storePath, '--problems', problems, '--samples', samples, '--k', '1',
       '--efficiency', '--no-instructions', '--efficiency-repeats', '2', '--reps', '100', '--out', join(dir, 'run-text')]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /efficiency: 2 passing samples measured \(0 could not be\), 1 problems, 0 skipped/);
     assert.match(text.stdout, /DPS –  DPS_norm –  Beyond /, 'without counts there is no DPS (EvalPerf scores instruction counts)');
+    const store = await openResultStore(storePath);
+    try {
+      const [stored] = await store.listRuns();
+      const rows = await store.efficiencyOf(stored!.id);
+      assert.deepEqual(rows.map((r) => [r.taskId, r.sampleIndex, r.language, r.costUnit, r.instructions, r.dps, r.error]),
+        [['squares', 0, 'c', 'wallMs', null, null, null], ['squares', 1, 'python', 'wallMs', null, null, null]]);
+      assert.ok(rows.every((r) => r.wallLowerMs <= r.wallMedianMs && r.wallMedianMs <= r.wallUpperMs && r.peakMemoryKiB > 0));
+      const summary = (await store.getRun(stored!.id))!.summary as Summary;
+      assert.equal(summary.efficiency.aggregate.measuredSamples, 2, 'the summary the store keeps has the efficiency too');
+    } finally {
+      await store.close();
+    }
   });
 });
