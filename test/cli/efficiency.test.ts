@@ -53,6 +53,12 @@ describe('crucible eval --efficiency', () => {
     assert.ok(Math.abs(efficiency.aggregate.beyond - 100 / 3) < 1e-9, 'the failing sample counts 0 in Beyond');
     assert.equal(efficiency.aggregate.ntmu, null);
 
+    const report = await crucible(['report', join(dir, 'run')]);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /## Efficiency of passing samples/);
+    assert.match(report.stdout, /\| 50\.00 \| 50\.00 \| 33\.33 \|/, 'DPS, DPS_norm and Beyond of the run');
+    assert.match(report.stdout, /\| squares \| 1 \| python \| \d+ \| \d+ \|/);
+
     const storePath = join(dir, 'store.db');
     const text = await crucible(['eval', '--no-progress', '--store', storePath, '--problems', problems, '--samples', samples, '--k', '1',
       '--efficiency', '--no-instructions', '--efficiency-repeats', '2', '--reps', '100', '--out', join(dir, 'run-text')]);
