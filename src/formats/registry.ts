@@ -18,6 +18,7 @@ import { readCodeContests } from './codecontests.js';
 import { readLiveCodeBench } from './livecodebench.js';
 import { isIoiRecord, readIoi } from './ioi.js';
 import { readMbpp } from './mbpp.js';
+import { isSweBenchInstance, readSweBench } from './swe-bench.js';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
@@ -105,6 +106,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'open-r1/ioi subtask rows (id, subtask, score, test_names, grader_files), test cases inline or as open-r1/ioi-test-cases rows: C++ with graders, CMS GroupMin',
     detect: (r) => isIoiRecord(r.keys),
     read: readIoi,
+  },
+  {
+    id: 'swe-bench', aliases: ['swebench'],
+    description: 'SWE-bench-style repository instances (instance_id, repo, base_commit, test_patch, FAIL_TO_PASS, PASS_TO_PASS) with test_cmd and log_parser: patches judged by the repository\'s own tests',
+    detect: (r) => isSweBenchInstance(r.keys),
+    read: readSweBench,
   },
   {
     id: 'crucible', aliases: [],

@@ -8,6 +8,12 @@
  *   `false` runs every test (for per-test logs). Only binary specs have it.
  * - `kind: "fraction"`: weighted pass fraction `sum(w_i * pass_i) / sum(w_i)` over all tests.
  * - `kind: "threshold"`: 1 when that weighted fraction is >= `threshold` (in [0, 1]), else 0.
+ * - `kind: "score"`: the verdict's partial credit as its problem kind defines it (`Verdict.score`: a repository
+ *   task's fraction of FAIL_TO_PASS tests passed, IOI subtask points); 1 for a pass without one, else 0.
+ * - `kind: "patch_similarity"`: SWE-RL's execution-free reward for repository tasks (Wei et al. 2025,
+ *   arXiv:2502.18449; `src/kinds/repository/similarity.ts`): the patch's similarity to the gold patch in [0, 1],
+ *   -1 for a malformed patch. Computed by the caller from the two patches (`RewardInput.similarity`), not from a
+ *   verdict: nothing is run.
  * - `weights` (fraction/threshold only): one non-negative weight per test, in test order, not all zero;
  *   default all 1.
  * - `penalties`: reward given instead when nothing could be run: `noCode` (no code found in the response),
@@ -66,6 +72,8 @@ export const RewardSpecSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
+  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
+  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
   z
     .object({
       kind: z.literal('threshold'),
@@ -90,6 +98,10 @@ export interface RewardInput {
   readonly testsPassed: readonly boolean[];
   /** Number of tests of the problem; default `testsPassed.length`. */
   readonly testCount?: number;
+  /** The verdict's partial credit (`Verdict.score`), for `score` specs. */
+  readonly score?: number;
+  /** SWE-RL's patch similarity, for `patch_similarity` specs (computed from the patches by the caller). */
+  readonly similarity?: number;
   /** A passing sample's measured cost and its reference's, same unit (needed when the spec has `efficiency`). */
   readonly efficiency?: { readonly cost: number; readonly referenceCost: number };
 }
@@ -153,11 +165,16 @@ export function computeReward(spec: RewardSpec, input: RewardInput): number {
   return baseReward(spec, input, testCount) + extra;
 }
 
-/** The pass term of a judged sample's reward (binary, fraction or threshold). */
+/** The pass term of a judged sample's reward, by the spec's kind. */
 function baseReward(spec: RewardSpec, input: RewardInput, testCount: number): number {
   switch (spec.kind) {
     case 'binary':
       return input.status === 'passed' ? 1 : 0;
+    case 'score':
+      return input.score ?? (input.status === 'passed' ? 1 : 0);
+    case 'patch_similarity':
+      if (input.similarity === undefined) throw new RewardError('patch_similarity needs the patch and the gold patch (a repository task)');
+      return input.similarity;
     case 'fraction':
       return passFraction(input.testsPassed, testCount, spec.weights);
     case 'threshold':

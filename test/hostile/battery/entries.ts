@@ -5,7 +5,7 @@
  *
  * Adding a kind's entry is a data-only step: a small problem of the kind whose one expected value is `SECRET`
  * (no input determines it), the program that passes it (`honest`), and the attack set from the language's template
- * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`; a new language adds a template beside them). A path known
+ * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`, `goAttacks`, `javaAttacks`, `rustAttacks`; a new language adds a template beside them). A path known
  * to be forgeable by some attack names it in `knownForgeries` with the documented reason (docs/SECURITY.md), and
  * the battery then asserts that the attack does pass, so the documentation cannot go stale silently.
  */
@@ -13,8 +13,13 @@ import type { ProblemBase, ScriptProblem } from '../../../src/formats/types.js';
 import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/script.js';
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
 import { cppAttacks } from './cpp.js';
+import { goAttacks } from './go.js';
+import { javaAttacks } from './java.js';
+import { rustAttacks } from './rust.js';
 import { javascriptAttacks } from './javascript.js';
+import { patchAttacks, protectedEdits } from './patch.js';
 import { pythonAttacks } from './python.js';
+import { BATTERY_BASE, BATTERY_PROBLEM, HONEST_PATCH } from './repository.js';
 
 /** One kind's judging path in one language, attacked by the whole battery. */
 export interface BatteryCase {
@@ -117,6 +122,31 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
         test: `const testAnswer = () => {\n  console.assert(${ENTRY}('ping') === '${SECRET}')\n}\n\ntestAnswer()\n` }, 'replay'),
     },
     {
+      name: 'go, HumanEval-X (replay: the tests\' calls driven from a trusted recording)', language: 'go', submit: 'completion',
+      honest: `\treturn "${SECRET}"\n}\n`, attacks: goAttacks(),
+      problem: script({ kind: 'script', taskId: 'Go/battery', language: 'go',
+        setup: 'package main\n\nimport (\n    "testing"\n    "github.com/stretchr/testify/assert"\n)\n\n',
+        prompt: '\n// Answer returns the secret.\nfunc Answer(x string) string {\n',
+        test: `func TestAnswer(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal("${SECRET}", Answer("ping"))\n}\n` }, 'replay'),
+    },
+    {
+      name: 'java, HumanEval-X (replay: the tests\' calls driven from a trusted recording)', language: 'java', submit: 'completion',
+      honest: `        return "${SECRET}";\n    }\n}\n`, attacks: javaAttacks(),
+      problem: script({ kind: 'script', taskId: 'Java/battery', language: 'java',
+        prompt: 'import java.util.*;\nimport java.lang.*;\n\nclass Solution {\n    /** Return the secret. */\n    public String answer(String x) {\n',
+        test: 'public class Main {\n    public static void main(String[] args) {\n        Solution s = new Solution();\n'
+          + `        List<Boolean> correct = Arrays.asList(\n                Objects.equals(s.answer("ping"), "${SECRET}")\n        );\n`
+          + '        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n' }, 'replay'),
+    },
+    {
+      name: 'rust, HumanEval-X (replay: the tests\' calls driven from a trusted recording)', language: 'rust-test', submit: 'completion',
+      honest: `    "${SECRET}".to_string()\n}\n`, attacks: rustAttacks(),
+      problem: script({ kind: 'script', taskId: 'Rust/battery', language: 'rust-test',
+        prompt: '\nfn main(){}\n\n/* Return the secret. */\nfn answer(x: &str) -> String {\n',
+        test: `\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_answer() {\n        assert_eq!(answer("ping"), "${SECRET}");\n    }\n}\n` },
+      'replay'),
+    },
+    {
       name: 'javascript, MultiPL-E (split)', language: 'javascript', submit: 'completion', honest: `  return '${SECRET}';\n}\n`,
       attacks: javascriptAttacks(),
       problem: script({ kind: 'script', taskId: 'battery/js-split', language: 'javascript', dialect: 'multipl-e',
@@ -145,4 +175,16 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       tests: [{ name: '1', input: 'ping\n', output: `${SECRET}\n` }], subtasks: [{ name: '1', points: 100, tests: [0] }],
       scorePrecision: 2, timeLimitMs: 2000, memoryLimitKiB: 262_144 } as ProblemBase,
   }],
+  // Candidates are patches (language bash: the driver that applies them runs); the judge needs the repository
+  // environments (battery.test.ts gives its judge them). The hidden test checks the answer's digest: see repository.ts.
+  repository: [
+    {
+      name: 'patch to a node:test repository, the attack in the module under test (runs in the test process)', language: 'bash',
+      submit: 'solution', honest: HONEST_PATCH, attacks: patchAttacks(), problem: BATTERY_PROBLEM,
+    },
+    {
+      name: 'patch to a node:test repository, the attack plus an edit of what judges (tests, scripts, config, reports)',
+      language: 'bash', submit: 'solution', honest: HONEST_PATCH, attacks: protectedEdits(BATTERY_BASE), problem: BATTERY_PROBLEM,
+    },
+  ],
 };
