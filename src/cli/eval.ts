@@ -40,6 +40,7 @@ import { normalEndpoint } from '../generate/address.js';
 import { samplingFields } from '../generate/params.js';
 import { registerUserError, UsageError } from './errors.js';
 import { buildSummary, humanSummary, modeSummaries } from './eval-summary.js';
+import { addEfficiencyOptions, efficiencyLines, efficiencyOf, efficiencyRows } from './eval-efficiency.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { codeVersion } from '../version.js';
@@ -65,6 +66,7 @@ interface EvalFlags extends GenerationFlags {
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
   windowBy?: WindowBy; repoSource?: string[]; registry?: string;
+  efficiency?: boolean; efficiencyRepeats: number; efficiencyTests: number; instructions: boolean;
 }
 
 /**
@@ -357,6 +359,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     return;
   }
   const { evaluation: result, generation } = evaluated;
+  const efficiency = await efficiencyOf(flags, input.problems, input.samples, input.limits, run.context, result);
   const stats = judge.stats();
   const modes = modeSummaries(input.problems, run.context.modes);
   const summary = buildSummary({ problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: input.format,
@@ -367,14 +370,18 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
-    modeSummaries: modes, ...(generation === undefined ? {} : { generation: generation.summary }), extras: contaminationOf(flags, input, result) });
+    modeSummaries: modes, ...(generation === undefined ? {} : { generation: generation.summary }), extras: { ...contaminationOf(flags, input, result), ...(efficiency === undefined ? {} : { efficiency }) } });
   run.store.writeSummary(summary);
   writeSweBenchReport(input, result.records, run.store.dir);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
-    : humanSummary(summary, result, modes.map((m) => m.text)) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+    : humanSummary(summary, result, modes.map((m) => m.text)) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join('')
+      + (efficiency === undefined ? '' : efficiencyLines(efficiency).map((l) => `${l}\n`).join('')));
   if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
-  const stored = await results?.close(summary).catch((error: Error) => {
+  const stored = await (async () => {
+    if (results !== null && efficiency !== undefined) await results.store.addEfficiency(results.sink.runId, efficiencyRows(efficiency));
+    return results?.close(summary);
+  })().catch((error: Error) => {
     process.stderr.write(`crucible: ${error.message}\n`);
     process.exitCode = 1;
     return '';
@@ -474,6 +481,7 @@ export function register(program: Command): void {
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
       .choices(['failing', 'all']).default('failing'));
   // --endpoint URL --model NAME: generate the samples from a model endpoint and judge each as it arrives (docs/GENERATE.md).
+  addEfficiencyOptions(command);
   addGenerationOptions(command, 'sampling-seed')
     .action(async (flags: EvalFlags) => {
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything is read

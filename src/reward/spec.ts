@@ -19,7 +19,15 @@
  * - `penalties`: reward given instead when nothing could be run: `noCode` (no code found in the response),
  *   `compileError`; default 0 each, any finite number (e.g. -1 to punish format failures).
  *
- * Input: `{status, testsPassed, testCount?}`. `testsPassed[i]` is whether test i passed; tests not run (fail
+ * - `efficiency` (any kind, optional): `{weight, cap}` adds `weight · min(cap, referenceCost / cost)` to the reward
+ *   of a PASSING sample, from `input.efficiency` (the sample's and the reference's cost in one unit: callgrind
+ *   instructions or median wall ms, as `crucible eval --efficiency` measures them). The ratio of reference to sample
+ *   cost is the speed-up term of ACECode (Yang et al. 2025, arXiv 2412.17264: reward from runtime relative to the
+ *   reference) and Effi-Code (Huang et al. 2024, arXiv 2410.10209); capped (default 2) so one degenerate
+ *   measurement cannot dominate the pass term. A failing sample gets no efficiency term. A passing sample without a
+ *   measurement is a `RewardError` (no made-up efficiency).
+ *
+ * Input: `{status, testsPassed, testCount?, efficiency?}`. `testsPassed[i]` is whether test i passed; tests not run (fail
  * fast, or the sample died) are missing or false. `testCount` (default `testsPassed.length`) is the number of
  * tests the problem has. Status `no_tests` gives 0 (never a pass).
  * Errors: `RewardError` for `internal_error` (Crucible failed, so there is no reward to give: the trainer must
@@ -45,23 +53,34 @@ const WeightsSchema = z
   .optional()
   .describe('Per-test weights in test order; default 1 each.');
 
+const EfficiencyTermSchema = z
+  .object({
+    weight: z.number().finite().positive().describe('Weight of the efficiency term added to a passing sample\'s reward.'),
+    cap: z.number().finite().positive().default(2).describe('Largest referenceCost / cost counted (default 2).'),
+  })
+  .strict()
+  .optional()
+  .describe('Efficiency term for passing samples: weight · min(cap, referenceCost / cost).');
+
 export const RewardSpecSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('binary'),
       penalties: PenaltiesSchema,
+      efficiency: EfficiencyTermSchema,
       failFast: z.boolean().default(true).describe('The runner may stop at the first failing test (default true: a binary reward cannot use the rest).'),
     })
     .strict(),
-  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema }).strict(),
-  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema }).strict(),
-  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema }).strict(),
+  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
+  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
+  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
   z
     .object({
       kind: z.literal('threshold'),
       threshold: z.number().min(0).max(1).describe('Minimum weighted pass fraction for reward 1.'),
       weights: WeightsSchema,
       penalties: PenaltiesSchema,
+      efficiency: EfficiencyTermSchema,
     })
     .strict(),
 ]);
@@ -83,6 +102,18 @@ export interface RewardInput {
   readonly score?: number;
   /** SWE-RL's patch similarity, for `patch_similarity` specs (computed from the patches by the caller). */
   readonly similarity?: number;
+  /** A passing sample's measured cost and its reference's, same unit (needed when the spec has `efficiency`). */
+  readonly efficiency?: { readonly cost: number; readonly referenceCost: number };
+}
+
+/** The efficiency term of a passing sample (see the module comment). @throws RewardError without a usable measurement. */
+export function efficiencyTerm(term: { readonly weight: number; readonly cap: number }, measured: RewardInput['efficiency']): number {
+  if (measured === undefined) throw new RewardError('the spec has an efficiency term but the passing sample has no efficiency measurement');
+  const { cost, referenceCost } = measured;
+  if (!(Number.isFinite(cost) && cost > 0 && Number.isFinite(referenceCost) && referenceCost > 0)) {
+    throw new RewardError(`efficiency costs must be positive and finite, got cost ${cost}, referenceCost ${referenceCost}`);
+  }
+  return term.weight * Math.min(term.cap, referenceCost / cost);
 }
 
 /** Parse a reward spec from config (throws zod's error with the field path). */
@@ -130,6 +161,12 @@ export function computeReward(spec: RewardSpec, input: RewardInput): number {
   if (input.status === 'passed' && !allPassed) {
     throw new RewardError('status passed but not every test passed');
   }
+  const extra = spec.efficiency !== undefined && input.status === 'passed' ? efficiencyTerm(spec.efficiency, input.efficiency) : 0;
+  return baseReward(spec, input, testCount) + extra;
+}
+
+/** The pass term of a judged sample's reward, by the spec's kind. */
+function baseReward(spec: RewardSpec, input: RewardInput, testCount: number): number {
   switch (spec.kind) {
     case 'binary':
       return input.status === 'passed' ? 1 : 0;

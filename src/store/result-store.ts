@@ -185,6 +185,32 @@ export interface SampleInput {
  * Per-problem counts of a run: n samples, c passed (base), plus-passed, partial credit (`scoreSum` over the
  * `scored` samples that have a score; both 0 for kinds that do not grade), and status counts.
  */
+/**
+ * One measured passing sample of a run (`crucible eval --efficiency`, table `sample_efficiency`): instructions
+ * (callgrind, null when not counted), wall time median and bootstrap interval (ms), median CPU ms, peak memory KiB,
+ * and the scores of docs/METRICS.md "Efficiency" (null when the measurement failed: `error`).
+ */
+export interface EfficiencyRow {
+  readonly taskId: string;
+  readonly sampleIndex: number;
+  readonly programHash: string;
+  readonly language: string;
+  readonly costUnit: 'instructions' | 'wallMs' | null;
+  readonly instructions: number | null;
+  readonly wallMedianMs: number;
+  readonly wallLowerMs: number;
+  readonly wallUpperMs: number;
+  readonly cpuMedianMs: number;
+  readonly peakMemoryKiB: number;
+  readonly dps: number | null;
+  readonly dpsNorm: number | null;
+  readonly beyond: number | null;
+  readonly net: number | null;
+  readonly nmu: number | null;
+  readonly indistinguishable: boolean | null;
+  readonly error: string | null;
+}
+
 export interface ProblemCountsRow {
   readonly taskId: string;
   readonly kind: string;
@@ -418,6 +444,10 @@ export interface ResultStore {
   finishRun(runId: number, status: RunStatus, summary?: unknown): Promise<void>;
   /** Delete a run and everything stored for it; resolves to whether it existed. */
   deleteRun(runId: number): Promise<boolean>;
+  /** Store the efficiency of measured samples of a run; a (task, sample) stored again is replaced. */
+  addEfficiency(runId: number, rows: readonly EfficiencyRow[]): Promise<void>;
+  /** The run's measured samples, by task id and sample index (empty when it was not measured). */
+  efficiencyOf(runId: number): Promise<EfficiencyRow[]>;
 
   listRuns(filter?: RunFilter): Promise<RunListRow[]>;
   getRun(runId: number): Promise<RunRow | undefined>;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { advantages, computeReward, groupStats, parseRewardSpec, rewardOf, rewardStatusOf, RewardError } from '../../src/reward/index.js';
 import type { Verdict } from '../../src/verdict/index.js';
 
@@ -77,4 +77,23 @@ test('an EvalPlus verdict is rewarded on base + plus: base passed, plus failed i
   // No reward to give: Crucible's failure, and a problem whose reference failed under the limits.
   assert.equal(rewardOf(parseRewardSpec({ kind: 'binary' }), { ...verdict, status: 'reference_failed', plusStatus: undefined, tests: [] }), null);
   assert.throws(() => computeReward(parseRewardSpec({ kind: 'binary' }), { status: 'reference_failed', testsPassed: [] }), RewardError);
+});
+
+describe('efficiency term of a reward spec', () => {
+  const passed = { status: 'passed' as const, testsPassed: [true, true] };
+  it('adds weight · min(cap, referenceCost / cost) to a passing sample only', () => {
+    const spec = parseRewardSpec({ kind: 'binary', efficiency: { weight: 0.5 } });
+    assert.equal(computeReward(spec, { ...passed, efficiency: { cost: 100, referenceCost: 150 } }), 1 + 0.5 * 1.5);
+    assert.equal(computeReward(spec, { ...passed, efficiency: { cost: 1, referenceCost: 1000 } }), 1 + 0.5 * 2, 'capped at 2 by default');
+    assert.equal(computeReward(spec, { status: 'wrong_answer', testsPassed: [true, false] }), 0, 'no term and no measurement needed when failing');
+    const fraction = parseRewardSpec({ kind: 'fraction', efficiency: { weight: 1, cap: 1 } });
+    assert.equal(computeReward(fraction, { ...passed, efficiency: { cost: 300, referenceCost: 100 } }), 1 + 1 / 3);
+  });
+  it('refuses a passing sample without a measurement, bad costs and bad specs', () => {
+    const spec = parseRewardSpec({ kind: 'threshold', threshold: 0.5, efficiency: { weight: 1 } });
+    assert.throws(() => computeReward(spec, passed), RewardError);
+    assert.throws(() => computeReward(spec, { ...passed, efficiency: { cost: 0, referenceCost: 1 } }), /positive and finite/);
+    assert.throws(() => parseRewardSpec({ kind: 'binary', efficiency: { weight: -1 } }));
+    assert.throws(() => parseRewardSpec({ kind: 'binary', efficiency: { weight: 1, extra: 1 } }));
+  });
 });

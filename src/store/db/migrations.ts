@@ -8,7 +8,7 @@
  * a change is a new step at the end. docs/STORE.md ("Migrations", "How to add a store column") has the rules.
  */
 import type { SqlDialect, SqlDriver } from './driver.js';
-import { forDialect, GENERATION_TABLES, JUDGES_TABLES, LEADERBOARD_COLUMNS, VERSION_1_TABLES } from './schema.js';
+import { EFFICIENCY_TABLES, forDialect, GENERATION_TABLES, JUDGES_TABLES, LEADERBOARD_COLUMNS, VERSION_1_TABLES } from './schema.js';
 
 /** What every step has: its version (1, 2, … in order, no gaps) and one line saying what it changes. */
 interface MigrationHead {
@@ -84,6 +84,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'runs as a leaderboard (tags, generation settings, headline pass@k, content hash of imports), problem statements and labels, '
       + 'training events with reward-call latency and idempotency keys',
     sql: bothEngines(LEADERBOARD_COLUMNS),
+  },
+  {
+    version: 7,
+    description: 'sample_efficiency: instruction counts, wall time, peak memory and efficiency scores of measured passing samples (eval --efficiency)',
+    sql: bothEngines(EFFICIENCY_TABLES),
   },
 ];
 

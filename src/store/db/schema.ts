@@ -208,3 +208,33 @@ ALTER TABLE training_events ADD COLUMN event_key TEXT;
 CREATE UNIQUE INDEX training_events_key ON training_events (training_run_id, event_key);
 CREATE INDEX runs_content_hash ON runs (content_hash);
 `;
+
+/**
+ * Step 7: the efficiency of measured passing samples of a run (`crucible eval --efficiency`; docs/METRICS.md,
+ * "Efficiency"): one row per (run, task, sample); `instructions` NULL when not counted, the scores NULL when the
+ * measurement failed (`error`) or the problem had no reference. `indistinguishable` 1/0/NULL.
+ */
+export const EFFICIENCY_TABLES = `
+CREATE TABLE sample_efficiency (
+  run_id BIGINT NOT NULL,
+  task_id TEXT NOT NULL,
+  sample_index INTEGER NOT NULL,
+  program_hash TEXT NOT NULL,
+  language TEXT NOT NULL,
+  cost_unit TEXT,
+  instructions BIGINT,
+  wall_median_ms DOUBLE PRECISION NOT NULL,
+  wall_lower_ms DOUBLE PRECISION NOT NULL,
+  wall_upper_ms DOUBLE PRECISION NOT NULL,
+  cpu_median_ms DOUBLE PRECISION NOT NULL,
+  peak_memory_kib DOUBLE PRECISION NOT NULL,
+  dps DOUBLE PRECISION,
+  dps_norm DOUBLE PRECISION,
+  beyond DOUBLE PRECISION,
+  net DOUBLE PRECISION,
+  nmu DOUBLE PRECISION,
+  indistinguishable SMALLINT,
+  error TEXT,
+  PRIMARY KEY (run_id, task_id, sample_index)
+){COMPACT};
+`;

@@ -15,7 +15,7 @@ import { compactProgram, compactSample, detailColumns, expandRecord, packTestCol
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
-  ReasonCountRow, NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
+  EfficiencyRow, ReasonCountRow, NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
   SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries, ProblemStepRow,
 } from '../result-store.js';
@@ -43,6 +43,10 @@ const RUN_LIST_COLUMNS = `id AS "id", name AS "name", status AS "status", create
   crucible_version AS "crucibleVersion", keep_tests AS "keepTests", total_samples AS "totalSamples",
   done_samples AS "doneSamples", passed_samples AS "passedSamples", progress_json AS "progressJson", tags_json AS "tagsJson",
   generation_json AS "generationJson", headline_json AS "headlineJson", content_hash AS "contentHash"`;
+
+/** Columns of `sample_efficiency` (schema.ts `EFFICIENCY_TABLES`), in insert order. */
+const EFFICIENCY_COLUMNS = ['run_id', 'task_id', 'sample_index', 'program_hash', 'language', 'cost_unit', 'instructions', 'wall_median_ms',
+  'wall_lower_ms', 'wall_upper_ms', 'cpu_median_ms', 'peak_memory_kib', 'dps', 'dps_norm', 'beyond', 'net', 'nmu', 'indistinguishable', 'error'];
 
 const RUN_COLUMNS = `${RUN_LIST_COLUMNS}, options_json AS "optionsJson", provenance_json AS "provenanceJson", summary_json AS "summaryJson"`;
 
@@ -315,9 +319,34 @@ class SqlStore implements ResultStore {
     });
   }
 
+  addEfficiency(runId: number, rows: readonly EfficiencyRow[]): Promise<void> {
+    return this.write(() => this.db.transaction(async (tx) => {
+      for (const r of rows) {
+        await tx.run('DELETE FROM sample_efficiency WHERE run_id = ? AND task_id = ? AND sample_index = ?', [runId, r.taskId, r.sampleIndex]);
+      }
+      await tx.insertMany('sample_efficiency', EFFICIENCY_COLUMNS, rows.map((r) => [runId, r.taskId, r.sampleIndex, r.programHash, r.language,
+        r.costUnit, r.instructions, r.wallMedianMs, r.wallLowerMs, r.wallUpperMs, r.cpuMedianMs, r.peakMemoryKiB, r.dps, r.dpsNorm, r.beyond,
+        r.net, r.nmu, r.indistinguishable === null ? null : Number(r.indistinguishable), r.error]), false);
+    }));
+  }
+
+  async efficiencyOf(runId: number): Promise<EfficiencyRow[]> {
+    const rows = await this.db.all<Record<string, SqlValue>>(
+      `SELECT ${EFFICIENCY_COLUMNS.slice(1).join(', ')} FROM sample_efficiency WHERE run_id = ? ORDER BY task_id, sample_index`, [runId]);
+    const num = (v: SqlValue): number | null => v === null ? null : Number(v);
+    return rows.map((r) => ({
+      taskId: String(r['task_id']), sampleIndex: Number(r['sample_index']), programHash: String(r['program_hash']), language: String(r['language']),
+      costUnit: r['cost_unit'] === 'instructions' || r['cost_unit'] === 'wallMs' ? r['cost_unit'] : null, instructions: num(r['instructions']!),
+      wallMedianMs: Number(r['wall_median_ms']), wallLowerMs: Number(r['wall_lower_ms']), wallUpperMs: Number(r['wall_upper_ms']),
+      cpuMedianMs: Number(r['cpu_median_ms']), peakMemoryKiB: Number(r['peak_memory_kib']), dps: num(r['dps']!), dpsNorm: num(r['dps_norm']!),
+      beyond: num(r['beyond']!), net: num(r['net']!), nmu: num(r['nmu']!),
+      indistinguishable: r['indistinguishable'] === null ? null : Number(r['indistinguishable']) === 1, error: r['error'] === null ? null : String(r['error']),
+    }));
+  }
+
   deleteRun(runId: number): Promise<boolean> {
     return this.write(() => this.db.transaction(async (tx) => {
-      for (const table of ['sample_judges', 'judges', 'samples', 'programs', 'problems']) {
+      for (const table of ['sample_judges', 'judges', 'samples', 'programs', 'problems', 'sample_efficiency']) {
         await tx.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
       }
       this.caches.delete(runId);

@@ -1,0 +1,150 @@
+/**
+ * The measuring side of `crucible eval --efficiency` (issue #28, item 7): one program of an `io` problem, on the
+ * problem's measured test inputs, in the sandbox, measured three ways.
+ * - **Instructions**: one run per measured test under callgrind (`src/engine/callgrind.ts`), the counts summed.
+ *   Deterministic for single-threaded programs with hash seeds fixed: the language's environment already fixes
+ *   PYTHONHASHSEED=0, and the runs here set it for every language. Such a run gets `COUNT_PROCESSES` processes
+ *   (the program alone: the sandbox's process count does not include box-init), so the program cannot fork a helper that would outlive its summary. Languages whose
+ *   runtime is multi-threaded (`UNCOUNTED_LANGUAGES`: the JVM's helper threads interleave differently from run to
+ *   run, so callgrind's count of a Java program varied by 0.03–0.6% between runs here) get no count; they are
+ *   compared by the noise-aware wall time below, which is documented as their measure (docs/METRICS.md).
+ * - **Wall time**: `repeats` plain runs of every measured test; a repeat's time is the sum over tests. The median
+ *   and its seeded bootstrap interval come from `metrics/efficiency.ts` (`medianInterval`).
+ * - **Peak memory**: the sandbox's cgroup peak (`ExecutionResult.memoryKiB`, cgroup `memory.max_usage_in_bytes`),
+ *   the largest over tests, the median over repeats. The sandbox exposes no memory integral, so EffiBench's NTMU is
+ *   not computed (left null, said in the output).
+ * Every run's stdout is compared with the test's expected output by the problem's comparator on the trusted side:
+ * a program that behaves differently when measured (e.g. skips the work) gets no measurement, never a good one.
+ * The box sees only the test's input, never the expected output.
+ */
+import { callgrindArgv, parseCallgrindLog } from '../engine/callgrind.js';
+import type { Executor } from '../engine/executor.js';
+import type { IoProblem } from '../formats/types.js';
+import { compareOutput } from '../kinds/io/comparators.js';
+import type { LanguageRegistry } from '../languages/registry.js';
+import type { BootstrapOptions } from '../metrics/bootstrap.js';
+import { median, medianInterval } from '../metrics/efficiency.js';
+import type { Limits } from '../sandbox/types.js';
+
+/** Languages measured by wall time only (their runtime is multi-threaded; see the module comment). */
+export const UNCOUNTED_LANGUAGES: ReadonlySet<string> = new Set(['java', 'kotlin', 'scala', 'groovy', 'clojure', 'csharp', 'kotlin-script']);
+
+/** Processes + threads of a counted run: box-init and the program (callgrind is the program's own process). */
+export const COUNT_PROCESSES = 1;
+
+/** callgrind's slowdown allowance: a counted run gets this many times the CPU and wall limits. */
+export const CALLGRIND_TIME_FACTOR = 100;
+
+/** How to measure. */
+export interface MeasureSettings {
+  /** Plain runs per test for wall time (k, at least 1). */
+  readonly repeats: number;
+  /** How many of a problem's tests are measured: those with the longest inputs (ties: file order). */
+  readonly tests: number;
+  /** Count instructions through callgrind (default true). */
+  readonly instructions: boolean;
+  /** Limits of a plain run (before the language's multipliers). */
+  readonly limits: Limits;
+  readonly bootstrap: BootstrapOptions;
+}
+
+/** One program's measurement (see the module comment), or why it failed (`error`). */
+export interface ProgramMeasurement {
+  readonly language: string;
+  /** Instructions summed over the measured tests; null when not counted (`instructionsNote` says why). */
+  readonly instructions: number | null;
+  readonly instructionsNote?: string;
+  /** Wall time of each repeat (ms, summed over tests), its median and 95% (by default) bootstrap interval. */
+  readonly wallMs: readonly number[];
+  readonly wallMedianMs: number;
+  readonly wallLowerMs: number;
+  readonly wallUpperMs: number;
+  /** Median over repeats of the CPU time (ms, summed over tests). */
+  readonly cpuMedianMs: number;
+  /** Median over repeats of the peak memory (KiB, largest over tests). */
+  readonly peakMemoryKiB: number;
+  /** Set when the program could not be measured (a run failed or printed a wrong answer); other fields are 0. */
+  readonly error?: string;
+}
+
+/** Indices of the `count` tests with the longest inputs, in file order. */
+export function measuredTests(problem: IoProblem, count: number): number[] {
+  const order = problem.tests.map((test, index) => ({ index, length: test.input.length }));
+  order.sort((a, b) => b.length - a.length || a.index - b.index);
+  return order.slice(0, Math.max(1, count)).map((t) => t.index).sort((a, b) => a - b);
+}
+
+/**
+ * Limits of a counted run from a plain run's (after language multipliers): one process (no fork), CPU and wall
+ * time × `CALLGRIND_TIME_FACTOR`, 256 MiB more memory for valgrind's own.
+ */
+export function countLimits(limits: Limits): Limits {
+  return { ...limits, processes: COUNT_PROCESSES, cpuMs: limits.cpuMs * CALLGRIND_TIME_FACTOR,
+    wallMs: limits.wallMs * CALLGRIND_TIME_FACTOR, memoryKiB: limits.memoryKiB + 256 * 1024 };
+}
+
+function failed(language: string, error: string): ProgramMeasurement {
+  return { language, instructions: null, wallMs: [], wallMedianMs: 0, wallLowerMs: 0, wallUpperMs: 0, cpuMedianMs: 0, peakMemoryKiB: 0, error };
+}
+
+/**
+ * Measure one program (`language` id, `source`) on `problem`. Never throws for what the program does; a failure
+ * of the sandbox is an `error` too (the sample keeps its verdict, only its measurement is missing).
+ */
+export async function measureProgram(executor: Executor, languages: LanguageRegistry, problem: IoProblem,
+  language: string, source: string, settings: MeasureSettings): Promise<ProgramMeasurement> {
+  const lang = languages.get(language);
+  const compiled = await executor.compile(lang, source);
+  if (!compiled.ok) return failed(lang.id, `compilation: ${compiled.result.reason ?? compiled.result.status}`);
+  const tests = measuredTests(problem, settings.tests);
+  const base = executor.command(lang, source, compiled, settings.limits);
+  const env = { ...base.env, PYTHONHASHSEED: '0' };
+  const check = (stdout: string, index: number): string | null => {
+    const verdict = compareOutput(stdout, problem.tests[index]!.output, problem.comparator);
+    return verdict.ok ? null : `test ${index}: wrong answer when measured (${verdict.reason})`;
+  };
+  let instructions: number | null = null;
+  let instructionsNote: string | undefined;
+  if (!settings.instructions) instructionsNote = 'not asked for';
+  else if (UNCOUNTED_LANGUAGES.has(lang.id)) instructionsNote = `${lang.id}: multi-threaded runtime, counts are not deterministic; compare wall time`;
+  else {
+    let total = 0;
+    const limits = countLimits(base.limits);
+    for (const index of tests) {
+      const { result } = await executor.sandbox.run({ ...base, env, limits, argv: callgrindArgv(base.argv), stdin: problem.tests[index]!.input });
+      if (result.status !== 'ok' || result.exitCode !== 0) return failed(lang.id, `test ${index} under callgrind: ${result.reason ?? result.status}`);
+      const wrong = check(result.stdout, index);
+      if (wrong !== null) return failed(lang.id, `${wrong} under callgrind`);
+      const count = parseCallgrindLog(result.stderr, result.stderrTruncated);
+      if (!count.ok) return failed(lang.id, `test ${index}: no trusted instruction count: ${count.reason}`);
+      total += count.instructions;
+    }
+    instructions = total;
+  }
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  const peaks: number[] = [];
+  for (let r = 0; r < Math.max(1, settings.repeats); r++) {
+    let wall = 0;
+    let cpu = 0;
+    let peak = 0;
+    for (const index of tests) {
+      const { result } = await executor.sandbox.run({ ...base, env, stdin: problem.tests[index]!.input });
+      if (result.status !== 'ok') return failed(lang.id, `test ${index}: ${result.reason ?? result.status}`);
+      const wrong = check(result.stdout, index);
+      if (wrong !== null) return failed(lang.id, wrong);
+      wall += result.wallMs;
+      cpu += result.cpuMs;
+      peak = Math.max(peak, result.memoryKiB);
+    }
+    walls.push(wall);
+    cpus.push(cpu);
+    peaks.push(peak);
+  }
+  const interval = medianInterval(walls, settings.bootstrap);
+  return {
+    language: lang.id, instructions, ...(instructionsNote === undefined ? {} : { instructionsNote }),
+    wallMs: walls, wallMedianMs: interval.point, wallLowerMs: interval.lower, wallUpperMs: interval.upper,
+    cpuMedianMs: median(cpus), peakMemoryKiB: median(peaks),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * `crucible eval --efficiency` with the real CLI and sandbox (issue #28, item 7): passing samples of an io problem
+ * are measured against its reference solution; a C sample that does the reference's work in fewer instructions
+ * gets DPS 100 and Beyond 100, a Python sample slower than a C reference gets 0; failing samples are not measured
+ * but count in Beyond's denominator; the measurement is in the JSON summary and in the text.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { join } from 'node:path';
+import { cliWorkspace } from '../support/cli.js';
+import { openResultStore } from '../../src/store/open.js';
+
+const { dir, crucible, file } = cliWorkspace('efficiency');
+
+const C_LOOP = '#include <stdio.h>\nint main(void){long n,s=0;if(scanf("%ld",&n)!=1)return 1;for(long i=0;i<n;i++)s+=i*i;printf("%ld\\n",s);return 0;}\n';
+const C_FORMULA = '#include <stdio.h>\nint main(void){long n;if(scanf("%ld",&n)!=1)return 1;printf("%ld\\n",(n-1)*n*(2*n-1)/6);return 0;}\n';
+const PYTHON = 'n = int(input())\nprint(sum(i * i for i in range(n)))\n';
+
+interface Summary {
+  efficiency: {
+    problems: { taskId: string; reference: { instructions: number }; samples: { sampleIndex: number; costUnit: string; cost: number; dps: number; beyond: number; measurement: { language: string; wallMs: number[] } }[] }[];
+    aggregate: { measuredSamples: number; dps: number; beyond: number; nmu: number; ntmu: null };
+  };
+}
+
+describe('crucible eval --efficiency', () => {
+  it('measures passing samples against the reference and reports DPS and Beyond', async () => {
+    const problems = file('problems.jsonl', [{ taskId: 'squares', comparator: { kind: 'tokens' },
+      tests: [{ input: '10\n', output: '285\n' }, { input: '20000\n', output: '2666466670000\n' }],
+      referenceSolution: { language: 'c', code: C_LOOP } }]);
+    const samples = file('samples.jsonl', [
+      { task_id: 'squares', language: 'c', solution: C_FORMULA },
+      { task_id: 'squares', language: 'python', solution: PYTHON },
+      { task_id: 'squares', language: 'c', solution: 'int main(void){return 0;}\n' },
+    ]);
+    const run = await crucible(['eval', '--no-progress', '--no-store', '--problems', problems, '--samples', samples, '--k', '1',
+      '--efficiency', '--efficiency-repeats', '3', '--reps', '200', '--out', join(dir, 'run'), '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const { efficiency } = JSON.parse(run.stdout) as Summary;
+    const [problem] = efficiency.problems;
+    assert.ok(problem!.reference.instructions > 20000 * 3, 'the reference loops 20000 times');
+    const bySample = new Map(problem!.samples.map((s) => [s.sampleIndex, s]));
+    assert.deepEqual([...bySample.keys()].sort(), [0, 1], 'only passing samples are measured');
+    assert.equal(bySample.get(0)!.costUnit, 'instructions');
+    assert.ok(bySample.get(0)!.cost < problem!.reference.instructions);
+    assert.equal(bySample.get(0)!.dps, 100);
+    assert.equal(bySample.get(0)!.beyond, 1);
+    assert.equal(bySample.get(1)!.dps, 0, 'python\'s start-up alone costs more than the C loop');
+    assert.equal(bySample.get(1)!.beyond, 0);
+    assert.equal(bySample.get(1)!.measurement.wallMs.length, 3);
+    assert.equal(efficiency.aggregate.measuredSamples, 2);
+    assert.equal(efficiency.aggregate.dps, 50);
+    assert.ok(Math.abs(efficiency.aggregate.beyond - 100 / 3) < 1e-9, 'the failing sample counts 0 in Beyond');
+    assert.equal(efficiency.aggregate.ntmu, null);
+
+    const report = await crucible(['report', join(dir, 'run')]);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(report.stdout, /## Efficiency of passing samples/);
+    assert.match(report.stdout, /\| 50\.00 \| 50\.00 \| 33\.33 \|/, 'DPS, DPS_norm and Beyond of the run');
+    assert.match(report.stdout, /\| squares \| 1 \| python \| \d+ \| \d+ \|/);
+
+    const storePath = join(dir, 'store.db');
+    const text = await crucible(['eval', '--no-progress', '--store', storePath, '--problems', problems, '--samples', samples, '--k', '1',
+      '--efficiency', '--no-instructions', '--efficiency-repeats', '2', '--reps', '100', '--out', join(dir, 'run-text')]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /efficiency: 2 passing samples measured \(0 could not be\), 1 problems, 0 skipped/);
+    assert.match(text.stdout, /DPS –  DPS_norm –  Beyond /, 'without counts there is no DPS (EvalPerf scores instruction counts)');
+    const store = await openResultStore(storePath);
+    try {
+      const [stored] = await store.listRuns();
+      const rows = await store.efficiencyOf(stored!.id);
+      assert.deepEqual(rows.map((r) => [r.taskId, r.sampleIndex, r.language, r.costUnit, r.instructions, r.dps, r.error]),
+        [['squares', 0, 'c', 'wallMs', null, null, null], ['squares', 1, 'python', 'wallMs', null, null, null]]);
+      assert.ok(rows.every((r) => r.wallLowerMs <= r.wallMedianMs && r.wallMedianMs <= r.wallUpperMs && r.peakMemoryKiB > 0));
+      const summary = (await store.getRun(stored!.id))!.summary as Summary;
+      assert.equal(summary.efficiency.aggregate.measuredSamples, 2, 'the summary the store keeps has the efficiency too');
+    } finally {
+      await store.close();
+    }
+  });
+});
