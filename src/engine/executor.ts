@@ -5,6 +5,8 @@
  * directory is mounted read-only at `/artifact` in every run.
  */
 import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import { expandArgv, toolchainMounts } from '../languages/argv.js';
 import type { Language } from '../languages/schema.js';
 import type { LanguageRegistry } from '../languages/registry.js';
@@ -37,6 +39,39 @@ export function filesHash(files: Readonly<Record<string, string | Uint8Array>>):
 }
 
 const ARTIFACT = '/artifact';
+
+/** Bytes copied back of one collected file at most (`Executor.runProgramCollecting`). */
+export const COLLECT_MAX_BYTES = 64 * 1024;
+
+/**
+ * The text of the regular file `relative` under `workDir` (a run's kept work directory; the run is over, so
+ * nothing in the box changes it now), at most `COLLECT_MAX_BYTES`, or undefined when it is missing, is not a
+ * regular file, or any component of its path is a symbolic link (a program must not make Crucible read a host
+ * file through a link it left behind).
+ */
+function readCollected(workDir: string, relative: string): string | undefined {
+  const parts = relative.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..')) return undefined;
+  let fd: number | undefined;
+  try {
+    for (let i = 1; i < parts.length; i++) {
+      if (!lstatSync(join(workDir, ...parts.slice(0, i))).isDirectory()) return undefined;
+    }
+    fd = openSync(join(workDir, relative), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(COLLECT_MAX_BYTES);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < buffer.length;) {
+      n = readSync(fd, buffer, length, buffer.length - length, null);
+      length += n;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** Orchestrates compile + run on a sandbox. Owns the compile cache; `close()` discards artifacts. */
 export class Executor {
@@ -163,6 +198,45 @@ export class Executor {
     if (!compile.ok) return compile.result;
     options.signal?.throwIfAborted();
     return this.runCompiled(language, source, compile, stdin, limits, options.files, options.signal, options.args);
+  }
+
+  /**
+   * `runProgram`, then the regular files `collect` names (paths relative to the work directory, e.g. a Kattis
+   * output validator's `feedback/score.txt`) copied back as text (`readCollected`: at most `COLLECT_MAX_BYTES`
+   * each; missing files and links are left out); the work directory is discarded after. A failed compilation
+   * collects nothing.
+   * @throws the signal's reason once `signal` aborts (checked before each step).
+   */
+  async runProgramCollecting(language: Language, source: string, stdin: string, limits: Limits,
+    options: { readonly files?: Readonly<Record<string, string>>; readonly signal?: AbortSignal; readonly args?: readonly string[];
+      readonly collect: readonly string[] }): Promise<{ readonly result: ExecutionResult; readonly collected: Readonly<Record<string, string>> }> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const compile = await this.compile(language, source);
+    if (!compile.ok) return { result: compile.result, collected: {} };
+    signal?.throwIfAborted();
+    this.stats.runs++;
+    const files = options.files ?? {};
+    const { result, workDir } = await this.sandbox.run({
+      argv: [...expandArgv(language.run, { memoryLimitMiB: limits.memoryKiB / 1024 }), ...options.args ?? []],
+      env: language.env,
+      files: compile.artifactDir ? files : { ...files, [language.sourceFile]: source },
+      mounts: [...compile.artifactDir ? [{ hostPath: compile.artifactDir, boxPath: ARTIFACT }] : [], ...toolchainMounts(language, 'run')],
+      stdin,
+      limits: forLanguage(limits, language),
+      signal,
+      keepWorkDir: true,
+    });
+    const collected: Record<string, string> = {};
+    if (workDir !== undefined) {
+      for (const name of options.collect) {
+        const text = readCollected(workDir, name);
+        if (text !== undefined) collected[name] = text;
+      }
+      this.sandbox.discard(workDir);
+    }
+    if (result.cancelled) signal?.throwIfAborted();
+    return { result, collected };
   }
 
   /** Discard every cached artifact. */

@@ -118,6 +118,8 @@ export class PlanExecutor {
       runProgram: (program, stdin, limits, files, args) => this.executor.runProgram(this.language(program), program.source, stdin,
         runLimits(limits), { ...(files === undefined ? {} : { files }), ...(signal === undefined ? {} : { signal }),
           ...(args === undefined ? {} : { args }) }),
+      runProgramCollecting: (program, stdin, limits, options) => this.executor.runProgramCollecting(this.language(program),
+        program.source, stdin, runLimits(limits), { ...options, ...(signal === undefined ? {} : { signal }) }),
     };
   }
 

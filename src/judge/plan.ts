@@ -134,4 +134,12 @@ export interface ExecutionTools {
   /** `args` follow the language's run command (e.g. a checker's `input.txt output.txt answer.txt`). */
   runProgram(program: Program, stdin: string, limits: JudgeLimits,
     files?: Readonly<Record<string, string>>, args?: readonly string[]): Promise<ExecutionResult>;
+  /**
+   * `runProgram`, then the regular files the program left at the paths `collect` names (relative to `/box`, e.g. a
+   * Kattis output validator's `feedback/score.txt`), as text of at most 64 KiB each; a missing file, a link, or a
+   * path through a link is left out. `files` may name paths with directories (`feedback/.keep` makes `feedback/`).
+   */
+  runProgramCollecting(program: Program, stdin: string, limits: JudgeLimits, options: {
+    readonly files?: Readonly<Record<string, string>>; readonly args?: readonly string[]; readonly collect: readonly string[];
+  }): Promise<{ readonly result: ExecutionResult; readonly collected: Readonly<Record<string, string>> }>;
 }
