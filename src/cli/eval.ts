@@ -1,31 +1,42 @@
-/** `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job. */
+/**
+ * `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job.
+ *
+ * What the numbers cover is decided before anything runs and stamped on the result (`src/apps/selection.ts`):
+ * samples that leave problems out are refused unless `--limit`/`--tasks` ask for that subset. Ctrl-C stops the
+ * eval: the samples under way are cancelled, the store run is marked `interrupted`, the cursor comes back and the
+ * command to resume is printed (exit 130).
+ */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { Option, type Command } from 'commander';
-import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
-import type { Problem, Sample, ScriptProblem } from '../formats/types.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import {
+  DatasetError, datasetHash, detectProblemFormat, findProblemFormat, problemFormatNames, readProblems, readSampleFile,
+  UnknownFormatError, type SampleFile,
+} from '../formats/index.js';
+import type { Problem, Sample } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
 import type { Judge } from '../judge/judge.js';
-import { scriptJudgingOf } from '../kinds/script/script.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
-import { evaluate, type EvaluationResult } from '../apps/evaluate.js';
+import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult } from '../apps/evaluate.js';
+import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
+import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
 import { createJudge } from '../engine/factory.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
-import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
-import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { openEvalStore, type EvalStoreHandle } from '../store/eval-sink.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
+import { buildSummary, humanSummary } from './eval-summary.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
-  parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+  parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
 
 registerUserError(DatasetError);
@@ -33,13 +44,16 @@ registerUserError(UnknownFormatError);
 registerUserError(RunStoreError);
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
+registerUserError(IncompleteSamplesError);
+registerUserError(SelectionError);
+registerUserError(NothingToScoreError);
 
 interface EvalFlags extends GenerationFlags {
   samplingSeed: number | false;
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string;
+  until?: string; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -56,108 +70,7 @@ async function toolchainsOf(used: ReadonlySet<string>, context: SubmissionContex
   return Object.fromEntries([...used].sort().map((id) => [id, statuses.find((s) => s.id === id)?.version ?? null]));
 }
 
-/** At most this many one-program task ids are named in a summary. */
-const ONE_PROGRAM_NAMED = 20;
-
-/**
- * How the run's script problems (HumanEval-X, MultiPL-E) are judged (`scriptJudgingOf`): counts, and the ids of
- * those judged as one program (the fallback whose end-of-tests marker a program written against Crucible can
- * forge; at most `ONE_PROGRAM_NAMED`), or undefined when the run has none.
- */
-function scriptJudgingSummary(problems: readonly Problem[]):
-  { split: number; replay: number; oneProgram: number; oneProgramTasks: string[] } | undefined {
-  const scripts = problems.filter((p): p is ScriptProblem => p.kind === 'script');
-  if (scripts.length === 0) return undefined;
-  const how = scripts.map((p) => [p.taskId, scriptJudgingOf(p)] as const);
-  const oneProgram = how.filter(([, h]) => h === 'one-program').map(([id]) => id);
-  return { split: how.filter(([, h]) => h === 'split').length, replay: how.filter(([, h]) => h === 'replay').length,
-    oneProgram: oneProgram.length, oneProgramTasks: oneProgram.slice(0, ONE_PROGRAM_NAMED) };
-}
-
-function percent(x: number): string {
-  return (100 * x).toFixed(2);
-}
-
-function humanSummary(summary: ReturnType<typeof buildSummary>, result: EvaluationResult): string {
-  const lines: string[] = [];
-  lines.push(`problems ${summary.problems}, samples ${summary.samples} (${summary.distinctPrograms} distinct programs), ` +
-    `judged ${result.judged} now, ${result.resumed} resumed, ${(result.wallMs / 1000).toFixed(1)} s, ${summary.samplesPerSecond.toFixed(1)} samples/s`);
-  lines.push('');
-  lines.push('  k   pass@k   95% CI');
-  for (const [k, value] of Object.entries(summary.passAtK)) {
-    const ci = summary.passAtKCI[k]!;
-    lines.push(`${k.padStart(3)}   ${percent(value).padStart(6)}   [${percent(ci[0])}, ${percent(ci[1])}]`);
-  }
-  if (summary.plusPassAtK) {
-    lines.push('plus (base and plus inputs pass):');
-    for (const [k, value] of Object.entries(summary.plusPassAtK)) lines.push(`${k.padStart(3)}   ${percent(value).padStart(6)}`);
-  }
-  if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
-  lines.push('');
-  lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
-  if (summary.scriptJudging !== undefined) {
-    const { split, replay, oneProgram, oneProgramTasks } = summary.scriptJudging;
-    lines.push(`script problems: ${split} split, ${replay} replayed, ${oneProgram} as one program`
-      + (oneProgram === 0 ? '' : ` (${oneProgramTasks.join(', ')}${oneProgram > oneProgramTasks.length ? ', ...' : ''}: `
-        + 'their tests are not in a shape Crucible reads as cases or calls, so a program written against Crucible could forge '
-        + 'their end-of-tests marker; docs/SECURITY.md "Script problems")'));
-  }
-  if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
-    lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
-  }
-  if (summary.internalErrorRetries > 0) {
-    lines.push(`${summary.internalErrorRetries} attempts failed inside Crucible and were retried (a failure left after ${INTERNAL_ERROR_RETRIES} retries is internal_error)`);
-  }
-  lines.push(`results: ${summary.out}`);
-  return lines.join('\n') + '\n';
-}
-
-function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
-  samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; limits: JudgeLimits;
-  toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string };
-  internalErrorRetries: number; generation?: Record<string, unknown> }) {
-  const { result } = input;
-  const scriptJudging = scriptJudgingSummary(input.problems);
-  const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
-    const point = summary.points.find((p) => p.k === Number(k))!;
-    return [k, [point.lower, point.upper] as const];
-  }));
-  return {
-    crucibleVersion: CRUCIBLE_VERSION,
-    problemsFile: input.problemsPath,
-    samplesFile: input.samplesPath,
-    format: input.format,
-    datasetHash: input.problemsHash,
-    samplesHash: input.samplesHash,
-    ...(input.flags.since === undefined && input.flags.until === undefined ? {}
-      : { releaseWindow: { since: input.flags.since ?? null, until: input.flags.until ?? null } }),
-    problems: input.problems.length,
-    samples: input.sampleCount,
-    distinctPrograms: result.distinctPrograms,
-    judged: result.judged,
-    resumed: result.resumed,
-    wallMs: result.wallMs,
-    samplesPerSecond: result.judged > 0 ? result.judged / Math.max(result.wallMs / 1000, 1e-3) : 0,
-    limits: { cpuMsPerProgramOrTest: input.limits.cpuMs, memoryKiB: input.limits.memoryKiB,
-      outputBytes: input.limits.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree' },
-    groundTruth: input.groundTruth,
-    internalErrorRetries: input.internalErrorRetries,
-    toolchains: input.toolchains,
-    ...(scriptJudging === undefined ? {} : { scriptJudging }),
-    countsByStatus: result.countsByStatus,
-    passAtK: result.passAtK,
-    passAtKCI: ci(result.passAtKSummary),
-    ...(result.plusPassAtK && result.plusPassAtKSummary
-      ? { plusPassAtK: result.plusPassAtK, plusPassAtKCI: ci(result.plusPassAtKSummary) } : {}),
-    passAtKCurve: result.passAtKSummary.points,
-    bootstrap: result.passAtKSummary.bootstrap,
-    unsupportedKs: result.unsupportedKs,
-    ...(input.generation === undefined ? {} : { generation: input.generation }),
-    out: input.out,
-  };
-}
-
-/** What one eval reads: problems, samples, their hashes, and where the run goes. */
+/** What one eval reads: problems, samples, their hashes and formats, what the run covers, and where it goes. */
 interface EvalInput {
   readonly problemsPath: string;
   readonly samplesPath: string;
@@ -165,6 +78,10 @@ interface EvalInput {
   readonly samples: Sample[];
   readonly problemsHash: string;
   readonly samplesHash: string;
+  /** The problem format read (detected for `auto`) and the samples file's kind and bigcode matching. */
+  readonly format: string;
+  readonly sampleFile: Omit<SampleFile, 'samples'>;
+  readonly scope: RunScope;
   readonly limits: JudgeLimits;
   readonly out: string;
   /** With `--endpoint`: the samples are generated during the run (their text arrives later). */
@@ -190,6 +107,19 @@ function inReleaseWindow(flags: EvalFlags, problems: Problem[], samples: Sample[
   return { problems: kept, samples: samples.filter((s) => ids.has(s.taskId)) };
 }
 
+/** @throws UsageError naming the option when `path` is not there (a one-line error before anything is read). */
+function mustExist(path: string, option: string): void {
+  if (!existsSync(path)) throw new UsageError(`${option} ${path}: no such file or directory`);
+}
+
+/** The problem format `--format` names, resolved (`auto`: detected from the file). @throws UnknownFormatError. */
+async function resolvedFormat(path: string, format: string): Promise<string> {
+  if (format === 'auto') return detectProblemFormat(path);
+  const entry = findProblemFormat(format);
+  if (entry === undefined) throw new UnknownFormatError(format);
+  return entry.id;
+}
+
 /** The judging limits the flags ask for. */
 function limitsOf(flags: EvalFlags): JudgeLimits {
   return {
@@ -203,14 +133,20 @@ function limitsOf(flags: EvalFlags): JudgeLimits {
 async function readEndpointInput(flags: EvalFlags): Promise<EvalInput> {
   if (flags.samples !== undefined) throw new UsageError('--endpoint generates the samples: give --problems without --samples');
   if (flags.problems === undefined) throw new UsageError('--endpoint needs --problems');
-  const { problems } = inReleaseWindow(flags, await readProblems(flags.problems, flags.format), []);
+  mustExist(flags.problems, '--problems');
+  const format = await resolvedFormat(flags.problems, flags.format);
+  const all = await readProblems(flags.problems, format);
+  const windowed = inReleaseWindow(flags, all, []);
+  // The subset is chosen before generating, so only its prompts are sent.
+  const { problems, scope } = chooseProblems(windowed.problems, {
+    ...(flags.tasks === undefined ? {} : { tasks: flags.tasks }), ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+  });
   const generation = planEndpointGeneration(flags, problems);
   const problemsHash = await datasetHash(flags.problems);
-  const limits = limitsOf(flags);
   const model = generation.model.replace(/[^\w.-]+/g, '_');
   const out = flags.out ?? join('runs', `${basename(flags.problems).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${model}-${generation.specHash.slice(0, 12)}`);
   return { problemsPath: flags.problems, samplesPath: generation.label, problems, samples: generation.samples, problemsHash,
-    samplesHash: generation.specHash, limits, out, generation };
+    samplesHash: generation.specHash, format, sampleFile: { format: 'jsonl' }, scope, limits: limitsOf(flags), out, generation };
 }
 
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
@@ -220,19 +156,35 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
   }
   const problemsPath = flags.problems ?? DEFAULT_BENCHMARK.problems;
   const samplesPath = flags.samples ?? DEFAULT_BENCHMARK.samples;
-  const all = await readProblems(problemsPath, flags.format);
-  const { problems, samples } = inReleaseWindow(flags, all, await readSamples(samplesPath, { problems: all }));
+  mustExist(problemsPath, '--problems');
+  mustExist(samplesPath, '--samples');
+  const format = await resolvedFormat(problemsPath, flags.format);
+  const all = await readProblems(problemsPath, format);
+  const { samples: read, ...sampleFile } = await readSampleFile(samplesPath,
+    { problems: all, ...(flags.bigcodeStart === undefined ? {} : { bigcodeStart: flags.bigcodeStart }) });
+  problemsOfSamples(all, read, samplesPath); // a sample of no problem of the file: its line, before anything else
+  const windowed = inReleaseWindow(flags, all, read);
+  const split = sampleFile.bigcode?.split.subsetOfFile === true ? sampleFile.bigcode.split : undefined;
+  const { problems, samples, scope } = selectProblems(windowed.problems, windowed.samples, {
+    ...(split === undefined ? {} : { split }), ...(flags.tasks === undefined ? {} : { tasks: flags.tasks }),
+    ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+  }, samplesPath);
   const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
   const limits = limitsOf(flags);
   const window = `${flags.since === undefined ? '' : `-since-${flags.since}`}${flags.until === undefined ? '' : `-until-${flags.until}`}`;
-  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}`);
-  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out };
+  const subset = scope.subset ? `-${scope.problems}of${split?.taskIds.length ?? scope.problemsInFile}` : '';
+  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}${subset}`);
+  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, format, sampleFile, scope, limits, out };
 }
 
 /** `--endpoint` evals: samples generated and failed so far, shown on the same bar. */
 type GenerationCounts = { readonly done: number; readonly failed: number };
 
-function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): (done: number, total: number) => void {
+/**
+ * The progress bar (standard error, a terminal only): `update` per sample, `stop` brings the cursor back; with
+ * `generated`, the generation's counts on the same bar.
+ */
+function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): { update: (done: number, total: number) => void; stop: () => void } {
   const format = generated === undefined ? 'eval [{bar}] {value}/{total} | {rate} samples/s | ETA {eta_formatted}'
     : 'eval [{bar}] {value}/{total} judged | {generated} generated, {failed} failed | {rate} samples/s | ETA {eta_formatted}';
   const bar = flags.progress && !flags.json && process.stderr.isTTY
@@ -240,64 +192,82 @@ function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): (don
   const started = Date.now();
   let firstDone: number | null = null;
   let running = false;
-  return (done, total) => {
-    firstDone ??= done;
-    const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
-    if (!bar) return;
-    const payload = { rate: rate.toFixed(1), ...(generated === undefined ? {} : { generated: generated().done, failed: generated().failed }) };
-    if (!running) bar.start(total, done, payload);
-    else bar.update(done, payload);
-    running = true;
-    if (done === total) bar.stop();
+  const stop = (): void => {
+    if (running) bar?.stop();
+    running = false;
   };
+  return {
+    update: (done, total) => {
+      firstDone ??= done;
+      const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
+      if (!bar) return;
+      const payload = { rate: rate.toFixed(1), ...(generated === undefined ? {} : { generated: generated().done, failed: generated().failed }) };
+      if (!running) bar.start(total, done, payload);
+      else bar.update(done, payload);
+      running = true;
+      if (done === total) stop();
+    },
+    stop,
+  };
+}
+
+/** What the store run and the summary record of the run besides its results. */
+interface RunProvenance {
+  readonly toolchains: Record<string, string | null>;
+  readonly toolchainPackages: Record<string, ToolchainPackages>;
 }
 
 /**
  * The result store of the run (`--store`, default on; null with `--no-store` or when the default store cannot
- * be opened, after a warning). `describeTests` is asked only once samples are judged, so through the judge made
- * after it (`judge()`).
+ * be opened, after a warning).
  */
 function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, identityOptions: Record<string, number>,
-  toolchains: Record<string, string | null>, context: SubmissionContext, judge: () => Judge): Promise<EvalStoreHandle | null> {
+  provenance: RunProvenance, context: SubmissionContext, judge: Judge): Promise<EvalStoreHandle | null> {
   return openEvalStore(flags.store, {
     name: basename(resolve(input.out)), model: input.generation?.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
-    problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
+    problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: input.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
-    provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true,
-      bootstrap: { reps: flags.reps, seed: flags.seed } },
+    // Run provenance is JSON: what the run covers and the package sets need no column of their own.
+    provenance: { runDir: resolve(input.out), toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
+      node: process.version, allTests: flags.allTests === true, formatGiven: flags.format, sampleFormat: input.sampleFile.format,
+      scope: input.scope, includeReferenceFailures: flags.includeReferenceFailures === true },
     totalSamples: input.samples.length,
   }, input.problems, {
     testCount: (problem) => context.modes.of(problem).testCount(problem),
     resumed: runDir.existing.values(),
-    describeTests: (problem) => judge().describeTests({ datasetHash: input.problemsHash, taskId: problem.taskId }),
+    describeTests: (problem) => judge.describeTests({ datasetHash: input.problemsHash, taskId: problem.taskId }),
   }, (message) => process.stderr.write(`crucible: warning: ${message}\n`));
 }
 
-async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<void> {
+/** The judge of the run: this machine's sandbox, or a fleet's through `--queue`. */
+async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
+  return flags.queue !== undefined
+    // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
+    ? (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
+      { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
+    : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+      languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
+}
+
+async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string, signal: AbortSignal): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
   const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
   const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions },
-    { rejudge: (record) => record.status === 'internal_error' });
+    { rejudge: (record) => record.status === 'internal_error' || record.status === 'reference_failed' });
   try {
-    const toolchains = await toolchainsOf(languagesUsed(input.problems, input.samples, context), context);
-    // The result store before the sandbox: a store that cannot be opened leaves no sandbox to close.
-    let judge: Judge | undefined;
-    const results = await openResults(flags, input, store, identityOptions, toolchains, context, () => {
-      if (judge === undefined) throw new Error('tests were described before the judge was made');
-      return judge;
-    });
+    const judge = await makeJudge(flags, input, context, cacheDir);
     try {
-      judge = flags.queue !== undefined
-        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-        ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
-          { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
-        : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-          languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
-      await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
+      const used = languagesUsed(input.problems, input.samples, context);
+      const provenance = { toolchains: await toolchainsOf(used, context), toolchainPackages: await toolchainPackages(used, context.languages, judge) };
+      const results = await openResults(flags, input, store, identityOptions, provenance, context, judge);
+      try {
+        await judgeAndReport(flags, input, { store, judge, results, context, provenance, cacheDir, signal });
+      } finally {
+        // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
+        await results?.close().catch(() => undefined);
+      }
     } finally {
-      // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
-      await results?.close().catch(() => undefined);
-      await judge?.close();
+      await judge.close();
     }
   } finally {
     store.close();
@@ -306,44 +276,62 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
 
 /**
  * Evaluate; with `--endpoint`, generate the samples meanwhile (each judged as it arrives, one progress bar) and
- * write them into the run directory at the end.
+ * write them into the run directory at the end. The bar is stopped (cursor back) however it ends.
+ * @throws EvaluationInterrupted when `run.signal` stopped it.
  */
 async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge;
-  results: EvalStoreHandle | null; context: SubmissionContext }): Promise<{ evaluation: EvaluationResult;
+  results: EvalStoreHandle | null; context: SubmissionContext; signal: AbortSignal }): Promise<{ evaluation: EvaluationResult;
   generation?: ReturnType<typeof finishEndpointGeneration> }> {
   let judged: [number, number] | undefined;
-  const refresh = (): void => { if (judged !== undefined) bar(...judged); };
+  const refresh = (): void => { if (judged !== undefined) progress.update(...judged); };
   const generation = input.generation === undefined ? undefined : await startEndpointGeneration(input.generation, flags.store, refresh);
-  const bar = progressBar(flags, generation === undefined ? undefined : () => generation.counts);
+  const progress = progressBar(flags, generation === undefined ? undefined : () => generation.counts);
   try {
     const evaluation = await evaluate({
       judge: run.judge, store: run.store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples,
       samplesFile: input.samplesPath, submission: run.context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps,
-      seed: flags.seed, onProgress: (done, total) => bar(...(judged = [done, total])), ...(run.results === null ? {} : { sink: run.results.sink }),
-      ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
+      seed: flags.seed, onProgress: (done, total) => progress.update(...(judged = [done, total])),
+      includeReferenceFailures: flags.includeReferenceFailures === true, signal: run.signal,
+      ...(run.results === null ? {} : { sink: run.results.sink }), ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
     });
     if (generation === undefined || input.generation === undefined) return { evaluation };
     return { evaluation, generation: finishEndpointGeneration(input.generation, await generation.done, input) };
   } finally {
+    progress.stop();
     await generation?.close();
   }
 }
 
 /** Evaluate, write the summary into the run directory, print it, and finish the store run with it. */
 async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge; results: EvalStoreHandle | null;
-  context: SubmissionContext; toolchains: Record<string, string | null>; cacheDir: string }): Promise<void> {
-  const { store, judge, results, context, toolchains, cacheDir } = run;
-  const result = await evaluateWithGeneration(flags, input, run);
+  context: SubmissionContext; provenance: RunProvenance; cacheDir: string; signal: AbortSignal }): Promise<void> {
+  const { judge, results, provenance, cacheDir } = run;
+  let evaluated;
+  try {
+    evaluated = await evaluateWithGeneration(flags, input, run);
+  } catch (error) {
+    if (!(error instanceof EvaluationInterrupted)) throw error;
+    await results?.close(undefined, 'interrupted').catch(() => undefined);
+    process.stderr.write(`crucible: interrupted: ${error.done} of ${error.total} samples are judged and kept in ${input.out}; `
+      + `to resume, run the same command with --out ${input.out}: ${resumeCommand(input.out)}\n`);
+    process.exitCode = 130;
+    return;
+  }
+  const { evaluation: result, generation } = evaluated;
   const stats = judge.stats();
-  const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
-    problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
-    out: input.out, limits: input.limits, toolchains, result: result.evaluation,
+  const summary = buildSummary({ problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: input.format,
+    formatGiven: flags.format, sampleFormat: input.sampleFile.format, ...(input.sampleFile.bigcode === undefined ? {} : { bigcode: input.sampleFile.bigcode }),
+    problemsHash: input.problemsHash, samplesHash: input.samplesHash,
+    ...(flags.since === undefined && flags.until === undefined ? {} : { releaseWindow: { since: flags.since ?? null, until: flags.until ?? null } }),
+    scope: input.scope, problems: input.problems, sampleCount: input.samples.length, out: input.out, limits: input.limits,
+    toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
+    includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
-    ...(result.generation === undefined ? {} : { generation: result.generation.summary }) });
-  store.writeSummary(summary);
+    ...(generation === undefined ? {} : { generation: generation.summary }) });
+  run.store.writeSummary(summary);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
-    : humanSummary(summary, result.evaluation) + (result.generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
-  if (result.evaluation.countsByStatus['internal_error']) process.exitCode = 1;
+    : humanSummary(summary, result) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+  if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
   const stored = await results?.close(summary).catch((error: Error) => {
     process.stderr.write(`crucible: ${error.message}\n`);
@@ -351,6 +339,44 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     return '';
   });
   if (stored && !flags.json) process.stdout.write(`${stored}\n`);
+}
+
+/** This command line again, with `--out OUT` when it had none (arguments quoted for a POSIX shell). */
+function resumeCommand(out: string): string {
+  const args = process.argv.slice(2);
+  const withOut = args.some((a) => a === '--out' || a.startsWith('--out=')) ? args : [...args, '--out', out];
+  return ['crucible', ...withOut].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/**
+ * Ctrl-C: the first one aborts `controller` (the eval stops and says how to resume); a second one quits at once,
+ * bringing the terminal's cursor back first. Returns the function that removes the handler.
+ */
+function onInterrupt(controller: AbortController): () => void {
+  const handler = (): void => {
+    if (controller.signal.aborted) {
+      if (process.stderr.isTTY) process.stderr.write('\x1b[?25h\n');
+      process.exit(130);
+    }
+    process.stderr.write('\ncrucible: stopping: cancelling the samples under way (Ctrl-C again to quit at once)\n');
+    controller.abort(new Error('interrupted (SIGINT)'));
+  };
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+/** Parse `--tasks`: a comma-separated list of task ids. */
+function parseTaskList(value: string): string[] {
+  const ids = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (ids.length === 0) throw new InvalidArgumentError('give task ids separated by commas, e.g. HumanEval/0,HumanEval/1');
+  return ids;
+}
+
+/** Parse a non-negative integer (`--bigcode-start`). */
+function parseStart(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  return n;
 }
 
 /** Add `eval` to the program. */
@@ -362,6 +388,10 @@ export function register(program: Command): void {
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--since <date>', 'only problems released on or after this date, YYYY-MM-DD (contamination windows; LiveCodeBench, TACO)')
     .option('--until <date>', 'only problems released on or before this date, YYYY-MM-DD')
+    .option('--limit <n>', 'a deliberate subset: only the first N problems (file order, or the split\'s of bigcode generations); stamped on the result', parsePositiveInt)
+    .option('--tasks <ids>', 'a deliberate subset: only these task ids, comma-separated; stamped on the result', parseTaskList)
+    .option('--bigcode-start <n>', 'bigcode generations made with --limit: the --limit_start they were made with (0 if not set)', parseStart)
+    .option('--include-reference-failures', 'count the samples of problems whose reference solution failed under the limits as failed (default: leave those problems out of pass@k)')
     .option('--k <list>', 'k values for pass@k', parseIntList, [1, 10, 100])
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--out <dir>', 'run directory (re-running with the same --out resumes, judging internal errors again)')
@@ -387,6 +417,12 @@ export function register(program: Command): void {
       const input = await readInput(flags);
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
-      await runEval(flags, input, context, cacheDir);
+      const controller = new AbortController();
+      const removeHandler = onInterrupt(controller);
+      try {
+        await runEval(flags, input, context, cacheDir, controller.signal);
+      } finally {
+        removeHandler();
+      }
     });
 }

@@ -1,8 +1,12 @@
 /** `crucible report RUN`: markdown or self-contained HTML report of one run directory (see src/report/). */
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { RunLoadError } from '../report/load-run.js';
 import { renderRunReport, type ReportFormat } from '../report/render.js';
+import { registerUserError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
+
+registerUserError(RunLoadError);
 
 function parseNonNegativeInt(name: string) {
   return (value: string): number => {

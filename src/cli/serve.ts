@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
+import { ProblemLoadError } from '../server/problem-index.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
 import { resolveStoreLocation } from '../store/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
@@ -14,6 +15,7 @@ import {
 
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
+registerUserError(ProblemLoadError);
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -56,7 +58,7 @@ export function register(program: Command): void {
     .description('serve judging and rewards over HTTP (native API + SandboxFusion, OpenRLHF and Piston compatible)')
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'TCP port (0: any free port)', parsePort, 8080)
-    .option('--problems <file...>', 'problem files to load (HumanEval, EvalPlus, Crucible format)')
+    .option('--problems <file...>', 'problem files to load (any format of crucible formats); a problem is named <file>:<task id> (HumanEvalPlus:HumanEval/0), or by its task id alone when one file has it')
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $CRUCIBLE_SERVE_TOKEN, else none)')
     .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--in-flight-per-slot <n>', 'items judged at once per slot (default 2)', parsePositiveInt)

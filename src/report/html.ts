@@ -86,6 +86,7 @@ export async function renderHtml(data: ReportData): Promise<string> {
 <p>${base.numProblems} problems, ${base.numSamples} samples, ${base.numCorrect} passed.
 pass@k in percent with ${ci} percentile-bootstrap intervals over problems
 (${base.bootstrap.reps} replicates, seed ${base.bootstrap.seed}${base.bootstrap.twoLevel ? ', two-level' : ''}).</p>
+${data.coverage.map((line) => `<p class="coverage"><strong>${escapeHtml(line)}</strong></p>`).join('\n')}
 <h2>Summary</h2>
 <table><thead><tr><th>tests</th>${headline}</tr></thead><tbody>
 ${summaryRow('base', base, data.headlineKs)}${data.plus === undefined ? '' : summaryRow('base + plus', data.plus, data.headlineKs)}

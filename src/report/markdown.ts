@@ -27,6 +27,7 @@ export function renderMarkdown(data: ReportData): string {
       `(${base.bootstrap.reps} replicates, seed ${base.bootstrap.seed}${base.bootstrap.twoLevel ? ', two-level' : ''}).`,
     '',
   );
+  for (const line of data.coverage) lines.push(`> **${cell(line)}**`, '');
 
   lines.push('## Summary', '');
   lines.push(`| tests | ${data.headlineKs.map((k) => `pass@${k}`).join(' | ')} |`);

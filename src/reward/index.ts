@@ -10,4 +10,4 @@ export {
   type RewardSpecInput,
 } from './spec.js';
 export { groupStats, advantages, type GroupStats, type AdvantageOptions } from './group.js';
-export { rewardOf, testsPassedOf } from './verdict.js';
+export { rewardOf, rewardStatusOf, testsPassedOf } from './verdict.js';

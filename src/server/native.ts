@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
-import { groupStats, rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { groupStats, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
@@ -92,7 +92,11 @@ function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failF
   return { ...body, failFast } as Submission;
 }
 
-/** One answered rollout. `passed` counts passing tests; `total` is the problem's test count. */
+/**
+ * One answered rollout. `status` is the one the reward counts (`rewardStatusOf`: base and plus for an EvalPlus
+ * problem, whose base-only status is then `details.baseStatus`); `passed` counts passing tests; `total` is the
+ * problem's test count.
+ */
 interface ItemResult {
   readonly id: string | number;
   readonly group: string;
@@ -109,12 +113,12 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
     id: item.id,
     group,
     reward: rewardOf(spec, v),
-    status: v.status,
+    status: rewardStatusOf(v),
     passed: v.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0),
     total: v.testCount,
     details: {
       ...(v.reason === undefined ? {} : { reason: v.reason }),
-      ...(v.plusStatus === undefined ? {} : { plusStatus: v.plusStatus }),
+      ...(v.plusStatus === undefined ? {} : { baseStatus: v.status, plusStatus: v.plusStatus }),
       tests: v.tests,
       cpuMs: v.cpuMs,
       wallMs: v.wallMs,

@@ -19,7 +19,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
-import { rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import { SAMPLE_STATUSES, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
@@ -70,15 +70,16 @@ function parseLabel(raw: string | Record<string, unknown>, i: number): z.output<
  * Per-sample logs OpenRLHF can take: it turns every `extra_logs` value into a tensor (`torch.tensor(v)`), so
  * each is a list of numbers, one per sample: `passed` (0/1), `tests_passed`, `tests_total`, `cpu_ms`, and one
  * 0/1 list per status, `status_<status>`, for every status (the same keys in every answer, so batches stack).
+ * `passed` and the status are the ones the reward counts (`rewardStatusOf`: base and plus on EvalPlus problems).
  */
 export function extraLogs(verdicts: readonly Verdict[]): Record<string, number[]> {
   const logs: Record<string, number[]> = {
-    passed: verdicts.map((v) => (v.passed ? 1 : 0)),
+    passed: verdicts.map((v) => (rewardStatusOf(v) === 'passed' ? 1 : 0)),
     tests_passed: verdicts.map((v) => v.tests.filter((t) => t.status === 'passed').length),
     tests_total: verdicts.map((v) => v.testCount),
     cpu_ms: verdicts.map((v) => v.cpuMs),
   };
-  for (const status of SAMPLE_STATUSES) logs[`status_${status}`] = verdicts.map((v) => (v.status === status ? 1 : 0));
+  for (const status of SAMPLE_STATUSES) logs[`status_${status}`] = verdicts.map((v) => (rewardStatusOf(v) === status ? 1 : 0));
   return logs;
 }
 

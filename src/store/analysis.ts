@@ -16,9 +16,10 @@ export const LIVE_RECOMPUTE_MS = 3000;
 
 /**
  * Version of the computation behind a cached analysis: an analysis cached by an older one is recomputed (2:
- * problems resampled in task-id order; analyses cached before drew them in the store's order).
+ * problems resampled in task-id order; analyses cached before drew them in the store's order; 3: problems whose
+ * reference failed left out unless the eval counted them).
  */
-export const ANALYSIS_METHOD = 2;
+export const ANALYSIS_METHOD = 3;
 
 /** pass@k curves of a run. */
 export interface RunAnalysis {
@@ -48,12 +49,21 @@ function computedWith(analysis: RunAnalysis, options: BootstrapOptions): boolean
   return analysis.method === ANALYSIS_METHOD && used.reps === wanted.reps && used.seed === wanted.seed && used.confidence === wanted.confidence;
 }
 
+/** Whether the run counted problems whose reference failed as failed (`crucible eval --include-reference-failures`). */
+function countsReferenceFailures(run: Pick<RunRow, 'summary'>): boolean {
+  const summary = run.summary as { referenceFailures?: { countedAsFailed?: unknown } } | undefined;
+  return summary?.referenceFailures?.countedAsFailed === true;
+}
+
 /**
- * pass@k curves from per-problem counts (problems with no sample yet are left out).
+ * pass@k curves from per-problem counts (problems with no sample yet are left out, and so are problems whose
+ * reference failed under the limits unless `includeReferenceFailures`, as `crucible eval` counts them:
+ * `metrics/counts.ts`).
  * @throws RangeError from the metrics when the bootstrap options are out of range.
  */
-export function computeAnalysis(counts: readonly ProblemCountsRow[], done: number, options: BootstrapOptions = {}): RunAnalysis | undefined {
-  const judged = counts.filter((p) => p.n > 0);
+export function computeAnalysis(counts: readonly ProblemCountsRow[], done: number, options: BootstrapOptions = {},
+  includeReferenceFailures = false): RunAnalysis | undefined {
+  const judged = counts.filter((p) => p.n > 0 && (includeReferenceFailures || (p.statuses.reference_failed ?? 0) === 0));
   if (judged.length === 0) return undefined;
   const base = passAtKWithIntervals(judged.map((p) => ({ taskId: p.taskId, n: p.n, c: p.c })), options);
   const hasPlus = judged.some((p) => p.hasPlus);
@@ -74,7 +84,7 @@ export async function analyseRun(store: ResultStore, run: RunRow, counts: readon
     if (cached!.done === run.doneSamples) return previous;
     if (run.status === 'running' && Date.now() - previous.computedMs < LIVE_RECOMPUTE_MS) return previous;
   }
-  const analysis = computeAnalysis(counts, run.doneSamples, options);
+  const analysis = computeAnalysis(counts, run.doneSamples, options, countsReferenceFailures(run));
   if (analysis !== undefined) await store.saveAnalysis(run.id, run.doneSamples, analysis);
   return analysis;
 }

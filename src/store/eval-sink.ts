@@ -186,10 +186,11 @@ export interface EvalStoreHandle {
   readonly store: ResultStore;
   readonly sink: EvalSink;
   /**
-   * Finish the run with the eval's summary (or mark it failed when `summary` is undefined) and close the store.
+   * Finish the run with the eval's summary (or mark it failed when `summary` is undefined; `interrupted` when the
+   * user stopped the eval) and close the store.
    * Resolves to the line to print, or rejects with `StoreError` when the store could not be written.
    */
-  close(summary?: unknown): Promise<string>;
+  close(summary?: unknown, status?: 'interrupted'): Promise<string>;
 }
 
 /**
@@ -210,11 +211,11 @@ export async function openEvalStore(spec: string | false | undefined, run: EvalS
     return {
       store: opened,
       sink,
-      async close(summary?: unknown): Promise<string> {
+      async close(summary?: unknown, status?: 'interrupted'): Promise<string> {
         if (closed) return '';
         closed = true;
         try {
-          await sink.finish(summary, summary === undefined ? 'failed' : 'finished');
+          await sink.finish(summary, status ?? (summary === undefined ? 'failed' : 'finished'));
           return `store: run ${sink.runId} in ${opened.location} (crucible dashboard shows it)`;
         } finally {
           await opened.close();

@@ -85,14 +85,20 @@ describe('whole-file sample formats', () => {
     assert.deepEqual(samples.map((s) => [s.taskId, s.index, s.response]), [['2812', 0, '```python\nx\n```'], ['2812', 1, 'y']]);
   });
 
-  it('bigcode generations: list i belongs to problem i, each string a whole program; more lists than problems is an error', async () => {
+  it('bigcode generations: list i belongs to problem i of the file from --limit_start, each string a whole program; '
+    + 'a shorter file without its start, or more lists than problems, is refused', async () => {
     const problems = await readProblems(LCB_FIXTURE);
     const path = tempFile('generations.json', JSON.stringify([['a', 'b'], ['c']]));
-    const samples = await readSamples(path, { problems });
+    // Two lists for three problems: which two depends on the harness's --limit_start, which the file does not say.
+    await assert.rejects(readSamples(path, { problems }), /2 lists for the 3 problems .*--bigcode-start N/);
+    const samples = await readSamples(path, { problems, bigcodeStart: 0 });
     assert.deepEqual(samples.map((s) => [s.taskId, s.index, s.solution]), [['2812', 0, 'a'], ['2812', 1, 'b'], ['2777', 0, 'c']]);
+    const fromOne = await readSamples(path, { problems, bigcodeStart: 1 });
+    assert.deepEqual(fromOne.map((s) => s.taskId), ['2777', '2777', problems[2]!.taskId]);
+    await assert.rejects(readSamples(path, { problems, bigcodeStart: 2 }), /2 lists from position 2 run past the 3 problems/);
     await assert.rejects(readSamples(path), /problems are needed/);
     const tooMany = tempFile('g.json', JSON.stringify([[], [], [], []]));
-    await assert.rejects(readSamples(tooMany, { problems }), /4 problems' lists, but the problems file has 3/);
+    await assert.rejects(readSamples(tooMany, { problems }), /4 lists, but the problems file has 3 problems/);
     const bad = tempFile('g2.json', JSON.stringify([['a', 3]]));
     await assert.rejects(readSamples(bad, { problems }), (e: Error) => e instanceof DatasetError && e.field === '[0][1]');
   });

@@ -34,7 +34,7 @@ before(async () => {
     .map((s) => JSON.stringify({ task_id: '2026/total', solution: s }));
   writeFileSync(join(dir, 'samples.jsonl'), samples.join('\n') + '\n');
   await crucible('eval', '--problems', join(IOI, 'open-r1-ioi.jsonl'), '--samples', join(dir, 'samples.jsonl'), '--out', join(dir, 'ioi'),
-    '--store', db, '--no-progress', '--k', '1', '--reps', '100', '--all-tests');
+    '--store', db, '--no-progress', '--k', '1', '--reps', '100', '--all-tests', '--tasks', '2026/total');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
