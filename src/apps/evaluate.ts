@@ -19,6 +19,7 @@
  * not recorded (a resumed run judges them), and `evaluate` rejects with `EvaluationInterrupted`. When every
  * problem's reference failed there is nothing to score: `NothingToScoreError` (after the records are written).
  */
+import { createHash } from 'node:crypto';
 import { messageOf } from '../errors.js';
 import { DatasetError } from '../formats/errors.js';
 import type { Problem, Sample } from '../formats/types.js';
@@ -58,6 +59,11 @@ export interface EvaluateOptions {
   readonly onProgress?: ProgressListener;
   /** Run every test even after one fails (default: stop at the first failure; pass@k only needs that). */
   readonly allTests?: boolean;
+  /**
+   * What each `verdicts.jsonl` record keeps of the model's text: `full` (default) the text (`completion`), `hash` its
+   * sha256 (`completionSha256`), `none` neither.
+   */
+  readonly keepCode?: KeepCode;
   /** Gets each judged sample once it is in the run directory, with its program and failure detail (the result store's `EvalSink`). */
   readonly sink?: { record(record: SampleRecord, judged: JudgedSample): void };
   /**
@@ -147,7 +153,7 @@ export function prepareSample(problem: Problem, sample: Sample, context: Submiss
     return prepareSubmission(problem, sample, context);
   } catch (error) {
     if (!(error instanceof SubmissionError)) throw error;
-    const testCount = context.modes.of(problem).testCount(problem);
+    const testCount = error.testCount ?? 0;
     return { kind: 'decided', extraction: { kind: 'code' }, testCount,
       verdict: verdictWithoutTests('invalid_submission', testCount, `sample ${sample.index} of ${sample.taskId}: ${error.message}`) };
   }
@@ -158,7 +164,17 @@ export function preparedHash(prepared: PreparedSubmission): string {
   return prepared.kind === 'program' ? programHash(prepared.program.language, prepared.program.source) : programHash('', '');
 }
 
-function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict): SampleRecord {
+/** What `verdicts.jsonl` keeps of each sample's text (`EvaluateOptions.keepCode`). */
+export type KeepCode = 'full' | 'hash' | 'none';
+
+/** The `completion` / `completionSha256` fields of a record, as `keepCode` asks. */
+function codeFields(sample: Sample, keepCode: KeepCode): Pick<SampleRecord, 'completion' | 'completionSha256'> {
+  const text = sample.completion ?? sample.solution ?? sample.response;
+  if (text === undefined || keepCode === 'none') return {};
+  return keepCode === 'full' ? { completion: text } : { completionSha256: createHash('sha256').update(text).digest('hex') };
+}
+
+function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict, keepCode: KeepCode = 'full'): SampleRecord {
   return {
     taskId: sample.taskId,
     sampleIndex: sample.index,
@@ -172,6 +188,7 @@ function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict): Sampl
     ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
     ...(verdict.score !== undefined ? { score: verdict.score } : {}),
     ...(verdict.judgedBy !== undefined ? { judgedBy: verdict.judgedBy } : {}),
+    ...codeFields(sample, keepCode),
   };
 }
 
@@ -237,7 +254,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
     const prepared = decided === undefined ? prepareSample(problem, sample, context) : decidedSample(problem, decided, context);
     const verdict = await judgeSample(options, sample, prepared);
     if (verdict === undefined || stopped()) return;
-    const record = recordOf(sample, preparedHash(prepared), verdict);
+    const record = recordOf(sample, preparedHash(prepared), verdict, options.keepCode);
     store.append(record);
     options.sink?.record(record, judgedSample(problem, sample, prepared, verdict));
     records.set(sampleKey(sample.taskId, sample.index), record);

@@ -17,22 +17,29 @@ import {
 } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
+import { copyReport, releaseDatesOf } from '../apps/contamination.js';
+import { windowsFromRecords, type WindowBy } from '../metrics/windows.js';
+import type { SummaryExtras } from './eval-summary.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
-import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult } from '../apps/evaluate.js';
+import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult, type KeepCode } from '../apps/evaluate.js';
 import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
 import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge } from '../queue/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
 import { openEvalStore, type EvalStoreHandle } from '../store/eval-sink.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
+import { labelsFromGenerationProvenance, mergeLabels, type RunLabels } from '../store/run-labels.js';
+import { normalEndpoint } from '../generate/address.js';
+import { samplingFields } from '../generate/params.js';
 import { registerUserError, UsageError } from './errors.js';
-import { buildSummary, humanSummary } from './eval-summary.js';
+import { buildSummary, humanSummary, modeSummaries } from './eval-summary.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
+import { codeVersion } from '../version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
@@ -53,7 +60,8 @@ interface EvalFlags extends GenerationFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
+  until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
+  windowBy?: WindowBy;
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -86,6 +94,8 @@ interface EvalInput {
   readonly out: string;
   /** With `--endpoint`: the samples are generated during the run (their text arrives later). */
   readonly generation?: EndpointGeneration;
+  /** Model, tags and generation settings of the run (flags over `generate`'s provenance). */
+  readonly labels: RunLabels;
 }
 
 /**
@@ -145,12 +155,14 @@ async function readEndpointInput(flags: EvalFlags): Promise<EvalInput> {
   const problemsHash = await datasetHash(flags.problems);
   const model = generation.model.replace(/[^\w.-]+/g, '_');
   const out = flags.out ?? join('runs', `${basename(flags.problems).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${model}-${generation.specHash.slice(0, 12)}`);
+  const labels: RunLabels = { model: generation.model, tags: flags.tag,
+    generation: { endpoint: normalEndpoint(generation.options.endpoint), ...samplingFields(generation.params), seed: generation.params.seed, n: generation.n } };
   return { problemsPath: flags.problems, samplesPath: generation.label, problems, samples: generation.samples, problemsHash,
-    samplesHash: generation.specHash, format, sampleFile: { format: 'jsonl' }, scope, limits: limitsOf(flags), out, generation };
+    samplesHash: generation.specHash, format, sampleFile: { format: 'jsonl' }, scope, limits: limitsOf(flags), out, generation, labels };
 }
 
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
-  if (flags.endpoint !== undefined || flags.model !== undefined) return readEndpointInput(flags);
+  if (flags.endpoint !== undefined) return readEndpointInput(flags);
   if ((flags.problems === undefined) !== (flags.samples === undefined)) {
     throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
   }
@@ -164,6 +176,9 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
     { problems: all, ...(flags.bigcodeStart === undefined ? {} : { bigcodeStart: flags.bigcodeStart }) });
   problemsOfSamples(all, read, samplesPath); // a sample of no problem of the file: its line, before anything else
   const windowed = inReleaseWindow(flags, all, read);
+  if (flags.windowBy !== undefined && releaseDatesOf(windowed.problems) === undefined) {
+    throw new UsageError(`--window-by: no problem of ${problemsPath} has a release date (LiveCodeBench and TACO problems carry them)`);
+  }
   const split = sampleFile.bigcode?.split.subsetOfFile === true ? sampleFile.bigcode.split : undefined;
   const { problems, samples, scope } = selectProblems(windowed.problems, windowed.samples, {
     ...(split === undefined ? {} : { split }), ...(flags.tasks === undefined ? {} : { tasks: flags.tasks }),
@@ -174,7 +189,9 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
   const window = `${flags.since === undefined ? '' : `-since-${flags.since}`}${flags.until === undefined ? '' : `-until-${flags.until}`}`;
   const subset = scope.subset ? `-${scope.problems}of${split?.taskIds.length ?? scope.problemsInFile}` : '';
   const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}${subset}`);
-  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, format, sampleFile, scope, limits, out };
+  // --model without --endpoint names the model that wrote the samples (else generate's provenance, else the file).
+  const labels = mergeLabels(labelsFromGenerationProvenance(samplesPath), { ...(flags.model === undefined ? {} : { model: flags.model }), tags: flags.tag });
+  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, format, sampleFile, scope, limits, out, labels };
 }
 
 /** `--endpoint` evals: samples generated and failed so far, shown on the same bar. */
@@ -224,11 +241,12 @@ interface RunProvenance {
 function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, identityOptions: Record<string, number>,
   provenance: RunProvenance, context: SubmissionContext, judge: Judge): Promise<EvalStoreHandle | null> {
   return openEvalStore(flags.store, {
-    name: basename(resolve(input.out)), model: input.generation?.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
+    name: basename(resolve(input.out)), model: input.labels.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
+    tags: input.labels.tags ?? [], ...(input.labels.generation === undefined ? {} : { generation: input.labels.generation }),
     problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: input.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
     // Run provenance is JSON: what the run covers and the package sets need no column of their own.
-    provenance: { runDir: resolve(input.out), toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
+    provenance: { runDir: resolve(input.out), code: codeVersion(), toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
       node: process.version, allTests: flags.allTests === true, formatGiven: flags.format, sampleFormat: input.sampleFile.format,
       scope: input.scope, includeReferenceFailures: flags.includeReferenceFailures === true },
     totalSamples: input.samples.length,
@@ -239,20 +257,19 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
   }, (message) => process.stderr.write(`crucible: warning: ${message}\n`));
 }
 
-/** The judge of the run: this machine's sandbox, or a fleet's through `--queue`. */
+/** The judge of the run: this machine's sandbox, or a fleet's through `--queue` (`openJudge`). */
 async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
-  return flags.queue !== undefined
-    // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-    ? (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
-      { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
-    : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-      languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
+  const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+    languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+    ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
+  return judge;
 }
 
 async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string, signal: AbortSignal): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
   const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
-  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions },
+  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions,
+    labels: { ...input.labels, model: input.labels.model ?? basename(input.samplesPath) } },
     { rejudge: (record) => record.status === 'internal_error' || record.status === 'reference_failed' });
   try {
     const judge = await makeJudge(flags, input, context, cacheDir);
@@ -290,6 +307,7 @@ async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: {
     const evaluation = await evaluate({
       judge: run.judge, store: run.store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples,
       samplesFile: input.samplesPath, submission: run.context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps,
+      keepCode: flags.keepCode,
       seed: flags.seed, onProgress: (done, total) => progress.update(...(judged = [done, total])),
       includeReferenceFailures: flags.includeReferenceFailures === true, signal: run.signal,
       ...(run.results === null ? {} : { sink: run.results.sink }), ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
@@ -319,6 +337,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
   }
   const { evaluation: result, generation } = evaluated;
   const stats = judge.stats();
+  const modes = modeSummaries(input.problems, run.context.modes);
   const summary = buildSummary({ problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: input.format,
     formatGiven: flags.format, sampleFormat: input.sampleFile.format, ...(input.sampleFile.bigcode === undefined ? {} : { bigcode: input.sampleFile.bigcode }),
     problemsHash: input.problemsHash, samplesHash: input.samplesHash,
@@ -327,10 +346,10 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
-    ...(generation === undefined ? {} : { generation: generation.summary }) });
+    modeSummaries: modes, ...(generation === undefined ? {} : { generation: generation.summary }), extras: contaminationOf(flags, input, result) });
   run.store.writeSummary(summary);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
-    : humanSummary(summary, result) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+    : humanSummary(summary, result, modes.map((m) => m.text)) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
   if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
   const stored = await results?.close(summary).catch((error: Error) => {
@@ -339,6 +358,20 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     return '';
   });
   if (stored && !flags.json) process.stdout.write(`${stored}\n`);
+}
+
+/**
+ * The contamination analyses of a run: the problems' release dates, pass@k by window (`--window-by`), and the
+ * samples that copy their problem's reference solution (not for `--endpoint` runs, whose text arrives later).
+ */
+function contaminationOf(flags: EvalFlags, input: EvalInput, result: EvaluationResult): SummaryExtras {
+  const dates = releaseDatesOf(input.problems);
+  const copies = input.generation === undefined ? copyReport(input.problems, input.samples) : undefined;
+  const windows = flags.windowBy === undefined || dates === undefined ? undefined
+    : windowsFromRecords(result.records, new Map(Object.entries(dates)), flags.windowBy,
+      { ks: flags.k, reps: flags.reps, seed: flags.seed, includeReferenceFailures: flags.includeReferenceFailures === true });
+  return { ...(dates === undefined ? {} : { releaseDates: dates }), ...(windows === undefined ? {} : { windows }),
+    ...(copies === undefined ? {} : { copies }) };
 }
 
 /** This command line again, with `--out OUT` when it had none (arguments quoted for a POSIX shell). */
@@ -388,6 +421,8 @@ export function register(program: Command): void {
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--since <date>', 'only problems released on or after this date, YYYY-MM-DD (contamination windows; LiveCodeBench, TACO)')
     .option('--until <date>', 'only problems released on or before this date, YYYY-MM-DD')
+    .addOption(new Option('--window-by <window>', 'also report pass@k per release window: calendar month, or LiveCodeBench release (v1..v6)')
+      .choices(['month', 'release']))
     .option('--limit <n>', 'a deliberate subset: only the first N problems (file order, or the split\'s of bigcode generations); stamped on the result', parsePositiveInt)
     .option('--tasks <ids>', 'a deliberate subset: only these task ids, comma-separated; stamped on the result', parseTaskList)
     .option('--bigcode-start <n>', 'bigcode generations made with --limit: the --limit_start they were made with (0 if not set)', parseStart)
@@ -402,12 +437,16 @@ export function register(program: Command): void {
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
+    .option('--tag <tag>', 'a label of the run, to filter and group runs by (repeatable); with --samples, --model NAME names the model that wrote them',
+      (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
+    .addOption(new Option('--keep-code <what>', 'what verdicts.jsonl keeps of each sample\'s text: the text (completion), its sha256, or none')
+      .choices(['full', 'hash', 'none']).default('full'))
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
       .choices(['failing', 'all']).default('failing'));
   // --endpoint URL --model NAME: generate the samples from a model endpoint and judge each as it arrives (docs/GENERATE.md).

@@ -7,6 +7,7 @@ import { mibToKiB, secondsToMs } from '../limits.js';
 import { resolveStoreLocation } from '../store/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
+import { runUnderReaperIfPid1 } from './reaper.js';
 import { STORE_OPTION_HELP } from './store.js';
 import {
   CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds,
@@ -48,6 +49,9 @@ interface ServeFlags {
   trainingRun?: string;
   maxSessions?: number;
   sessionTtl?: number;
+  sessionMemory?: number;
+  maxMcpSessions?: number;
+  allowedHosts?: string[];
   queue?: string;
   fleetBacklogPerSlot?: number;
 }
@@ -77,7 +81,16 @@ export function register(program: Command): void {
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
     .option('--max-sessions <n>', 'most sessions (/v1/sessions) open at once (default 256)', parsePositiveInt)
     .option('--session-ttl <seconds>', 'idle seconds before a session that set no ttlSeconds is evicted (default 600)', parsePositiveInt)
+    .option('--session-memory <MiB>', 'host memory the open sessions may pin at once, their memory limits and files (default: half the host\'s)', parsePositiveNumber)
+    .option('--max-mcp-sessions <n>', 'most MCP sessions (/mcp) open at once (default 256; 16 per client)', parsePositiveInt)
+    .option('--allowed-hosts <name...>', 'without --token: host names (Host header) to serve besides IP addresses and localhost; "*" for any')
     .action(async (flags: ServeFlags) => {
+      // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
+      const reaped = await runUnderReaperIfPid1();
+      if (reaped !== null) {
+        process.exitCode = reaped;
+        return;
+      }
       const input: ServeConfigInput = {
         host: flags.host,
         port: flags.port,
@@ -98,6 +111,9 @@ export function register(program: Command): void {
         trainingRun: flags.trainingRun,
         maxSessions: flags.maxSessions,
         sessionTtlSeconds: flags.sessionTtl,
+        sessionMemoryKiB: flags.sessionMemory === undefined ? undefined : mibToKiB(flags.sessionMemory),
+        maxMcpSessions: flags.maxMcpSessions,
+        allowedHosts: flags.allowedHosts,
         queue: flags.queue,
         fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
       };

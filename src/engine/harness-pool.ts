@@ -23,6 +23,7 @@
  * every process of the job with it) and answers `internal_error` with `cancelled: true`.
  */
 import { createInterface } from 'node:readline';
+import type { Language } from '../languages/schema.js';
 import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox } from '../sandbox/index.js';
 import type { Limits, SubgroupLimits } from '../sandbox/types.js';
 import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
@@ -31,7 +32,7 @@ const HARNESS = `${BOX_HARNESS}/python/harness.py`;
 
 /**
  * The Python that runs the harness: the interpreter and its flags (argv before the script) and its environment,
- * taken from `languages/python.yaml` (`harnessInterpreter` in `local-judge.ts`): -s -P (-I without -E, so that
+ * taken from `languages/python.yaml` (`harnessInterpreter` below): -s -P (-I without -E, so that
  * PYTHONHASHSEED is honoured), -S no site, -B no .pyc, and the fixed hash seed PYTHONHASHSEED=0 (set iteration
  * order, hence some programs' answers, must not change between runs: a CodeGen-16B HumanEval/1 sample passed
  * or failed by the spawner's random seed). The spawner and every candidate inherit the seed.
@@ -39,6 +40,17 @@ const HARNESS = `${BOX_HARNESS}/python/harness.py`;
 export interface PythonInterpreter {
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * The Python that runs Crucible's trusted in-box code (the judge harness, the interactive relay), from the Python
+ * language file: its run command less the script.
+ * @throws Error when the language file's run command does not name its script.
+ */
+export function harnessInterpreter(python: Language): PythonInterpreter {
+  const script = `/box/${python.sourceFile}`;
+  if (!python.run.includes(script)) throw new Error(`languages/${python.id}.yaml: "run" does not name ${script}; the harness cannot use it`);
+  return { argv: python.run.filter((arg) => arg !== script), env: python.env };
 }
 
 /**
@@ -82,13 +94,16 @@ function cancelled(id: string): HarnessResponse {
   return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason: CANCELLED_REASON, cancelled: true };
 }
 
+/** Modes whose job is one program judged by the warm tester's report (its CPU limit is per job). */
+const ONE_PROGRAM_MODES: ReadonlySet<HarnessJob['mode']> = new Set(['unit_test', 'script']);
+
 /**
- * The kernel's CPU figure for a unit_test job's candidate tree, read outside the box, overrules a `passed` over
+ * The kernel's CPU figure for a unit_test or script job's candidate tree, read outside the box, overrules a `passed` over
  * the CPU limit (a second line behind the harness's own enforcement, which also handles OOM kills; the harness
  * is trusted, but a pass is what a reward is made of). `beforeNs`/`afterNs`: the group's cpuacct.usage.
  */
 function checkOutside(job: HarnessJob, response: HarnessResponse, beforeNs: number, afterNs: number): HarnessResponse {
-  if (job.mode !== 'unit_test' || response.status !== 'passed') return response;
+  if (!ONE_PROGRAM_MODES.has(job.mode) || response.status !== 'passed') return response;
   const cpuMs = Math.round((afterNs - beforeNs) / 1e6);
   if (cpuMs <= job.cpuMs) return response;
   return { ...response, status: 'time_limit_exceeded', cpuMs,
@@ -200,7 +215,7 @@ class Zygote {
   }
 
   /**
-   * Run one job: set the sub-groups' limits for it (outside the box), send it, and check a unit_test pass
+   * Run one job: set the sub-groups' limits for it (outside the box), send it, and check a unit_test or script pass
    * against the kernel's figures. Aborting `signal` kills the box (the caller answers `cancelled`).
    */
   async run(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
@@ -209,7 +224,7 @@ class Zygote {
     candidate?.setLimits(limits.candidate);
     // Only generated tests put the tester in its group.
     if (job.mode === 'assertions') this.box.subgroups.get('tester')?.setLimits(limits.tester);
-    const before = job.mode === 'unit_test' ? candidate?.cpuNs() : undefined;
+    const before = ONE_PROGRAM_MODES.has(job.mode) ? candidate?.cpuNs() : undefined;
     const abort = (): void => this.kill(CANCELLED_REASON);
     signal?.addEventListener('abort', abort, { once: true });
     try {

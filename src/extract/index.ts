@@ -2,6 +2,5 @@
 export { extractCode, type ExtractOptions, type ExtractResult } from './extract.js';
 export { stripThink, type ThinkStripResult } from './think.js';
 export { findFencedBlocks, type FencedBlock } from './fences.js';
-export { canonicalLanguage } from './languages.js';
 export { looksLikeCode } from './looks_like_code.js';
 export { END_TOKENS, stripEndTokens } from './end-tokens.js';

@@ -16,14 +16,17 @@
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
  *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
  *   LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
+ * - EvalPlus sample directories, `<task>/<n>.py` whole programs as `evalplus.codegen` writes them (`evalplus-samples.ts`).
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
  */
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
 import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
+import { isEvalPlusSampleDir, readEvalPlusSampleDir } from './evalplus-samples.js';
 import { alignBigcode, type BigcodeAlignment } from './bigcode.js';
 import { liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import type { Problem, Sample } from './types.js';
@@ -50,7 +53,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir';
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -67,7 +70,11 @@ async function wholeDocument(path: string): Promise<unknown> {
  * be a directory of MultiPL-E completion/results files, judged by its first file.
  */
 export async function detectSampleFormat(given: string): Promise<SampleFormat> {
+  if ((await stat(given).catch(() => undefined))?.isDirectory() === true && await isEvalPlusSampleDir(given)) return 'evalplus-dir';
   const path = await firstMultiplEFile(given);
+  if ((await stat(path)).isDirectory()) {
+    throw new DatasetError(path, undefined, undefined, 'a directory of samples holds MultiPL-E .jsonl files or EvalPlus <task>/<n>.py folders; this one has neither');
+  }
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
       const format = wholeFileSampleFormat(await wholeDocument(path));
@@ -145,6 +152,7 @@ export async function readSampleFile(path: string, options: ReadSamplesOptions =
   if (format === 'jsonl') return { samples: await readSampleJsonl(path), format };
   if (format === 'livecodebench') return { samples: liveCodeBenchSamples(path, await wholeDocument(path)), format };
   if (format === 'multipl-e') return { samples: await readMultiplESamples(path), format };
+  if (format === 'evalplus-dir') return { samples: await readEvalPlusSampleDir(path, options.problems), format };
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'
       ? 'CodeT {prompt, samples} file: problems are needed to match prompts'

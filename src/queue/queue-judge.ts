@@ -25,19 +25,19 @@ import type { IoProblem, ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type JobPriority, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
-  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
+  type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { definedOnly, type JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../engine/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
-import type { ExecutionResult } from '../sandbox/types.js';
+import { internalRun, type ExecutionResult } from '../sandbox/types.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { fleetConcurrency, readFleet, readFleetStatus, type FleetStatus } from './fleet.js';
 import {
-  datasetKey, judgePayload, MAX_BATCH, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
+  datasetKey, jobLimitsProblem, judgePayload, MAX_BATCH, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
   type JobKind, type JobPayload, type JobResult,
 } from './wire.js';
 
@@ -248,6 +248,8 @@ export class QueueJudge implements Judge {
     const testCount = await this.checkProblem(request.problem, options);
     const limits = { ...definedOnly(this.options.limits), ...definedOnly(request.limits ?? {}) };
     const payload = judgePayload({ ...request, limits }, options.detail === true) as Extract<JobPayload, { kind: 'judge' }>;
+    const outOfRange = jobLimitsProblem(payload);
+    if (outOfRange !== null) throw new JudgeRequestError(outOfRange.message, outOfRange.field);
     const result = this.options.maxBatch > 1 ? await this.gather(payload, options) : await this.submit(payload, testCount, options);
     if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
@@ -275,6 +277,8 @@ export class QueueJudge implements Judge {
       ...request.files === undefined ? {} : { files: Object.fromEntries(Object.entries(request.files)
         .map(([path, bytes]) => [path, Buffer.from(bytes).toString('base64')])) },
       limits: definedOnly({ ...request.limits }) as Extract<JobPayload, { kind: 'plain' }>['request']['limits'] } };
+    const outOfRange = jobLimitsProblem(payload);
+    if (outOfRange !== null) throw new JudgeRequestError(outOfRange.message, outOfRange.field);
     const result = await this.submit(payload, 0, options);
     if (result.kind === 'plain') return { compile: result.compile, run: result.run };
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
@@ -289,6 +293,19 @@ export class QueueJudge implements Judge {
     const reason = result.kind === 'failed' ? result.reason
       : result.kind === 'request_error' ? result.message : `queue: a worker answered a harness job with ${result.kind}`;
     return { id: 'queue', status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason };
+  }
+
+  /**
+   * One contest-package job on a worker of the fleet; a job failing every attempt is an `error` (Crucible's
+   * failure), a job the workers' package refuses rejects with `JudgeRequestError`.
+   */
+  async runPackage(request: PackageRequest, options: CallOptions = {}): Promise<PackageResult> {
+    this.counters.requests++;
+    const payload: JobPayload = { v: WIRE_VERSION, kind: 'package', request: { ...request, files: request.files.map((f) => ({ ...f })) } };
+    const result = await this.submit(payload, 0, options);
+    if (result.kind === 'package') return { outcome: result.outcome };
+    if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
+    return { error: result.kind === 'failed' ? result.reason : `queue: a worker answered a package job with ${result.kind}` };
   }
 
   stats(): JudgeStats {
@@ -544,12 +561,6 @@ export class QueueJudge implements Judge {
     const fleet = fleetConcurrency(workers);
     if (fleet > 0) this.concurrency = fleet;
   }
-}
-
-/** A run Crucible could not carry out (never an outcome of the program). */
-function internalRun(reason: string): ExecutionResult {
-  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
 }
 
 /** A job's return value, validated; anything else is Crucible's failure (`failed`). */

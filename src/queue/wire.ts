@@ -14,8 +14,10 @@
  */
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/crucible.js';
+import { LIMIT_RANGES, outOfRange, type LimitRange, type LimitUnit } from '../limits.js';
 import type { Problem } from '../formats/types.js';
-import type { JudgeRequest, ProblemSpec } from '../judge/judge.js';
+import type { JudgeRequest, JudgeRequestField, ProblemSpec } from '../judge/judge.js';
+import type { PackageOutcome } from '../judge/plan.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
@@ -67,6 +69,7 @@ const ioSchema = z.object({
   tests: z.array(z.object({ input: text, output: text })), comparator: ComparatorSchema,
   timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
   referenceSolution: z.object({ language: text.min(1), code: text }).optional(), releaseDate: text.optional(),
+  difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 const assertionsSchema = z.object({
   kind: z.literal('assertions'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
@@ -81,6 +84,7 @@ const expectedCallSchema = z.object({
   kind: z.literal('expected_call'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
   tests: z.array(z.object({ args: z.array(pyValueSchema), expected: pyValueSchema })), rule: z.enum(['livecodebench', 'apps']),
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
+  difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 /** The kinds whose shape the wire checks field by field. */
 const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi']);
@@ -121,6 +125,7 @@ const harnessLimits = { cpuMs: positiveInt, wallMs: positiveInt, memoryKiB: posi
 /** A raw harness job (`HarnessJob`, `src/judge/harness/protocol.ts`); the harness checks its own fields again. */
 const harnessJobSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('unit_test'), program: text, prelude: text, test: text, entryPoint: text, ...harnessLimits }),
+  z.object({ mode: z.literal('script'), program: text, asserts: z.array(text), ...harnessLimits }),
   z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(), ...harnessLimits }),
   z.object({ mode: z.literal('assertions'), program: text, prelude: text, entryPoint: text, assertions: z.array(text), ...harnessLimits }),
 ]);
@@ -164,10 +169,21 @@ export const jobPayloadSchema = z.discriminatedUnion('kind', [
     }),
   }),
   z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('harness'), job: harnessJobSchema }),
+  z.object({
+    v: z.literal(WIRE_VERSION), kind: z.literal('package'),
+    request: z.object({
+      package: z.enum(['codeforces', 'cms_ioi']), language: text.min(1), files: z.array(z.object({ name: text, content: text })).min(1),
+      runCpuMs: positiveInt, runWallMs: positiveInt.optional(), memoryKiB: positiveInt,
+      maxCpuMs: positiveInt.optional(), maxMemoryKiB: positiveInt.optional(),
+    }),
+  }),
 ]);
 export type JobPayload = z.infer<typeof jobPayloadSchema>;
 
-/** What a job asks of a worker, by payload kind: `judge` and `describe` name a problem, `plain` and `harness` do not. */
+/**
+ * What a job asks of a worker, by payload kind: `judge` and `describe` name a problem, `plain`, `harness` and
+ * `package` (a Piston contest-package job, `PackageRequest`) do not.
+ */
 export type JobKind = JobPayload['kind'];
 
 /** A problem spec as a job carries it (a `ProblemSpec` types its inline problem loosely; workers validate it). */
@@ -214,6 +230,18 @@ const executionResultSchema = z.object({
   reason: text.optional(), cancelled: z.literal(true).optional(),
 });
 
+/** One stage of a contest package's answer (`ScriptStage`, `src/judge/plan.ts`). */
+const scriptStageSchema = z.object({
+  stdout: text, stderr: text, code: z.number().int().nullable(), signal: text.nullable(), status: text.nullable(),
+  message: text.nullable(), cpuMs: nonNegative, wallMs: nonNegative, memoryKiB: nonNegative,
+});
+
+/** A contest package's answer (`PackageOutcome`, `src/judge/plan.ts`). */
+const packageOutcomeSchema = z.object({
+  compile: scriptStageSchema, run: scriptStageSchema.nullable(),
+  programStatus: z.enum(EXECUTION_STATUSES as [ExecutionStatus, ...ExecutionStatus[]]).optional(),
+});
+
 /**
  * Who judged: the worker's name, its Crucible version and the version of the toolchain of the job's language
  * (null for a job of no language, or where the version command failed).
@@ -229,7 +257,8 @@ export type WorkerProvenance = JudgedBy;
  */
 const verdictResultSchema = z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema });
 const requestErrorSchema = z.object({
-  kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema,
+  kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits', 'files', 'language']),
+  provenance: provenanceSchema,
 });
 
 export const jobResultSchema = z.discriminatedUnion('kind', [
@@ -241,6 +270,7 @@ export const jobResultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tests'), tests: z.array(failedTestDetailSchema), provenance: provenanceSchema }),
   z.object({ kind: z.literal('plain'), compile: executionResultSchema.nullable(), run: executionResultSchema.nullable(), provenance: provenanceSchema }),
   z.object({ kind: z.literal('harness'), response: harnessResponseSchema, provenance: provenanceSchema }),
+  z.object({ kind: z.literal('package'), outcome: packageOutcomeSchema, provenance: provenanceSchema }),
   requestErrorSchema,
 ]);
 export type JobResult = z.infer<typeof jobResultSchema>;
@@ -251,6 +281,7 @@ export type JobAnswer =
   | { readonly kind: 'tests'; readonly tests: readonly FailedTestDetail[]; readonly provenance: WorkerProvenance }
   | { readonly kind: 'plain'; readonly compile: ExecutionResult | null; readonly run: ExecutionResult | null; readonly provenance: WorkerProvenance }
   | { readonly kind: 'harness'; readonly response: HarnessResponse; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'package'; readonly outcome: PackageOutcome; readonly provenance: WorkerProvenance }
   | RequestErrorAnswer
   | { readonly kind: 'batch'; readonly results: readonly (VerdictAnswer | RequestErrorAnswer)[]; readonly provenance: WorkerProvenance };
 
@@ -258,7 +289,7 @@ export type JobAnswer =
 export interface VerdictAnswer { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
 /** A request the worker's judge refused. */
 export interface RequestErrorAnswer {
-  readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance;
+  readonly kind: 'request_error'; readonly message: string; readonly field: JudgeRequestField; readonly provenance: WorkerProvenance;
 }
 
 /** The verdict of a result, typed as the judge returns it. */
@@ -282,6 +313,73 @@ export const workerAdvertSchema = z.object({
   host: text, concurrency: positiveInt.optional(), inFlight: z.number().int().nonnegative().default(0),
 });
 export type WorkerAdvert = z.output<typeof workerAdvertSchema>;
+
+/** The ranges a job's limits must be in (`LIMIT_RANGES`), by field name, with their units. */
+const WIRE_LIMITS: Readonly<Record<string, LimitRange & { readonly unit: LimitUnit }>> = {
+  cpuMs: { ...LIMIT_RANGES.cpuMs, unit: 'ms' },
+  wallMs: { ...LIMIT_RANGES.wallMs, unit: 'ms' },
+  compileCpuMs: { ...LIMIT_RANGES.compileCpuMs, unit: 'ms' },
+  memoryKiB: { ...LIMIT_RANGES.memoryKiB, unit: 'KiB' },
+  outputBytes: { ...LIMIT_RANGES.outputBytes, unit: 'bytes' },
+  timeLimitMs: { ...LIMIT_RANGES.cpuMs, unit: 'ms' },
+  memoryLimitKiB: { ...LIMIT_RANGES.memoryKiB, unit: 'KiB' },
+};
+
+/** The first of `limits`' fields outside its range, as `where.field: ...`, or null. */
+function limitsProblem(limits: Readonly<Record<string, unknown>> | undefined, where: string): string | null {
+  for (const [field, value] of Object.entries(limits ?? {})) {
+    const range = WIRE_LIMITS[field];
+    if (range === undefined || typeof value !== 'number') continue;
+    const problem = outOfRange(value, range, range.unit, range.unit === 'ms' ? 'ms' : range.unit === 'KiB' ? 'KiB' : 'bytes');
+    if (problem !== null) return `${where}.${field}: ${problem}`;
+  }
+  return null;
+}
+
+/**
+ * Where a job (or one `judge` request of a batch) asks for limits outside `LIMIT_RANGES` (`src/limits.ts`): a
+ * message naming the field and the range, with the request field it is answered on (`limits`, or `problem` for
+ * an inline problem's own time or memory limit), or null. A front end checks the same ranges at its edge; a
+ * worker checks again before it runs anything, so a job written by another version or by hand cannot make it run
+ * a 45 s sleeper or keep 300 MiB of output.
+ */
+export function jobLimitsProblem(payload: JobPayload): { readonly message: string; readonly field: 'limits' | 'problem' } | null {
+  const inline = (spec: z.infer<typeof problemSpecSchema>, where: string): { message: string; field: 'problem' } | null => {
+    if (!('inline' in spec)) return null;
+    const problem = spec.inline as unknown as Readonly<Record<string, unknown>>;
+    const message = limitsProblem({ timeLimitMs: problem.timeLimitMs, memoryLimitKiB: problem.memoryLimitKiB }, `${where}.problem.inline`);
+    return message === null ? null : { message, field: 'problem' };
+  };
+  switch (payload.kind) {
+    case 'judge': {
+      const message = limitsProblem(payload.request.limits, 'request.limits');
+      return message !== null ? { message, field: 'limits' } : inline(payload.request.problem, 'request');
+    }
+    case 'batch': {
+      for (const [i, item] of payload.items.entries()) {
+        const found = jobLimitsProblem(item);
+        if (found !== null) return { ...found, message: `items[${i}].${found.message}` };
+      }
+      return null;
+    }
+    case 'describe':
+      return inline(payload.problem, 'describe');
+    case 'plain': {
+      const message = limitsProblem(payload.request.limits, 'request.limits');
+      return message === null ? null : { message, field: 'limits' };
+    }
+    case 'harness': {
+      const { cpuMs, wallMs, memoryKiB, outputBytes } = payload.job;
+      const message = limitsProblem({ cpuMs, wallMs, memoryKiB, outputBytes }, 'job');
+      return message === null ? null : { message, field: 'limits' };
+    }
+    case 'package': {
+      const { runCpuMs, runWallMs, memoryKiB } = payload.request;
+      const message = limitsProblem({ cpuMs: runCpuMs, wallMs: runWallMs, memoryKiB }, 'request');
+      return message === null ? null : { message, field: 'limits' };
+    }
+  }
+}
 
 /** `text` of a zod error as one line: `path: message` of the first issue. */
 export function zodMessage(error: z.ZodError): string {

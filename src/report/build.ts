@@ -8,9 +8,12 @@ import { countsFromRecords, referenceFailedTasks, type CountOptions, type PassFi
 import type { BootstrapOptions } from '../metrics/bootstrap.js';
 import { passAtKWithIntervals, recordedBootstrapOptions, type PassAtKSummary } from '../metrics/summary.js';
 import { SAMPLE_STATUSES, type LoadedRun } from './load-run.js';
+import { extraSections, type ReportSection } from './sections.js';
+import type { WindowBy } from '../metrics/windows.js';
 
 /** The k values of the summary table, when reportable (the full curve is in the chart). */
-export const HEADLINE_KS: readonly number[] = [1, 2, 5, 10, 20, 50, 100];
+export { HEADLINE_KS } from '../metrics/summary.js';
+import { HEADLINE_KS } from '../metrics/summary.js';
 
 export interface StatusCount {
   readonly status: SampleStatus;
@@ -47,6 +50,8 @@ export interface ReportData {
   readonly runSummary: unknown;
   /** What pass@k covers when it is not simply every problem of the file: subset, split, problems left out. */
   readonly coverage: readonly string[];
+  /** Tables beyond pass@k: release windows, verbatim copies, efficiency (`sections.ts`). */
+  readonly sections: readonly ReportSection[];
 }
 
 /** The parts of an eval summary (`src/cli/eval-summary.ts`) that say what pass@k covers; anything else is ignored. */
@@ -106,7 +111,7 @@ function summarize(records: readonly SampleRecord[], field: PassField, options: 
  * run's summary records (what its eval printed, and what the store and dashboard show), else the defaults.
  * @throws RangeError from the metrics when the bootstrap options are out of range.
  */
-export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}): ReportData {
+export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}, view: { readonly windowBy?: WindowBy } = {}): ReportData {
   const options = { ...recordedBootstrapOptions(run.summary), ...given };
   const records = latestRecords(run.records);
   const stamp = stampOf(run.summary);
@@ -142,5 +147,7 @@ export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}): R
     problems,
     runSummary: run.summary,
     coverage: coverageLines(stamp, referenceFailedTasks(records)),
+    sections: extraSections(records, run.summary, { ...options, ks: HEADLINE_KS.filter((k) => k <= base.maxK),
+      includeReferenceFailures: counting.includeReferenceFailures, ...(view.windowBy === undefined ? {} : { windowBy: view.windowBy }) }),
   };
 }

@@ -50,6 +50,14 @@ export function renderMarkdown(data: ReportData): string {
   for (const v of data.verdictCounts) lines.push(`| ${v.status} | ${v.count} |`);
   lines.push('');
 
+  for (const section of data.sections) {
+    lines.push(`## ${section.title}`, '');
+    if (section.note !== undefined) lines.push(cell(section.note), '');
+    lines.push(`| ${section.header.map(cell).join(' | ')} |`, `|${section.header.map(() => '---').join('|')}|`);
+    for (const row of section.rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
+    lines.push('');
+  }
+
   const hasPlus = data.plus !== undefined;
   lines.push('## Problems (hardest first)', '');
   lines.push(`| task | samples | passed | pass rate (%) |${hasPlus ? ' plus passed |' : ''} verdicts |`);

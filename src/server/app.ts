@@ -1,7 +1,8 @@
 /**
  * `crucible serve`: assembly of the HTTP service and its lifecycle.
  *
- * Request lifecycle (fastify phases): onRequest (refuse while draining -> 503 `shutting_down`; bearer token
+ * Request lifecycle (fastify phases): onRequest (without a token, a `Host` that is not an IP address, localhost or
+ * an allowed name -> 403 `host_not_allowed`; refuse while draining -> 503 `shutting_down`; bearer token
  * -> 401 `unauthorized`) -> JSON body parsing with `bodyLimit` (413 `payload_too_large`, 400 `invalid_json`)
  * -> handler (zod validation -> 400 `invalid_body` naming the field; admission -> 429 `overloaded` +
  * `Retry-After`, or the family's own overload status; judging) -> onResponse (metrics). Every error leaves
@@ -15,18 +16,20 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { hostAllowed, hostRefusal } from '../dashboard/allowed-hosts.js';
 import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { type SubmissionContext } from '../judge/submission.js';
 import type { LanguageRegistry } from '../languages/registry.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge as openFactoryJudge, type OpenedJudge } from '../queue/open.js';
 import type { SharedWork } from '../engine/shared-work.js';
 import { Sandbox } from '../sandbox/index.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
 import type { ServerContext, ServerMetrics } from './context.js';
+import { ClientGoneError } from './scope.js';
 import { ServiceError } from './errors.js';
 import { HealthMonitor } from './health.js';
 import { createLogger } from './logging.js';
@@ -41,6 +44,7 @@ import { addQueueMetrics } from './queue-metrics.js';
 import type { QueueJudge } from '../queue/queue-judge.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { registerSessions } from './sessions.js';
+import { registerSignals } from './signals.js';
 import { JudgeService } from './service.js';
 import { datasetName, ProblemIndex } from './problem-index.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
@@ -125,27 +129,25 @@ interface Judging {
 }
 
 /**
- * The judge of a server: on this machine's sandbox, or (`config.queue`) a `QueueJudge` on a fleet of workers,
- * loaded only then (the Redis client costs every server ~0.5 s of start-up).
+ * The judge of a server (`openJudge`, the one factory): on this machine's sandbox, or (`config.queue`) a
+ * `QueueJudge` on a fleet of workers whose status this server watches for its admission.
  */
 async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean }> {
   const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
-  if (config.queue !== undefined) {
-    const { queueLocation } = await import('../queue/connection.js');
-    const { QueueJudge } = await import('../queue/queue-judge.js');
-    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits, priority: 'interactive' });
-    try {
-      await queue.watchFleet();
-    } catch (error) {
-      await queue.close();
-      throw error;
-    }
-    return { judge: queue, queue, sandbox: null, ownSandbox: false };
+  const sandbox = config.queue !== undefined ? null : options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
+  const ownSandbox = sandbox !== null && options.sandbox === undefined;
+  let opened: OpenedJudge | undefined;
+  try {
+    opened = await openFactoryJudge({ ...sandbox === null ? {} : { sandbox }, languages: submission.languages, modes: submission.modes, limits,
+      ...config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }, ...config.queue === undefined ? {} : { queue: config.queue },
+      priority: 'interactive' });
+    await opened.queue?.watchFleet();
+    return { judge: opened.judge, queue: opened.queue, sandbox, ownSandbox };
+  } catch (error) {
+    await opened?.judge.close();
+    if (ownSandbox) sandbox?.close();
+    throw error;
   }
-  const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
-  const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
-    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits });
-  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined };
 }
 
 async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
@@ -223,6 +225,10 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
+    // Without a token, only requests that name this server may be served (DNS rebinding: src/dashboard/allowed-hosts.ts).
+    if (config.token === undefined && !hostAllowed(request.headers.host, config.allowedHosts)) {
+      throw new ServiceError('host_not_allowed', hostRefusal(request.headers.host));
+    }
     if (context.draining() && request.url !== '/health') {
       reply.header('connection', 'close');
       throw new ServiceError('shutting_down', 'the server is shutting down');
@@ -242,7 +248,9 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
     metrics.httpRequests.inc({ route, status: String(reply.statusCode) });
     metrics.httpSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
-  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ServiceError | ClientGoneError, request, reply) => {
+    // The one disconnect answer (`JudgeService.admitted`): nobody is there to read a body.
+    if (error instanceof ClientGoneError) return reply.code(499).send();
     const serviceError = asServiceError(error, config, request.log);
     if (serviceError.code === 'overloaded') {
       metrics.rejected.inc({ route: request.routeOptions.url ?? 'unmatched' });
@@ -266,11 +274,13 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   });
   registerOps(app, context, registry);
   registerNative(app, context);
+  registerSignals(app, context);
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
   const sessions = registerSessions(app, context, registry);
-  registerMcp(app, context, sessions);
+  const mcp = registerMcp(app, context, sessions);
+  registry.add(new Sampled('crucible_mcp_sessions_open', 'MCP sessions (/mcp) open now.', 'gauge', () => mcp.open()));
   return app;
 }
 

@@ -34,7 +34,7 @@ export function datasetName(path: string): string {
 export class ProblemIndex extends Map<string, LoadedProblem> {
   private readonly files = new Map<string, string>();
   private readonly owners = new Map<string, string[]>();
-  private count = 0;
+  private readonly order: { qualifiedId: string; dataset: string; loaded: LoadedProblem }[] = [];
 
   /**
    * Add one file's problems under `name`.
@@ -54,12 +54,22 @@ export class ProblemIndex extends Map<string, LoadedProblem> {
       this.owners.set(problem.taskId, owners);
       if (owners.length === 1) super.set(problem.taskId, loaded);
       else super.delete(problem.taskId);
-      this.count++;
+      this.order.push({ qualifiedId: id, dataset: name, loaded });
     }
   }
 
+  /**
+   * Each loaded problem once, in file order: the id a request names it by (the bare task id when only one file has
+   * it, else `<file>:<taskId>`), its always-valid `<file>:<taskId>`, and its file's name.
+   */
+  listed(): { id: string; qualifiedId: string; dataset: string; loaded: LoadedProblem }[] {
+    return this.order.map(({ qualifiedId, dataset, loaded }) => ({
+      id: this.owners.get(loaded.problem.taskId)?.length === 1 ? loaded.problem.taskId : qualifiedId, qualifiedId, dataset, loaded,
+    }));
+  }
+
   override get size(): number {
-    return this.count;
+    return this.order.length;
   }
 
   /** @throws ServiceError `unknown_problem` for a bare id that more than one file has, naming the ids to use. */

@@ -8,8 +8,8 @@
  * going it is recomputed at most every `LIVE_RECOMPUTE_MS`.
  */
 import { resolveBootstrapOptions, type BootstrapOptions } from '../metrics/bootstrap.js';
-import { passAtKWithIntervals, recordedBootstrapOptions, type PassAtKSummary } from '../metrics/summary.js';
-import type { ProblemCountsRow, ResultStore, RunRow } from './result-store.js';
+import { HEADLINE_KS, passAtKWithIntervals, recordedBootstrapOptions, type PassAtKSummary } from '../metrics/summary.js';
+import type { HeadlinePoint, ProblemCountsRow, ResultStore, RunHeadline, RunRow } from './result-store.js';
 
 /** Least time between two recomputations of a running run's analysis, ms. */
 export const LIVE_RECOMPUTE_MS = 3000;
@@ -71,6 +71,16 @@ export function computeAnalysis(counts: readonly ProblemCountsRow[], done: numbe
   return { base, ...(plus === undefined ? {} : { plus }), done, computedMs: Date.now(), method: ANALYSIS_METHOD };
 }
 
+/** The headline figures of an analysis (`RunHeadline`): pass@k at the headline k values, and its coverage. */
+export function headlineOf(analysis: RunAnalysis, problemsTotal: number): RunHeadline {
+  const points = (summary: PassAtKSummary): HeadlinePoint[] => summary.points.filter((p) => HEADLINE_KS.includes(p.k))
+    .map((p) => ({ k: p.k, passAtK: p.passAtK, lower: p.lower, upper: p.upper }));
+  return {
+    problemsJudged: analysis.base.numProblems, problemsTotal: Math.max(problemsTotal, analysis.base.numProblems), done: analysis.done,
+    confidence: analysis.base.bootstrap.confidence, base: points(analysis.base), ...(analysis.plus === undefined ? {} : { plus: points(analysis.plus) }),
+  };
+}
+
 /**
  * The run's analysis: the cached one when it was computed by this code with the run's bootstrap settings at the
  * run's current done count (or, while the run is going, less than `LIVE_RECOMPUTE_MS` ago), else computed from
@@ -81,10 +91,14 @@ export async function analyseRun(store: ResultStore, run: RunRow, counts: readon
   const cached = await store.cachedAnalysis(run.id);
   const previous = cached?.analysis as RunAnalysis | undefined;
   if (previous !== undefined && computedWith(previous, options)) {
-    if (cached!.done === run.doneSamples) return previous;
-    if (run.status === 'running' && Date.now() - previous.computedMs < LIVE_RECOMPUTE_MS) return previous;
+    const current = cached!.done === run.doneSamples || (run.status === 'running' && Date.now() - previous.computedMs < LIVE_RECOMPUTE_MS);
+    if (current) {
+      // Analyses cached before the runs list showed headlines get theirs once.
+      if (run.headline === null) await store.saveAnalysis(run.id, cached!.done, previous, headlineOf(previous, (await store.taskIds(run.id)).length));
+      return previous;
+    }
   }
   const analysis = computeAnalysis(counts, run.doneSamples, options, countsReferenceFailures(run));
-  if (analysis !== undefined) await store.saveAnalysis(run.id, run.doneSamples, analysis);
+  if (analysis !== undefined) await store.saveAnalysis(run.id, run.doneSamples, analysis, headlineOf(analysis, (await store.taskIds(run.id)).length));
   return analysis;
 }

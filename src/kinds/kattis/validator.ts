@@ -35,7 +35,7 @@ const MESSAGE_FILE = 'feedback/judgemessage.txt';
 export async function runCustomValidator(problem: KattisProblem & { validator: { kind: 'custom' } }, test: KattisProblem['tests'][number],
   output: string, tools: ExecutionTools): Promise<ValidatorOutcome> {
   const { validator } = problem;
-  const { result, collected } = await tools.runProgramCollecting({ language: validator.language, source: validator.source }, output,
+  const { result, files } = await tools.runProgramCollecting({ language: validator.language, source: validator.source }, output,
     VALIDATOR_LIMITS, {
       // The feedback directory must exist; a box file cannot be a bare directory, so it starts with the empty
       // `teammessage.txt` a validator may write anyway (the format's feedback file for the team).
@@ -43,12 +43,16 @@ export async function runCustomValidator(problem: KattisProblem & { validator: {
       args: ['testcase.in', 'testcase.ans', 'feedback/', ...test.validatorArgs],
       collect: [SCORE_FILE, MESSAGE_FILE],
     });
-  const message = (collected[MESSAGE_FILE] ?? '').trim();
+  const messageFile = files[MESSAGE_FILE];
+  const message = messageFile === undefined || 'refused' in messageFile ? '' : messageFile.text.trim();
   if (result.status === 'compile_error') return { verdict: 'JE', message: `the output validator did not compile: ${result.stderr.slice(0, 300)}` };
   if ((result.status !== 'ok' && result.status !== 'runtime_error') || result.signal !== null) {
     return { verdict: 'JE', message: `the output validator ended ${result.status}${result.signal ? ` (${result.signal})` : ''}: ${result.reason ?? ''}` };
   }
-  const scoreText = collected[SCORE_FILE];
+  const scoreFile = files[SCORE_FILE];
+  if (scoreFile !== undefined && 'refused' in scoreFile) return { verdict: 'JE', message: `the output validator's score.txt was not read: ${scoreFile.refused}` };
+  if (scoreFile?.truncated) return { verdict: 'JE', message: 'the output validator\'s score.txt is longer than 64 KiB' };
+  const scoreText = scoreFile?.text;
   if (result.exitCode === VALIDATOR_EXIT.wrongAnswer) {
     if (scoreText !== undefined) return { verdict: 'JE', message: 'the output validator wrote score.txt on a wrong answer' };
     return { verdict: 'WA', message: message || 'wrong answer (output validator)' };
