@@ -3,11 +3,13 @@
  * test/fixtures/kattis (written for these tests in problemtools' layouts: `circlearea` legacy with the default
  * validator's float tolerance, `absdiff` legacy with its own C++ output validator and flags, `oddcount` 2023-07
  * scoring with two groups) are read as published and every labelled submission is judged as `crucible
- * validate-package` judges it; each must agree with its label, as problemtools' `verifyproblem` requires.
+ * validate-package` judges it; each must agree with its label, as problemtools' `verifyproblem` requires. A scoring
+ * package whose own validator gives scores (`feedback/score.txt`, read back from the validator's box) is built inline.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { KattisProblem } from '../../../src/formats/types.js';
 import { createJudge } from '../../../src/engine/factory.js';
 import { detectProblemFormat } from '../../../src/formats/registry.js';
 import { readKattisPackage } from '../../../src/formats/kattis.js';
@@ -63,5 +65,55 @@ describe('Kattis problem packages', () => {
     const { lines, agree } = await verdicts('oddcount');
     assert.deepEqual(lines, ['accepted/odd.py: AC 100', 'partially_accepted/small_only.py: AC 30', 'wrong_answer/zero.py: WA 0']);
     assert.ok(agree.every(Boolean));
+  });
+});
+
+/**
+ * A validator giving custom scores: the output's integer k in 0..100 is accepted with score k (`score.txt`), a
+ * negative k is a wrong answer with a judge message, 999 a wrong answer that also writes score.txt (problemtools:
+ * a judge error).
+ */
+const SCORING_VALIDATOR = [
+  'import sys',
+  'feedback = sys.argv[3]',
+  'k = int(sys.stdin.read().split()[0])',
+  'if k == 999:',
+  '    open(feedback + "score.txt", "w").write("5\\n")',
+  '    sys.exit(43)',
+  'if k < 0:',
+  '    open(feedback + "judgemessage.txt", "w").write(f"negative: {k}\\n")',
+  '    sys.exit(43)',
+  'open(feedback + "score.txt", "w").write(f"{k}\\n")',
+  'sys.exit(42)',
+  '',
+].join('\n');
+
+const scoringProblem: KattisProblem = {
+  kind: 'kattis', taskId: 'customscore', formatVersion: '2023-07', scoring: true,
+  validator: { kind: 'custom', language: 'python', source: SCORING_VALIDATOR, customScore: true },
+  tests: [{ name: 'secret/1', input: '1\n', answer: '100\n', validatorArgs: [] }],
+  root: { name: 'data', onReject: 'break', graderFlags: [], acceptScore: 1, rejectScore: 0, range: [0, 100], items: [{ test: 0 }] },
+  timeLimitMs: 2000, timeLimitFrom: 'problem.yaml', timing: { acToTimeLimit: 2, timeLimitToTle: 1.5, resolutionMs: 1000 },
+  memoryLimitKiB: 262_144, outputLimitBytes: 1 << 20,
+};
+
+describe('a package\'s own validator with custom scores (feedback files read back from its box)', () => {
+  const judged = (k: number) => judge.judge({ problem: { inline: scoringProblem }, program: { language: 'python', source: `print(${k})\n` } });
+
+  test('score.txt is the test\'s points; the root score over the range\'s top is the verdict\'s score', async () => {
+    const full = await judged(100);
+    assert.deepEqual([full.status, full.score, full.tests[0]?.points], ['passed', 1, 100]);
+    const part = await judged(40);
+    assert.deepEqual([part.status, part.score, part.tests[0]?.points], ['wrong_answer', 0.4, 40]);
+    assert.match(part.reason ?? '', /partially accepted: score 40 of 100/);
+  });
+
+  test('a wrong answer carries the judge message; score.txt on a wrong answer is a judge error, never the program\'s', async () => {
+    const wrong = await judged(-3);
+    assert.equal(wrong.status, 'wrong_answer');
+    assert.match(wrong.reason ?? '', /negative: -3/);
+    const je = await judged(999);
+    assert.equal(je.status, 'internal_error');
+    assert.match(je.reason ?? '', /score\.txt on a wrong answer/);
   });
 });
