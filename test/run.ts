@@ -7,9 +7,18 @@
  *   is a server that runs until it is signalled, and a directory argument to `node --test` would run it forever).
  * - Suites: `acceptance` is `test/acceptance/`; `unit` is every other file that starts no sandboxed program (its
  *   source names none of the sandbox, the judge, the CLI, a server or an external process: see `SANDBOX_MARKERS`);
- *   `sandbox` is the rest. `all` runs unit, then sandbox, then acceptance.
- * - Unit files run `--jobs` at a time (default: the number of cores); sandbox and acceptance files one at a time,
- *   because several of them measure CPU time or load the machine on purpose.
+ *   `sandbox` is the rest. `all` runs unit, then sandbox and acceptance together.
+ * - Unit files run `--jobs` at a time (default: the number of cores). Sandbox and acceptance files share one pool and
+ *   run two at a time (at most `--jobs`; `--jobs 1` runs them one by one), the second one started only while the
+ *   machine has a core to spare (`SpareCpu`: at least `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so two
+ *   files share the cores only when one leaves a core idle (a file that judges on one slot at a time, a browser, a
+ *   CLI waiting on a child), never beside a file that keeps both cores busy or on a machine busy with other work.
+ *   Files to pair start longest first, by the last run's durations (`test-output/test-durations.json`). Files
+ *   that measure time or load the machine on purpose run alone, after the others: every file under `ALONE_DIRS`
+ *   and every file whose source holds `ALONE_MARKER` (with the reason beside it).
+ * - Shared fixtures: the runner makes one scratch directory per run and names it to every file in
+ *   `CRUCIBLE_TEST_SHARED_DIR` (test/support/shared-fixture.ts builds an expensive fixture there once, for every
+ *   file that needs it); the directory is deleted when the run ends.
  * - Each file runs as its own `node --test` process in its own process group; a file that outlives
  *   `--file-timeout-s` (default 1200 s, or `CRUCIBLE_TEST_FILE_TIMEOUT_S`) is killed with its group and counted as
  *   failed, so a hang is a red run that names the file rather than a CI time-out.
@@ -18,8 +27,8 @@
  * Exit status: 0 when every file passed, 1 otherwise, 2 on a usage error.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +52,56 @@ const SANDBOX_MARKERS = [
   'SessionManager', 'HarnessBox',
 ];
 
+/** Folders (under dist/test) whose files all run alone: they time the sandbox's reactions or restart its services. */
+const ALONE_DIRS = ['hostile/', 'queue/', 'sessions/'];
+/** A file whose source holds this (in a comment, with the reason) runs alone. */
+const ALONE_MARKER = 'crucible-test: alone';
+/**
+ * Idle cores the machine must have had over `IDLE_WINDOW_MS` before a second file starts beside a running one
+ * (`CRUCIBLE_TEST_SPARE_CORES` overrides it: 0 pairs files whatever the load, a number above the cores never).
+ * Half a core: two files that each keep one core busy most of the time finish sooner side by side than in turn.
+ */
+const SPARE_CORES = Number(process.env['CRUCIBLE_TEST_SPARE_CORES'] ?? 0.5);
+const IDLE_WINDOW_MS = 2000;
+const IDLE_SAMPLE_MS = 250;
+/**
+ * Last run's wall time per file (ms), for longest-first ordering: in test-output/ (kept by the clean build that
+ * empties dist/, ignored by git). Without it files start in path order.
+ */
+const DURATIONS_FILE = join(TEST_ROOT, '..', '..', 'test-output', 'test-durations.json');
+/** Environment variable naming the run's shared fixture directory (test/support/shared-fixture.ts). */
+const SHARED_DIR_ENV = 'CRUCIBLE_TEST_SHARED_DIR';
+
+/** Idle CPU of the whole machine over a sliding window, sampled from the kernel's per-core counters. */
+class SpareCpu {
+  private readonly samples: { readonly atMs: number; readonly idleMs: number }[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), IDLE_SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  private sample(): void {
+    const idleMs = cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
+    this.samples.push({ atMs: performance.now(), idleMs });
+    while (this.samples.length > 2 && this.samples[1]!.atMs <= performance.now() - IDLE_WINDOW_MS) this.samples.shift();
+  }
+
+  /** Cores idle on average over the window (0 until the window has two samples). */
+  idleCores(): number {
+    const first = this.samples[0]!;
+    const last = this.samples[this.samples.length - 1]!;
+    const spanMs = last.atMs - first.atMs;
+    return spanMs <= 0 ? 0 : (last.idleMs - first.idleMs) / spanMs;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
 function listTestFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -58,6 +117,30 @@ function suiteOf(path: string): Suite {
   if (rel.startsWith('acceptance/')) return 'acceptance';
   const source = readFileSync(path, 'utf8');
   return SANDBOX_MARKERS.some((marker) => source.includes(marker)) ? 'sandbox' : 'unit';
+}
+
+function runsAlone(path: string): boolean {
+  const rel = relative(TEST_ROOT, path);
+  return ALONE_DIRS.some((dir) => rel.startsWith(dir)) || readFileSync(path, 'utf8').includes(ALONE_MARKER);
+}
+
+function readDurations(): Record<string, number> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(DURATIONS_FILE, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+  } catch {
+    return {};
+  }
+}
+
+function writeDurations(results: readonly FileResult[]): void {
+  const durations = readDurations();
+  for (const result of results) durations[result.file] = Math.round(result.wallMs);
+  try {
+    mkdirSync(dirname(DURATIONS_FILE), { recursive: true });
+    writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1) + '\n');
+  } catch { /* ordering only */ }
 }
 
 function runFile(file: string, suite: Suite, timeoutMs: number): Promise<FileResult> {
@@ -102,6 +185,74 @@ async function runPool(files: string[], suite: Suite, jobs: number, timeoutMs: n
   return results;
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A test file and the suite it belongs to. */
+interface Planned {
+  readonly file: string;
+  readonly suite: Suite;
+}
+
+/**
+ * Run `files` up to `jobs` at a time, starting a file beside a running one only when the machine had
+ * `SPARE_CORES` idle over the last window and no file started within that window (so the window saw its load).
+ */
+async function runPaired(files: readonly Planned[], jobs: number, timeoutMs: number, spare: SpareCpu): Promise<FileResult[]> {
+  const results: FileResult[] = [];
+  let next = 0;
+  let running = 0;
+  let lastStartMs = -Infinity;
+  const mayStart = (): boolean => running === 0 ||
+    (performance.now() - lastStartMs >= IDLE_WINDOW_MS && spare.idleCores() >= SPARE_CORES);
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      if (!mayStart()) {
+        await sleep(IDLE_SAMPLE_MS);
+        continue;
+      }
+      const { file, suite } = files[next++]!;
+      running++;
+      lastStartMs = performance.now();
+      try {
+        results.push(await runFile(file, suite, timeoutMs));
+      } finally {
+        running--;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  return results;
+}
+
+/**
+ * The sandbox and acceptance suites together: the files that may share the machine paired (longest first, whatever
+ * their suite, so a light file fills the core a heavy one leaves idle), then the rest one at a time.
+ */
+async function runSharing(files: readonly Planned[], jobs: number, timeoutMs: number): Promise<FileResult[]> {
+  const durations = readDurations();
+  const lastMs = (planned: Planned): number => durations[relative(TEST_ROOT, planned.file)] ?? 0;
+  const paired = files.filter((planned) => !runsAlone(planned.file)).sort((a, b) => lastMs(b) - lastMs(a));
+  const alone = files.filter((planned) => runsAlone(planned.file));
+  process.stdout.write(`\n## sandbox and acceptance: ${paired.length} files two at a time when a core is spare, longest first; ` +
+    `then ${alone.length} files alone\n`);
+  const spare = new SpareCpu();
+  try {
+    const results = await runPaired(paired, Math.min(2, jobs), timeoutMs, spare);
+    for (const { file, suite } of alone) results.push(await runFile(file, suite, timeoutMs));
+    return results;
+  } finally {
+    spare.stop();
+  }
+}
+
+/** The run's shared fixture directory: `$CRUCIBLE_TEST_SHARED_DIR` if set (kept), else a scratch one (deleted at exit). */
+function sharedFixtureDir(): void {
+  if (process.env[SHARED_DIR_ENV] !== undefined) return;
+  const dir = mkdtempSync(join(tmpdir(), 'crucible-test-shared-'));
+  process.env[SHARED_DIR_ENV] = dir;
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+}
+
 function usage(message: string): never {
   process.stderr.write(`test runner: ${message}\nusage: node dist/test/run.js [unit|sandbox|acceptance|all] ` +
     '[--jobs N] [--file-timeout-s S] [FILTER...]\n');
@@ -124,6 +275,7 @@ function parseArgs(argv: string[]): { suites: Suite[]; jobs: number; timeoutMs: 
   }
   if (!Number.isInteger(jobs) || jobs < 1) usage('--jobs takes a positive integer');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) usage('--file-timeout-s takes a positive number of seconds');
+  if (!Number.isFinite(SPARE_CORES) || SPARE_CORES < 0) usage('CRUCIBLE_TEST_SPARE_CORES takes a number of cores >= 0');
   return { suites, jobs, timeoutMs: timeoutS * 1000, filters };
 }
 
@@ -132,12 +284,17 @@ async function main(): Promise<void> {
   const all = listTestFiles(TEST_ROOT)
     .filter((file) => filters.length === 0 || filters.some((filter) => relative(TEST_ROOT, file).includes(filter)));
   const results: FileResult[] = [];
+  sharedFixtureDir();
+  const planned = suites.flatMap((suite) => all.filter((file) => suiteOf(file) === suite).map((file) => ({ file, suite })));
   for (const suite of suites) {
-    const files = all.filter((file) => suiteOf(file) === suite);
-    if (files.length === 0) continue;
-    process.stdout.write(`\n## ${suite}: ${files.length} files\n`);
-    results.push(...await runPool(files, suite, suite === 'unit' ? jobs : 1, timeoutMs));
+    const count = planned.filter((p) => p.suite === suite).length;
+    if (count > 0) process.stdout.write(`\n## ${suite}: ${count} files\n`);
   }
+  const unit = planned.filter((p) => p.suite === 'unit').map((p) => p.file);
+  if (unit.length > 0) results.push(...await runPool(unit, 'unit', jobs, timeoutMs));
+  const sharing = planned.filter((p) => p.suite !== 'unit');
+  if (sharing.length > 0) results.push(...await runSharing(sharing, jobs, timeoutMs));
+  writeDurations(results);
   process.stdout.write('\n## durations (wall seconds, slowest first)\n');
   for (const result of [...results].sort((a, b) => b.wallMs - a.wallMs)) {
     process.stdout.write(`${(result.wallMs / 1000).toFixed(1).padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ` +

@@ -14,11 +14,13 @@ environment gives none (``python``, ``bash``, ``sqlite``, ``program`` runs), whi
 
 Actions: for ``python``, ``bash``, ``sqlite`` a string (``extract_code`` takes a fenced block out of model
 text); for ``program`` a string is a submission (its code extracted), or a dict ``{"kind": "run", "code",
-"stdin"?}`` / ``{"kind": "submit", "code"}`` as the API takes it. ``terminated`` when the task is solved (a
-passing submit), ``truncated`` when the session ran out of steps first.
+"stdin"?}`` / ``{"kind": "submit", "code"}`` as the API takes it; for ``repository`` (task ``{"problem": <instance
+id>}``) a string is a ``json`` action block or a shell command (``repository_action``), or a dict ``{"kind":
+"shell"|"view"|"create"|"str_replace"|"insert"|"run_tests"|"submit", ...}``; its episode ends with the submit.
+``terminated`` when the task is solved (a passing submit), ``truncated`` when the session ran out of steps first.
 """
 
-from crucible_sessions import CrucibleSession, extract_code, observation_text
+from crucible_sessions import CrucibleSession, extract_code, observation_text, repository_action
 
 __all__ = ["CrucibleEnv"]
 
@@ -41,6 +43,8 @@ class CrucibleEnv:
     def _action(self, action):
         if isinstance(action, dict):
             return action
+        if self.environment == "repository":
+            return repository_action(action)
         code = extract_code(action)
         return {"kind": "submit", "code": code} if self.environment == "program" else code
 
@@ -51,7 +55,9 @@ class CrucibleEnv:
         info = answer.get("info") or {}
         solved = reward is not None and reward >= 1
         done = bool(answer.get("done"))
-        terminated = done and (solved or info.get("stepsLeft", 1) > 0)
+        # A repository episode ends with its one submit, solved or not.
+        submitted = self.environment == "repository" and isinstance(observation.get("verdict"), dict)
+        terminated = done and (solved or submitted or info.get("stepsLeft", 1) > 0)
         truncated = done and not terminated
         return (observation_text(observation), float(reward) if reward is not None else 0.0, terminated, truncated,
                 {"observation": observation, "info": info, "reward": reward})

@@ -21,7 +21,7 @@ when torch imports, else a float with ``.item()`` (all the executor calls on the
 import asyncio
 import os
 
-from crucible_sessions import CrucibleSession, extract_code, observation_text, program_task
+from crucible_sessions import CrucibleSession, extract_code, observation_text, program_task, repository_action, repository_task
 
 try:
     from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
@@ -77,9 +77,13 @@ class AgentInstance(AgentInstanceBase):
         self.session = None
         self.turns = 0
 
+    environment = os.environ.get("CRUCIBLE_ENVIRONMENT", "program")
+
     async def reset(self, states, **kwargs):
-        """Open the session of this prompt's label; the observation is the prompt unchanged."""
-        self.session = CrucibleSession("program", program_task(states["label"]), client=self.client)
+        """Open the session of this prompt's label; the observation is the prompt unchanged. With
+        ``CRUCIBLE_ENVIRONMENT=repository`` the label names an instance and each turn is one repository action."""
+        task = repository_task(states["label"]) if self.environment == "repository" else program_task(states["label"])
+        self.session = CrucibleSession(self.environment, task, client=self.client)
         await asyncio.to_thread(self.session.open)
         self.turns = 0
         return {"observation": states["observation"]}
@@ -87,7 +91,9 @@ class AgentInstance(AgentInstanceBase):
     async def step(self, state_dict, **kwargs):
         """Submit the turn's code; reward 1.0 on a pass; feedback otherwise; done on a pass or the last turn."""
         self.turns += 1
-        answer = await asyncio.to_thread(self.session.step, {"kind": "submit", "code": extract_code(state_dict["action_text"])})
+        action = (repository_action(state_dict["action_text"]) if self.environment == "repository"
+                  else {"kind": "submit", "code": extract_code(state_dict["action_text"])})
+        answer = await asyncio.to_thread(self.session.step, action)
         observation = answer["observation"]
         reward = float(answer["reward"]) if answer.get("reward") is not None else 0.0
         done = reward >= 1.0 or bool(answer.get("done")) or self.turns >= self.max_turns

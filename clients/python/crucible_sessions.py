@@ -18,6 +18,7 @@ there is no observation or reward to train on. The trainer adapters (``crucible_
 ``crucible_openrlhf``) are built on this module.
 """
 
+import json
 import re
 
 from crucible_client import CrucibleClient, CrucibleInternalError, parse_label
@@ -32,6 +33,32 @@ def program_task(label):
     """The ``task`` of a ``program`` session from a label (see the module docstring)."""
     value = parse_label(label)
     return {k: value[k] for k in _TASK_FIELDS if k in value}
+
+
+def repository_task(label):
+    """The ``task`` of a ``repository`` session from a label: ``{"problem": <instance id>, "reward"?}`` (a JSON
+    label or an object; a bare string is the instance id)."""
+    if isinstance(label, str) and not label.strip().startswith("{"):
+        return {"problem": label.strip()}
+    value = parse_label(label)
+    return {k: value[k] for k in ("problem", "reward") if k in value}
+
+
+_REPOSITORY_KINDS = ("shell", "view", "create", "str_replace", "insert", "run_tests", "submit")
+
+
+def repository_action(text):
+    """A ``repository`` action from model text: the last fenced ``json`` block holding ``{"kind": ...}`` as it is,
+    else the last fenced block (or the text) as a shell command."""
+    for lang, body in reversed(re.findall(r"```([^\n`]*)\n(.*?)```", text or "", re.DOTALL)):
+        if lang.strip().lower() == "json":
+            try:
+                action = json.loads(body)
+            except ValueError:
+                continue
+            if isinstance(action, dict) and action.get("kind") in _REPOSITORY_KINDS:
+                return action
+    return {"kind": "shell", "command": extract_code(text)}
 
 
 def extract_code(text):

@@ -9,7 +9,8 @@ trajectory's reward, release deletes it.
 
 verl tool config (``tools: - class_name: crucible_verl.CrucibleTool``, ``config: {...}``):
 ``url`` / ``token`` (default ``CRUCIBLE_URL`` / ``CRUCIBLE_TOKEN``), ``environment`` (``program`` default,
-``python``, ``bash``, ``sqlite``), ``limits`` and ``ttl_seconds`` of each session. ``create`` takes the task from
+``python``, ``bash``, ``sqlite``, ``repository``: its tool is ``REPOSITORY_TOOL_SCHEMA``, one action per call, the
+ground truth names the instance), ``limits`` and ``ttl_seconds`` of each session. ``create`` takes the task from
 the dataset's ``tools_kwargs`` create kwargs: ``ground_truth`` (a label: problem id or ``{"tests": [...]}``, as
 ``crucible_client.parse_label`` reads it) or ``task`` (the session's task as the API takes it).
 
@@ -28,7 +29,7 @@ import asyncio
 import uuid
 
 from crucible_client import CrucibleClient
-from crucible_sessions import CrucibleSession, observation_text, program_task
+from crucible_sessions import CrucibleSession, observation_text, program_task, repository_task
 
 try:  # verl's own base class and response type, when verl is importable
     from verl.tools.base_tool import BaseTool as _Base
@@ -95,6 +96,31 @@ DEFAULT_TOOL_SCHEMA = {
 }
 
 
+REPOSITORY_TOOL_SCHEMA = {
+    "type": "function",
+    "function": {
+        "name": "repository",
+        "description": "Work on the repository at /testbed in Crucible's sandbox: kind \"shell\" runs a command; \"view\", "
+                       "\"create\", \"str_replace\", \"insert\" edit files; \"run_tests\" runs its tests; \"submit\" judges "
+                       "your changes on hidden tests (the episode's reward).",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "enum": ["shell", "view", "create", "str_replace", "insert", "run_tests", "submit"]},
+                "command": {"type": "string", "description": "shell: the command line."},
+                "path": {"type": "string", "description": "view/create/str_replace/insert: the file (relative to /testbed)."},
+                "view_range": {"type": "array", "items": {"type": "integer"}, "description": "view: [start, end], end -1 for the last line."},
+                "file_text": {"type": "string", "description": "create: the file's text."},
+                "old_str": {"type": "string", "description": "str_replace: text that occurs exactly once."},
+                "new_str": {"type": "string", "description": "str_replace/insert: the new text."},
+                "insert_line": {"type": "integer", "description": "insert: after this line (0: at the top)."},
+            },
+            "required": ["kind"],
+        },
+    },
+}
+
+
 class CrucibleTool(_Base):
     """verl ``BaseTool`` backed by one Crucible session per trajectory (see the module docstring)."""
 
@@ -108,21 +134,24 @@ class CrucibleTool(_Base):
         super().__init__(config, tool_schema)
 
     def get_openai_tool_schema(self):
+        schema = REPOSITORY_TOOL_SCHEMA if self.environment == "repository" else DEFAULT_TOOL_SCHEMA
         if OpenAIFunctionToolSchema is not None:
-            return OpenAIFunctionToolSchema.model_validate(DEFAULT_TOOL_SCHEMA)
-        return DEFAULT_TOOL_SCHEMA
+            return OpenAIFunctionToolSchema.model_validate(schema)
+        return schema
 
     async def create(self, instance_id=None, ground_truth=None, task=None, **kwargs):
         """Open this trajectory's session; returns ``(instance_id, ToolResponse(text=the session's message))``."""
         instance_id = instance_id or str(uuid.uuid4())
         if task is None and ground_truth is not None:
-            task = program_task(ground_truth)
+            task = repository_task(ground_truth) if self.environment == "repository" else program_task(ground_truth)
         session = CrucibleSession(self.environment, task, self.limits, self.ttl_seconds, client=self.client)
         answer = await asyncio.to_thread(session.open)
         self._instances[instance_id] = {"session": session, "reward": 0.0, "solved": False}
         return instance_id, ToolResponse(text=answer["observation"].get("message") or "")
 
     def _action(self, parameters):
+        if self.environment == "repository":
+            return {k: v for k, v in parameters.items() if v is not None}
         code = parameters.get("code", "")
         if self.environment != "program":
             return code

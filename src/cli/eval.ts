@@ -6,7 +6,7 @@
  * eval: the samples under way are cancelled, the store run is marked `interrupted`, the cursor comes back and the
  * command to resume is printed (exit 130).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
@@ -15,7 +15,10 @@ import {
   DatasetError, datasetHash, detectProblemFormat, findProblemFormat, problemFormatNames, readProblems, readSampleFile,
   UnknownFormatError, type SampleFile,
 } from '../formats/index.js';
-import type { Problem, Sample } from '../formats/types.js';
+import type { Problem, RepositoryProblem, Sample } from '../formats/types.js';
+import { sweBenchReport } from '../kinds/repository/report.js';
+import type { SampleRecord } from '../store/records.js';
+import { collectRepoSource, repositoryEnvironments } from './repo-options.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
 import { copyReport, releaseDatesOf } from '../apps/contamination.js';
 import { windowsFromRecords, type WindowBy } from '../metrics/windows.js';
@@ -61,7 +64,24 @@ interface EvalFlags extends GenerationFlags {
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
-  windowBy?: WindowBy;
+  windowBy?: WindowBy; repoSource?: string[]; registry?: string;
+}
+
+/**
+ * For a run of repository tasks, the SWE-bench-style report (`src/kinds/repository/report.ts`) beside the verdicts:
+ * `<out>/swe-bench-report.json`. Nothing for other runs.
+ */
+function writeSweBenchReport(input: EvalInput, records: readonly SampleRecord[], dir: string): void {
+  const problems = input.problems.filter((p): p is RepositoryProblem => p.kind === 'repository');
+  if (problems.length === 0) return;
+  const samples = new Map(input.samples.map((s) => [`${s.taskId}\0${s.index}`, s]));
+  const judged = records.map((r) => {
+    const sample = samples.get(`${r.taskId}\0${r.sampleIndex}`);
+    const patch = sample?.solution ?? sample?.completion ?? sample?.response ?? '';
+    return { taskId: r.taskId, sampleIndex: r.sampleIndex, status: r.status, tests: r.tests, emptyPatch: patch.trim() === '',
+      ...(r.reason === undefined ? {} : { reason: r.reason }) };
+  });
+  writeFileSync(join(dir, 'swe-bench-report.json'), `${JSON.stringify(sweBenchReport(problems, judged), null, 1)}\n`);
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -261,6 +281,7 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
 async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
   const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
     languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+    environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible: ${line}\n`)),
     ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
   return judge;
 }
@@ -348,6 +369,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
     modeSummaries: modes, ...(generation === undefined ? {} : { generation: generation.summary }), extras: contaminationOf(flags, input, result) });
   run.store.writeSummary(summary);
+  writeSweBenchReport(input, result.records, run.store.dir);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
     : humanSummary(summary, result, modes.map((m) => m.text)) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
   if (result.countsByStatus['internal_error']) process.exitCode = 1;
@@ -443,6 +465,8 @@ export function register(program: Command): void {
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
+    .option('--repo-source <repo=path>', 'repository tasks: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
+    .option('--registry <url>', 'repository tasks: the package registry an install may reach (default https://registry.npmjs.org/)')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .addOption(new Option('--keep-code <what>', 'what verdicts.jsonl keeps of each sample\'s text: the text (completion), its sha256, or none')

@@ -4,6 +4,7 @@
  * JSON-RPC); diagnostics go to stderr. Runs until stdin ends or SIGTERM/SIGINT; then the tool calls under way
  * finish (within their own limits) and answer, and the sandbox is released.
  */
+import { collectRepoSource } from './repo-options.js';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { mibToKiB, secondsToMs } from '../limits.js';
@@ -20,6 +21,8 @@ interface McpFlags {
   memoryLimit?: number;
   cacheDir?: string;
   unsafeNoSandbox?: boolean;
+  repoSource?: string[];
+  registry?: string;
 }
 
 /** Add `mcp` to the program. */
@@ -32,6 +35,8 @@ export function register(program: Command): void {
     .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
     .option('--cache-dir <dir>', CACHE_DIR_HELP)
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
+    .option('--repo-source <repo=path>', 'repository problems: where a repository\'s code is, owner/name=PATH; repeatable', collectRepoSource)
+    .option('--registry <url>', 'repository problems: the package registry an install may reach')
     .action(async (flags: McpFlags) => {
       const input: ServeConfigInput = {
         problems: flags.problems ?? [],
@@ -40,6 +45,8 @@ export function register(program: Command): void {
         memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),
         cacheDir: flags.cacheDir,
         unsafeNoSandbox: flags.unsafeNoSandbox === true,
+        repoSources: flags.repoSource ?? [],
+        registry: flags.registry,
       };
       const parsed = ServeConfigSchema.safeParse(input);
       if (!parsed.success) {

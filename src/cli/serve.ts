@@ -1,4 +1,5 @@
 /** `crucible serve`: run the reward service until SIGTERM/SIGINT, then drain and exit. */
+import { collectRepoSource } from './repo-options.js';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
@@ -54,6 +55,8 @@ interface ServeFlags {
   allowedHosts?: string[];
   queue?: string;
   fleetBacklogPerSlot?: number;
+  repoSource?: string[];
+  registry?: string;
 }
 
 /** Add `serve` to the program. */
@@ -84,6 +87,8 @@ export function register(program: Command): void {
     .option('--session-memory <MiB>', 'host memory the open sessions may pin at once, their memory limits and files (default: half the host\'s)', parsePositiveNumber)
     .option('--max-mcp-sessions <n>', 'most MCP sessions (/mcp) open at once (default 256; 16 per client)', parsePositiveInt)
     .option('--allowed-hosts <name...>', 'without --token: host names (Host header) to serve besides IP addresses and localhost; "*" for any')
+    .option('--repo-source <repo=path>', 'repository problems: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
+    .option('--registry <url>', 'repository problems: the package registry an install may reach (default https://registry.npmjs.org/)')
     .action(async (flags: ServeFlags) => {
       // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
       const reaped = await runUnderReaperIfPid1();
@@ -116,6 +121,8 @@ export function register(program: Command): void {
         allowedHosts: flags.allowedHosts,
         queue: flags.queue,
         fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
+        repoSources: flags.repoSource ?? [],
+        registry: flags.registry,
       };
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything starts
       const parsed = ServeConfigSchema.safeParse(input);

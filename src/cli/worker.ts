@@ -2,6 +2,7 @@
  * `crucible worker --queue redis://HOST:PORT`: judge jobs from a Redis/BullMQ queue on this machine's sandbox
  * until SIGTERM/SIGINT, then drain (finish the jobs held, take no more) and exit. See docs/SCALING.md.
  */
+import { collectRepoSource, repositoryEnvironments } from './repo-options.js';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -21,7 +22,7 @@ registerUserError(QueueUnreachableError);
 
 interface WorkerFlags {
   queue: string; slots?: number; name?: string; concurrency?: number; timeLimit?: number; memoryLimit?: number;
-  cacheDir?: string; unsafeNoSandbox?: boolean;
+  cacheDir?: string; unsafeNoSandbox?: boolean; repoSource?: string[]; registry?: string;
 }
 
 /** Add `worker` to the program. */
@@ -36,6 +37,8 @@ export function register(program: Command): void {
     .option('--memory-limit <MiB>', 'memory limit of jobs that set none', parseMemoryLimitMiB)
     .option('--cache-dir <dir>', CACHE_DIR_HELP)
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
+    .option('--repo-source <repo=path>', 'repository jobs: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
+    .option('--registry <url>', 'repository jobs: the package registry an install may reach (default https://registry.npmjs.org/)')
     .action(async (flags: WorkerFlags) => {
       // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
       const reaped = await runUnderReaperIfPid1();
@@ -48,12 +51,15 @@ export function register(program: Command): void {
       const name = flags.name ?? `${hostname()}-${process.pid}`;
       // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
       const { startWorker } = await import('../queue/worker.js');
+      const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
       const worker = await startWorker({
         location, name, crucibleVersion: CRUCIBLE_VERSION,
         ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
         judge: {
           languages: context.languages, modes: context.modes, unsafeNoSandbox: flags.unsafeNoSandbox === true,
-          cacheDir: flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir),
+          cacheDir,
+          // Repository jobs' environments are prepared here, once per worker (the dataset's sources as shipped, or --repo-source).
+          environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible worker ${name}: ${line}\n`)),
           ...(flags.slots === undefined ? {} : { slots: flags.slots }),
           limits: {
             ...(flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) }),

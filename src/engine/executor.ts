@@ -15,7 +15,7 @@ import type { Language } from '../languages/schema.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { removeTree } from '../sandbox/cleanup.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { internalRun, type ExecutionResult, type Limits, type Mount } from '../sandbox/types.js';
+import { internalRun, type ExecutionResult, type Limits, type Mount, type WorkspaceMount } from '../sandbox/types.js';
 import { DEFAULT_COMPILE_LIMITS, forLanguage, scaleLimits } from '../limits.js';
 
 /** A compile box that made an artifact directory (with the compiler's result). */
@@ -52,6 +52,13 @@ export function filesHash(files: Readonly<Record<string, string | Uint8Array>>):
 
 /** Where an artifact directory is mounted in a run (the slot boxes' one mount point). */
 export const ARTIFACT_DIR = '/artifact';
+
+/** What a run sees besides its program (a plan's `workspace`): a prepared workspace, an outbox, a loopback of its own. */
+export interface RunSurroundings {
+  readonly workspace?: WorkspaceMount;
+  readonly outbox?: boolean;
+  readonly loopback?: boolean;
+}
 
 /**
  * One compile box: a command run in `/box` with `files` there, whose work directory becomes the artifact every run
@@ -213,15 +220,17 @@ export class Executor {
    * Run a compiled (or interpreted) program once on `stdin` with `limits` (before language multipliers);
    * `files` are written into the work directory beside it (e.g. a checker's input and answer); `args` are appended
    * to the language's run command (a checker's file names); `programFiles` are the program's own files (see
-   * `CompileOptions.files`), which an interpreted language's run needs beside its source.
+   * `CompileOptions.files`), which an interpreted language's run needs beside its source; `surroundings` add a
+   * prepared workspace, an outbox and a loopback of the run's own.
    * @throws the signal's reason when `signal` aborts (the run under way is killed; no verdict is made of it).
    */
   async runCompiled(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string,
     limits: Limits, files: Readonly<Record<string, string | Uint8Array>> = {}, signal?: AbortSignal,
-    args: readonly string[] = [], programFiles?: Readonly<Record<string, string | Uint8Array>>): Promise<ExecutionResult> {
+    args: readonly string[] = [], programFiles?: Readonly<Record<string, string | Uint8Array>>,
+    surroundings: RunSurroundings = {}): Promise<ExecutionResult> {
     this.stats.runs++;
     const command = this.command(language, source, outcome, limits, { args, files, ...(programFiles === undefined ? {} : { programFiles }) });
-    const { result } = await this.sandbox.run({ ...command, stdin, signal });
+    const { result } = await this.sandbox.run({ ...command, stdin, signal, ...surroundings });
     if (result.cancelled) signal?.throwIfAborted();
     return result;
   }

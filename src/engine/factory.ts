@@ -4,6 +4,7 @@
  * `LocalJudge` on this machine's sandbox; a judge backed by a queue of workers on other machines is another
  * branch of `createJudge`, with the same options where they apply.
  */
+import type { EnvironmentProvider } from '../judge/environment.js';
 import type { Judge } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
@@ -33,6 +34,11 @@ export interface JudgeOptions {
    * `$XDG_CACHE_HOME/crucible` or `~/.cache/crucible`); null keeps ground truth in memory only.
    */
   readonly cacheDir?: string | null;
+  /**
+   * Providers of prepared environments (`src/judge/environment.ts`: repositories for the `repository` kind), made
+   * on the judge's sandbox (their preparation runs in it); default none, so plans with a workspace are `internal_error`.
+   */
+  readonly environments?: (sandbox: Sandbox) => readonly EnvironmentProvider[];
 }
 
 /**
@@ -49,8 +55,10 @@ export function createJudge(options: JudgeOptions = {}): Judge {
     ...(options.boxSlots === undefined ? {} : { boxSlots: options.boxSlots }),
     unsafeNoSandbox: options.unsafeNoSandbox === true,
   });
+  const environments = new Map((options.environments?.(sandbox) ?? []).map((provider) => [provider.name, provider]));
   return new LocalJudge(sandbox, {
     languages, modes: options.modes ?? defaultModes(), limits,
     groundTruth: cacheDir === null ? null : new GroundTruthCache(cacheDir), ownsSandbox: options.sandbox === undefined,
+    environments,
   });
 }

@@ -21,6 +21,7 @@
  * of that problem, with the limit to raise, remembered for the process; one Crucible failed to compute is
  * `internal_error`, tried again.
  */
+import type { EnvironmentProvider } from '../judge/environment.js';
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
@@ -69,6 +70,8 @@ export interface LocalJudgeOptions {
   readonly groundTruth: GroundTruthCache | null;
   /** Close the sandbox with the judge. */
   readonly ownsSandbox: boolean;
+  /** Providers of the prepared environments plans may name (`PlanWorkspace`), by name; default none. */
+  readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
 }
 
 /** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
@@ -127,7 +130,7 @@ export class LocalJudge implements Judge {
   constructor(readonly sandbox: Sandbox, private readonly options: LocalJudgeOptions) {
     this.executor = new Executor(sandbox, options.languages);
     this.harness = new PythonHarnessPool(sandbox, harnessInterpreter(options.languages.get('python')));
-    this.plans = new PlanExecutor(this.executor, this.harness, options.languages);
+    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments);
   }
 
   get capacity(): JudgeCapacity {

@@ -33,6 +33,8 @@ import type { ExecutionResult, Limits } from '../sandbox/types.js';
 import { runStatus, shortReason, type TestResult } from '../verdict/index.js';
 import type { CompileOutcome, Executor } from './executor.js';
 import { harnessInterpreter, type PythonHarnessPool } from './harness-pool.js';
+import { workspaceRun } from './workspace.js';
+import type { EnvironmentProvider } from '../judge/environment.js';
 import { runInteractive } from './interactive.js';
 
 /** Bytes read back of a file a compile plan names, when its limits do not say (1 MiB). */
@@ -110,7 +112,8 @@ export class PlanExecutor {
   readonly stats = { contestJobs: 0, interactiveBoxes: 0 };
 
   constructor(private readonly executor: Executor, private readonly harness: PythonHarnessPool,
-    private readonly languages: LanguageRegistry) {}
+    private readonly languages: LanguageRegistry,
+    private readonly environments: ReadonlyMap<string, EnvironmentProvider> = new Map()) {}
 
   /**
    * Execute `plan` for `problem`, judging runs with `mode` (its `judgeRun` unless `judging` is `default`).
@@ -151,6 +154,10 @@ export class PlanExecutor {
     signal?.throwIfAborted();
     const compile = await this.compile(language, plan.program);
     if (!compile.ok) return { kind: 'program_runs', compiled: false, compile: compile.result, runs: [], repeats: [], tests: [] };
+    // A plan with a workspace: its environment prepared (once) and mounted into every run (./workspace.ts).
+    const { limits, surroundings } = plan.workspace === undefined
+      ? { limits: runLimits(plan.limits), surroundings: {} }
+      : await workspaceRun(plan.workspace, plan.limits, this.environments, signal);
     const runs: ExecutionResult[] = [];
     const repeats: RunMeasurement[][] = [];
     const tests: TestResult[] = [];
@@ -159,8 +166,8 @@ export class PlanExecutor {
       let judged: ExecutionResult | undefined;
       for (let time = 0; time < Math.max(1, Math.floor(run.repeat ?? 1)); time++) {
         signal?.throwIfAborted();
-        const result = await this.executor.runCompiled(language, plan.program.source, compile, run.stdin, runLimits(plan.limits),
-          run.files, signal, run.args, plan.program.files);
+        const result = await this.executor.runCompiled(language, plan.program.source, compile, run.stdin, limits,
+          run.files, signal, run.args, plan.program.files, surroundings);
         measurements.push(measured(result));
         if (judged === undefined || result.status !== 'ok') judged = result;
         if (result.status !== 'ok') break;

@@ -20,6 +20,7 @@ import { readLiveCodeBench } from './livecodebench.js';
 import { isIoiRecord, readIoi } from './ioi.js';
 import { kattisPackages, readKattis } from './kattis.js';
 import { readMbpp } from './mbpp.js';
+import { isSweBenchInstance, readSweBench } from './swe-bench.js';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
@@ -113,6 +114,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'Kattis/problemtools problem packages (problem.yaml, data/, output validators, submissions/; legacy and 2023-07), or a directory of them',
     detect: () => false,
     read: readKattis,
+  },
+  {
+    id: 'swe-bench', aliases: ['swebench'],
+    description: 'SWE-bench-style repository instances (instance_id, repo, base_commit, test_patch, FAIL_TO_PASS, PASS_TO_PASS) with test_cmd and log_parser: patches judged by the repository\'s own tests',
+    detect: (r) => isSweBenchInstance(r.keys),
+    read: readSweBench,
   },
   {
     id: 'crucible', aliases: [],

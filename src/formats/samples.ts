@@ -12,6 +12,8 @@
  *   text: such a sample is read as an empty response, which is judged `no_code`.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
  *   [{program}]}`, pretty-printed or one line (or a directory of them; see `multipl-e.ts`).
+ * - patches for repository instances (`swe-predictions.ts`): SWE-bench predictions `{instance_id,
+ *   model_name_or_path, model_patch}`, raw `{instance_id, response}`, Multi-SWE-bench `{org, repo, number, fix_patch}`.
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
  *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
@@ -29,6 +31,7 @@ import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
 import { isEvalPlusSampleDir, readEvalPlusSampleDir } from './evalplus-samples.js';
 import { alignBigcode, type BigcodeAlignment } from './bigcode.js';
 import { liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
+import { predictionsKind, readPredictions } from './swe-predictions.js';
 import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
@@ -53,7 +56,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir' | 'predictions';
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -77,7 +80,12 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
   }
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
-      const format = wholeFileSampleFormat(await wholeDocument(path));
+      const document = await wholeDocument(path);
+      const head = Array.isArray(document) ? document[0] as unknown : undefined;
+      if (typeof head === 'object' && head !== null && !Array.isArray(head) && predictionsKind(new Set(Object.keys(head))) !== undefined) {
+        return 'predictions';
+      }
+      const format = wholeFileSampleFormat(document);
       if (format === undefined) {
         throw new DatasetError(path, undefined, undefined,
           'a JSON list that is neither bigcode generations (lists of strings) nor LiveCodeBench outputs (question_id, output_list)');
@@ -94,6 +102,7 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
     if (typeof first === 'object' && first !== null && 'name' in first && ('completions' in first || 'results' in first)) return 'multipl-e';
+    if (typeof first === 'object' && first !== null && predictionsKind(new Set(Object.keys(first))) !== undefined) return 'predictions';
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
@@ -152,6 +161,7 @@ export async function readSampleFile(path: string, options: ReadSamplesOptions =
   if (format === 'jsonl') return { samples: await readSampleJsonl(path), format };
   if (format === 'livecodebench') return { samples: liveCodeBenchSamples(path, await wholeDocument(path)), format };
   if (format === 'multipl-e') return { samples: await readMultiplESamples(path), format };
+  if (format === 'predictions') return { samples: await readPredictions(path), format };
   if (format === 'evalplus-dir') return { samples: await readEvalPlusSampleDir(path, options.problems), format };
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'

@@ -295,9 +295,71 @@ export interface KattisProblem {
   readonly language?: string;
 }
 
+/**
+ * Where a repository's code comes from (`RepositoryProblem.source`): a git directory (bare or not, e.g. a clone
+ * or a mirror), a git bundle, or a directory holding the tree at the base commit. Paths are the host's.
+ */
+export type RepositorySource =
+  | { readonly kind: 'git'; readonly path: string }
+  | { readonly kind: 'bundle'; readonly path: string }
+  | { readonly kind: 'dir'; readonly path: string };
+
+/**
+ * The test reporters whose output Crucible parses, outside the box (`src/kinds/repository/reports/`): jest's
+ * `--json` report (`jest-json`), vitest's JSON reporter (`vitest-json`, jest's shape), mocha's `json` reporter
+ * (`mocha-json`), TAP 13/14 (`tap`, e.g. node-tap), and node:test's TAP reporter (`node-test`).
+ */
+export const LOG_PARSERS = ['jest-json', 'vitest-json', 'mocha-json', 'tap', 'node-test'] as const;
+export type LogParser = (typeof LOG_PARSERS)[number];
+
+/**
+ * A repository task, SWE-bench's shape (`instance_id`, `repo`, `base_commit`, `patch`, `test_patch`,
+ * `FAIL_TO_PASS`, `PASS_TO_PASS`, `problem_statement`) plus what a Docker-free runner needs: how to install the
+ * dependencies and run the tests, which test files, which reporter, where the code comes from
+ * (`src/kinds/repository/`). A sample is a patch; it is resolved iff every `failToPass` and `passToPass` test id
+ * passes after the patch and then `testPatch` are applied to the base commit.
+ * - `testCmd`: a bash command line run in the repository's root with `{report}` (where the reporter must write,
+ *   outside the work tree) and `{test_files}` (`testFiles`, shell-quoted) substituted.
+ * - `installCmd`: run once per (repository, lockfile) in a box whose only network is the package registry, with
+ *   lifecycle scripts off unless `installScripts`.
+ * - `protectedFiles`: glob patterns of more files a patch may not touch, beyond the built-in ones
+ *   (`src/kinds/repository/policy.ts`).
+ * - `canary`: append a failing canary test with a per-judgement nonce to every test file (default true; see
+ *   docs/SECURITY.md "Repository tasks").
+ * - `timeLimitMs`: CPU time of the whole test run (every process of it), ms; `memoryLimitKiB` its memory.
+ * `goldPatch` is the reference fix (`patch`); never shown to a model. `hints`, `version`, `createdAt`,
+ * `nodeVersion`, `environmentSetupCommit` are kept as given.
+ */
+export interface RepositoryProblem {
+  readonly kind: 'repository';
+  readonly taskId: string;
+  readonly repo: string;
+  readonly baseCommit: string;
+  readonly goldPatch: string;
+  readonly testPatch: string;
+  readonly failToPass: readonly string[];
+  readonly passToPass: readonly string[];
+  readonly statement: string;
+  readonly installCmd: string;
+  readonly testCmd: string;
+  readonly testFiles: readonly string[];
+  readonly logParser: LogParser;
+  readonly source?: RepositorySource;
+  readonly installScripts: boolean;
+  readonly protectedFiles: readonly string[];
+  readonly canary: boolean;
+  readonly timeLimitMs?: number;
+  readonly memoryLimitKiB?: number;
+  readonly hints?: string;
+  readonly version?: string;
+  readonly createdAt?: string;
+  readonly nodeVersion?: string;
+  readonly environmentSetupCommit?: string;
+}
+
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/kinds/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
-  | ExpectedCallProblem | CheckerProblem | IoiProblem | KattisProblem;
+  | ExpectedCallProblem | CheckerProblem | IoiProblem | KattisProblem | RepositoryProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

@@ -139,6 +139,11 @@ export interface JudgingMode<P extends ProblemBase = ProblemBase, K extends Plan
   acceptsLanguage?(problem: P, languageId: string): boolean;
   /** The program to run from the submission's code. */
   assemble(problem: P, code: string, shape: CodeShape): string;
+  /**
+   * The fence tags (lower-cased) whose blocks a raw response's code is taken from first (`diff`, `patch` for
+   * patches), when they are not the judged language's (default: `LanguageRegistry.fenceTags` of the language).
+   */
+  responseFenceTags?(problem: P): ReadonlySet<string>;
   testCount(problem: P): number;
   readonly reference?: ReferenceSpec<P, R>;
   plan(problem: P, program: Program, context: ModeContext<R>): PlanOf<K, C>;

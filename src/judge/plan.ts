@@ -35,6 +35,7 @@ import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { TestResult } from '../verdict/index.js';
 import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
+import type { EnvironmentRef } from './environment.js';
 import type { Program } from './judge.js';
 
 /**
@@ -64,13 +65,40 @@ export interface PlannedRun<C = unknown> {
   readonly repeat?: number;
 }
 
-/** Compile once, run on each planned run (see the module comment). Limits are per run: CPU ms, memory KiB, output bytes. */
+/**
+ * Compile once, run on each planned run (see the module comment). Limits are per run: CPU ms, memory KiB, output
+ * bytes. `workspace`: every run sees a prepared environment (see `PlanWorkspace`).
+ */
 export interface ProgramRunsPlan<C = unknown> {
   readonly kind: 'program_runs';
   readonly program: PlannedProgram;
   readonly runs: readonly PlannedRun<C>[];
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
+  readonly workspace?: PlanWorkspace;
+}
+
+/**
+ * A prepared environment the runs of a plan see (a repository checked out at its base commit with its
+ * dependencies installed, `src/kinds/repository/`): described as data (`environment`, resolved to prepared
+ * directories by the engine's `EnvironmentProvider` of that name, `./environment.ts`, which prepares it once and
+ * reuses it), mounted at `boxPath` by the sandbox (`WorkspaceMount`, `src/sandbox/types.ts`).
+ * - `writable: "overlay"`: each run writes to a copy-on-write layer of its own that dies with it, so nothing a
+ *   run writes survives it or reaches the prepared environment; `"read_only"`: mounted read-only.
+ * - `outbox`: each run gets a directory (`/crucible/out`) whose files come back in its result (`ExecutionResult.outbox`),
+ *   read once every process of the run is dead (a test reporter's file, parsed by the mode outside the box).
+ * - `runLimits`: sandbox limits of the runs beyond the plan's `limits` (wall ms, processes + threads, writable space
+ *   KiB: a test suite needs more than one program), default those of `runLimits` (`src/limits.ts`).
+ * - `loopback`: each run gets a network namespace of its own with its loopback up (test suites that serve on
+ *   127.0.0.1); still no route anywhere else.
+ */
+export interface PlanWorkspace {
+  readonly environment: EnvironmentRef;
+  readonly boxPath: string;
+  readonly writable: 'overlay' | 'read_only';
+  readonly outbox?: boolean;
+  readonly runLimits?: { readonly wallMs?: number; readonly processes?: number; readonly diskKiB?: number };
+  readonly loopback?: boolean;
 }
 
 /**

@@ -111,7 +111,8 @@ function prepareWith(mode: AnyMode, problem: ProblemBase, input: SubmissionInput
   if (input.response === undefined) {
     throw new SubmissionError('no_program', 'the submission has no solution, completion, code or response');
   }
-  const result = extractCode(input.response, { fenceTags: context.languages.fenceTags(resolved), pick: input.pick ?? 'last',
+  const result = extractCode(input.response, { fenceTags: mode.responseFenceTags?.(problem) ?? context.languages.fenceTags(resolved),
+    pick: input.pick ?? 'last',
     stripThink: input.stripThink ?? true });
   const extraction = extractionOf(result);
   if (result.kind === 'no_code') {

@@ -15,6 +15,7 @@ import { kattisMode } from './kattis/kattis.js';
 import type { AnyMode } from '../judge/mode.js';
 import { expectedCallMode } from './python/expected-call.js';
 import { pythonScriptMode } from './python/python-script.js';
+import { repositoryMode } from './repository/repository.js';
 import { scriptMode } from './script/script.js';
 import { unitTestMode } from './python/unit-test.js';
 
@@ -26,7 +27,7 @@ export type { ExpectedOutput } from './python/call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
 export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
-  pythonScriptMode, expectedCallMode, ioiMode, kattisMode];
+  pythonScriptMode, expectedCallMode, ioiMode, kattisMode, repositoryMode];
 
 /** A registry of the built-in modes. */
 export function defaultModes(): ModeRegistry {

@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/crucible.js';
 import { LIMIT_RANGES, outOfRange, type LimitRange, type LimitUnit } from '../limits.js';
-import type { Problem } from '../formats/types.js';
+import { LOG_PARSERS, type Problem } from '../formats/types.js';
 import type { JudgeRequest, JudgeRequestField, ProblemSpec } from '../judge/judge.js';
 import type { PackageOutcome } from '../judge/plan.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
@@ -86,8 +86,17 @@ const expectedCallSchema = z.object({
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
   difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
+const repositorySchema = z.object({
+  kind: z.literal('repository'), taskId: text.min(1), repo: text.regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
+  baseCommit: text.regex(/^[0-9a-f]{40}$/), goldPatch: text, testPatch: text, failToPass: z.array(text.min(1)).min(1),
+  passToPass: z.array(text.min(1)), statement: text, installCmd: text.min(1), testCmd: text.min(1), testFiles: z.array(text.min(1)).min(1),
+  logParser: z.enum(LOG_PARSERS), installScripts: z.boolean(), protectedFiles: z.array(text.min(1)), canary: z.boolean(),
+  source: z.object({ kind: z.enum(['git', 'bundle', 'dir']), path: text.min(1) }).optional(),
+  timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(), hints: text.optional(), version: text.optional(),
+  createdAt: text.optional(), nodeVersion: text.optional(), environmentSetupCommit: text.optional(),
+});
 /** The kinds whose shape the wire checks field by field. */
-const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi']);
+const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi', 'repository']);
 
 const namedFile = z.object({ name: text.min(1), content: text });
 const checkerSchema = z.object({
@@ -113,7 +122,7 @@ const ioiSchema = z.object({
  */
 export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> = z.union([
   z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema,
-    expectedCallSchema, checkerSchema, ioiSchema]),
+    expectedCallSchema, checkerSchema, ioiSchema, repositorySchema]),
   z.object({ kind: text.min(1).refine((k) => !CHECKED_KINDS.has(k), 'a built-in kind with the wrong shape'), taskId: text.min(1) }).passthrough(),
 ]) as unknown as z.ZodType<Problem, z.ZodTypeDef, unknown>;
 

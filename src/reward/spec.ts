@@ -8,6 +8,12 @@
  *   `false` runs every test (for per-test logs). Only binary specs have it.
  * - `kind: "fraction"`: weighted pass fraction `sum(w_i * pass_i) / sum(w_i)` over all tests.
  * - `kind: "threshold"`: 1 when that weighted fraction is >= `threshold` (in [0, 1]), else 0.
+ * - `kind: "score"`: the verdict's partial credit as its problem kind defines it (`Verdict.score`: a repository
+ *   task's fraction of FAIL_TO_PASS tests passed, IOI subtask points); 1 for a pass without one, else 0.
+ * - `kind: "patch_similarity"`: SWE-RL's execution-free reward for repository tasks (Wei et al. 2025,
+ *   arXiv:2502.18449; `src/kinds/repository/similarity.ts`): the patch's similarity to the gold patch in [0, 1],
+ *   -1 for a malformed patch. Computed by the caller from the two patches (`RewardInput.similarity`), not from a
+ *   verdict: nothing is run.
  * - `weights` (fraction/threshold only): one non-negative weight per test, in test order, not all zero;
  *   default all 1.
  * - `penalties`: reward given instead when nothing could be run: `noCode` (no code found in the response),
@@ -48,6 +54,8 @@ export const RewardSpecSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema }).strict(),
+  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema }).strict(),
+  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema }).strict(),
   z
     .object({
       kind: z.literal('threshold'),
@@ -71,6 +79,10 @@ export interface RewardInput {
   readonly testsPassed: readonly boolean[];
   /** Number of tests of the problem; default `testsPassed.length`. */
   readonly testCount?: number;
+  /** The verdict's partial credit (`Verdict.score`), for `score` specs. */
+  readonly score?: number;
+  /** SWE-RL's patch similarity, for `patch_similarity` specs (computed from the patches by the caller). */
+  readonly similarity?: number;
 }
 
 /** Parse a reward spec from config (throws zod's error with the field path). */
@@ -121,6 +133,11 @@ export function computeReward(spec: RewardSpec, input: RewardInput): number {
   switch (spec.kind) {
     case 'binary':
       return input.status === 'passed' ? 1 : 0;
+    case 'score':
+      return input.score ?? (input.status === 'passed' ? 1 : 0);
+    case 'patch_similarity':
+      if (input.similarity === undefined) throw new RewardError('patch_similarity needs the patch and the gold patch (a repository task)');
+      return input.similarity;
     case 'fraction':
       return passFraction(input.testsPassed, testCount, spec.weights);
     case 'threshold':

@@ -27,7 +27,8 @@ export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
   const status = rewardStatusOf(verdict);
   if (status === 'internal_error' || status === 'reference_failed') return null;
   try {
-    return computeReward(spec, { status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount });
+    return computeReward(spec, { status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
+      ...(verdict.score === undefined ? {} : { score: verdict.score }) });
   } catch (error) {
     if (error instanceof RewardError) return null;
     throw error;

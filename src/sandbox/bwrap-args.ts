@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Mount } from './types.js';
+import { OUTBOX_BOX_PATH, type Mount } from './types.js';
 import { HARNESS_DIR, NATIVE_DIR } from './paths.js';
 
 /** Host paths under /etc that toolchains read (alternatives symlinks, loader cache, JDK and PHP config). */
@@ -25,6 +25,12 @@ export const BOX_WORK = '/box';
 const BOX_HOST_WORK = '/crucible/work';
 /** Empty mount point of a run's tmpfs while its init lays it out (workspace.h STAGE). */
 const BOX_STAGE = '/crucible/rw';
+/**
+ * The uid and gid of a box with a prepared workspace, inside it (bubblewrap `--uid`/`--gid`; outside it is still
+ * the slot's): the same in every slot, so tools that name their caches after the uid (jest's
+ * `/tmp/jest_<uid in base 36>`) find the ones prepared with the environment.
+ */
+export const WORKSPACE_BOX_UID = 1000;
 /** Descriptor on which crucible-box hands bubblewrap the seccomp program (`--seccomp-fd`, `--seccomp`). */
 export const SECCOMP_FD = 5;
 
@@ -84,6 +90,8 @@ export function slotBoxArguments(runsRoot: string): string[] {
  *   seccomp program crucible-box hands it on `SECCOMP_FD` (it then covers every process of the box).
  * `env` is the complete environment; `mounts` are extra binds (read-only unless `writable`).
  * `unshareNet` asks bwrap for a network namespace of its own (used when no slot namespace exists).
+ * `workspace`: the merged tree crucible-box laid out (its `merged` host path, src/sandbox/native/layers.h), bound
+ * at `boxPath` (read-only when `readOnly`). `outbox`: box-init gives the run an outbox at `OUTBOX_BOX_PATH`.
  */
 export function bwrapArguments(options: {
   readonly workDir: string | null;
@@ -94,10 +102,13 @@ export function bwrapArguments(options: {
   readonly mounts: readonly Mount[];
   readonly unshareNet: boolean;
   readonly asPid1: boolean;
+  readonly workspace?: { readonly merged: string; readonly boxPath: string; readonly readOnly: boolean } | null;
+  readonly outbox?: boolean;
 }): string[] {
   const args: string[] = [
     '--unshare-user', '--unshare-pid', '--unshare-uts', '--unshare-ipc', '--unshare-cgroup-try',
     ...(options.unshareNet ? ['--unshare-net'] : []),
+    ...(options.workspace ? ['--uid', String(WORKSPACE_BOX_UID), '--gid', String(WORKSPACE_BOX_UID)] : []),
     '--die-with-parent', '--new-session', '--as-pid-1',
     ...systemView(),
   ];
@@ -113,6 +124,13 @@ export function bwrapArguments(options: {
     args.push('--ro-bind', join(NATIVE_DIR, 'box-init'), BOX_INIT);
   }
   args.push('--ro-bind', HARNESS_DIR, BOX_HARNESS);
+  if (options.workspace) {
+    args.push(options.workspace.readOnly ? '--ro-bind' : '--bind', options.workspace.merged, options.workspace.boxPath);
+  }
+  if (options.outbox) {
+    if (options.asPid1 || options.workDir === null) throw new Error('an outbox needs box-init and a work directory');
+    args.push('--dir', OUTBOX_BOX_PATH);
+  }
   for (const mount of options.mounts) {
     args.push(mount.writable ? '--bind' : '--ro-bind', mount.hostPath, mount.boxPath);
   }
@@ -123,7 +141,7 @@ export function bwrapArguments(options: {
     args.push('--seccomp', String(SECCOMP_FD), ...options.argv);
   } else {
     args.push('--setenv', 'CRUCIBLE_STATUS_FD', '4', BOX_INIT, '--workspace', size);
-    if (options.workDir !== null) args.push('--work', BOX_HOST_WORK, ...(options.keep ? ['--keep'] : []));
+    if (options.workDir !== null) args.push('--work', BOX_HOST_WORK, ...(options.keep ? ['--keep'] : []), ...(options.outbox ? ['--outbox'] : []));
     args.push('--', ...options.argv);
   }
   return args;

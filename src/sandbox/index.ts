@@ -27,7 +27,10 @@ import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
 import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
 import { Subgroup, SUBGROUPS_ENV, type SubgroupDescriptors } from './subgroups.js';
-import { CANCELLED_REASON, internalRun, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
+import { makeOutboxDir, makeWorkspaceDir, readOutbox, validateWorkspace } from './workspace.js';
+import {
+  CANCELLED_REASON, DEFAULT_DISK_KIB, internalRun, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest,
+} from './types.js';
 
 export * from './types.js';
 export { detectCapabilities, type Capabilities } from './capabilities.js';
@@ -140,6 +143,8 @@ function validate(request: SandboxRequest): void {
   for (const name of Object.keys(request.files ?? {})) {
     if (!isBoxRelativePath(name)) throw new RangeError(`file name not allowed in a box: ${name}`);
   }
+  if (request.workspace !== undefined) validateWorkspace(request.workspace, request.asPid1 === true);
+  if (request.outbox && request.asPid1) throw new RangeError('an outbox needs box-init: not with asPid1');
 }
 
 /** A pool of isolated execution slots. Create once per process; `close()` releases everything. */
@@ -237,8 +242,9 @@ export class Sandbox {
    */
   private prepare(slot: Slot, request: SandboxRequest): string | null {
     const files = Object.entries(request.files ?? {});
-    if (files.length === 0 && !request.keepWorkDir && !this.unsafeNoSandbox) return null;
+    if (files.length === 0 && !request.keepWorkDir && !request.outbox && !this.unsafeNoSandbox) return null;
     const workDir = SlotPool.makeWorkDir(slot, `run${++this.runCounter}`);
+    if (request.outbox) makeOutboxDir(workDir, slot, chownSync);
     // Parent directories first (shallowest first). The work directory is fresh and nothing of the program has run
     // yet, so no component can be a symlink.
     const dirs = new Set<string>();
@@ -282,8 +288,12 @@ export class Sandbox {
   }
 
   private start(slot: Slot, workDir: string | null, request: SandboxRequest, capture: Capture, enforceCpu: boolean,
-    subgroups: ReturnType<Sandbox['subgroupsFor']>): Launched {
+    subgroups: ReturnType<Sandbox['subgroupsFor']>, workspaceDir: string | null = null): Launched {
     return launch({
+      workspace: request.workspace && workspaceDir !== null
+        ? { dir: workspaceDir, mount: request.workspace, sizeKiB: request.limits.diskKiB ?? DEFAULT_DISK_KIB } : null,
+      outbox: request.outbox === true,
+      loopback: request.loopback === true,
       slot,
       workDir,
       keep: request.keepWorkDir === true,
@@ -326,15 +336,20 @@ export class Sandbox {
   /** The body of `run` once a slot is held: never throws, always removes what it made unless kept. */
   private async runInSlot(slot: Slot, request: SandboxRequest): Promise<{ readonly result: ExecutionResult; readonly workDir?: string }> {
     let workDir: string | null = null;
+    let workspaceDir: string | null = null;
     let result: ExecutionResult;
     try {
+      if (request.workspace !== undefined && (this.unsafeNoSandbox || !this.capabilities.isRoot)) {
+        return { result: internalRun('a prepared workspace needs the sandbox on a root host (slot uids): this host has neither') };
+      }
       workDir = this.prepare(slot, request);
+      if (request.workspace !== undefined) workspaceDir = makeWorkspaceDir(slot, `ws${++this.runCounter}`);
       const subgroups = this.subgroupsFor(slot, request);
       const pending = this.inSlotBox(slot, workDir, request);
       if (pending !== null) {
         result = await pending;
       } else {
-        const launched = this.start(slot, workDir, request, 'all', true, subgroups);
+        const launched = this.start(slot, workDir, request, 'all', true, subgroups, workspaceDir);
         const abort = (): void => launched.kill(CANCELLED_REASON);
         request.signal?.addEventListener('abort', abort, { once: true });
         if (request.signal?.aborted) abort();
@@ -344,16 +359,24 @@ export class Sandbox {
           request.signal?.removeEventListener('abort', abort);
         }
       }
+      if (request.outbox && workDir !== null && result.status !== 'internal_error') {
+        result = { ...result, outbox: readOutbox(workDir, 0) };
+      }
     } catch (error) {
       result = internalRun(`sandbox: ${(error as Error).message}`);
     }
-    return Sandbox.finished(request, workDir, result);
+    return Sandbox.finished(request, workDir, workspaceDir, result);
   }
 
-  /** A run's answer once it ended: its work directory kept (world-readable) when asked, else removed. Never throws. */
-  private static finished(request: SandboxRequest, workDir: string | null, result: ExecutionResult):
+  /**
+   * A run's answer once it ended: its work directory kept (world-readable) when asked, else removed; its workspace
+   * directory (`workspace` runs) always removed. Never throws.
+   */
+  private static finished(request: SandboxRequest, workDir: string | null, workspaceDir: string | null, result: ExecutionResult):
     { readonly result: ExecutionResult; readonly workDir?: string } {
-    if (request.keepWorkDir && workDir !== null && result.status !== 'internal_error') {
+    // The workspace's directory held only mounts of the run's own mount namespace, gone with its last process.
+    const wsProblem = workspaceDir === null ? null : removeTree(workspaceDir);
+    if (request.keepWorkDir && workDir !== null && result.status !== 'internal_error' && wsProblem === null) {
       try {
         chmodSync(workDir, 0o755);
         return { result, workDir };
@@ -362,6 +385,7 @@ export class Sandbox {
       }
     }
     const problem = workDir === null ? null : removeTree(workDir);
+    if (wsProblem !== null) return { result: internalRun(`clean-up of the run's workspace directory failed: ${wsProblem}`, { wallMs: result.wallMs }) };
     if (problem !== null) return { result: internalRun(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
     return { result };
   }
@@ -420,7 +444,7 @@ export class Sandbox {
     }
     const results = await Promise.all(launched.map((l) => l.result));
     signal?.removeEventListener('abort', abort);
-    return requests.map((request, i) => Sandbox.finished(request, workDirs[i] ?? null,
+    return requests.map((request, i) => Sandbox.finished(request, workDirs[i] ?? null, null,
       failure !== null || results[i] === undefined ? internalRun(failure ?? 'the box did not start') : results[i]!));
   }
 
@@ -430,7 +454,7 @@ export class Sandbox {
    */
   private inSlotBox(slot: Slot, workDir: string | null, request: SandboxRequest): Promise<ExecutionResult> | null {
     const box = this.slotBoxes?.get(slot);
-    if (!box || request.asPid1) return null;
+    if (!box || request.asPid1 || request.workspace !== undefined || request.outbox || request.loopback) return null;
     const root = this.pool.root + '/';
     const mounts: { source: string; boxPath: string }[] = [];
     for (const mount of request.mounts ?? []) {

@@ -10,7 +10,7 @@ import { bwrapArguments, BOX_WORK, SECCOMP_FD } from './bwrap-args.js';
 import { classify, type LauncherReport, parseLauncherReport } from './classify.js';
 import { CRUCIBLE_BOX, NATIVE_DIR } from './paths.js';
 import type { Slot } from './slots.js';
-import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits, type Mount } from './types.js';
+import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits, type Mount, type WorkspaceMount } from './types.js';
 
 /** Options of one launch. `unsafeNoSandbox` runs without bubblewrap (explicit opt-in only). */
 export interface LaunchOptions {
@@ -35,6 +35,25 @@ export interface LaunchOptions {
   readonly drain: readonly string[];
   /** Kill the launcher and report `internal_error` if it has not finished this long after start (ms). */
   readonly watchdogMs: number | null;
+  /**
+   * A prepared workspace: `dir` is an empty host directory crucible-box lays it out on (src/sandbox/native/layers.h),
+   * `sizeKiB` the run's writable layer. Needs a slot uid (root host).
+   */
+  readonly workspace?: { readonly dir: string; readonly mount: WorkspaceMount; readonly sizeKiB: number } | null;
+  /** Give the run an outbox (`SandboxRequest.outbox`); needs `workDir` (its `.outbox/` gets the copy). */
+  readonly outbox?: boolean;
+  /** A network namespace of the box's own with its loopback up (`SandboxRequest.loopback`). */
+  readonly loopback?: boolean;
+}
+
+/** crucible-box's arguments for a workspace (src/sandbox/native/layers.h). */
+function workspaceArguments(workspace: NonNullable<LaunchOptions['workspace']>): string[] {
+  const { mount } = workspace;
+  const args = ['--workspace-dir', workspace.dir, '--workspace-size', String(workspace.sizeKiB * 1024)];
+  for (const layer of mount.layers) args.push('--workspace-lower', layer);
+  if (mount.writable === 'read_only') args.push('--workspace-ro', '1');
+  if (mount.keepWrites) args.push('--workspace-upper', mount.keepWrites.upperDir, '--workspace-work', mount.keepWrites.workDir);
+  return args;
 }
 
 /** A file crucible-box opens as root for the box: write-only (a cgroup.procs) or a directory (read-only). */
@@ -59,6 +78,7 @@ function launcherArguments(o: LaunchOptions): string[] {
   if (!o.unsafeNoSandbox && o.asPid1) args.push('--seccomp-fd', String(SECCOMP_FD));
   for (const p of o.passed) args.push(p.directory ? '--pass-dfd' : '--pass-wfd', `${p.target}=${p.path}`);
   for (const dir of o.drain) args.push('--drain-cgroup', dir);
+  if (o.workspace) args.push(...workspaceArguments(o.workspace));
   if (o.enforceCpu) {
     args.push('--cpu-ms', String(limits.cpuMs));
     // Per-process backstop; the tree-wide bound is the cgroup's.
@@ -82,7 +102,9 @@ function launcherArguments(o: LaunchOptions): string[] {
   } else {
     args.push(o.bwrapPath, ...bwrapArguments({ workDir: o.workDir, keep: o.keep,
       diskBytes: (o.limits.diskKiB ?? DEFAULT_DISK_KIB) * 1024, argv: o.argv, env: o.env, mounts: o.mounts,
-      unshareNet: o.slot.netns === null, asPid1: o.asPid1 }));
+      unshareNet: o.slot.netns === null || o.loopback === true, asPid1: o.asPid1, outbox: o.outbox === true,
+      workspace: o.workspace ? { merged: `${o.workspace.dir}/merged`, boxPath: o.workspace.mount.boxPath,
+        readOnly: o.workspace.mount.writable === 'read_only' } : null }));
   }
   return args;
 }

@@ -31,6 +31,10 @@
  * - `close()` kills the launcher (the box's pid namespace dies with its pid 1), waits until crucible-box reports
  *   every process gone and the cgroups empty, removes the sub-group's directories and frees the slot. The
  *   session's files lived only in the box's tmpfs and go with its mount namespace.
+ * - A session may work on a prepared workspace (a repository: `WorkspaceMount`), mounted copy-on-write at its box
+ *   path by crucible-box (src/sandbox/native/layers.h) on a tmpfs of the session's disk quota: what the session
+ *   writes lives in that tmpfs and dies with the box, so a reset (a new box) is pristine and the prepared layers are
+ *   never written. Such a box runs as uid 1000 inside and has a loopback of its own.
  */
 import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync, rmdirSync } from 'node:fs';
@@ -40,7 +44,9 @@ import { launch, type Launched } from './launch.js';
 import { NATIVE_DIR } from './paths.js';
 import { SlotPool, type Slot } from './slots.js';
 import { Subgroup, SUBGROUPS_ENV } from './subgroups.js';
-import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus } from './types.js';
+import { removeTree } from './cleanup.js';
+import { CANCELLED_REASON, type ExecutionResult, type ExecutionStatus, type WorkspaceMount } from './types.js';
+import { makeWorkspaceDir, validateWorkspace } from './workspace.js';
 
 /**
  * The limits a session box enforces per step, from outside it (the meanings of `SessionLimits` in
@@ -275,10 +281,18 @@ export class SessionBox {
    * Start a box of `kind` in `slot` and wait for its agent to be ready. `release` gets the slot back once the
    * box is gone. @throws Error when the box cannot start (the slot is released).
    */
-  static async start(kind: BoxKind, slot: Slot, caps: Capabilities, limits: SessionBoxLimits, release: (slot: Slot) => void): Promise<SessionBox> {
+  static async start(kind: BoxKind, slot: Slot, caps: Capabilities, limits: SessionBoxLimits, release: (slot: Slot) => void,
+    workspace?: WorkspaceMount): Promise<SessionBox> {
     let group: Subgroup | null = null;
     let launched: Launched;
+    let workspaceDir: string | null = null;
     try {
+      if (workspace !== undefined) {
+        // A prepared workspace (a repository) at its box path, copy-on-write on a tmpfs of the session's disk quota.
+        validateWorkspace(workspace, true);
+        if (!caps.isRoot) throw new Error('a session with a prepared workspace needs a root host (slot uids)');
+        workspaceDir = makeWorkspaceDir(slot, `session-ws-${process.pid}-${Date.now()}`);
+      }
       const passed = [];
       const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: '/box', LANG: 'C.UTF-8' };
       if (slot.cgroups !== null) {
@@ -297,8 +311,11 @@ export class SessionBox {
         },
         bwrapPath: caps.bwrapPath ?? '/usr/bin/bwrap', unsafeNoSandbox: false, enforceCpu: false, asPid1: true,
         passed, drain: group?.cgroupDirs ?? [], watchdogMs: null,
+        workspace: workspace === undefined || workspaceDir === null ? null : { dir: workspaceDir, mount: workspace, sizeKiB: limits.diskKiB },
+        loopback: workspace !== undefined,
       }, undefined, false);
     } catch (error) {
+      if (workspaceDir !== null) removeTree(workspaceDir);
       release(slot);
       throw error;
     }
@@ -306,7 +323,10 @@ export class SessionBox {
     launched.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 64) stderr.push(chunk);
     });
+    const wsDir = workspaceDir;
     const result = launched.result.finally(() => {
+      // The workspace's mounts lived in the box's mount namespace; the empty directory is all that is left.
+      if (wsDir !== null) removeTree(wsDir);
       if (group !== null) for (const dir of group.cgroupDirs) {
         try {
           rmdirSync(dir);

@@ -83,6 +83,46 @@ export interface ExecutionResult {
    * `internal_error` with the reason "cancelled by the caller", and the verdict says nothing about the program.
    */
   readonly cancelled?: true;
+  /** What the program left in its outbox (`SandboxRequest.outbox`), read after every process of the run was dead. */
+  readonly outbox?: OutboxFiles;
+}
+
+/**
+ * Files a run left in its outbox (/crucible/out): path relative to the outbox -> contents (UTF-8), as the run's
+ * init copied them out once the run was over (regular files and directories only, printable ASCII names, at most
+ * 16 levels; see src/sandbox/native/workspace.h). The program wrote them, so they are untrusted data to parse.
+ * `skipped` counts entries not returned: not a regular file or directory, odd names, or past `OUTBOX_MAX_BYTES`.
+ */
+export interface OutboxFiles {
+  readonly files: Readonly<Record<string, string>>;
+  readonly skipped: number;
+}
+
+/** Where a run with an outbox finds it (a directory of the run's writable space, copied out at the end). */
+export const OUTBOX_BOX_PATH = '/crucible/out';
+/** Bytes of outbox files a run's result carries at most (16 MiB); the rest are skipped. */
+export const OUTBOX_MAX_BYTES = 16 << 20;
+
+/**
+ * A prepared workspace mounted into a box (src/sandbox/native/layers.h): host directories Crucible made (a
+ * checked-out repository, the dependencies installed for it), merged top first into one tree at `boxPath`.
+ * - `layers`: absolute host paths (1 to 8, top first) of trees owned by the user Crucible runs as (root); the box
+ *   sees their files as its own uid's. They are never writable by the box, and only root needs to reach them.
+ * - `writable`: `overlay` gives the run a writable layer of its own (a tmpfs of the run's `diskKiB`, copy-on-write
+ *   over the layers) that dies with the run, so nothing a run writes reaches the layers or another run;
+ *   `read_only` mounts the merge read-only.
+ * - `keepWrites`: instead of the tmpfs, the writable layer is this host directory (empty; `workDir`, also empty,
+ *   is overlayfs's work directory on the same filesystem), kept after the run: how a layer is built (a
+ *   dependency install over a checked-out tree). Files in it are owned by the slot's uid until the caller takes
+ *   them over. Only with `overlay`; not bounded by `diskKiB`.
+ * Inside the box the run's uid and gid are `WORKSPACE_BOX_UID` (1000) whatever the slot (src/sandbox/bwrap-args.ts).
+ * Needs a root host (slot uids); served by a bubblewrap per run (never a slot box).
+ */
+export interface WorkspaceMount {
+  readonly layers: readonly string[];
+  readonly boxPath: string;
+  readonly writable: 'overlay' | 'read_only';
+  readonly keepWrites?: { readonly upperDir: string; readonly workDir: string };
 }
 
 /**
@@ -154,4 +194,17 @@ export interface SandboxRequest {
   readonly keepWorkDir?: boolean;
   readonly signal?: AbortSignal;
   readonly subgroups?: Readonly<Record<string, SubgroupLimits>>;
+  /** A prepared workspace the box sees at `workspace.boxPath` (see `WorkspaceMount`). */
+  readonly workspace?: WorkspaceMount;
+  /**
+   * Give the run an outbox, a directory at `OUTBOX_BOX_PATH` on the run's writable space, whose files come back in
+   * `ExecutionResult.outbox` once every process of the run is dead (never with `asPid1`).
+   */
+  readonly outbox?: boolean;
+  /**
+   * Give the box a network namespace of its own whose loopback is up (bubblewrap's `--unshare-net`): servers a test
+   * suite starts on 127.0.0.1 work, and no route leads anywhere else. Never the slot's namespace (whose loopback is
+   * down), so two runs never meet on it. Served by a bubblewrap per run.
+   */
+  readonly loopback?: boolean;
 }

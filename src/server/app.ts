@@ -26,6 +26,9 @@ import type { LanguageRegistry } from '../languages/registry.js';
 import { openJudge as openFactoryJudge, type OpenedJudge } from '../queue/open.js';
 import type { SharedWork } from '../engine/shared-work.js';
 import { Sandbox } from '../sandbox/index.js';
+import { RepositoryEnvironments } from '../environments/repository/provider.js';
+import { defaultCacheDir } from '../paths.js';
+import { repositorySources } from './repositories.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
 import type { ServerContext, ServerMetrics } from './context.js';
@@ -125,6 +128,8 @@ interface Judging {
   readonly languages: LanguageRegistry;
   readonly plainRuns: SharedWork<PlainRunOutcome>;
   readonly health: HealthMonitor;
+  /** Repository environments prepared on this machine's sandbox; null when judging on a queue's fleet. */
+  readonly repositories: RepositoryEnvironments | null;
   close(): Promise<void>;
 }
 
@@ -132,17 +137,21 @@ interface Judging {
  * The judge of a server (`openJudge`, the one factory): on this machine's sandbox, or (`config.queue`) a
  * `QueueJudge` on a fleet of workers whose status this server watches for its admission.
  */
-async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean }> {
+async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge;
+  queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean; repositories: RepositoryEnvironments | null }> {
   const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
   const sandbox = config.queue !== undefined ? null : options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
   const ownSandbox = sandbox !== null && options.sandbox === undefined;
+  // Repository problems' environments: prepared on this sandbox, also for repository sessions (`repositories`).
+  const repositories = sandbox === null ? null : new RepositoryEnvironments({ sandbox, cacheDir: config.cacheDir ?? defaultCacheDir(),
+    sources: repositorySources(config.repoSources), instanceSources: true, ...(config.registry === undefined ? {} : { registry: config.registry }) });
   let opened: OpenedJudge | undefined;
   try {
     opened = await openFactoryJudge({ ...sandbox === null ? {} : { sandbox }, languages: submission.languages, modes: submission.modes, limits,
       ...config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }, ...config.queue === undefined ? {} : { queue: config.queue },
-      priority: 'interactive' });
+      ...repositories === null ? {} : { environments: () => [repositories] }, priority: 'interactive' });
     await opened.queue?.watchFleet();
-    return { judge: opened.judge, queue: opened.queue, sandbox, ownSandbox };
+    return { judge: opened.judge, queue: opened.queue, sandbox, ownSandbox, repositories };
   } catch (error) {
     await opened?.judge.close();
     if (ownSandbox) sandbox?.close();
@@ -152,7 +161,7 @@ async function openJudge(config: ServeConfig, options: StartOptions, submission:
 
 async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
   const submission = defaultSubmissionContext();
-  const { judge, queue, sandbox, ownSandbox } = await openJudge(config, options, submission);
+  const { judge, queue, sandbox, ownSandbox, repositories } = await openJudge(config, options, submission);
   const close = async (): Promise<void> => {
     await judge.close();
     if (ownSandbox) sandbox?.close();
@@ -175,7 +184,8 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
   // On a fleet the self-test waits behind this server's own jobs once every admitted slot is taken.
   const saturated = sandbox === null ? () => admission.running >= admission.maxInFlight : () => sandbox.busySlots >= sandbox.slotCount;
   const health = new HealthMonitor(judge, { saturated });
-  return { sandbox, judge, queue, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close };
+  return { sandbox, judge, queue, problems, admission, service, languages: submission.languages, plainRuns: plainRunMemo(), health, close,
+    repositories };
 }
 
 /** Gauges and counters read from the judging side when `/metrics` is scraped. */
@@ -340,7 +350,7 @@ async function openContext(config: ServeConfig, options: StartOptions, draining:
     }
   });
   const context: ServerContext = { config, service: judging.service, judge: judging.judge, languages: judging.languages,
-    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining,
+    sandbox: judging.sandbox, metrics, plainRuns: judging.plainRuns, health: judging.health, draining, repositories: judging.repositories,
     startedMs: Date.now(), training: null };
   return { judging, context, registry };
 }

@@ -37,6 +37,9 @@ export const ServeConfigSchema = z.object({
   queue: z.string().min(1).optional().describe('Judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of this machine\'s sandbox; none = local.'),
   fleetBacklogPerSlot: z.number().positive().default(8).describe('With `queue`: 429 once the queue\'s backlog (jobs no worker holds) exceeds this many per slot of the fleet.'),
   unsafeNoSandbox: z.boolean().default(false).describe('Run without isolation if the host has none (dangerous).'),
+  repoSources: z.array(z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+=.+$/, 'owner/name=PATH')).default([])
+    .describe('Where repositories\' code is for repository problems (owner/name=PATH: a git directory, bundle or tree).'),
+  registry: z.string().url().optional().describe('The package registry a repository\'s install may reach; default https://registry.npmjs.org/.'),
 }).strict();
 
 export type ServeConfig = z.output<typeof ServeConfigSchema>;

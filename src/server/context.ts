@@ -2,6 +2,7 @@
 import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
+import type { RepositoryEnvironments } from '../environments/repository/provider.js';
 import type { SharedWork } from '../engine/shared-work.js';
 import type { ServeConfig } from './config.js';
 import type { HealthMonitor } from './health.js';
@@ -34,6 +35,8 @@ export interface ServerContext {
   /** True once shutdown began: new work is refused with `shutting_down`. */
   readonly draining: () => boolean;
   readonly startedMs: number;
+  /** Repository environments (repository problems and sessions); null when judging on a queue's fleet. */
+  readonly repositories: RepositoryEnvironments | null;
   /** The training feed (set once the store is open; null when the server has no store). */
   training: TrainingFeed | null;
 }

@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
-import type { Verdict } from '../verdict/index.js';
+import type { RepositoryProblem } from '../formats/types.js';
+import { patchSimilarity } from '../kinds/repository/similarity.js';
+import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
@@ -120,12 +122,29 @@ interface ItemResult {
   readonly details: Record<string, unknown>;
 }
 
-function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: Judged): ItemResult {
+/**
+ * A `patch_similarity` item, not run (SWE-RL's reward is execution-free): a verdict-shaped answer whose `score` is
+ * the similarity of the item's patch to the problem's gold patch (-1 for a patch that cannot be read; no code found
+ * in a response is `no_code`, rewarded with its penalty).
+ */
+function similarityJudged(ctx: ServerContext, p: Prepared): Judged & { similarity?: number } {
+  if (p.kind === 'decided') return { verdict: p.verdict, extraction: p.extraction };
+  const problem = ctx.service.problems.get(p.problemId)!.problem as RepositoryProblem;
+  const similarity = patchSimilarity(p.request.program.source, problem.goldPatch);
+  return {
+    verdict: { ...verdictWithoutTests('wrong_answer', p.testCount, similarity.error ?? 'not run: rewarded by its similarity to the gold patch (SWE-RL)'),
+      score: Math.max(0, similarity.reward) },
+    extraction: p.extraction, similarity: similarity.reward,
+  };
+}
+
+function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: Judged & { similarity?: number }): ItemResult {
   const v = judged.verdict;
+  const reward = spec.kind === 'patch_similarity' && judged.similarity !== undefined ? judged.similarity : rewardOf(spec, v);
   return {
     id: item.id,
     group,
-    reward: rewardOf(spec, v),
+    reward,
     status: rewardStatusOf(v),
     passed: v.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0),
     total: v.testCount,
@@ -249,9 +268,13 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
       const spec = item.reward ?? body.reward;
       const failFast = spec.kind === 'binary' && spec.failFast;
       const p = ctx.service.prepare(toSubmission(item, failFast), `items[${i}].`);
-      if (spec.kind !== 'binary' && spec.weights !== undefined && spec.weights.length !== p.testCount) {
+      if ((spec.kind === 'fraction' || spec.kind === 'threshold') && spec.weights !== undefined && spec.weights.length !== p.testCount) {
         const field = item.reward ? `items[${i}].reward.weights` : 'reward.weights';
         throw new ServiceError('invalid_body', `${field}: ${spec.weights.length} weights for ${p.testCount} tests`, field);
+      }
+      if (spec.kind === 'patch_similarity' && ctx.service.problems.get(p.problemId)?.problem.kind !== 'repository') {
+        const field = item.reward ? `items[${i}].reward.kind` : 'reward.kind';
+        throw new ServiceError('invalid_body', `${field}: patch_similarity rewards patches to loaded repository problems`, field);
       }
       specs.push(spec);
       prepared.push(p);
@@ -262,7 +285,7 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, where });
 
     const results = await Promise.all(prepared.map(async (p, i) => {
-      const judged = await ctx.service.judgeReserved(p, scope);
+      const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await ctx.service.judgeReserved(p, scope);
       const result = itemResult(body.items[i]!, groups[i]!, specs[i]!, judged);
       feed(ctx, result, p.problemId, judged, where, i);
       return result;
@@ -305,7 +328,7 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: Req
   const byGroup = new Map<string, ItemResult[]>();
   const results: ItemResult[] = [];
   await Promise.all(prepared.map(async (p, i) => {
-    const judged = await ctx.service.judgeReserved(p, scope);
+    const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await ctx.service.judgeReserved(p, scope);
     if (scope.signal.aborted) return;
     const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
     feed(ctx, result, p.problemId, judged, where, i);

@@ -14,6 +14,7 @@ import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { SessionManager } from '../sessions/manager.js';
 import type { ProgramBackend, ProgramTask } from '../sessions/environments/program.js';
+import { repositoryBackend } from './repositories.js';
 import { ENVIRONMENT_KINDS, SESSION_LIMIT_RANGES, SessionError, type SessionLimits } from '../sessions/types.js';
 import { verdictWithoutTests, type DetailedVerdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
@@ -38,14 +39,14 @@ const LimitsSchema = z.object({
 }).strict();
 
 export const CreateSessionSchema = z.object({
-  environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program'),
-  task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?'),
+  environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program | repository'),
+  task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?; repository: {problem, reward?}'),
   limits: LimitsSchema.optional(),
   ttlSeconds: limitSchema(LIMIT_RANGES.ttlSeconds, 's').optional().describe('Idle seconds before the session is evicted.'),
 }).strict();
 
 export const StepSchema = z.object({
-  action: z.union([z.string(), z.record(z.unknown())]).describe('A string (python, bash, sqlite) or {kind: "run"|"submit", ...} (program).'),
+  action: z.union([z.string(), z.record(z.unknown())]).describe('A string (python, bash, sqlite), {kind: "run"|"submit", ...} (program) or {kind: "shell"|"view"|"create"|"str_replace"|"insert"|"run_tests"|"submit", ...} (repository).'),
 }).strict();
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
@@ -184,6 +185,7 @@ export function createSessionManager(ctx: ServerContext, registry: Registry): Se
     defaultTtlSeconds: ctx.config.sessionTtlSeconds,
     maxTtlSeconds: ctx.config.maxSessionTtlSeconds,
     programBackend: programBackend(ctx),
+    repositoryBackend: repositoryBackend(ctx),
     ...(ctx.config.sessionMemoryKiB === undefined ? {} : { memoryBudgetKiB: ctx.config.sessionMemoryKiB }),
   });
   registry.add(new Sampled('crucible_sessions_open', 'Sessions open now.', 'gauge', () => manager.stats.open));

@@ -15,9 +15,10 @@ import { BoxEnvironment, type BoxEnvironmentSpec } from './environments/box-envi
 import type { Environment } from './environments/environment.js';
 import { ProgramEnvironment, type ProgramBackend, type SubmitCount } from './environments/program.js';
 import { PYTHON_ENVIRONMENT } from './environments/python.js';
+import { RepositoryEnvironment, type RepositoryBackend } from './environments/repository.js';
 import { SQLITE_ENVIRONMENT } from './environments/sqlite.js';
 import {
-  DEFAULT_SESSION_LIMITS, ENVIRONMENT_KINDS, SESSION_LIMIT_RANGES, SessionError, type EnvironmentKind, type Observation,
+  DEFAULT_SESSION_LIMITS, ENVIRONMENT_KINDS, REPOSITORY_SESSION_LIMITS, SESSION_LIMIT_RANGES, SessionError, type EnvironmentKind, type Observation,
   type SessionLimits, type StepOutcome,
 } from './types.js';
 
@@ -33,6 +34,8 @@ export interface SessionManagerOptions {
   readonly defaultLimits?: Partial<SessionLimits>;
   /** How `program` tasks are bound to problems and judged; without it `program` sessions are refused. */
   readonly programBackend?: ProgramBackend;
+  /** How `repository` tasks are bound to instances, prepared and judged; without it `repository` sessions are refused. */
+  readonly repositoryBackend?: RepositoryBackend;
   /** How often idle sessions are looked for, ms; default 1000 (0: never; call `evictIdle` yourself). */
   readonly evictionIntervalMs?: number;
   /** Host capabilities (default: detected). */
@@ -168,6 +171,12 @@ export class SessionManager {
       if (this.options.programBackend === undefined) throw new SessionError('invalid_task', 'environment: this server has no judge for program sessions', 'environment');
       return new ProgramEnvironment(task, limits, this.options.programBackend, submits);
     }
+    if (kind === 'repository') {
+      if (this.options.repositoryBackend === undefined) {
+        throw new SessionError('invalid_task', 'environment: this server has no repository tasks (start it with repository instances)', 'environment');
+      }
+      return new RepositoryEnvironment(task, limits, this.options.repositoryBackend, { caps: this.caps, slots: this.slots });
+    }
     return new BoxEnvironment(BOX_SPECS[kind], task, limits, { caps: this.caps, slots: this.slots });
   }
 
@@ -191,7 +200,8 @@ export class SessionManager {
       throw new SessionError('invalid_task', `ttlSeconds: must be an integer from 1 to ${this.maxTtlSeconds}`, 'ttlSeconds');
     }
     if (this.sessions.size >= this.maxSessions) throw new SessionError('session_limit', `${this.sessions.size} sessions are open, the most this server holds`);
-    const limits = resolveLimits(this.defaults, request.limits);
+    const limits = resolveLimits(request.environment === 'repository' ? { ...this.defaults, ...REPOSITORY_SESSION_LIMITS } : this.defaults,
+      request.limits);
     const reservedKiB = this.reserveMemory(request.environment, limits);
     const submits: SubmitCount = { used: 0 };
     let env: Environment;

@@ -7,7 +7,7 @@ import type { ExecutionStatus } from '../sandbox/types.js';
 import type { SampleStatus } from '../verdict/index.js';
 
 /** The environments a session can be (each a module of `src/sessions/environments/`). */
-export const ENVIRONMENT_KINDS = ['python', 'bash', 'sqlite', 'program'] as const;
+export const ENVIRONMENT_KINDS = ['python', 'bash', 'sqlite', 'program', 'repository'] as const;
 export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 /**
@@ -51,6 +51,15 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxSteps: 1000,
   maxSubmits: 10,
   feedbackChars: 2000,
+};
+
+/**
+ * Defaults of a `repository` session where they differ from `DEFAULT_SESSION_LIMITS` (a test suite is not a REPL
+ * line): 60 s CPU and 300 s wall per step, 2 GiB, 256 processes, 1 GiB of writable space (the repository's
+ * copy-on-write layer, /box and /tmp: each that size), 100 steps.
+ */
+export const REPOSITORY_SESSION_LIMITS: Partial<SessionLimits> = {
+  cpuMs: 60_000, wallMs: 300_000, memoryKiB: 2 * 1024 * 1024, processes: 256, diskKiB: 1024 * 1024, maxSteps: 100,
 };
 
 /** Inclusive ranges a caller may ask for, with their units: the session rows of `LIMIT_RANGES` (`src/limits.ts`). */

@@ -16,6 +16,11 @@ import { EXECUTION_STATUSES, type ExecutionStatus } from '../sandbox/types.js';
  * values to judge against: a fact about the problem and the limits, never a verdict on the program and never
  * Crucible's failure; pass@k leaves such problems out unless asked to count them (`src/metrics/counts.ts`).
  * `internal_error`: Crucible itself failed; never a verdict on the program.
+ * Repository tasks (`src/kinds/repository/`, SWE-bench's vocabulary in its reports: `passed` is "resolved",
+ * `wrong_answer` "unresolved") add three: `patch_apply_failed` (the patch did not apply to the base commit by any
+ * step of the ladder), `invalid_patch` (it touches files the task protects: tests, test configuration, lockfiles,
+ * `package.json` scripts, snapshots) and `invalid_run` (the test suite left no evidence it ran, or its exit status
+ * contradicts the results it reported: never a pass).
  */
 export type SampleStatus =
   | 'passed'
@@ -24,7 +29,10 @@ export type SampleStatus =
   | 'no_code'
   | 'invalid_submission'
   | 'reference_failed'
-  | Exclude<ExecutionStatus, 'ok'>;
+  | Exclude<ExecutionStatus, 'ok'>
+  | 'patch_apply_failed'
+  | 'invalid_patch'
+  | 'invalid_run';
 
 /** Every `SampleStatus`, in a stable order for counts and reports. */
 export const SAMPLE_STATUSES: readonly SampleStatus[] = [
@@ -35,6 +43,9 @@ export const SAMPLE_STATUSES: readonly SampleStatus[] = [
   'invalid_submission',
   'reference_failed',
   ...EXECUTION_STATUSES.filter((s): s is Exclude<typeof s, 'ok'> => s !== 'ok'),
+  'patch_apply_failed',
+  'invalid_patch',
+  'invalid_run',
 ];
 
 const statusSet = new Set<string>(SAMPLE_STATUSES);

@@ -1,12 +1,15 @@
 /**
  * Real-data acceptance on the 16,400 CodeGen-16B HumanEval completions (CodeT's files):
- * - pass@1/10/100 agree with the openai/human-eval harness's 22.12 / 50.38 / 73.78 within 0.5 points;
+ * - pass@1/10/100 agree with the openai/human-eval harness's 22.12 / 50.38 / 73.78 within 0.5 points: the full run
+ *   is `crucible eval`'s, judged once per test run and shared with the dashboard's store
+ *   (test/support/codegen16b-store.ts), read here from its run directory (`verdicts.jsonl`, `summary.json`);
  * - judging again, and once more while both cores are loaded by another process, gives identical verdicts
  *   (limits are CPU time, which load does not inflate; the wall bound is 3x + 2 s and only stops sleepers).
  *   The 16,400 samples are judged in full once; the two determinism runs judge a stride subset (every 4th
  *   problem with all its 100 samples: 41 problems, 4,100 samples), which keeps every kind of verdict the full run
  *   has while costing a quarter of it (issue #24 item 7).
  */
+// crucible-test: alone — its determinism check loads both cores on purpose (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +19,10 @@ import { after, describe, it } from 'node:test';
 import { datasetHash, readProblems, readSamples } from '../../src/formats/index.js';
 import { evaluate, type EvaluationResult } from '../../src/apps/evaluate.js';
 import { createJudge } from '../../src/engine/factory.js';
+import { loadRun } from '../../src/report/load-run.js';
+import type { SampleRecord } from '../../src/store/records.js';
 import { RunStore } from '../../src/store/run-store.js';
+import { judgedCodegen16b } from '../support/codegen16b-store.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/data.js';
 
 const problems = await readProblems(CODET_PROBLEMS, 'humaneval');
@@ -30,7 +36,21 @@ const strideProblems = problems.filter((_, index) => index % STRIDE === 0);
 const strideIds = new Set(strideProblems.map((problem) => problem.taskId));
 const strideSamples = samples.filter((sample) => strideIds.has(sample.taskId));
 
-async function judgeAll(subset?: { problems: typeof problems; samples: typeof samples }): Promise<EvaluationResult> {
+/** What the full run's `summary.json` says (the fields checked here). */
+interface FullSummary {
+  readonly distinctPrograms: number;
+  readonly passAtK: Readonly<Record<string, number>>;
+  readonly countsByStatus: Readonly<Record<string, number>>;
+}
+
+/** The shared full run of the 16,400 samples by `crucible eval`: its records and summary. */
+async function fullRun(): Promise<{ records: readonly SampleRecord[]; summary: FullSummary }> {
+  const run = await loadRun((await judgedCodegen16b()).out);
+  assert.ok(typeof run.summary === 'object' && run.summary !== null, 'the full run wrote summary.json');
+  return { records: run.records, summary: run.summary as FullSummary };
+}
+
+async function judgeAll(subset: { problems: typeof problems; samples: typeof samples }): Promise<EvaluationResult> {
   const dir = mkdtempSync(join(tmpdir(), 'crucible-acceptance-'));
   dirs.push(dir);
   const judge = createJudge({ cacheDir: null });
@@ -38,7 +58,7 @@ async function judgeAll(subset?: { problems: typeof problems; samples: typeof sa
   const store = RunStore.open(dir, { problemsHash, samplesHash: await datasetHash(CODET_SOLUTIONS), options: {} });
   try {
     return await evaluate({
-      judge, store, problems: subset?.problems ?? problems, datasetHash: problemsHash, samples: subset?.samples ?? samples,
+      judge, store, problems: subset.problems, datasetHash: problemsHash, samples: subset.samples,
       ks: [1, 10, 100], bootstrapReps: 100,
     });
   } finally {
@@ -51,7 +71,7 @@ async function judgeAll(subset?: { problems: typeof problems; samples: typeof sa
  * Samples of `b` whose status differs from the same sample in `a`, as "task#index: a -> b" (empty when
  * identical); `b` may judge a subset of `a`'s samples, and must judge each of them.
  */
-function differences(a: EvaluationResult, b: EvaluationResult): string[] {
+function differences(a: { readonly records: readonly SampleRecord[] }, b: EvaluationResult): string[] {
   const byKey = new Map(a.records.map((r) => [`${r.taskId}#${r.sampleIndex}`, r]));
   return b.records.flatMap((other) => {
     const key = `${other.taskId}#${other.sampleIndex}`;
@@ -62,17 +82,19 @@ function differences(a: EvaluationResult, b: EvaluationResult): string[] {
 }
 
 describe('CodeGen-16B samples on CodeT HumanEval', () => {
-  let first: EvaluationResult;
+  let first: { records: readonly SampleRecord[]; summary: FullSummary };
 
   it('reproduces the openai/human-eval pass@k within 0.5 points', async () => {
-    first = await judgeAll();
+    first = await fullRun();
     assert.equal(first.records.length, 16_400);
-    assert.equal(first.distinctPrograms, 12_408);
+    assert.equal(new Set(first.records.map((r) => `${r.taskId}#${r.sampleIndex}`)).size, 16_400, 'each sample judged once');
+    assert.equal(first.summary.distinctPrograms, 12_408);
     const reference: Record<string, number> = { '1': 22.12, '10': 50.38, '100': 73.78 };
     for (const [k, value] of Object.entries(reference)) {
-      assert.ok(Math.abs(100 * first.passAtK[k]! - value) <= 0.5, `pass@${k} = ${100 * first.passAtK[k]!} vs ${value}`);
+      assert.ok(Math.abs(100 * first.summary.passAtK[k]! - value) <= 0.5, `pass@${k} = ${100 * first.summary.passAtK[k]!} vs ${value}`);
     }
-    assert.equal(first.countsByStatus['internal_error'], undefined);
+    assert.equal(first.summary.countsByStatus['internal_error'], undefined);
+    assert.ok(first.records.every((r) => r.status !== 'internal_error'), 'no internal_error verdict');
   });
 
   it('gives identical verdicts when judged again, and again under load on both cores (stride subset)', async () => {

@@ -27,7 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['extract', 'formats'], // code out of responses; problem and sample readers
   ['judge'], // the seam: Judge, plans, the mode contract and registry, submissions, harness protocol
   ['kinds'], // one folder per problem kind, and the built-in registry
-  ['engine', 'sessions'], // runs plans on this machine; multi-turn sessions
+  ['engine', 'sessions', 'environments'], // runs plans on this machine; multi-turn sessions; prepared environments
   ['queue', 'reward', 'metrics'], // a Judge on a fleet; rewards; pass@k and statistics
   ['store'], // run directories and the result store
   ['report', 'generate'], // md/html reports; samples from a model endpoint (crucible generate)

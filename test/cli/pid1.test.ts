@@ -4,6 +4,7 @@
  * zombie accumulates; SIGTERM still reaches the server, which drains and exits 0. Run with `unshare --pid --fork
  * --mount-proc`; real requests (plain runs, judging, a session box opened and closed) make real orphans.
  */
+// crucible-test: alone — it counts the orphans and zombies of a pid namespace while serving (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -12,6 +12,7 @@
  * error, an exception, no reward), never as a made-up score. The programs run in the sandbox; the Codeforces and
  * IOI problems are test/fixtures/contest (written for these tests).
  */
+// crucible-test: alone — a time-out is answered within a client's own wall-clock request time-out (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';

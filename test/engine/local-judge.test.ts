@@ -4,6 +4,7 @@
  * failures are retried a bounded number of times, then returned as `internal_error` verdicts (never a
  * rejection); bad requests reject with `JudgeRequestError`.
  */
+// crucible-test: alone — cancellation is timed against a judgement still under way (abort after 100 ms) (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { IoProblem, ProblemBase } from '../../src/formats/types.js';

@@ -43,7 +43,7 @@ test('several languages in one directory: ids are <language>/<name> in problems 
     'lua.json': item('lua', { completions: ['a'] }),
     'js.json': item('js', { completions: ['b', 'c'] }),
   });
-  assert.deepEqual((await readProblems(dir)).map((p) => [p.taskId, p.language]),
+  assert.deepEqual((await readProblems(dir)).map((p) => [p.taskId, p.kind === 'repository' ? undefined : p.language]),
     [['javascript/HumanEval_53_add', 'javascript'], ['lua/HumanEval_53_add', 'lua']]);
   assert.deepEqual((await readSamples(dir)).map((s) => [s.taskId, s.index]),
     [['javascript/HumanEval_53_add', 0], ['javascript/HumanEval_53_add', 1], ['lua/HumanEval_53_add', 0]]);

@@ -98,7 +98,7 @@ describe('prompts as the harnesses build them', () => {
     assert.equal(first.kind, 'repository');
     const p = buildPrompt(first);
     assert.equal(p.style, 'repository');
-    assert.ok(first.kind === 'repository' && p.input.api === 'chat' && p.input.messages[0]!.content === first.problemStatement);
+    assert.ok(first.kind === 'repository' && 'problemStatement' in first && p.input.api === 'chat' && p.input.messages[0]!.content === first.problemStatement);
     assert.throws(() => buildTasks(sources, 2, 'completions'), (e: Error) => e instanceof PromptError && /and \d+ more tasks/.test(e.message));
   });
 

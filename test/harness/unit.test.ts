@@ -2,6 +2,7 @@
  * The in-box Python judge in unit_test mode (HumanEval style), run inside bubblewrap. Exploit cases are
  * named by the attack they try; every one must end in a verdict other than `passed`.
  */
+// crucible-test: alone — its limit checks assert a wall-clock bound (answered within 3 s) (test/run.ts runs it with no other file).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -17,9 +17,9 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const MINIMAL = 'id: x\nname: X\nsourceFile: main.x\nrun: [/usr/bin/x, /box/main.x]\nversion: [/usr/bin/x, --version]\npackages: [x]\n';
 
 describe('language files', () => {
-  it('scripts/setup installs exactly the packages the language files name (plus the sandbox\'s and the tests\')', () => {
+  it('scripts/setup installs exactly the packages the language files name (plus the sandbox\'s, the tests\' and the repository kind\'s)', () => {
     const listed = execFileSync('bash', [join(PROJECT_ROOT, 'scripts/setup'), '--list-packages'], { encoding: 'utf8' }).trim().split('\n');
-    const wanted = new Set(['bubblewrap', 'util-linux', 'chromium', 'postgresql', 'redis-server', 'python3-setuptools', 'python3-venv', 'python3-pip',
+    const wanted = new Set(['bubblewrap', 'util-linux', 'chromium', 'postgresql', 'redis-server', 'python3-setuptools', 'python3-venv', 'python3-pip', 'git', 'patch',
       ...registry.languages.flatMap((l) => l.packages)]);
     assert.deepEqual(listed, [...wanted].sort());
   });

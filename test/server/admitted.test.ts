@@ -5,6 +5,7 @@
  * left to read), and the next job is served. The real server on
  * 127.0.0.1:0, a real sandbox.
  */
+// crucible-test: alone — admission and disconnects are timed against requests in flight (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';

@@ -5,6 +5,7 @@
  * each client retries, SandboxFusion's wall-clock `run_timeout`, deduplicated `/run_code`, and bad input.
  * The real server on 127.0.0.1:0 in this process, a real sandbox, real programs.
  */
+// crucible-test: alone — hostile requests are timed against the server's limits (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

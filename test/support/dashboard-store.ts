@@ -11,27 +11,24 @@
  * - training runs `grpo-main` (1,000 steps × 16 rollouts in GRPO groups of 4, rewards from the real verdicts of the
  *   CodeGen-16B samples, with latencies, a few step-less validation events) and `grpo-ablation` (the same length,
  *   another curriculum), through the store's training API.
- * Building it takes minutes (the 16,400 samples); `CRUCIBLE_DASHBOARD_STORE` names a directory to build it in once
- * and reuse while developing (the directory is kept; delete it to rebuild).
+ * The first three runs (`default`, `python-only`, `codegen16b`) are the test run's shared fixture
+ * (test/support/codegen16b-store.ts: the 16,400 samples are judged once per test run, and the CodeGen-16B acceptance
+ * reads the same run); the store starts as a copy of it. Building it takes minutes; `CRUCIBLE_DASHBOARD_STORE` names
+ * a directory to build it in once and reuse while developing (the directory is kept; delete it to rebuild).
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { basename, join } from 'node:path';
 import { readProblems, readSamples } from '../../src/formats/index.js';
-import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { openResultStore } from '../../src/store/open.js';
 import type { ResultStore } from '../../src/store/result-store.js';
 import type { TrainingEvent } from '../../src/store/training-event.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS, HUMANEVAL_PLUS } from './data.js';
 import { MBPP_PATH, mbppEarlyReturn, mbppReference } from './mbpp.js';
 import { startMockOpenAI } from './mock-openai.js';
+import { CLI, crucible, DEFAULT_PROBLEMS, DEFAULT_SAMPLES, evalRun, judgedCodegen16b } from './codegen16b-store.js';
 
-const exec = promisify(execFile);
-export const CLI = join(PROJECT_ROOT, 'bin', 'crucible');
-export const DEFAULT_PROBLEMS = join(PROJECT_ROOT, 'benchmarks', 'default', 'problems.json');
-export const DEFAULT_SAMPLES = join(PROJECT_ROOT, 'benchmarks', 'default', 'samples.jsonl');
+export { CLI, crucible, DEFAULT_PROBLEMS, DEFAULT_SAMPLES };
 
 /** Run names of the store, and its training runs. */
 export const RUN_NAMES = ['default', 'python-only', 'codegen16b', 'humaneval-plus', 'mbpp', 'lcb'] as const;
@@ -45,16 +42,6 @@ export interface DashboardStore {
   readonly training: Readonly<Record<'grpo-main' | 'grpo-ablation', number>>;
   /** Whether `dir` is a throw-away folder (delete it when done). */
   readonly scratch: boolean;
-}
-
-/** Run the CLI; resolves to its stdout. */
-export async function crucible(args: readonly string[], cwd: string): Promise<string> {
-  const { stdout } = await exec(CLI, args, { maxBuffer: 64 << 20, cwd });
-  return stdout;
-}
-
-async function evalRun(dir: string, db: string, out: string, extra: readonly string[]): Promise<void> {
-  await crucible(['eval', '--out', join(dir, out), '--store', db, '--no-progress', '--json', '--reps', '500', ...extra], dir);
 }
 
 /** One LiveCodeBench-shaped problem of ours: a row in the published shape, its right and wrong solutions. */
@@ -189,14 +176,12 @@ async function trainingRun(store: ResultStore, name: string, codegen: number, sp
   return id;
 }
 
-/** Build the store in `dir` (made when absent). */
+/** Build the store in `dir` (made when absent): a copy of the judged CodeGen-16B fixture, then the other runs. */
 async function build(dir: string, db: string): Promise<void> {
-  await evalRun(dir, db, 'default', ['--tag', 'builtin']);
-  const pythonOnly = join(dir, 'python-only.jsonl');
-  writeFileSync(pythonOnly, readFileSync(DEFAULT_SAMPLES, 'utf8').split('\n').filter((l) => l.includes('"language": "python"')).join('\n') + '\n');
-  await evalRun(dir, db, 'python-only', ['--problems', DEFAULT_PROBLEMS, '--samples', pythonOnly, '--tag', 'builtin']);
-  await evalRun(dir, db, 'codegen16b', ['--problems', CODET_PROBLEMS, '--samples', CODET_SOLUTIONS, '--format', 'codet', '--k', '1,10,100',
-    '--model', 'CodeGen-Mono-16B', '--tag', 'humaneval', '--tag', 'codet']);
+  const judged = await judgedCodegen16b();
+  // The store file is `db` (its -wal/-shm beside it, if any), the run directories keep their names.
+  cpSync(judged.dir, dir, { recursive: true, filter: (source) => basename(source) !== '.built' });
+  if (!existsSync(db)) throw new Error(`the judged CodeGen-16B fixture has no store file ${basename(db)}`);
   await humanEvalPlusRun(dir, db);
   await mbppRun(dir, db);
   await lcbRun(dir, db);
@@ -218,7 +203,7 @@ export async function dashboardStore(): Promise<DashboardStore> {
   mkdirSync(dir, { recursive: true });
   const db = join(dir, 'crucible.db');
   if (!existsSync(join(dir, 'built'))) {
-    rmSync(db, { force: true });
+    for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
     await build(dir, db);
   }
   const store = await openResultStore(db);

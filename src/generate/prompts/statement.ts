@@ -11,7 +11,7 @@
  * - `repository` (chat): a repository-level task (SWE-bench's shape, a `problem_statement` field): the statement as
  *   the one user message, verbatim; the response is kept as it is (Crucible does not apply patches here).
  */
-import type { ExpectedCallProblem, IoProblem } from '../../formats/types.js';
+import type { ExpectedCallProblem, IoProblem, RepositoryProblem } from '../../formats/types.js';
 import { PromptError, type BuiltPrompt, type PromptApi } from './types.js';
 
 /** bigcode-evaluation-harness APPS stop sequences. */
@@ -57,12 +57,15 @@ export function statementPrompt(problem: { readonly taskId: string; readonly sta
   };
 }
 
-/** A repository task's prompt: its problem statement as the one user message. @throws PromptError for completions. */
-export function repositoryPrompt(task: RepositoryTask, api: PromptApi): BuiltPrompt {
+/**
+ * A repository task's prompt: its problem statement as the one user message (a task read for generation, or a
+ * repository problem read for judging, `RepositoryProblem`). @throws PromptError for completions.
+ */
+export function repositoryPrompt(task: RepositoryTask | RepositoryProblem, api: PromptApi): BuiltPrompt {
   if (api === 'completions') throw new PromptError(task.taskId, 'repository tasks are prompted through the chat API (--chat)');
   return {
     taskId: task.taskId, style: 'repository', language: 'diff',
-    input: { api: 'chat', messages: [{ role: 'user', content: task.problemStatement }] },
+    input: { api: 'chat', messages: [{ role: 'user', content: 'problemStatement' in task ? task.problemStatement : task.statement }] },
     stop: [], output: { kind: 'response' },
   };
 }

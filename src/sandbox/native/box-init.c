@@ -19,7 +19,10 @@
  * its judge; and we are made non-dumpable so it cannot ptrace us or read our memory.
  *
  * Without --workspace (the explicit unsafe mode, no bubblewrap) only the seccomp filter is applied.
- * Usage: box-init [--workspace BYTES] [--work DIR] [--keep] -- PROGRAM [ARGS...]
+ * With --outbox the run's tmpfs also has an out/ directory at /crucible/out (workspace.h WORKSPACE_OUTBOX) for
+ * files the program leaves for Crucible (a test reporter's file): once every process of the run is dead it is
+ * copied, sanitised like a kept /box, into the host work directory's .outbox/ (made by Crucible; hidden, so never copied in).
+ * Usage: box-init [--workspace BYTES] [--work DIR] [--keep] [--outbox] -- PROGRAM [ARGS...]
  * The program never sees the status descriptor: it is closed in the child before exec.
  */
 #define _GNU_SOURCE
@@ -50,17 +53,18 @@ static void setup_fail(const char *step) {
 int main(int argc, char **argv) {
   long long workspace_bytes = -1;
   const char *work = NULL;
-  int keep = 0;
+  int keep = 0, outbox = 0;
   int i = 1;
   for (; i < argc; i++) {
     if (strcmp(argv[i], "--") == 0) { i++; break; }
     if (strcmp(argv[i], "--keep") == 0) keep = 1;
+    else if (strcmp(argv[i], "--outbox") == 0) outbox = 1;
     else if (strcmp(argv[i], "--workspace") == 0 && i + 1 < argc) workspace_bytes = atoll(argv[++i]);
     else if (strcmp(argv[i], "--work") == 0 && i + 1 < argc) work = argv[++i];
     else break;
   }
-  if (i >= argc) {
-    fprintf(stderr, "box-init: usage: box-init [--workspace BYTES] [--work DIR] [--keep] -- PROGRAM [ARGS...]\n");
+  if (i >= argc || (outbox && (work == NULL || workspace_bytes <= 0))) {
+    fprintf(stderr, "box-init: usage: box-init [--workspace BYTES] [--work DIR] [--keep] [--outbox] -- PROGRAM [ARGS...]\n");
     return 125;
   }
   char **program_argv = argv + i;
@@ -69,7 +73,7 @@ int main(int argc, char **argv) {
   unsetenv("CRUCIBLE_STATUS_FD");
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
-  int work_fd = -1;
+  int work_fd = -1, outbox_fd = -1;
   if (workspace_bytes > 0) {
     const char *step = NULL;
     /* bubblewrap's mounts belong to the user namespace it made first; our capabilities are in the one it nests
@@ -78,7 +82,8 @@ int main(int argc, char **argv) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) setup_fail("private mounts");
     if (work != NULL && (work_fd = open(work, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) setup_fail("open the work directory");
     if (remount_adding("/dev", MS_RDONLY | MS_NOSUID) != 0) setup_fail("read-only /dev");
-    if (workspace_make(STAGE, workspace_bytes, work_fd, &step) != 0) setup_fail(step);
+    if (outbox && (outbox_fd = openat(work_fd, ".outbox", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) setup_fail("open the outbox's host directory");
+    if (workspace_make_with(STAGE, workspace_bytes, work_fd, outbox, &step) != 0) setup_fail(step);
     if (work != NULL && mount("tmpfs", work, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=000") != 0) {
       setup_fail("cover the work directory");
     }
@@ -99,6 +104,7 @@ int main(int argc, char **argv) {
     close(exec_pipe[0]);
     if (status_fd >= 0) close(status_fd);
     if (work_fd >= 0) close(work_fd);
+    if (outbox_fd >= 0) close(outbox_fd);
     int err = 0;
     if (workspace_bytes > 0 && (chdir("/box") != 0 || drop_capabilities_for_good() != 0)) err = errno;
     if (err == 0 && crucible_install_seccomp() != 0) err = errno;
@@ -120,5 +126,5 @@ int main(int argc, char **argv) {
   ssize_t got = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
   close(exec_pipe[0]);
   return finish_run(status_fd, child, program_argv[0], got == (ssize_t)sizeof exec_errno ? exec_errno : 0,
-                    workspace_bytes > 0, work_fd);
+                    workspace_bytes > 0, work_fd, outbox_fd);
 }

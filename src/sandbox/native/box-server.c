@@ -222,7 +222,7 @@ static void run_init(const struct request *r, int in_fd, int out_fd, int err_fd,
   int exec_errno = 0;
   ssize_t got = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
   close(exec_pipe[0]);
-  _exit(finish_run(status_fd, program, r->argv[0], got == (ssize_t)sizeof exec_errno ? exec_errno : 0, 1, work_fd));
+  _exit(finish_run(status_fd, program, r->argv[0], got == (ssize_t)sizeof exec_errno ? exec_errno : 0, 1, work_fd, -1));
 }
 
 /* Run one request: start C1, pump stdin/stdout/stderr, collect the status, send 'X'. */

@@ -21,6 +21,9 @@
  *   --pass-wfd N=PATH (write-only) and --pass-dfd N=PATH (a directory, read-only) give a long-lived box the
  *   cgroup.procs files and directories of its sub-cgroups (see src/sandbox/slots.ts), which --drain-cgroup
  *   also empties at the end.
+ *   A prepared workspace (--workspace-dir DIR, --workspace-lower PATH top first, --workspace-size BYTES, and
+ *   --workspace-ro 1 or a kept --workspace-upper/--workspace-work pair) is laid out by the child as root in a
+ *   mount namespace of its own before it drops to the slot's uid (layers.h); bubblewrap binds DIR/merged.
  *
  * Steps that fail leave through the report's "error" field (Crucible's own failure, never the program's).
  */
@@ -47,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "layers.h"
 #include "seccomp.h"
 #include "supervise.h"
 
@@ -84,6 +88,7 @@ struct options {
   int no_status;
   long long pids_max;
   const char *pids_dir;
+  struct layers workspace;
   char **argv;
 };
 
@@ -105,6 +110,12 @@ static void run_child(const struct options *o, int err_fd, int status_fd) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail_child(err_fd, "prctl(PDEATHSIG)");
   for (int i = 0; i < o->cgroup_count; i++) {
     if (write_file(o->cgroups[i], "cgroup.procs", "0") != 0) fail_child(err_fd, "join cgroup");
+  }
+  if (o->workspace.dir != NULL) {
+    /* As root, before the uid drop: the layers' clones, the writable layer, the overlay (layers.h). */
+    const char *step = "workspace";
+    if (!o->drop_privileges) { errno = EPERM; fail_child(err_fd, "a workspace needs a slot uid (root)"); }
+    if (layers_make(&o->workspace, o->uid, o->gid, &step) != 0) fail_child(err_fd, step);
   }
   if (o->netns) {
     int fd = open(o->netns, O_RDONLY | O_CLOEXEC);
@@ -178,9 +189,21 @@ static int parse_options(int argc, char **argv, struct options *o) {
     else if (strcmp(a, "--no-status") == 0) o->no_status = atoi(v);
     else if (strcmp(a, "--pids") == 0) o->pids_dir = v;
     else if (strcmp(a, "--pids-max") == 0) o->pids_max = atoll(v);
+    else if (strcmp(a, "--workspace-dir") == 0) o->workspace.dir = v;
+    else if (strcmp(a, "--workspace-lower") == 0) {
+      if (o->workspace.lower_count == LAYERS_MAX) return -1;
+      o->workspace.lower[o->workspace.lower_count++] = v;
+    }
+    else if (strcmp(a, "--workspace-upper") == 0) o->workspace.upper = v;
+    else if (strcmp(a, "--workspace-work") == 0) o->workspace.upper_work = v;
+    else if (strcmp(a, "--workspace-size") == 0) o->workspace.size = atoll(v);
+    else if (strcmp(a, "--workspace-ro") == 0) o->workspace.read_only = atoi(v);
     else return -1;
   }
   if (i >= argc) return -1;
+  if (o->workspace.dir != NULL && (o->workspace.lower_count == 0 ||
+      (o->workspace.upper == NULL) != (o->workspace.upper_work == NULL) ||
+      (o->workspace.read_only && o->workspace.upper != NULL))) return -1;
   for (int k = 0; k < o->passed_count; k++) {
     if (o->passed[k].target < 5 || o->passed[k].target > PASSED_FD_MAX) return -1;
   }

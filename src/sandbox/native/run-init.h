@@ -66,12 +66,13 @@ static inline void kill_and_reap_all(void) {
 
 /*
  * As the run's pid 1: reap every process until `program` ends; then kill and reap the rest, copy /box out to
- * `keep_fd` when it is >= 0, and write one JSON line to `status_fd`: {"exitCode"|"signal", "cpuUs" (user +
+ * `keep_fd` when it is >= 0 and the outbox (WORKSPACE_OUTBOX) to `outbox_fd` when it is >= 0, and write one JSON line to `status_fd`: {"exitCode"|"signal", "cpuUs" (user +
  * system of every process of the run), "maxRssKiB", "diskUsedBytes", "diskFull", "keptSkipped"}, or {"error"}
  * when exec failed (`exec_errno` > 0; `name` is the program's path) or waiting failed. `workspace` says whether
  * the run has its own writable space (workspace.h) to measure. Returns 0, or 125 after an error.
  */
-static inline int finish_run(int status_fd, pid_t program, const char *name, int exec_errno, int workspace, int keep_fd) {
+static inline int finish_run(int status_fd, pid_t program, const char *name, int exec_errno, int workspace, int keep_fd,
+                             int outbox_fd) {
   int status = 0;
   for (;;) {
     pid_t pid = waitpid(-1, &status, __WALL);
@@ -87,6 +88,7 @@ static inline int finish_run(int status_fd, pid_t program, const char *name, int
   }
   kill_and_reap_all();
   int skipped = keep_fd >= 0 ? workspace_copy_out(keep_fd) : 0;
+  if (outbox_fd >= 0) skipped += workspace_copy_out_from(WORKSPACE_OUTBOX, outbox_fd);
   long long disk_used = -1;
   int disk_full = 0;
   if (workspace) workspace_usage(&disk_used, &disk_full);

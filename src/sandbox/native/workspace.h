@@ -131,13 +131,17 @@ static inline int workspace_copy_in(int src_fd, int dst_fd) {
   return rc;
 }
 
+/* Where a run with an outbox finds it: a directory of the run's tmpfs, copied out when the run ends. */
+#define WORKSPACE_OUTBOX "/crucible/out"
+
 /*
  * Mount the run's tmpfs at `stage` (an empty directory of the box), copy the files of `src_fd` (the host work
  * directory, or -1 for none; see workspace_copy_in) into its box/ directory, bind box/, tmp/ and shm/ at /box, /tmp and
- * /dev/shm, and detach the stage. Needs CAP_SYS_ADMIN in the mount namespace's user namespace. Returns 0, or
- * -1 with errno set and `*step` naming what failed.
+ * /dev/shm (and, with `outbox`, out/ at WORKSPACE_OUTBOX, a mount point the box has), and detach the stage. Needs
+ * CAP_SYS_ADMIN in the mount namespace's user namespace. Returns 0, or -1 with errno set and `*step` naming what
+ * failed.
  */
-static inline int workspace_make(const char *stage, long long disk_bytes, int src_fd, const char **step) {
+static inline int workspace_make_with(const char *stage, long long disk_bytes, int src_fd, int outbox, const char **step) {
   char options[128], path[256];
   long long inodes = disk_bytes / 4096;
   if (inodes < 1024) inodes = 1024;
@@ -145,8 +149,9 @@ static inline int workspace_make(const char *stage, long long disk_bytes, int sr
   *step = "mount the run's tmpfs";
   if (mount("crucible-run", stage, "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
   static const struct { const char *name, *target; mode_t mode; } dirs[] = {
-      {"box", "/box", 0755}, {"tmp", "/tmp", 01777}, {"shm", "/dev/shm", 01777}};
-  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+      {"box", "/box", 0755}, {"tmp", "/tmp", 01777}, {"shm", "/dev/shm", 01777}, {"out", WORKSPACE_OUTBOX, 0755}};
+  size_t count = sizeof dirs / sizeof dirs[0] - (outbox ? 0 : 1);
+  for (size_t i = 0; i < count; i++) {
     snprintf(path, sizeof path, "%s/%s", stage, dirs[i].name);
     *step = "make the run's directories";
     if (mkdir(path, dirs[i].mode) != 0 || chmod(path, dirs[i].mode) != 0) return -1;
@@ -162,7 +167,7 @@ static inline int workspace_make(const char *stage, long long disk_bytes, int sr
     errno = saved;
     if (rc != 0) return -1;
   }
-  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+  for (size_t i = 0; i < count; i++) {
     snprintf(path, sizeof path, "%s/%s", stage, dirs[i].name);
     *step = "bind the run's directories";
     if (mount(path, dirs[i].target, NULL, MS_BIND, NULL) != 0) return -1;
@@ -170,6 +175,11 @@ static inline int workspace_make(const char *stage, long long disk_bytes, int sr
   *step = "detach the run's tmpfs";
   if (umount2(stage, MNT_DETACH) != 0) return -1;
   return 0;
+}
+
+/* The run's tmpfs without an outbox (see workspace_make_with). */
+static inline int workspace_make(const char *stage, long long disk_bytes, int src_fd, const char **step) {
+  return workspace_make_with(stage, disk_bytes, src_fd, 0, step);
 }
 
 /* Used and free bytes of the run's tmpfs (seen through /box); -1 when unknown. */
@@ -189,16 +199,17 @@ static inline int workspace_plain_name(const char *name) {
 }
 
 /*
- * Copy the tree under /box to `dst_fd` (the kept host work directory) once every process of the run is dead.
+ * Copy the tree under `source` (/box, or the outbox) to `dst_fd` (the kept host work directory, or its out/) once
+ * every process of the run is dead.
  * Iterative (an explicit stack of directory pairs, at most WORKSPACE_MAX_DEPTH deep), never follows a symbolic
  * link, makes unreadable entries readable first (the init owns them). Returns how many entries were skipped
  * (not a directory or regular file, odd names, too deep, too many, or failed to copy).
  */
-static inline int workspace_copy_out(int dst_fd) {
+static inline int workspace_copy_out_from(const char *source, int dst_fd) {
   struct level { DIR *src; int dst; } stack[WORKSPACE_MAX_DEPTH + 1];
   int depth = 0, skipped = 0, entries = 0;
-  chmod("/box", 0755);
-  int root = open("/box", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  chmod(source, 0755);
+  int root = open(source, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   DIR *top = root >= 0 ? fdopendir(root) : NULL;
   if (top == NULL) return 1;
   stack[0].src = top;
@@ -243,5 +254,10 @@ static inline int workspace_copy_out(int dst_fd) {
     }
   }
   return skipped;
+}
+
+/* Copy /box out (a kept run). */
+static inline int workspace_copy_out(int dst_fd) {
+  return workspace_copy_out_from("/box", dst_fd);
 }
 #endif

@@ -7,18 +7,30 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createJudge } from '../../../src/engine/factory.js';
+import { RepositoryEnvironments } from '../../../src/environments/repository/provider.js';
 import { BUILTIN_MODES, defaultModes } from '../../../src/kinds/index.js';
 import { prepareSubmission } from '../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
 import type { Verdict } from '../../../src/verdict/index.js';
 import { ATTACK_IDS, ATTACKS, SECRET } from './attacks.js';
 import { BATTERY, type BatteryCase } from './entries.js';
+import { controlProblem, removeBatteryRepository } from './repository.js';
 
 const languages = LanguageRegistry.load();
 const modes = defaultModes();
-const judge = createJudge({ slots: 2, languages, modes, cacheDir: null });
-after(() => judge.close());
+// The repository kind's prepared environments (its entry's repository, checked out once) live in their own cache.
+const repositoryCache = mkdtempSync(join(tmpdir(), 'crucible-battery-cache-'));
+const judge = createJudge({ slots: 2, languages, modes, cacheDir: null,
+  environments: (sandbox) => [new RepositoryEnvironments({ sandbox, cacheDir: repositoryCache, instanceSources: true })] });
+after(async () => {
+  await judge.close();
+  rmSync(repositoryCache, { recursive: true, force: true });
+  removeBatteryRepository();
+});
 
 async function judgeSource(c: BatteryCase, source: string): Promise<Verdict> {
   const prepared = prepareSubmission(c.problem, { [c.submit]: source, language: c.language }, { languages, modes });
@@ -74,6 +86,8 @@ describe('controls: the read-secrets attack of each template finds the secret wh
     ['c++, stdin', reachable('io', 1, (p) => ({ ...p, taskId: 'control/cpp-stdin', tests: [{ input: `${SECRET}\n`, output: `${SECRET}\n` }] }))],
     ['javascript, its own script (a prompt holding it)', reachable('script', 1, (p) => ({ ...p, taskId: 'control/js',
       prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
+    ['repository patch, the hidden test file (the test process can read it)', reachable('repository', 0, () => ({ ...controlProblem('test-file') }))],
+    ['repository patch, the base commit\'s git objects only', reachable('repository', 0, () => ({ ...controlProblem('git-objects') }))],
   ];
   for (const [name, c] of controls) {
     it(name, async () => {

@@ -14,7 +14,9 @@ import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/s
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
 import { cppAttacks } from './cpp.js';
 import { javascriptAttacks } from './javascript.js';
+import { patchAttacks, protectedEdits } from './patch.js';
 import { pythonAttacks } from './python.js';
+import { BATTERY_BASE, BATTERY_PROBLEM, HONEST_PATCH } from './repository.js';
 
 /** One kind's judging path in one language, attacked by the whole battery. */
 export interface BatteryCase {
@@ -181,4 +183,16 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       tests: [{ name: '1', input: 'ping\n', output: `${SECRET}\n` }], subtasks: [{ name: '1', points: 100, tests: [0] }],
       scorePrecision: 2, timeLimitMs: 2000, memoryLimitKiB: 262_144 } as ProblemBase,
   }],
+  // Candidates are patches (language bash: the driver that applies them runs); the judge needs the repository
+  // environments (battery.test.ts gives its judge them). The hidden test checks the answer's digest: see repository.ts.
+  repository: [
+    {
+      name: 'patch to a node:test repository, the attack in the module under test (runs in the test process)', language: 'bash',
+      submit: 'solution', honest: HONEST_PATCH, attacks: patchAttacks(), problem: BATTERY_PROBLEM,
+    },
+    {
+      name: 'patch to a node:test repository, the attack plus an edit of what judges (tests, scripts, config, reports)',
+      language: 'bash', submit: 'solution', honest: HONEST_PATCH, attacks: protectedEdits(BATTERY_BASE), problem: BATTERY_PROBLEM,
+    },
+  ],
 };

@@ -502,6 +502,27 @@ async function problemOf(name: string, c: Case): Promise<ScriptProblem> {
   return problem!;
 }
 
+/**
+ * Every case's problem and the verdict of each of its completions, all started at once before the first test so the
+ * judge keeps both its slots busy (the compilers of two cases run side by side); each test awaits its own verdicts.
+ * A verdict's rejection is marked handled here and thrown where its test awaits it.
+ */
+const started = new Map<string, { readonly problem: Promise<ScriptProblem>; readonly verdicts: Map<string, Promise<Verdict>> }>();
+before(() => {
+  for (const [name, c] of Object.entries(CASES)) {
+    const problem = problemOf(name, c);
+    const verdicts = new Map<string, Promise<Verdict>>();
+    for (const [what, completion] of [['correct', c.correct], ['wrong', c.wrong],
+      ...Object.entries(c.hacks).map(([hack, [code]]) => [hack, code] as const)] as const) {
+      const verdict = problem.then((p) => judgeCompletion(p, completion));
+      verdict.catch(() => { /* thrown where the test awaits it */ });
+      verdicts.set(what, verdict);
+    }
+    problem.catch(() => { /* thrown where the test awaits it */ });
+    started.set(name, { problem, verdicts });
+  }
+});
+
 describe('MultiPL-E script problems: exit status, no failed test, and the end-of-tests marker', () => {
   it('every language with a MultiPL-E assembly is covered here (TypeScript shares JavaScript\'s)', () => {
     for (const language of Object.keys(MULTIPL_E_ASSEMBLY)) assert.ok(Object.values(CASES).some((c) => c.language === language), language);
@@ -510,21 +531,22 @@ describe('MultiPL-E script problems: exit status, no failed test, and the end-of
   for (const [name, c] of Object.entries(CASES)) {
     describe(name, () => {
       let problem: ScriptProblem;
-      before(async () => { problem = await problemOf(name, c); });
+      const verdict = (what: string): Promise<Verdict> => started.get(name)!.verdicts.get(what)!;
+      before(async () => { problem = await started.get(name)!.problem; });
       it('read from a MultiPL-E row, in the MultiPL-E dialect with MultiPL-E\'s stderr rule', () => {
         assert.equal(problem.language, c.language);
         assert.equal(problem.dialect, 'multipl-e');
         assert.equal(problem.stderrFails === true, c.stderrFails === true);
       });
       it('a correct completion passes; a wrong one fails', async () => {
-        const ok = await judgeCompletion(problem, c.correct);
+        const ok = await verdict('correct');
         assert.equal(ok.status, 'passed', JSON.stringify(ok));
-        const wrong = await judgeCompletion(problem, c.wrong);
+        const wrong = await verdict('wrong');
         assert.equal(wrong.status, c.wrongStatus ?? 'runtime_error', JSON.stringify(wrong));
       });
-      for (const [hack, [completion, status]] of Object.entries(c.hacks)) {
+      for (const [hack, [, status]] of Object.entries(c.hacks)) {
         it(`does not pass: ${hack} (${status})`, async () => {
-          const v = await judgeCompletion(problem, completion);
+          const v = await verdict(hack);
           assert.equal(v.passed, false, JSON.stringify(v));
           assert.equal(v.status, status, JSON.stringify(v));
           if (status === 'wrong_answer') assert.match(v.reason ?? '', splitOf(problem) === undefined ? /no end-of-tests marker/ : /^case \d+ /);
