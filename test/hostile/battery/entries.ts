@@ -5,7 +5,7 @@
  *
  * Adding a kind's entry is a data-only step: a small problem of the kind whose one expected value is `SECRET`
  * (no input determines it), the program that passes it (`honest`), and the attack set from the language's template
- * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`; a new language adds a template beside them). A path known
+ * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`, `goAttacks`, `javaAttacks`, `rustAttacks`; a new language adds a template beside them). A path known
  * to be forgeable by some attack names it in `knownForgeries` with the documented reason (docs/SECURITY.md), and
  * the battery then asserts that the attack does pass, so the documentation cannot go stale silently.
  */
@@ -13,6 +13,9 @@ import type { ProblemBase, ScriptProblem } from '../../../src/formats/types.js';
 import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/script.js';
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
 import { cppAttacks } from './cpp.js';
+import { goAttacks } from './go.js';
+import { javaAttacks } from './java.js';
+import { rustAttacks } from './rust.js';
 import { javascriptAttacks } from './javascript.js';
 import { patchAttacks, protectedEdits } from './patch.js';
 import { pythonAttacks } from './python.js';
@@ -146,6 +149,31 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       problem: script({ kind: 'script', taskId: 'JavaScript/battery', language: 'javascript', stderrFails: true, stdoutFails: true,
         prompt: `/* Return the secret. */\nconst ${ENTRY} = (x) => {\n`,
         test: `const testAnswer = () => {\n  console.assert(${ENTRY}('ping') === '${SECRET}')\n}\n\ntestAnswer()\n` }, 'replay'),
+    },
+    {
+      name: 'go, HumanEval-X (replay: the tests\' calls driven from a trusted recording)', language: 'go', submit: 'completion',
+      honest: `\treturn "${SECRET}"\n}\n`, attacks: goAttacks(),
+      problem: script({ kind: 'script', taskId: 'Go/battery', language: 'go',
+        setup: 'package main\n\nimport (\n    "testing"\n    "github.com/stretchr/testify/assert"\n)\n\n',
+        prompt: '\n// Answer returns the secret.\nfunc Answer(x string) string {\n',
+        test: `func TestAnswer(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal("${SECRET}", Answer("ping"))\n}\n` }, 'replay'),
+    },
+    {
+      name: 'java, HumanEval-X (replay: the tests\' calls driven from a trusted recording)', language: 'java', submit: 'completion',
+      honest: `        return "${SECRET}";\n    }\n}\n`, attacks: javaAttacks(),
+      problem: script({ kind: 'script', taskId: 'Java/battery', language: 'java',
+        prompt: 'import java.util.*;\nimport java.lang.*;\n\nclass Solution {\n    /** Return the secret. */\n    public String answer(String x) {\n',
+        test: 'public class Main {\n    public static void main(String[] args) {\n        Solution s = new Solution();\n'
+          + `        List<Boolean> correct = Arrays.asList(\n                Objects.equals(s.answer("ping"), "${SECRET}")\n        );\n`
+          + '        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n' }, 'replay'),
+    },
+    {
+      name: 'rust, HumanEval-X (replay: the tests\' calls driven from a trusted recording)', language: 'rust-test', submit: 'completion',
+      honest: `    "${SECRET}".to_string()\n}\n`, attacks: rustAttacks(),
+      problem: script({ kind: 'script', taskId: 'Rust/battery', language: 'rust-test',
+        prompt: '\nfn main(){}\n\n/* Return the secret. */\nfn answer(x: &str) -> String {\n',
+        test: `\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_answer() {\n        assert_eq!(answer("ping"), "${SECRET}");\n    }\n}\n` },
+      'replay'),
     },
     {
       name: 'javascript, MultiPL-E (split)', language: 'javascript', submit: 'completion', honest: `  return '${SECRET}';\n}\n`,

@@ -13,6 +13,12 @@
  * reflection into the declared return type) accepts only those shapes, integers that fit the type, and dynamic
  * types from a fixed list of built-in types; anything else is a malformed record.
  *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning the
+ * result type's zero value) in a trusted box; the candidate's box holds setup + prompt + completion + a driver test
+ * (`driver`) that decodes each argument list with the trusted decoder into the entry point's parameter types (by
+ * reflection on the function value) and prints one record per call. A setup without testify's `assert` and
+ * `testing` (none in HumanEval-X) keeps the older scheme (the test in the candidate's box).
+ *
  * Random inputs: the test's calls of `math/rand`'s global functions go to a generator of the test's own, seeded
  * with 1 (so a candidate drawing from the global source does not change the inputs); `time.Now().UnixNano()` (a
  * seed in two tests) becomes a constant. In the candidate's box the test's `assert.New(t)` reports to a
@@ -333,6 +339,67 @@ func crucible_replay_finish() {
 }
 `;
 
+/**
+ * The candidate's driver (the test's place in the assembly): one test function that reads one argument list per
+ * stdin line, decodes it as data with the trusted decoder into the entry point's parameter types (by reflection on
+ * the function value; a variadic last parameter as its slice), calls the entry point on each in order and prints
+ * one record per call, then exits 0 (the assembly's end-of-tests test is never reached: nothing here decides a
+ * verdict). Arguments are written before the call, as the recording box writes them. `keep` keeps the setup's
+ * imports used (the test that used them is not in this box).
+ */
+function driver(entry: string, keep: string): string {
+  return `${keep}var _ = assert.Equal
+
+func TestCrucibleDrive(t *testing.T) {
+\tvar crucible_in []byte
+\tcrucible_buf := make([]byte, 65536)
+\tfor {
+\t\tn, err := crucible_ros.Stdin.Read(crucible_buf)
+\t\tcrucible_in = append(crucible_in, crucible_buf[:n]...)
+\t\tif err != nil {
+\t\t\tbreak
+\t\t}
+\t}
+\tcrucible_f := crucible_reflect.ValueOf(${entry})
+\tcrucible_ft := crucible_f.Type()
+\tcrucible_lines := crucible_strings.Split(string(crucible_in), "\\n")
+\tfor _, crucible_line := range crucible_lines[:len(crucible_lines)-1] {
+\t\td := crucible_json.NewDecoder(crucible_strings.NewReader(crucible_line))
+\t\td.UseNumber()
+\t\tvar j interface{}
+\t\titems, ok := j.([]interface{})
+\t\tif err := d.Decode(&j); err == nil && !d.More() {
+\t\t\titems, ok = j.([]interface{})
+\t\t}
+\t\tif !ok || len(items) != crucible_ft.NumIn() {
+\t\t\tcrucible_ros.Stderr.WriteString("undecodable arguments\\n")
+\t\t\tcrucible_ros.Exit(3)
+\t\t}
+\t\tcrucible_args := make([]crucible_reflect.Value, len(items))
+\t\tb := []byte{'['}
+\t\tfor i, x := range items {
+\t\t\tcrucible_args[i] = crucible_dec(x, crucible_ft.In(i), 0)
+\t\t\tif i > 0 {
+\t\t\t\tb = append(b, ',')
+\t\t\t}
+\t\t\tb = crucible_enc(b, crucible_args[i], 0)
+\t\t}
+\t\tb = append(b, ']')
+\t\tvar crucible_out []crucible_reflect.Value
+\t\tif crucible_ft.IsVariadic() {
+\t\t\tcrucible_out = crucible_f.CallSlice(crucible_args)
+\t\t} else {
+\t\t\tcrucible_out = crucible_f.Call(crucible_args)
+\t\t}
+\t\tcrucible_result := crucible_reflect.New(crucible_ft.Out(0))
+\t\tcrucible_result.Elem().Set(crucible_out[0])
+\t\tcrucible_record_write(string(b), crucible_result.Interface())
+\t}
+\tcrucible_ros.Exit(0)
+}
+`;
+}
+
 /** Names of the parameters in a Go parameter list (`a, b int, c []string`), or undefined when unnamed. */
 function parameterNames(params: string): { readonly names: string[]; readonly variadic: boolean } | undefined {
   if (params.trim() === '') return { names: [], variadic: false };
@@ -404,11 +471,22 @@ export const GO_REPLAY: ReplaySplit = {
       program: `${IMPORTS}${testImports}${ENCODER}${REPLAYER}${problem.prompt}\n\tpanic("replaced by the replay stub")\n}\n${stub}`,
       test: `${test}${trustedKeep}\nfunc TestZzzzCrucibleReplayEnd(t *testing.T) {\n\tcrucible_replay_finish()\n}\n`,
     });
+    const recording = (program: string): string => assembleHumanEvalX('go', { setup, program: `${IMPORTS}${ENCODER}${RECORDER}${program}\n${recorder}`,
+      test: test.replace(/\bassert\.New\(\s*t\s*\)/g, 'assert.New(crucible_quiet_t{})') });
+    if (!/"github\.com\/stretchr\/testify\/assert"/.test(setup) || !/"testing"/.test(setup)) {
+      return { entryPoint: entry, candidateProgram: recording, trustedProgram };
+    }
+    const setupKeep = Object.entries(SETUP_SYMBOLS).filter(([pkg]) => setup.includes(`"${pkg}"`)).map(([, line]) => `${line}\n`).join('');
+    const argumentPrograms = [
+      ...(problem.canonicalSolution === undefined ? [] : [recording(problem.prompt + problem.canonicalSolution)]),
+      recording(`${problem.prompt}\n\tvar crucible_zero ${result}\n\treturn crucible_zero\n}\n`),
+    ];
     return {
       entryPoint: entry,
-      candidateProgram: (program) => assembleHumanEvalX('go', { setup, program: `${IMPORTS}${ENCODER}${RECORDER}${program}\n${recorder}`,
-        test: test.replace(/\bassert\.New\(\s*t\s*\)/g, 'assert.New(crucible_quiet_t{})') }),
+      candidateProgram: (program) => assembleHumanEvalX('go', { setup,
+        program: `${IMPORTS}${ENCODER}${REPLAYER}${RECORDER}${program}\n`, test: driver(entry, setupKeep) }),
       trustedProgram,
+      argumentPrograms,
     };
   },
 };

@@ -34,6 +34,12 @@
  * `String`, `Object`, `List`, `ArrayList`, `Optional`, `Map`, `HashMap` (arrays, other generics), and tests that
  * draw unseeded random numbers, are left to the one-program judging.
  *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning the
+ * result type's zero or null) in a trusted box; the candidate's box holds the program + the encoder and the trusted
+ * `Reader` + a driver (`driver`, the test's `Main`) that decodes each argument list into fresh values of the declared
+ * parameter types (descriptors as for results) and prints one record per call. A parameter type without a
+ * descriptor (arrays, other generics; none in HumanEval-X) keeps the older scheme (the test in the candidate's box).
+ *
  * Random inputs: the HumanEval-X Java tests draw from `new Random(42)` (java.util.Random's sequence is fixed by
  * its specification), a local or a static field of the test's class, which a candidate can reach only in its own
  * box: reseeding it there makes the arguments differ from the trusted box's (`diverged`).
@@ -464,7 +470,8 @@ export function javaTypeDescriptor(type: string): string | undefined {
 
 /** The entry point: the last public method the prompt opens, with nothing but comments after it. */
 function entryOf(prompt: string): {
-  readonly name: string; readonly params: string; readonly names: string[]; readonly result: string; readonly throws: string;
+  readonly name: string; readonly params: string; readonly names: string[]; readonly types: string[]; readonly result: string;
+  readonly throws: string;
 } | undefined {
   const all = [...prompt.matchAll(/^[ \t]*public[ \t]+([\w$<>,.?[\] \t]+?)[ \t]+([A-Za-z_$][\w$]*)[ \t]*\(([^()]*)\)\s*(throws\s+[\w$.,\s]+?)?\s*\{/gm)];
   const m = all[all.length - 1];
@@ -472,12 +479,58 @@ function entryOf(prompt: string): {
   const rest = prompt.slice(m.index + m[0].length).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
   if (rest.trim() !== '') return undefined;
   const names: string[] = [];
+  const types: string[] = [];
   for (const part of splitParameters(m[3]!)) {
     const p = /^(?:final\s+)?([\w$<>,.?[\]\s]+?)\s+([A-Za-z_$][\w$]*)$/.exec(part);
     if (p === null) return undefined;
     names.push(p[2]!);
+    types.push(p[1]!.trim());
   }
-  return { name: m[2]!, params: m[3]!, names, result: m[1]!.trim(), throws: (m[4] ?? '').trim() };
+  return { name: m[2]!, params: m[3]!, names, types, result: m[1]!.trim(), throws: (m[4] ?? '').trim() };
+}
+
+/**
+ * The candidate's driver (the test's place in the assembly, so the assembly's `Main` runs it): one argument list
+ * per stdin line, decoded as data with the trusted decoder into fresh values of the declared parameter types
+ * (`descriptors`, one per parameter), the entry point called on one `Solution` in order, one record printed per
+ * call (arguments written before the call, as the recording box writes them); then exit 0 (the assembly's
+ * end-of-tests marker is never printed: nothing here decides a verdict).
+ */
+function driver(entry: { readonly name: string; readonly types: readonly string[] }, descriptors: readonly string[]): string {
+  const vars = entry.types.map((_, i) => `crucible_a${i}`);
+  const decls = entry.types.map((t, i) => `      ${t} ${vars[i]};\n`).join('');
+  const reads = descriptors.map((d, i) => `${i > 0 ? '        crucible_r.expect(",");\n' : ''}`
+    + `        ${vars[i]} = (${PRIMITIVES[entry.types[i]!]?.[1] ?? entry.types[i]}) crucible_r.value(${JSON.stringify(d)}, 0, 0);\n`).join('');
+  return String.raw`
+public class Main {
+  @SuppressWarnings("unchecked")
+  public static void main(java.lang.String[] crucible_argv) throws java.lang.Exception {
+    java.lang.String crucible_text = new java.lang.String(java.lang.System.in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+    Solution crucible_s = new Solution();
+    int crucible_start = 0;
+    for (int crucible_i = 0; crucible_i < crucible_text.length(); crucible_i++) {
+      if (crucible_text.charAt(crucible_i) != '\n') continue;
+      java.lang.String crucible_line = crucible_text.substring(crucible_start, crucible_i);
+      crucible_start = crucible_i + 1;
+${decls}      try {
+        CrucibleReplay.Reader crucible_r = new CrucibleReplay.Reader(crucible_line);
+        crucible_r.expect("[");
+${reads}        crucible_r.expect("]");
+        if (crucible_r.at != crucible_line.length()) throw new CrucibleReplay.Bad("text after the arguments");
+      } catch (CrucibleReplay.Bad crucible_e) {
+        java.lang.System.err.println("undecodable arguments: " + crucible_e.getMessage());
+        java.lang.System.err.flush();
+        java.lang.Runtime.getRuntime().halt(3);
+        return;
+      }
+      java.lang.String crucible_args = CrucibleReplay.args(new java.lang.Object[] {${vars.join(', ')}});
+      CrucibleReplay.record(crucible_args, crucible_s.${entry.name}(${vars.join(', ')}));
+    }
+    java.lang.System.out.flush();
+    java.lang.System.exit(0);
+  }
+}
+`;
 }
 
 /** Randomness a test could draw that is not fixed by a seed (none in HumanEval-X Java, whose tests use `new Random(42)`). */
@@ -521,12 +574,24 @@ export const JAVA_REPLAY: ReplaySplit = {
     const candidateTest = test
       .replace(/\bthrow\s+new\s+AssertionError\s*\(/g, 'CrucibleReplay.ignore(')
       .replace(/(?<![\w$.])assert\s+([^;:]+);/g, 'CrucibleReplay.ignore($1);');
+    const recording = (program: string): string => assembleHumanEvalX(language, {
+      setup: problem.setup ?? '', program: `${program}\n\nfinal class CrucibleReplay {${ENCODER}${RECORDER}}\n\n${recorder}`, test: candidateTest,
+    });
+    const descriptors = entry.types.map(javaTypeDescriptor);
+    if (!descriptors.every((d): d is string => d !== undefined)) return { entryPoint: entry.name, candidateProgram: recording, trustedProgram };
+    const zero = entry.result === 'boolean' ? 'false' : PRIMITIVES[entry.result] !== undefined ? `(${entry.result}) 0` : 'null';
+    const argumentPrograms = [
+      ...(problem.canonicalSolution === undefined ? [] : [recording(problem.prompt + problem.canonicalSolution)]),
+      recording(`${problem.prompt}\n        return ${zero};\n    }\n}\n`),
+    ];
     return {
       entryPoint: entry.name,
       candidateProgram: (program) => assembleHumanEvalX(language, {
-        setup: problem.setup ?? '', program: `${program}\n\nfinal class CrucibleReplay {${ENCODER}${RECORDER}}\n\n${recorder}`, test: candidateTest,
+        setup: problem.setup ?? '', program: `${program}\n\nfinal class CrucibleReplay {${ENCODER}${RECORDER}${REPLAYER}}\n`,
+        test: driver(entry, descriptors),
       }),
       trustedProgram,
+      argumentPrograms,
     };
   },
 };

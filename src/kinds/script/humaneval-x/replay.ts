@@ -24,7 +24,8 @@
  * The trusted program's source depends on the problem only (records and nonce come as a file and on stdin), so a
  * compiled language compiles it once.
  *
- * Driven calls (languages whose `ReplayProblem` has `argumentPrograms`; JavaScript so far): step 1 above puts the
+ * Driven calls (problems whose `ReplayProblem` has `argumentPrograms`: every HumanEval-X problem of JavaScript, C++, Go and
+ * Java, and Rust's but six, `./rust.ts`): step 1 above puts the
  * test's source, with every expected literal, in the candidate's box (issue #23 item 2). Instead the test's calls
  * are first recorded in a trusted box (setup + prompt + the canonical solution when the problem has one, else a
  * stub returning nothing, + the test with its assertions disarmed; the first that ends `ok` with records wins; only

@@ -26,6 +26,13 @@
  * solution's enum (its definition is problem data: derived `PartialEq`, tuple or unit variants only), so the
  * candidate's own `PartialEq` never judges. Signatures with other types are left to the one-program judging.
  *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning
+ * `Default::default()`) in a trusted box; the candidate's box holds the program + `Enc`/`Dec` + a driver test
+ * (`driver`) that decodes each argument list with `Dec` (`&str`, `&[T]`, `&T`, `&mut T` parameters as borrows of
+ * decoded `String`, `Vec<T>`, `T`) and prints one record per call. Kept on the older scheme (the test in the
+ * candidate's box): tests that call a second function the candidate defines (a driver line does not name its
+ * function: Rust/10, 32, 38, 50) and trait-object parameters, which `Dec` cannot build (Rust/22, 137).
+ *
  * The tests' `rand::thread_rng()` and `rand::random()` become a `StdRng` of the test's own with a fixed seed (one
  * stream shared by every `thread_rng()` the test makes), so the inputs are equal in both boxes and a candidate
  * drawing from `rand` does not change them; its inherent `gen_range(low, high)` is rand 0.7's, the form the tests
@@ -276,6 +283,11 @@ pub mod crucible_replayer {
                 return Ok(out);
             }
         }
+    }
+    /// A reader of one line (the candidate's driver decodes the test's arguments with it).
+    pub fn reader(s: &str) -> Reader<'_> { Reader { s, p: 0 } }
+    impl<'a> Reader<'a> {
+        pub fn done(&mut self) -> bool { self.ws(); self.p == self.s.len() }
     }
     pub trait Dec: Sized { fn dec(r: &mut Reader) -> Result<Self, String>; }
     macro_rules! crucible_dec_int {
@@ -598,6 +610,69 @@ function wrapper(f: Recorded, kind: 'record' | 'replay'): string {
   return `\n#[allow(non_snake_case, unused_mut)]\nfn crucible_record_${f.name}${f.generics}(${params}) -> ${f.result} {\n${body}}\n`;
 }
 
+/**
+ * How the driver holds and passes one parameter: the type it decodes (lifetimes made `'static`, `&str` as `String`,
+ * `&[T]` as `Vec<T>`, `&T`/`&mut T` as `T`) and the borrow it passes; undefined for a trait object (no `Dec`).
+ */
+function drivenParameter(type: string): { readonly decoded: string; readonly pass: '' | '&' | '&mut ' } | undefined {
+  if (/\bdyn\b/.test(type)) return undefined;
+  let t = type.replace(/'[A-Za-z_]\w*\s*/g, '').trim();
+  let pass: '' | '&' | '&mut ' = '';
+  const ref = /^&\s*(mut\s+)?([\s\S]+)$/.exec(t);
+  if (ref !== null) {
+    pass = ref[1] === undefined ? '&' : '&mut ';
+    t = ref[2]!.trim();
+    if (t === 'str') t = 'String';
+    const slice = /^\[([\s\S]+)\]$/.exec(t);
+    if (slice !== null) t = `Vec<${slice[1]!}>`;
+  }
+  if (/[&[]/.test(t.replace(/&\s*str\b/g, ''))) return undefined;
+  return { decoded: t.replace(/&\s*str\b/g, '&\'static str'), pass };
+}
+
+/**
+ * The candidate's driver (the test's place in the assembly, a test of its own): one argument list per stdin line,
+ * decoded as data with the trusted decoder into the entry point's parameter types, the entry point called on each
+ * in order and one record printed per call (arguments written before the call, as the recording box writes them);
+ * then exit 0 (the marker test never runs: nothing here decides a verdict).
+ */
+function driver(f: Recorded, params: readonly NonNullable<ReturnType<typeof drivenParameter>>[]): string {
+  const vars = params.map((_, i) => `crucible_a${i}`);
+  const tuple = `(${params.map((p) => `${p.decoded},`).join(' ')})`;
+  const reads = params.map((p, i) => `${i > 0 ? '    r.expect(b\',\')?;\n' : ''}    let ${vars[i]} = <${p.decoded} as crate::crucible_replayer::Dec>::dec(&mut r)?;\n`).join('');
+  const encs = vars.map((v) => `&${v} as &dyn crate::crucible_replay::Enc`).join(', ');
+  return `
+#[allow(unused_mut, unused_variables, non_snake_case)]
+fn crucible_decode_args(line: &str) -> Result<${tuple}, String> {
+    let mut r = crate::crucible_replayer::reader(line);
+    r.expect(b'[')?;
+${reads}    r.expect(b']')?;
+    if !r.done() { return Err("text after the arguments".to_string()); }
+    Ok((${vars.map((v) => `${v},`).join(' ')}))
+}
+
+#[test]
+#[allow(unused_mut, unused_variables)]
+fn crucible_drive() {
+    let mut crucible_in = String::new();
+    if std::io::Read::read_to_string(&mut std::io::stdin(), &mut crucible_in).is_err() {
+        eprintln!("undecodable arguments: stdin is not text");
+        std::process::exit(3);
+    }
+    for crucible_line in crucible_in.split_terminator('\\n') {
+        let (${vars.map((v) => `mut ${v},`).join(' ')}) = match crucible_decode_args(crucible_line) {
+            Ok(v) => v,
+            Err(e) => { eprintln!("undecodable arguments: {}", e); std::process::exit(3) }
+        };
+        let crucible_args = crate::crucible_replay::args(&[${encs}]);
+        let crucible_result: ${f.result} = ${f.name}(${params.map((p, i) => `${p.pass}${vars[i]}`).join(', ')});
+        crate::crucible_recorder::record(crucible_args, &crucible_result);
+    }
+    std::process::exit(0);
+}
+`;
+}
+
 /** HumanEval-X Rust replay (see the module comment). */
 export const RUST_REPLAY: ReplaySplit = {
   prepare(problem: ScriptProblem): ReplayProblem | undefined {
@@ -621,12 +696,25 @@ export const RUST_REPLAY: ReplaySplit = {
       .replace(/(?<![\w:])(?:::)?(?:std::)?assert_ne!\s*\(/g, 'crucible_no_assert_ne!(')
       .replace(/(?<![\w:])(?:::)?(?:std::)?assert!\s*\(/g, 'crucible_no_assert!(');
     const recorders = functions.map((f) => wrapper(f, 'record')).join('');
+    const recording = (program: string): string => assembleHumanEvalX(language, {
+      setup, program: `${program}\n${ENCODER}${RECORDER}${enumCodecs('enc')}${recorders}`, test: candidateTest,
+    });
+    const only = functions.length === 1 && functions[0]!.name === entry.name ? functions[0]! : undefined;
+    const params = only?.params.map(([, t]) => drivenParameter(t));
+    if (only === undefined || params === undefined || !params.every((p) => p !== undefined)) {
+      return { entryPoint: entry.name, candidateProgram: recording, trustedProgram };
+    }
+    const argumentPrograms = [
+      ...(problem.canonicalSolution === undefined ? [] : [recording(problem.prompt + problem.canonicalSolution)]),
+      recording(`${problem.prompt}\n    Default::default()\n}\n`),
+    ];
     return {
       entryPoint: entry.name,
       candidateProgram: (program) => assembleHumanEvalX(language, {
-        setup, program: `${program}\n${ENCODER}${RECORDER}${enumCodecs('enc')}${recorders}`, test: candidateTest,
+        setup, program: `${program}\n${ENCODER}${RECORDER}${REPLAYER}${enumCodecs('enc')}`, test: driver(only, params),
       }),
       trustedProgram,
+      argumentPrograms,
     };
   },
 };

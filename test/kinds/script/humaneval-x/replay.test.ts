@@ -12,6 +12,7 @@ import { datasetHash } from '../../../../src/formats/index.js';
 import type { Problem } from '../../../../src/formats/types.js';
 import { callRecords } from '../../../../src/kinds/script/humaneval-x/replay.js';
 import { SCRIPT_MARKER } from '../../../../src/kinds/script/one-program.js';
+import { HUMANEVAL_X_REPLAYS } from '../../../../src/kinds/script/humaneval-x/index.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
 import { createJudge } from '../../../../src/engine/factory.js';
 import type { SampleStatus } from '../../../../src/verdict/index.js';
@@ -94,12 +95,28 @@ const CASES: readonly LanguageCase[] = [
         /malformed recorded result/],
       'a float64 where the test wants an int in an interface{}': ['Go/137',
         '    if x, ok := b.(int); ok {\n        return float64(x)\n    }\n    return b\n}\n', 'wrong_answer', /tests failed/],
-      'the tests\' random generator advanced by the candidate': ['Go/53', '    crucible_test_rand.Int31n(1000)\n    return x + y\n}\n',
-        'wrong_answer', /diverged/],
     },
     passing: {
       'the global math/rand source used by the candidate (the tests draw from their own)': ['Go/53',
         '    rand.Intn(10)\n    return x + y\n}\n'],
+      'the tests\' generator advanced by the candidate (the tests draw in the trusted box)': ['Go/53',
+        '    crucible_test_rand.Int31n(1000)\n    return x + y\n}\n'],
+      // Issue #23 item 2: the test's source (every expected literal) was in the program and readable in /artifact
+      // during the run; a completion that answers wrong whenever it finds it now passes.
+      'a completion that fails itself if the test\'s source is readable': ['Go/53', [
+        '    src := ""',
+        '    for _, p := range []string{"/artifact/main.go", "main.go", "/box/main.go", "/proc/self/cwd/main.go"} {',
+        '        if b, err := crucible_os.ReadFile(p); err == nil {',
+        '            src += string(b)',
+        '        }',
+        '    }',
+        // The needle is built at run time, so that this completion's own text does not contain it.
+        '    if strings.Contains(src, "Add(0, "+"1))") {',
+        '        return -1',
+        '    }',
+        '    return x + y',
+        '}',
+        ''].join('\n')],
     },
   },
   {
@@ -189,10 +206,21 @@ const CASES: readonly LanguageCase[] = [
       'a recorded result of another type than the declared one': ['Java/53',
         '        return x + y;\n    }\n    static { System.out.println("CRUCIBLE-CALL 0 [0,1] \\"1\\""); System.exit(0); }\n}\n', 'wrong_answer',
         /malformed recorded result/],
+      // The tests' static Random is a field of the test's class, which is not in the candidate's box any more.
       'the tests\' random generator reseeded by the candidate': ['Java/38',
-        '        CrucibleTests.rand.setSeed(1);\n        return encodeCyclic(encodeCyclic(s));\n    }\n}\n', 'wrong_answer', /diverged/],
+        '        CrucibleTests.rand.setSeed(1);\n        return encodeCyclic(encodeCyclic(s));\n    }\n}\n', 'compile_error', /rand/],
     },
     passing: {
+      'a completion that fails itself if the test\'s source is readable': ['Java/53', [
+        '        String src = "";',
+        '        for (String p : new String[] {"/artifact/Main.java", "Main.java", "/box/Main.java", "/proc/self/cwd/Main.java"}) {',
+        '            try { src += new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(p))); } catch (Exception e) { }',
+        '        }',
+        // The needle is built at run time, so that this completion's own text does not contain it.
+        '        return src.contains("s.add(0, " + "1) == 1") ? -1 : x + y;',
+        '    }',
+        '}',
+        ''].join('\n')],
       'random numbers drawn by the candidate (the tests draw from their own generator)': ['Java/53',
         '        new Random().nextInt();\n        Math.random();\n        return x + y;\n    }\n}\n'],
     },
@@ -229,10 +257,19 @@ const CASES: readonly LanguageCase[] = [
         + '#[derive(Debug, PartialEq)]\npub enum RtnType<S, F, I> { String(S), Float(F), Int(I), Other }\n', 'wrong_answer',
         /malformed recorded result \(a variant the tests do not name\)/],
       'a panic in the function': ['Rust/53', '    panic!("no")\n}\n', 'runtime_error', /panicked|exit/],
-      'the tests\' random generator advanced by the candidate': ['Rust/53',
-        '    rand::RngCore::next_u32(&mut crate::crucible_replay::test_rng());\n    x + y\n}\n', 'wrong_answer', /diverged/],
     },
     passing: {
+      'the tests\' generator advanced by the candidate (the tests draw in the trusted box)': ['Rust/53',
+        '    rand::RngCore::next_u32(&mut crate::crucible_replay::test_rng());\n    x + y\n}\n'],
+      'a completion that fails itself if the test\'s source is readable': ['Rust/53', [
+        '    let mut src = String::new();',
+        '    for p in ["/artifact/main.rs", "main.rs", "/box/main.rs", "/proc/self/cwd/main.rs"] {',
+        '        src += &std::fs::read_to_string(p).unwrap_or_default();',
+        '    }',
+        // The needle is built at run time, so that this completion's own text does not contain it.
+        '    if src.contains(&format!("{}{}", "add(0, ", "1) == 1")) { -1 } else { x + y }',
+        '}',
+        ''].join('\n')],
       'rand::thread_rng() used by the candidate (the tests draw from their own generator)': ['Rust/53',
         '    let _: u32 = rand::thread_rng().gen();\n    x + y\n}\n'],
     },
@@ -247,6 +284,29 @@ describe('replay judging of HumanEval-X script problems', () => {
     assert.match((callRecords('CRUCIBLE-CALL 1 [1] 2\n') as { error: string }).error, /out of order/);
     assert.match((callRecords('CRUCIBLE-CALL 0 [1] {\n') as { error: string }).error, /not JSON/);
     assert.match((callRecords('CRUCIBLE-CALL 0 1 2\n') as { error: string }).error, /malformed/);
+  });
+
+  // Issue #23 item 2: the candidate's program of a driven replay holds no line of the test (only the program and a
+  // driver); the problems that keep the test in the box are exactly the documented ones (docs/SECURITY.md).
+  it('keeps the test out of the candidate\'s program for every HumanEval-X problem but six Rust ones', async () => {
+    const kept: string[] = [];
+    for (const suffix of ['js', 'cpp', 'go', 'java', 'rust']) {
+      for (const p of await readHumanEvalX(suffix)) {
+        if (p.kind !== 'script') continue;
+        const r = HUMANEVAL_X_REPLAYS[p.language]!.prepare(p);
+        assert.ok(r !== undefined, `${p.taskId} is replayed`);
+        const candidate = r.candidateProgram(p.canonicalSolution ?? '');
+        // Lines of the test that carry literals (a line the canonical solution shares with the test's helpers does not).
+        const lines = p.test.split('\n').map((l) => l.trim()).filter((l) => l.length >= 25 && /["'\d]/.test(l) && candidate.includes(l));
+        if (r.argumentPrograms === undefined) {
+          kept.push(p.taskId);
+          assert.match(candidate, /\bmod tests\b/, `${p.taskId}: the old scheme holds the test`);
+        } else {
+          assert.deepEqual(lines, [], `${p.taskId}: lines of the test in the candidate's program`);
+        }
+      }
+    }
+    assert.deepEqual(kept, ['Rust/10', 'Rust/22', 'Rust/32', 'Rust/38', 'Rust/50', 'Rust/137']);
   });
 
   for (const c of CASES) {
