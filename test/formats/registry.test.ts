@@ -15,7 +15,7 @@ describe('problem format registry', () => {
     const names = problemFormatNames();
     assert.equal(names[0], 'auto');
     assert.equal(new Set(names).size, names.length);
-    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'swe-bench', 'crucible']);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'kattis', 'swe-bench', 'crucible']);
   });
 
   it('resolves aliases: codet reads as humaneval', async () => {
