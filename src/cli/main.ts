@@ -22,6 +22,7 @@ import { register as registerRepo } from './repo.js';
 import { register as registerGenerate } from './generate.js';
 import { register as registerElo } from './elo.js';
 import { register as registerTestsQuality } from './tests-quality.js';
+import { register as registerValidatePackage } from './validate-package.js';
 
 
 /**
@@ -43,7 +44,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .exitOverride();
   for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
     registerGenerate, registerStore, registerExport, registerDashboard, registerWorker, registerQueue, registerMcp,
-    registerDebugLoop, registerElo, registerTestsQuality, registerRepo]) register(program);
+    registerDebugLoop, registerElo, registerTestsQuality, registerRepo, registerValidatePackage]) register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

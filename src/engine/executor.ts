@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { messageOf } from '../errors.js';
+import type { CollectedFile } from '../judge/plan.js';
+import { readCollectedFile } from './collect.js';
 import { expandArgv, toolchainMounts } from '../languages/argv.js';
 import type { Language } from '../languages/schema.js';
 import type { LanguageRegistry } from '../languages/registry.js';
@@ -231,6 +233,39 @@ export class Executor {
     const { result } = await this.sandbox.run({ ...command, stdin, signal, ...surroundings });
     if (result.cancelled) signal?.throwIfAborted();
     return result;
+  }
+
+  /**
+   * `runCompiled`, then the files `collect` names (paths relative to `/box`, e.g. `feedback/score.txt`) read back
+   * from the run's work directory by `readCollectedFile`'s rules (at most `COLLECT_MAX_BYTES` each, never through a
+   * link or out of the directory; a file the program did not leave has no entry); the work directory is removed
+   * after. For a trusted program's files (an output validator's feedback): the program runs in a fresh box of its own
+   * like any other, and what comes back is data for the caller to parse.
+   * @throws the signal's reason when `signal` aborts.
+   */
+  async runCollecting(language: Language, source: string, outcome: CompileOutcome & { ok: true }, stdin: string, limits: Limits,
+    options: { readonly collect: readonly string[]; readonly files?: Readonly<Record<string, string | Uint8Array>>;
+      readonly args?: readonly string[]; readonly programFiles?: Readonly<Record<string, string | Uint8Array>>;
+      readonly signal?: AbortSignal | undefined }): Promise<{ readonly result: ExecutionResult; readonly files: Readonly<Record<string, CollectedFile>> }> {
+    this.stats.runs++;
+    const command = this.command(language, source, outcome, limits, {
+      ...options.args === undefined ? {} : { args: options.args }, ...options.files === undefined ? {} : { files: options.files },
+      ...options.programFiles === undefined ? {} : { programFiles: options.programFiles },
+    });
+    const { result, workDir } = await this.sandbox.run({ ...command, stdin, signal: options.signal, keepWorkDir: true });
+    const files: Record<string, CollectedFile> = {};
+    if (workDir !== undefined) {
+      try {
+        for (const name of options.collect) {
+          const file = readCollectedFile(workDir, name);
+          if (file !== undefined) files[name] = file;
+        }
+      } finally {
+        this.sandbox.discard(workDir);
+      }
+    }
+    if (result.cancelled) options.signal?.throwIfAborted();
+    return { result, files };
   }
 
   /**

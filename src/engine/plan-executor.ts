@@ -303,7 +303,7 @@ export class PlanExecutor {
     return this.languages.get(program.language);
   }
 
-  /** Executions a mode may make while judging a run (a checker, for instance), each in a box of its own. */
+  /** Executions a mode may make while judging a run (a checker, an output validator and its feedback files), each in a box of its own. */
   tools(signal?: AbortSignal): ExecutionTools {
     return {
       runProgram: async (program, stdin, limits, files, args) => {
@@ -313,6 +313,15 @@ export class PlanExecutor {
         if (!compile.ok) return compile.result;
         signal?.throwIfAborted();
         return this.executor.runCompiled(language, program.source, compile, stdin, runLimits(limits), files, signal, args, program.files);
+      },
+      runProgramCollecting: async (program, stdin, limits, options) => {
+        const language = this.language(program);
+        signal?.throwIfAborted();
+        const compile = await this.compile(language, program);
+        if (!compile.ok) return { result: compile.result, files: {} };
+        signal?.throwIfAborted();
+        return this.executor.runCollecting(language, program.source, compile, stdin, runLimits(limits), {
+          ...options, signal, ...program.files === undefined ? {} : { programFiles: program.files } });
       },
     };
   }

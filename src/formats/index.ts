@@ -11,6 +11,7 @@ export { readLiveCodeBench, withinReleaseWindow, LCB_TIME_LIMIT_MS, type Release
 export { decodeCompressedPickledStr, unpickleStr, PickledStrError } from './pickled-str.js';
 export { readApps, APPS_TIME_LIMIT_MS } from './apps.js';
 export { readCodeContests } from './codecontests.js';
+export { readKattis, readKattisPackage, readKattisSubmissions, kattisPackages, SUBMISSION_LABELS, type KattisSubmission, type SubmissionLabel } from './kattis.js';
 export { mbppDeserializeArgs } from './mbpp_inputs.js';
 export { readCrucibleProblems, CrucibleProblemSchema, ComparatorSchema } from './crucible.js';
 export {

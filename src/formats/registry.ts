@@ -3,7 +3,8 @@
  * `--format` accepts any id or alias; `--format auto` asks each detector in registry order about the file's
  * first record; `crucible formats` and every `--format` help text list this registry.
  *
- * Detection rules (registry order): `base_input` -> `evalplus`; `task_id` + `test` + `declaration` without
+ * Detection rules: a directory with `problem.yaml` (or of subdirectories with one) -> `kattis`; else, in registry
+ * order on the first record: `base_input` -> `evalplus`; `task_id` + `test` + `declaration` without
  * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; `name` + `language` + `prompt` + `tests` -> `multipl-e` (a directory: its first JSON file); `grader_files` + `test_names` + `subtask` (or an open-r1/ioi-test-cases row) -> `ioi`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
  * Adding a format: its reader module (beside this file) and one entry below.
  * Errors: `DatasetError` naming the file (and the fields seen) when no detector accepts it.
@@ -17,6 +18,7 @@ import { readApps } from './apps.js';
 import { readCodeContests } from './codecontests.js';
 import { readLiveCodeBench } from './livecodebench.js';
 import { isIoiRecord, readIoi } from './ioi.js';
+import { kattisPackages, readKattis } from './kattis.js';
 import { readMbpp } from './mbpp.js';
 import { readBird } from './bird.js';
 import { readSpider } from './spider.js';
@@ -147,6 +149,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: readCodevJsonl,
   },
   {
+    id: 'kattis', aliases: ['problemtools', 'icpc'],
+    description: 'Kattis/problemtools problem packages (problem.yaml, data/, output validators, submissions/; legacy and 2023-07), or a directory of them',
+    detect: () => false,
+    read: readKattis,
+  },
+  {
     id: 'swe-bench', aliases: ['swebench'],
     description: 'SWE-bench-style repository instances (instance_id, repo, base_commit, test_patch, FAIL_TO_PASS, PASS_TO_PASS) with test_cmd and log_parser: patches judged by the repository\'s own tests',
     detect: (r) => isSweBenchInstance(r.keys),
@@ -201,6 +209,7 @@ async function firstRecord(given: string): Promise<FirstRecord> {
 
 /** The id of a problem file's format, from its first record. @throws DatasetError when no format fits. */
 export async function detectProblemFormat(path: string): Promise<string> {
+  if (kattisPackages(path).length > 0) return 'kattis';
   const first = await firstRecord(path);
   const format = PROBLEM_FORMATS.find((f) => f.detect(first));
   if (format === undefined) {

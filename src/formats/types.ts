@@ -230,6 +230,71 @@ export interface IoiProblem {
   readonly memoryLimitKiB: number;
 }
 
+/** One test case of a Kattis problem package: `data/<name>.in` and `data/<name>.ans`. */
+export interface KattisTestCase {
+  /** The path under `data/` without the extension: `sample/1`, `secret/group1/01`. */
+  readonly name: string;
+  readonly input: string;
+  /** The `.ans` file: the answer the output validator compares with (the default validator: token by token). */
+  readonly answer: string;
+  /** Output validator arguments: problem.yaml's `validator_flags` (legacy), then the group's `output_validator_flags`. */
+  readonly validatorArgs: readonly string[];
+}
+
+/**
+ * A test data group of a Kattis package (`data/`, `data/sample`, `data/secret/group1`, ...) with its `testdata.yaml`
+ * configuration as problemtools resolves it (inherited from the parent group, then problemtools' defaults), and
+ * its items in problemtools' order (names sorted by code point; directories are groups).
+ */
+export interface KattisGroup {
+  /** The path under the package (`data`, `data/secret/group1`). */
+  readonly name: string;
+  /** `break`: stop at the first rejected item (problemtools' default); `continue`: judge every item. */
+  readonly onReject: 'break' | 'continue';
+  /** The default grader's flags: `sum`/`avg`/`min`/`max`, `worst_error`/`first_error`/`always_accept`, `ignore_sample`, `accept_if_any_accepted`. */
+  readonly graderFlags: readonly string[];
+  /** Score of an accepted / rejected test case without a validator score (`accept_score`, `reject_score`). */
+  readonly acceptScore: number;
+  readonly rejectScore: number;
+  /** The group's score range (`range`, `-inf +inf` by default). */
+  readonly range: readonly [number, number];
+  /** Test cases (indices into the problem's `tests`) and subgroups, in order. */
+  readonly items: readonly ({ readonly test: number } | { readonly group: KattisGroup })[];
+}
+
+/**
+ * A Kattis/problemtools problem package (`src/formats/kattis.ts`, judged by `src/kinds/kattis/`): test cases in
+ * groups, an output validator (problemtools' default validator, or the package's own program, run in the sandbox),
+ * pass-fail or scoring, and the package's timing rules (a fixed time limit, or one derived from the accepted
+ * submissions: `crucible validate-package`).
+ */
+export interface KattisProblem {
+  readonly kind: 'kattis';
+  /** The package's short name (its directory's name), as problemtools names it. */
+  readonly taskId: string;
+  readonly name?: string;
+  /** The English problem statement as the package has it (LaTeX or Markdown source), for prompts. */
+  readonly statement?: string;
+  readonly formatVersion: 'legacy' | '2023-07';
+  /** Every test case in judging order (a depth-first walk of `root`). */
+  readonly tests: readonly KattisTestCase[];
+  readonly root: KattisGroup;
+  readonly scoring: boolean;
+  /** The output validator: problemtools' default one, or the package's own (one source file; C, C++ or Python). */
+  readonly validator: { readonly kind: 'default' }
+    | { readonly kind: 'custom'; readonly language: string; readonly source: string; readonly customScore: boolean };
+  /** CPU time limit per test case, ms: the package's fixed one (2023-07 `limits.time_limit`, or a `.timelimit` file); else the run's. */
+  readonly timeLimitMs?: number;
+  /** Where `timeLimitMs` came from: problem.yaml fixes it; `.timelimit` is a judge system's record, which problemtools ignores. */
+  readonly timeLimitFrom?: 'problem.yaml' | '.timelimit';
+  /** How a time limit is derived from the accepted submissions (problemtools): multiplier, TLE margin, resolution. */
+  readonly timing: { readonly acToTimeLimit: number; readonly timeLimitToTle: number; readonly resolutionMs: number };
+  readonly memoryLimitKiB: number;
+  /** Largest output of a test case, bytes (`limits.output` MiB). */
+  readonly outputLimitBytes: number;
+  readonly language?: string;
+}
+
 /**
  * Where a repository's code comes from (`RepositoryProblem.source`): a git directory (bare or not, e.g. a clone
  * or a mirror), a git bundle, or a directory holding the tree at the base commit. Paths are the host's.
@@ -294,7 +359,7 @@ export interface RepositoryProblem {
 
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/kinds/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
-  | ExpectedCallProblem | CheckerProblem | IoiProblem | SqlProblem | VerilogProblem | RepositoryProblem;
+  | ExpectedCallProblem | CheckerProblem | IoiProblem | SqlProblem | VerilogProblem | KattisProblem | RepositoryProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

@@ -308,4 +308,29 @@ export interface ExecutionTools {
   /** `args` follow the language's run command (e.g. a checker's `input.txt output.txt answer.txt`). */
   runProgram(program: PlannedProgram, stdin: string, limits: JudgeLimits,
     files?: Readonly<Record<string, string | Uint8Array>>, args?: readonly string[]): Promise<ExecutionResult>;
+  /**
+   * `runProgram`, then the files the program left at the paths `collect` names (relative to `/box`: a Kattis output
+   * validator's `feedback/score.txt`), read back as data (`src/engine/collect.ts`): each at most 64 KiB of UTF-8
+   * text (`truncated` when longer), or `refused` with the reason (a symbolic link, a path through one, not a regular
+   * file); a file it did not leave has no entry. A file named in `files` under a directory makes that directory
+   * (`feedback/teammessage.txt` makes `feedback/`). A program that does not compile collects nothing.
+   */
+  runProgramCollecting(program: PlannedProgram, stdin: string, limits: JudgeLimits, options: {
+    readonly collect: readonly string[]; readonly files?: Readonly<Record<string, string | Uint8Array>>; readonly args?: readonly string[];
+  }): Promise<CollectingResult>;
+}
+
+/**
+ * One file a tool run left, read back (`ExecutionTools.runProgramCollecting`): its first 64 KiB as UTF-8 text
+ * (`truncated`: it was longer), or why it was refused (a symbolic link, a path through one, not a regular file,
+ * unreadable). A missing file has no entry at all.
+ */
+export type CollectedFile =
+  | { readonly text: string; readonly truncated: boolean }
+  | { readonly refused: string };
+
+/** What `ExecutionTools.runProgramCollecting` gives back: the run's result and the files read back, by name. */
+export interface CollectingResult {
+  readonly result: ExecutionResult;
+  readonly files: Readonly<Record<string, CollectedFile>>;
 }

@@ -11,6 +11,7 @@ import { callMode } from './python/call.js';
 import { checkerMode } from './checker/checker.js';
 import { ioMode } from './io/io.js';
 import { ioiMode } from './ioi/ioi.js';
+import { kattisMode } from './kattis/kattis.js';
 import type { AnyMode } from '../judge/mode.js';
 import { expectedCallMode } from './python/expected-call.js';
 import { pythonScriptMode } from './python/python-script.js';
@@ -28,7 +29,7 @@ export type { ExpectedOutput } from './python/call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
 export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
-  pythonScriptMode, expectedCallMode, ioiMode, sqlKindMode, verilogKindMode, repositoryMode];
+  pythonScriptMode, expectedCallMode, ioiMode, sqlKindMode, verilogKindMode, kattisMode, repositoryMode];
 
 /** A registry of the built-in modes. */
 export function defaultModes(): ModeRegistry {

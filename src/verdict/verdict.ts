@@ -21,6 +21,11 @@ export interface TestResult {
   /** Short reason for a failure (assertion, exception type, comparator message), cut to 300 characters. */
   readonly reason?: string;
   readonly score?: number;
+  /**
+   * The points a problem's own validator gave this test, on the problem's scale (a Kattis output validator's
+   * `score.txt`: any finite number); `score` stays the fraction in [0, 1].
+   */
+  readonly points?: number;
 }
 
 /**
@@ -52,6 +57,7 @@ export const testResultSchema = z.object({
   wallMs: nonNegative.optional(),
   reason: z.string().optional(),
   score: z.number().min(0).max(1).optional(),
+  points: z.number().finite().optional(),
 });
 
 /** Longest reason a verdict or test result keeps, characters. */

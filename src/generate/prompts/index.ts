@@ -68,7 +68,7 @@ export function buildPrompt(source: PromptSource, api: PromptApi = defaultApi(so
       if (source.kind === 'expected_call') throw new PromptError(source.taskId, 'no prompt template for this call-based problem');
       return chatOnly(source.taskId, api, () => statementPrompt(source));
     }
-    case 'checker': return chatOnly(source.taskId, api, () => statementPrompt(source));
+    case 'checker': case 'kattis': return chatOnly(source.taskId, api, () => statementPrompt(source));
     default:
       throw new PromptError(source.taskId, `no prompt template for ${source.kind} problems`);
   }

@@ -197,6 +197,36 @@ const CODEV_TARGETS: VerilogTargets = { module: 'secret_unit', top: 'crucible_tb
   match: 'crucible_trigger', errors: 'crucible_errors', clock: 'crucible_trigger' };
 const honestDesign = (module: string): string => `module ${module}${V_PORTS};\n  assign out = ${V_SECRET};\nendmodule\n`;
 
+
+/**
+ * A Kattis package's own output validator (the format's calling convention: `validator input answer feedback_dir <
+ * output`, exit 42 accepted, 43 wrong answer), in Python, robust to any bytes; it leaves a judge message in the
+ * feedback directory, which Crucible reads back from the validator's own box.
+ */
+const KATTIS_VALIDATOR = [
+  'import sys',
+  'with open(sys.argv[2], "rb") as f:',
+  '    answer = f.read().split()',
+  'output = sys.stdin.buffer.read().split()',
+  'ok = output == answer',
+  'with open(sys.argv[3] + "judgemessage.txt", "w") as f:',
+  '    f.write("tokens match" if ok else "tokens differ")',
+  'sys.exit(42 if ok else 43)',
+  '',
+].join('\n');
+
+/** A pass-fail Kattis package of one secret test case, judged by `validator` (problemtools' default one, or the package's own). */
+function kattisProblem(taskId: string, validator: { readonly kind: 'default' } | { readonly kind: 'custom'; readonly language: string;
+  readonly source: string; readonly customScore: boolean }): ProblemBase {
+  return {
+    kind: 'kattis', taskId, formatVersion: '2023-07', scoring: false, validator,
+    tests: [{ name: 'secret/1', input: 'ping\n', answer: `${SECRET}\n`, validatorArgs: [] }],
+    root: { name: 'data', onReject: 'break', graderFlags: [], acceptScore: 1, rejectScore: 0, range: [-Infinity, Infinity], items: [{ test: 0 }] },
+    timeLimitMs: 2000, timeLimitFrom: 'problem.yaml', timing: { acToTimeLimit: 2, timeLimitToTle: 1.5, resolutionMs: 1000 },
+    memoryLimitKiB: 262_144, outputLimitBytes: 8 * 1024 * 1024,
+  } as ProblemBase;
+}
+
 /** The battery, by kind. */
 export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
   io: [
@@ -294,6 +324,13 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
           + '(docs/SECURITY.md, "Script problems", one program)',
       },
     },
+  ],
+  kattis: [
+    { name: 'python, problemtools\' default output validator (on the host, as data)', language: 'python', submit: 'solution',
+      honest: `print(${JSON.stringify(SECRET)})\n`, attacks: PY_STDIN, problem: kattisProblem('battery/kattis', { kind: 'default' }) },
+    { name: 'c++, the package\'s own output validator in a box of its own, its feedback files read back', language: 'cpp', submit: 'solution',
+      honest: `#include <cstdio>\nint main() { std::puts(${JSON.stringify(SECRET)}); }\n`, attacks: cppAttacks({ stdin: true }),
+      problem: kattisProblem('battery/kattis-validator', { kind: 'custom', language: 'python', source: KATTIS_VALIDATOR, customScore: false }) },
   ],
   ioi: [{
     name: 'c++ solution compiled with the grader (Batch), output judged outside its box', language: 'cpp', submit: 'solution',
