@@ -12,8 +12,6 @@
  * Cancellation: `signal` is checked before every execution; once aborted, nothing more starts, the run under way
  * is killed, and the call rejects with the signal's reason.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import { JudgeRequestError, type PackageRequest, type PackageResult, type Program } from '../judge/judge.js';
@@ -36,6 +34,7 @@ import { harnessInterpreter, type PythonHarnessPool } from './harness-pool.js';
 import { workspaceRun } from './workspace.js';
 import type { EnvironmentProvider } from '../judge/environment.js';
 import { runInteractive } from './interactive.js';
+import { readCollectedFile } from './collect.js';
 
 /** Bytes read back of a file a compile plan names, when its limits do not say (1 MiB). */
 const READ_BYTES = 1 << 20;
@@ -78,21 +77,14 @@ function compilePlanLimits(plan: CompilePlan): Limits {
   };
 }
 
-/** The first `maxBytes` of a file as text, or undefined when there is none. */
-function readText(path: string, maxBytes: number): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const buffer = Buffer.alloc(maxBytes);
-    const n = readSync(fd, buffer, 0, maxBytes, 0);
-    return buffer.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * The first `maxBytes` of a file a compile step left, as text; undefined when there is none or when it is refused
+ * (a symbolic link on its path, not a regular file, outside the directory: `readCollectedFile`'s rules, since the
+ * compile ran the candidate's build).
+ */
+function readText(dir: string, name: string, maxBytes: number): string | undefined {
+  const file = readCollectedFile(dir, name, maxBytes);
+  return file === undefined || 'refused' in file ? undefined : file.text;
 }
 
 /**
@@ -190,7 +182,7 @@ export class PlanExecutor {
     const files: Record<string, string> = {};
     if (outcome.ok && outcome.artifactDir !== null) {
       for (const name of plan.read ?? []) {
-        const text = readText(join(outcome.artifactDir, name), plan.limits?.outputBytes ?? READ_BYTES);
+        const text = readText(outcome.artifactDir, name, plan.limits?.outputBytes ?? READ_BYTES);
         if (text !== undefined) files[name] = text;
       }
     }
