@@ -230,15 +230,19 @@ interface ProofProblemBase {
 
 /**
  * A Coq/Rocq proof problem. `statement` is the file the candidate completes: definitions and the statements of
- * `theorems` (proofs may be `Admitted`); compiled in a trusted run, it gives the statements and definitions as
- * Coq prints them, which the candidate's must equal. `definitions` names the definitions whose printed form
- * must stay unchanged (default: every `Definition`, `Fixpoint`, `Inductive`, ... the statement file declares).
+ * `theorems` (proofs may be `Admitted`). `reference`, when known, a solution (coq-art's exercise file). Compiled
+ * in a trusted run, the reference (else the statement file) gives the statements and definitions as Coq prints
+ * them, which the candidate's must equal: a theorem proved inside a `Section` is discharged over the section
+ * variables its proof uses, so a statement file alone fixes such statements only with `Proof using`.
+ * `definitions` names the definitions whose printed form must stay unchanged (default: every `Definition`,
+ * `Fixpoint`, `Inductive`, ... the statement file declares).
  * `allowedAxioms`: axioms `Print Assumptions` may list, as Coq prints them in the trusted check
  * (`name : type`, e.g. `Classical_Prop.classic : forall P : Prop, or P (not P)`); default none.
  */
 export interface CoqProofProblem extends ProofProblemBase {
   readonly checker: 'coq';
   readonly statement: string;
+  readonly reference?: string;
   readonly theorems: readonly string[];
   readonly definitions?: readonly string[];
   readonly allowedAxioms?: readonly string[];
