@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { auditCoq, admittedNames, coqReferenceFromOutput, forbiddenCommands } from '../../../src/kinds/proof/coq/audit.js';
 import { coqCheckFile, parseAssumptions, splitCheckOutput } from '../../../src/kinds/proof/coq/check-file.js';
-import { coqSentences, commandOf } from '../../../src/kinds/proof/coq/sentences.js';
-import { declaredNames, statementFromSolution } from '../../../src/kinds/proof/coq/statement-file.js';
+import { coqSentences, commandOf } from '../../../src/formats/coq-vernacular.js';
+import { declaredNames, statementFromSolution } from '../../../src/formats/coq-vernacular.js';
 import { proofVerdict } from '../../../src/kinds/proof/findings.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../../test/fixtures/proof');

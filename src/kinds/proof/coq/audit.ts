@@ -23,7 +23,7 @@
  */
 import type { ProofFinding } from '../findings.js';
 import { parseAssumptions, parseCheckedType, parsePrintedDefinition, splitCheckOutput, type CoqSection } from './check-file.js';
-import { CoqLexError, coqSentences, commandOf, STATEMENT_KEYWORDS } from './sentences.js';
+import { CoqLexError, coqSentences, commandOf, STATEMENT_KEYWORDS } from '../../../formats/coq-vernacular.js';
 
 /** The statement file as the trusted check printed it: each theorem's type and each definition's printed form. */
 export interface CoqReference {
