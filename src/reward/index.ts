@@ -11,3 +11,4 @@ export {
 } from './spec.js';
 export { groupStats, advantages, type GroupStats, type AdvantageOptions } from './group.js';
 export { rewardOf, testsPassedOf } from './verdict.js';
+export { AnalysisTermSchema, analysisPenalty, findingCost, type AnalysisTerm } from './analysis.js';

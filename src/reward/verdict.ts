@@ -13,7 +13,10 @@ export function testsPassedOf(verdict: Verdict): boolean[] {
 export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
   if (verdict.status === 'internal_error') return null;
   try {
-    return computeReward(spec, { status: verdict.status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount });
+    return computeReward(spec, {
+      status: verdict.status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
+      ...(verdict.analysis === undefined ? {} : { analysis: verdict.analysis }),
+    });
   } catch (error) {
     if (error instanceof RewardError) return null;
     throw error;
