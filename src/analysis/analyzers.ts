@@ -1,7 +1,7 @@
 /**
- * The analysers as data: which sample languages each one reads, the tool's language file (`languages/<id>.yaml`:
- * its Debian or npm package, and its command, run in the sandbox like any program with the sample as its
- * source file), the extra arguments per sample language, which stream it reports on, which exit statuses mean
+ * The analysers as data: which sample languages each one reads and, per sample language, the tool's language file
+ * (`languages/<id>.yaml`: its Debian or npm package, and its command, run in the sandbox like any program with the
+ * sample as its source file), which stream it reports on, which exit statuses mean
  * "ran" (linters exit non-zero when they find something), and its parser.
  *
  * Exit statuses (from each tool's manual): shellcheck 0 clean, 1 findings (2+ failure); cppcheck 0 (we do not
@@ -14,15 +14,16 @@ import { parseBandit, parseCppcheck, parseEslint, parsePyflakes, parsePylint, pa
 /** How one analyser runs and is read. */
 export interface AnalyzerSpec {
   readonly id: AnalyzerId;
-  /** The tool's language id (`languages/<language>.yaml`), whose run command analyses `/box/<sourceFile>`. */
-  readonly language: string;
-  /** Sample languages (ids of `languages/*.yaml`) this analyser reads, each with its extra arguments. */
-  readonly reads: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Sample languages (ids of `languages/*.yaml`) this analyser reads, each with the tool's language id that reads
+   * it (`languages/<tool>.yaml`, whose run command analyses `/box/<sourceFile>`).
+   */
+  readonly reads: Readonly<Record<string, string>>;
   /** Which stream holds the report (`both`: stdout then stderr; pyflakes reports syntax errors on stderr). */
   readonly stream: 'stdout' | 'stderr' | 'both';
   /** Whether an exit status means the tool ran to the end (findings or not). */
   ranTo(exitCode: number): boolean;
-  /** Findings from the report; throws `AnalyzerOutputError`. `file` is the sample's file name in the box. */
+  /** Findings from the report; throws `AnalyzerOutputError`. `file` is the sample's path in the box (`/box/main.py`). */
   parse(report: string, file: string): Finding[];
 }
 
@@ -31,27 +32,27 @@ const exitOk = (...codes: number[]) => (code: number): boolean => codes.includes
 /** Every analyser (see the module comment). */
 export const ANALYZERS: Readonly<Record<AnalyzerId, AnalyzerSpec>> = {
   shellcheck: {
-    id: 'shellcheck', language: 'shellcheck', reads: { bash: [] }, stream: 'stdout', ranTo: exitOk(0, 1),
+    id: 'shellcheck', reads: { bash: 'shellcheck' }, stream: 'stdout', ranTo: exitOk(0, 1),
     parse: (report) => parseShellcheck(report),
   },
   cppcheck: {
-    id: 'cppcheck', language: 'cppcheck', reads: { c: ['--language=c'], cpp: ['--language=c++'], cpp11: ['--language=c++', '--std=c++11'] },
+    id: 'cppcheck', reads: { c: 'cppcheck', cpp: 'cppcheck-cpp', cpp11: 'cppcheck-cpp' },
     stream: 'stderr', ranTo: exitOk(0), parse: (report) => parseCppcheck(report),
   },
   pylint: {
-    id: 'pylint', language: 'pylint', reads: { python: [], 'python-sci': [] }, stream: 'stdout',
+    id: 'pylint', reads: { python: 'pylint', 'python-sci': 'pylint' }, stream: 'stdout',
     ranTo: (code) => code >= 0 && code < 32, parse: (report) => parsePylint(report),
   },
   pyflakes: {
-    id: 'pyflakes', language: 'pyflakes', reads: { python: [], 'python-sci': [] }, stream: 'both', ranTo: exitOk(0, 1),
+    id: 'pyflakes', reads: { python: 'pyflakes', 'python-sci': 'pyflakes' }, stream: 'both', ranTo: exitOk(0, 1),
     parse: (report, file) => parsePyflakes(report, file),
   },
   bandit: {
-    id: 'bandit', language: 'bandit', reads: { python: [], 'python-sci': [] }, stream: 'stdout', ranTo: exitOk(0, 1),
+    id: 'bandit', reads: { python: 'bandit', 'python-sci': 'bandit' }, stream: 'stdout', ranTo: exitOk(0, 1),
     parse: (report) => parseBandit(report),
   },
   eslint: {
-    id: 'eslint', language: 'eslint', reads: { javascript: [], typescript: [] }, stream: 'stdout', ranTo: exitOk(0, 1),
+    id: 'eslint', reads: { javascript: 'eslint' }, stream: 'stdout', ranTo: exitOk(0, 1),
     parse: (report) => parseEslint(report),
   },
 };

@@ -4,7 +4,7 @@
  * crashed or confused analyser is a failed analysis, never an empty one. Formats (as Debian bookworm's versions
  * print them, and eslint 9):
  * - shellcheck `-f json1`: `{"comments": [{line, column, level, code, message}]}`; levels error/warning/info/style.
- * - cppcheck `--template='{line}\t{column}\t{severity}\t{id}\t{cwe}\t{message}'` (stderr): one finding a line;
+ * - cppcheck `--xml` (version 2, stderr): `<error id severity msg cwe><location line column/></error>`;
  *   severities error/warning/style/performance/portability/information. Security: an `error` with a CWE.
  *   `missingInclude*` (cppcheck cannot see system headers in a box) is not a finding of the program.
  * - pylint `--output-format=json`: `[{type, line, column, symbol, message, "message-id"}]`; types
@@ -61,21 +61,37 @@ const CPPCHECK_SEVERITIES: Readonly<Record<string, FindingSeverity>> = {
   error: 'error', warning: 'warning', style: 'info', performance: 'info', portability: 'info', information: 'info',
 };
 
-/** cppcheck output with our template (see the module comment); lines that are not findings fail it. */
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The attributes of one XML start tag's text (`name="value"`, entities decoded). */
+function xmlAttributes(tag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of tag.matchAll(/([A-Za-z_][\w.-]*)="([^"]*)"/g)) {
+    out[m[1]!] = m[2]!.replace(/&(amp|lt|gt|quot|apos|#(\d+)|#x([0-9a-fA-F]+));/g, (all, name: string, dec?: string, hex?: string) =>
+      dec !== undefined ? String.fromCodePoint(Number(dec)) : hex !== undefined ? String.fromCodePoint(parseInt(hex, 16)) : XML_ENTITIES[name] ?? all);
+  }
+  return out;
+}
+
+/** cppcheck `--xml` (version 2) report on stderr: one `<error>` per finding, its first `<location>` where. */
 export function parseCppcheck(stderr: string): Finding[] {
+  const text = stderr.trim();
+  if (!text.startsWith('<?xml') || !/<results version="2">/.test(text) || !text.endsWith('</results>')) {
+    throw new AnalyzerOutputError('cppcheck', `not a complete XML report: ${clip(text) || '(empty output)'}`);
+  }
   const findings: Finding[] = [];
-  for (const raw of stderr.split('\n')) {
-    if (raw.trim() === '') continue;
-    const parts = raw.split('\t');
-    const [lineText, columnText, severity, id, cwe, ...message] = parts;
-    if (parts.length < 6 || !/^\d+$/.test(lineText!) || !/^\d+$/.test(columnText!) || CPPCHECK_SEVERITIES[severity!] === undefined) {
-      throw new AnalyzerOutputError('cppcheck', `unexpected line: ${clip(raw)}`);
-    }
-    if (id!.startsWith('missingInclude') || id === 'checkersReport') continue;
-    const level = CPPCHECK_SEVERITIES[severity!]!;
+  for (const m of text.matchAll(/<error\b([^>]*?)(\/>|>([\s\S]*?)<\/error>)/g)) {
+    const error = xmlAttributes(m[1]!);
+    const location = /<location\b([^>]*?)\/?>/.exec(m[3] ?? '');
+    const where = location === null ? {} : xmlAttributes(location[1]!);
+    const level = CPPCHECK_SEVERITIES[error['severity'] ?? ''];
+    const id = error['id'] ?? '';
+    if (level === undefined || id === '') throw new AnalyzerOutputError('cppcheck', `unexpected <error${clip(m[1]!)}>`);
+    if (id.startsWith('missingInclude') || id === 'checkersReport') continue;
+    const column = Number(where['column'] ?? '0');
     findings.push({
-      tool: 'cppcheck', rule: id!, severity: level, security: level === 'error' && /^[1-9]\d*$/.test(cwe!),
-      line: Number(lineText), column: Number(columnText), message: clip(message.join('\t')),
+      tool: 'cppcheck', rule: id, severity: level, security: level === 'error' && /^[1-9]\d*$/.test(error['cwe'] ?? ''),
+      line: Number(where['line'] ?? '0'), ...(column > 0 ? { column } : {}), message: clip(error['msg'] ?? ''),
     });
   }
   return findings;

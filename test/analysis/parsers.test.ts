@@ -24,8 +24,8 @@ describe('analyser parsers', () => {
       '3 SC2115 warning', '3 SC2086 info', '4 SC2046 warning', '4 SC2005 info', '4 SC2006 info', '5 SC2086 info',
     ]);
   });
-  it('cppcheck template: out-of-bounds and uninitialised reads are security errors; missing system headers are not findings', () => {
-    assert.deepEqual(summary(parseCppcheck(fixture('lint-cppcheck.txt'))).sort(), [
+  it('cppcheck XML: out-of-bounds and uninitialised reads are security errors; missing system headers are not findings', () => {
+    assert.deepEqual(summary(parseCppcheck(fixture('lint-cppcheck.xml'))).sort(), [
       '4 unassignedVariable info', '5 bufferAccessOutOfBounds error security', '6 arrayIndexOutOfBounds error security',
       '7 uninitvar error security',
     ]);
