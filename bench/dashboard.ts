@@ -15,7 +15,7 @@ import { startDashboard } from '../src/dashboard/server.js';
 import { PROJECT_ROOT } from '../src/sandbox/paths.js';
 import { openResultStore } from '../src/store/open.js';
 import { launchBrowser, navigationTiming } from '../test/support/browser.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../test/support/codet-data.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../test/support/data.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);

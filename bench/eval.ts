@@ -12,7 +12,7 @@ import { JUDGE_DEFAULTS, secondsToMs } from '../src/limits.js';
 import { evaluate } from '../src/apps/evaluate.js';
 import { createJudge } from '../src/engine/factory.js';
 import { RunStore } from '../src/store/run-store.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../test/support/codet-data.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../test/support/data.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);

@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { PythonHarnessPool } from '../src/engine/harness-pool.js';
 import type { HarnessJob } from '../src/judge/harness/protocol.js';
 import { Sandbox } from '../src/sandbox/index.js';
-import { HUMANEVAL } from '../test/support/codet-data.js';
+import { HUMANEVAL } from '../test/support/data.js';
 
 const jobs = Number(process.argv[process.argv.indexOf('--jobs') + 1] || 400) || 400;
 

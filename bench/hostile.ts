@@ -20,6 +20,7 @@ import { readFileSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HUMANEVAL } from '../test/support/data.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -29,7 +30,7 @@ const SECONDS = arg('--seconds', 180);
 const WORKERS = arg('--workers', 4);
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const PROGRAMS = join(ROOT, 'test', 'hostile', 'programs');
-const HUMAN_EVAL = '/work/shared/data/HumanEval.jsonl.gz';
+const HUMAN_EVAL = HUMANEVAL;
 
 interface Job {
   readonly name: string;

@@ -29,7 +29,7 @@ import { datasetHash, readProblems, readSamples } from '../src/formats/index.js'
 import type { Problem } from '../src/formats/types.js';
 import { inPool } from '../src/apps/in-pool.js';
 import { spawnWorker, stopWorkers } from '../test/support/queue-eval.js';
-import { CODET_SOLUTIONS } from '../test/support/codet-data.js';
+import { CODET_SOLUTIONS } from '../test/support/data.js';
 import type { Judge } from '../src/judge/judge.js';
 import { defaultSubmissionContext } from '../src/kinds/index.js';
 import { prepareSubmission } from '../src/judge/submission.js';
@@ -38,7 +38,7 @@ import { QueueJudge } from '../src/queue/queue-judge.js';
 import { startWorker } from '../src/queue/worker.js';
 import { createJudge } from '../src/engine/factory.js';
 import { startRedis } from '../test/support/redis.js';
-import { CODET_PROBLEMS } from '../test/support/codet-data.js';
+import { CODET_PROBLEMS } from '../test/support/data.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);

@@ -23,6 +23,8 @@ import { JUDGE_DEFAULTS } from '../src/limits.js';
 import { createJudge } from '../src/engine/factory.js';
 import { AdmissionQueue } from '../src/server/admission.js';
 import { JudgeService, type Prepared } from '../src/server/service.js';
+import { join } from 'node:path';
+import { SHARED_DATA } from '../test/support/data.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -34,7 +36,7 @@ const CLIENT_CONCURRENCY = arg('--client-concurrency', 64);
 const BURST_QUEUE = arg('--burst-queue', 256);
 const SLOTS = availableParallelism();
 const IN_FLIGHT_PER_SLOT = 2;
-const DATA = '/work/shared/data/codet';
+const DATA = join(SHARED_DATA, 'codet');
 const PROBLEMS_FILE = `${DATA}/HumanEval_for_code_generation.jsonl.gz`;
 const SOLUTIONS_FILE = `${DATA}/HumanEval_codegen16B_temp0.8_topp0.95_num100_max300_code_solution.jsonl.gz`;
 

@@ -52,6 +52,19 @@ export interface EvaluateOptions {
   readonly allTests?: boolean;
   /** Gets each judged sample once it is in the run directory, with its program and failure detail (the result store's `EvalSink`). */
   readonly sink?: { record(record: SampleRecord, judged: JudgedSample): void };
+  /**
+   * Samples whose content arrives during the run (`crucible eval --endpoint`): `samples` name them (task and
+   * index) and each is judged as soon as it arrives here, in arrival order; one that comes `decided` gets that
+   * verdict without running (no text from the model: `no_code`; its generation failed: `internal_error`).
+   * Arrivals of samples already in the store are skipped; the iteration must bring every other sample.
+   */
+  readonly arrivals?: AsyncIterable<ArrivedSample>;
+}
+
+/** A sample that arrived during the run (`EvaluateOptions.arrivals`). */
+export interface ArrivedSample {
+  readonly sample: Sample;
+  readonly decided?: { readonly status: 'no_code' | 'internal_error'; readonly reason: string };
 }
 
 /** What an evaluation produced. `passAtK` maps k (as a string) to the fraction passing. */
@@ -163,17 +176,47 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   let done = resumed;
   options.onProgress?.(done, total);
   const started = Date.now();
-  await inPool(todo, options.concurrency ?? judge.capacity.concurrency, async ({ sample, problem }) => {
-    const prepared = prepareSample(problem, sample, context);
+  const judgeOne = async ({ sample, problem, decided }: { sample: Sample; problem: Problem; decided?: ArrivedSample['decided'] }): Promise<void> => {
+    const prepared = decided === undefined ? prepareSample(problem, sample, context) : decidedSample(problem, decided, context);
     const verdict = await judgeSample(options, sample, prepared);
     const record = recordOf(sample, preparedHash(prepared), verdict);
     store.append(record);
     options.sink?.record(record, judgedSample(problem, sample, prepared, verdict));
     records.set(sampleKey(sample.taskId, sample.index), record);
     options.onProgress?.(++done, total);
-  });
+  };
+  const concurrency = options.concurrency ?? judge.capacity.concurrency;
+  if (options.arrivals === undefined) await inPool(todo, concurrency, judgeOne);
+  else await judgeArrivals(options.arrivals, todo, concurrency, judgeOne);
   const all = options.samples.map((sample) => records.get(sampleKey(sample.taskId, sample.index))!);
   return summarise(options, all, { resumed, judged: todo.length, wallMs: Date.now() - started });
+}
+
+/** A verdict decided for an arrived sample (no text, or its generation failed). */
+function decidedSample(problem: Problem, decided: NonNullable<ArrivedSample['decided']>, context: SubmissionContext): PreparedSubmission {
+  const testCount = context.modes.of(problem).testCount(problem);
+  return { kind: 'decided', extraction: { kind: 'code' }, testCount, verdict: verdictWithoutTests(decided.status, testCount, decided.reason) };
+}
+
+/**
+ * Judge the `todo` samples as they arrive, at most `concurrency` at once.
+ * @throws Error when the arrivals end before every sample of `todo` came (a bug of the producer), or as they throw.
+ */
+async function judgeArrivals(arrivals: AsyncIterable<ArrivedSample>, todo: readonly { sample: Sample; problem: Problem }[], concurrency: number,
+  judgeOne: (item: { sample: Sample; problem: Problem; decided?: ArrivedSample['decided'] }) => Promise<void>): Promise<void> {
+  const waiting = new Map(todo.map((item) => [sampleKey(item.sample.taskId, item.sample.index), item]));
+  const iterator = arrivals[Symbol.asyncIterator]();
+  const worker = async (): Promise<void> => {
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      const key = sampleKey(next.value.sample.taskId, next.value.sample.index);
+      const item = waiting.get(key);
+      if (item === undefined) continue; // resumed from the run directory, or a repeat
+      waiting.delete(key);
+      await judgeOne({ sample: next.value.sample, problem: item.problem, ...(next.value.decided === undefined ? {} : { decided: next.value.decided }) });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, () => worker()));
+  if (waiting.size > 0) throw new Error(`${waiting.size} samples never arrived (first: ${[...waiting.keys()][0]!.replace('\0', ' #')})`);
 }
 
 function summarise(options: EvaluateOptions, all: readonly SampleRecord[],

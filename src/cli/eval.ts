@@ -22,6 +22,8 @@ import { RunStore, RunStoreError } from '../store/run-store.js';
 import { registerUserError, UsageError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
+import { addGenerationOptions, type GenerationFlags } from './generate.js';
+import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
   parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
@@ -32,7 +34,8 @@ registerUserError(RunStoreError);
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
 
-interface EvalFlags {
+interface EvalFlags extends GenerationFlags {
+  samplingSeed: number | false;
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
@@ -112,7 +115,7 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
 function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
   samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; limits: JudgeLimits;
   toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string };
-  internalErrorRetries: number }) {
+  internalErrorRetries: number; generation?: Record<string, unknown> }) {
   const { result } = input;
   const scriptJudging = scriptJudgingSummary(input.problems);
   const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
@@ -149,6 +152,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     passAtKCurve: result.passAtKSummary.points,
     bootstrap: result.passAtKSummary.bootstrap,
     unsupportedKs: result.unsupportedKs,
+    ...(input.generation === undefined ? {} : { generation: input.generation }),
     out: input.out,
   };
 }
@@ -163,6 +167,8 @@ interface EvalInput {
   readonly samplesHash: string;
   readonly limits: JudgeLimits;
   readonly out: string;
+  /** With `--endpoint`: the samples are generated during the run (their text arrives later). */
+  readonly generation?: EndpointGeneration;
 }
 
 /**
@@ -184,7 +190,31 @@ function inReleaseWindow(flags: EvalFlags, problems: Problem[], samples: Sample[
   return { problems: kept, samples: samples.filter((s) => ids.has(s.taskId)) };
 }
 
+/** The judging limits the flags ask for. */
+function limitsOf(flags: EvalFlags): JudgeLimits {
+  return {
+    ...JUDGE_DEFAULTS,
+    ...(flags.timeLimit !== undefined ? { cpuMs: secondsToMs(flags.timeLimit) } : {}),
+    ...(flags.memoryLimit !== undefined ? { memoryKiB: mibToKiB(flags.memoryLimit) } : {}),
+  };
+}
+
+/** The input of an eval whose samples come from `--endpoint` (`eval-endpoint.ts`). @throws UsageError for bad flags. */
+async function readEndpointInput(flags: EvalFlags): Promise<EvalInput> {
+  if (flags.samples !== undefined) throw new UsageError('--endpoint generates the samples: give --problems without --samples');
+  if (flags.problems === undefined) throw new UsageError('--endpoint needs --problems');
+  const { problems } = inReleaseWindow(flags, await readProblems(flags.problems, flags.format), []);
+  const generation = planEndpointGeneration(flags, problems);
+  const problemsHash = await datasetHash(flags.problems);
+  const limits = limitsOf(flags);
+  const model = generation.model.replace(/[^\w.-]+/g, '_');
+  const out = flags.out ?? join('runs', `${basename(flags.problems).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${model}-${generation.specHash.slice(0, 12)}`);
+  return { problemsPath: flags.problems, samplesPath: generation.label, problems, samples: generation.samples, problemsHash,
+    samplesHash: generation.specHash, limits, out, generation };
+}
+
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
+  if (flags.endpoint !== undefined || flags.model !== undefined) return readEndpointInput(flags);
   if ((flags.problems === undefined) !== (flags.samples === undefined)) {
     throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
   }
@@ -193,28 +223,31 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
   const all = await readProblems(problemsPath, flags.format);
   const { problems, samples } = inReleaseWindow(flags, all, await readSamples(samplesPath, { problems: all }));
   const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
-  const limits: JudgeLimits = {
-    ...JUDGE_DEFAULTS,
-    ...(flags.timeLimit !== undefined ? { cpuMs: secondsToMs(flags.timeLimit) } : {}),
-    ...(flags.memoryLimit !== undefined ? { memoryKiB: mibToKiB(flags.memoryLimit) } : {}),
-  };
+  const limits = limitsOf(flags);
   const window = `${flags.since === undefined ? '' : `-since-${flags.since}`}${flags.until === undefined ? '' : `-until-${flags.until}`}`;
   const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}`);
   return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out };
 }
 
-function progressBar(flags: EvalFlags): (done: number, total: number) => void {
+/** `--endpoint` evals: samples generated and failed so far, shown on the same bar. */
+type GenerationCounts = { readonly done: number; readonly failed: number };
+
+function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): (done: number, total: number) => void {
+  const format = generated === undefined ? 'eval [{bar}] {value}/{total} | {rate} samples/s | ETA {eta_formatted}'
+    : 'eval [{bar}] {value}/{total} judged | {generated} generated, {failed} failed | {rate} samples/s | ETA {eta_formatted}';
   const bar = flags.progress && !flags.json && process.stderr.isTTY
-    ? new SingleBar({ format: 'eval [{bar}] {value}/{total} | {rate} samples/s | ETA {eta_formatted}', etaBuffer: 200,
-      hideCursor: true, stream: process.stderr }) : null;
+    ? new SingleBar({ format, etaBuffer: 200, hideCursor: true, stream: process.stderr }) : null;
   const started = Date.now();
   let firstDone: number | null = null;
+  let running = false;
   return (done, total) => {
     firstDone ??= done;
     const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
     if (!bar) return;
-    if (done === firstDone) bar.start(total, done, { rate: '0.0' });
-    else bar.update(done, { rate: rate.toFixed(1) });
+    const payload = { rate: rate.toFixed(1), ...(generated === undefined ? {} : { generated: generated().done, failed: generated().failed }) };
+    if (!running) bar.start(total, done, payload);
+    else bar.update(done, payload);
+    running = true;
     if (done === total) bar.stop();
   };
 }
@@ -227,7 +260,7 @@ function progressBar(flags: EvalFlags): (done: number, total: number) => void {
 function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, identityOptions: Record<string, number>,
   toolchains: Record<string, string | null>, context: SubmissionContext, judge: () => Judge): Promise<EvalStoreHandle | null> {
   return openEvalStore(flags.store, {
-    name: basename(resolve(input.out)), model: basename(input.samplesPath), dataset: basename(input.problemsPath),
+    name: basename(resolve(input.out)), model: input.generation?.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
     problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
     provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true,
@@ -271,23 +304,46 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
   }
 }
 
+/**
+ * Evaluate; with `--endpoint`, generate the samples meanwhile (each judged as it arrives, one progress bar) and
+ * write them into the run directory at the end.
+ */
+async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge;
+  results: EvalStoreHandle | null; context: SubmissionContext }): Promise<{ evaluation: EvaluationResult;
+  generation?: ReturnType<typeof finishEndpointGeneration> }> {
+  let judged: [number, number] | undefined;
+  const refresh = (): void => { if (judged !== undefined) bar(...judged); };
+  const generation = input.generation === undefined ? undefined : await startEndpointGeneration(input.generation, flags.store, refresh);
+  const bar = progressBar(flags, generation === undefined ? undefined : () => generation.counts);
+  try {
+    const evaluation = await evaluate({
+      judge: run.judge, store: run.store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples,
+      samplesFile: input.samplesPath, submission: run.context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps,
+      seed: flags.seed, onProgress: (done, total) => bar(...(judged = [done, total])), ...(run.results === null ? {} : { sink: run.results.sink }),
+      ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
+    });
+    if (generation === undefined || input.generation === undefined) return { evaluation };
+    return { evaluation, generation: finishEndpointGeneration(input.generation, await generation.done, input) };
+  } finally {
+    await generation?.close();
+  }
+}
+
 /** Evaluate, write the summary into the run directory, print it, and finish the store run with it. */
 async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge; results: EvalStoreHandle | null;
   context: SubmissionContext; toolchains: Record<string, string | null>; cacheDir: string }): Promise<void> {
   const { store, judge, results, context, toolchains, cacheDir } = run;
-  const result = await evaluate({
-    judge, store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples, samplesFile: input.samplesPath,
-    submission: context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps, seed: flags.seed,
-    onProgress: progressBar(flags), ...(results === null ? {} : { sink: results.sink }),
-  });
+  const result = await evaluateWithGeneration(flags, input, run);
   const stats = judge.stats();
   const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
     problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
-    out: input.out, limits: input.limits, toolchains, result,
-    groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries });
+    out: input.out, limits: input.limits, toolchains, result: result.evaluation,
+    groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
+    ...(result.generation === undefined ? {} : { generation: result.generation.summary }) });
   store.writeSummary(summary);
-  process.stdout.write(flags.json ? JSON.stringify(summary) + '\n' : humanSummary(summary, result));
-  if (result.countsByStatus['internal_error']) process.exitCode = 1;
+  process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
+    : humanSummary(summary, result.evaluation) + (result.generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+  if (result.evaluation.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
   const stored = await results?.close(summary).catch((error: Error) => {
     process.stderr.write(`crucible: ${error.message}\n`);
@@ -299,7 +355,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
 
 /** Add `eval` to the program. */
 export function register(program: Command): void {
-  program.command('eval')
+  const command = program.command('eval')
     .description('judge a model\'s samples on a benchmark and report pass@k (default: the built-in benchmark)')
     .option('--problems <file>', 'problems file (any format of crucible formats; .gz ok)')
     .option('--samples <file>', 'samples file ({task_id, completion|solution|response} JSONL, CodeT {prompt, samples}, bigcode generations, LiveCodeBench outputs)')
@@ -323,7 +379,9 @@ export function register(program: Command): void {
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
-      .choices(['failing', 'all']).default('failing'))
+      .choices(['failing', 'all']).default('failing'));
+  // --endpoint URL --model NAME: generate the samples from a model endpoint and judge each as it arrives (docs/GENERATE.md).
+  addGenerationOptions(command, 'sampling-seed')
     .action(async (flags: EvalFlags) => {
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything is read
       const input = await readInput(flags);

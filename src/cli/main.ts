@@ -18,6 +18,7 @@ import { register as registerWorker } from './worker.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerDebugLoop } from './debug-loop.js';
 import { register as registerQueue } from './queue.js';
+import { register as registerGenerate } from './generate.js';
 
 
 /** Run the CLI with `argv` (as in process.argv); resolves to the exit code. */
@@ -27,7 +28,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     .description('run model-written code in a sandbox, judge it, and turn verdicts into rewards and evaluations')
     .exitOverride();
   for (const register of [registerEval, registerRun, registerLanguages, registerFormats, registerDoctor, registerCompare, registerReport, registerRerank, registerServe,
-    registerStore, registerExport, registerDashboard, registerWorker, registerQueue, registerMcp,
+    registerGenerate, registerStore, registerExport, registerDashboard, registerWorker, registerQueue, registerMcp,
     registerDebugLoop]) register(program);
   try {
     await program.parseAsync(argv as string[]);

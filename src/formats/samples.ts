@@ -8,6 +8,8 @@
  *   (raw model text, e.g. a chat model's answer with fences and `<think>`), with an optional `language`. All
  *   present fields are kept; `solution` wins, then `completion`, then `response` (EvalPlus judges `solution`
  *   when both it and `completion` exist, `evalplus/evaluate.py`). Extra fields are ignored.
+ *   `crucible generate` writes these records with `completion` or `response` null when the server returned no
+ *   text: such a sample is read as an empty response, which is judged `no_code`.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
  *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
@@ -28,10 +30,11 @@ export const SampleRecordSchema = z
   .object({
     // MBPP's ids are numbers (`"task_id": 11`): read as their decimal string, as the MBPP reader names problems.
     task_id: z.preprocess((v) => (Number.isSafeInteger(v) && (v as number) >= 0 ? String(v) : v), z.string().min(1)),
-    completion: z.string().optional(),
+    // null: `crucible generate` recorded that the server returned no text (read as an empty response: `no_code`).
+    completion: z.string().nullable().optional(),
     generation: z.string().optional(),
     solution: z.string().optional(),
-    response: z.string().optional(),
+    response: z.string().nullable().optional(),
     language: z.string().min(1).optional(),
   })
   .superRefine((r, ctx) => {
@@ -92,13 +95,15 @@ export async function readSampleJsonl(path: string): Promise<Sample[]> {
   for await (const { line, value: r } of readJsonl(path, SampleRecordSchema)) {
     const index = next.get(r.task_id) ?? 0;
     next.set(r.task_id, index + 1);
+    const noText = r.completion === null || r.response === null;
+    const completion = r.completion === null ? undefined : r.completion ?? r.generation;
     out.push({
       taskId: r.task_id,
       index,
       // CodeGeeX's `generation` is a completion (it continues the prompt); `completion` wins when both exist.
-      ...(r.completion ?? r.generation) === undefined ? {} : { completion: (r.completion ?? r.generation)! },
+      ...(completion === undefined ? {} : { completion }),
       ...(r.solution === undefined ? {} : { solution: r.solution }),
-      ...(r.response === undefined ? {} : { response: r.response }),
+      ...(noText ? { response: '' } : r.response === undefined || r.response === null ? {} : { response: r.response }),
       ...(r.language === undefined ? {} : { language: r.language }),
       line,
     });

@@ -110,7 +110,8 @@ export class EvalSink {
 
   /** Queue one judged sample (never throws; a store failure is kept for `finish`). */
   record(record: SampleRecord, judged: JudgedSample): void {
-    const completion = judged.sample.completion ?? judged.sample.solution;
+    // The model's text the program came from: a raw response too (the code was extracted from it).
+    const completion = judged.sample.completion ?? judged.sample.solution ?? judged.sample.response;
     this.done++;
     this.judged++;
     if (record.passed) this.passed++;

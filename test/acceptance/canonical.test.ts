@@ -14,7 +14,7 @@ import { datasetHash, readProblems } from '../../src/formats/index.js';
 import type { Problem } from '../../src/formats/types.js';
 import type { Verdict } from '../../src/verdict/index.js';
 import { createJudge } from '../../src/engine/factory.js';
-import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS } from '../support/codet-data.js';
+import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS } from '../support/data.js';
 
 // Ground truth in memory only: this test computes it (it must not find it in a cache).
 const judge = createJudge({ cacheDir: null });

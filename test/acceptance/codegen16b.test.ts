@@ -14,7 +14,7 @@ import { datasetHash, readProblems, readSamples } from '../../src/formats/index.
 import { evaluate, type EvaluationResult } from '../../src/apps/evaluate.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { RunStore } from '../../src/store/run-store.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/codet-data.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/data.js';
 
 const problems = await readProblems(CODET_PROBLEMS, 'humaneval');
 const samples = await readSamples(CODET_SOLUTIONS, { problems });

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { datasetHash, readCodetTests, readProblems, readSamples } from '../../src/formats/index.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { executeRerank, scoreRerank, type RerankData } from '../../src/apps/rerank.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS, CODET_TESTS } from '../support/codet-data.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS, CODET_TESTS } from '../support/data.js';
 
 const within = (actual: number | undefined, expected: number, points: number, what: string): void => {
   assert.ok(actual !== undefined && Math.abs(100 * actual - expected) <= points, `${what}: ${actual === undefined ? 'missing' : (100 * actual).toFixed(2)} vs ${expected} (±${points})`);

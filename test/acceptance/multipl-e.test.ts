@@ -1,6 +1,6 @@
 /**
- * MultiPL-E as published: real items (test/fixtures/multipl-e, two per language, see its NOTICE.md) read with
- * `--format auto`, MultiPL-E's completion and results files (and a directory of them) read as problems and samples,
+ * MultiPL-E as published: real items (../shared/data/multipl-e/prompts, two per language, see its NOTICE.md; read
+ * there, never copied into the tree) read with `--format auto`, MultiPL-E's completion and results files (and a directory of them) read as problems and samples,
  * and judged in the sandbox: a correct solution passes and an early constant return fails, in Lua, R, Ruby, PHP
  * and Perl. The Ruby, PHP and Perl prompts of those commits do not parse (docstring lines without a comment
  * marker), so there a completion fails whatever it is and a whole solution is judged against the item's tests.
@@ -20,8 +20,10 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import type { Verdict } from '../../src/verdict/index.js';
+import { SHARED_DATA } from '../support/data.js';
 
-const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'multipl-e');
+/** MultiPL-E's prompts as published (nuprl/MultiPL-E `prompts/`), in the shared data directory. */
+const FIXTURES = join(SHARED_DATA, 'multipl-e', 'prompts');
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
 const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });

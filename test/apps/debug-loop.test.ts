@@ -10,9 +10,8 @@ import type { Judge } from '../../src/judge/judge.js';
 import { defaultSubmissionContext } from '../../src/kinds/index.js';
 import { replayFirstAttempts } from '../../src/apps/debug-loop.js';
 import { createJudge } from '../../src/engine/factory.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/data.js';
 
-const CODET_PROBLEMS = '/work/shared/data/codet/HumanEval_for_code_generation.jsonl.gz';
-const CODET_SOLUTIONS = '/work/shared/data/codet/HumanEval_codegen16B_temp0.8_topp0.95_num100_max300_code_solution.jsonl.gz';
 
 const SUM: IoProblem = {
   kind: 'io', taskId: 'sum', comparator: { kind: 'tokens' }, language: 'python',

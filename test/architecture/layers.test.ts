@@ -30,7 +30,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine', 'sessions'], // runs plans on this machine; multi-turn sessions
   ['queue', 'reward', 'metrics'], // a Judge on a fleet; rewards; pass@k and statistics
   ['store'], // run directories and the result store
-  ['report'], // md/html reports
+  ['report', 'generate'], // md/html reports; samples from a model endpoint (crucible generate)
   ['apps', 'dashboard'], // libraries front ends call (evaluate, rerank, debug-loop); the web dashboard
   ['server'], // HTTP API, compatibility routes, MCP
   ['cli'], // the command line

@@ -15,7 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { SampleRecord } from '../../src/store/records.js';
-import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/codet-data.js';
+import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/data.js';
 import { humanEvalXPath } from '../support/humaneval-x.js';
 import { MBPP_PATH } from '../support/mbpp.js';
 import { LCB_FIXTURE } from '../formats/helpers.js';

@@ -1,10 +1,12 @@
 /**
  * The trainer adapters of clients/python (Gym-style CrucibleEnv, verl BaseTool, OpenRLHF agent) driven against a
  * running `crucible serve` (in this process, on a free loopback port, with a bearer token) by the system Python.
- * The adapters are trusted client code run on the host; every program they send runs in the sandbox. The OpenRLHF
- * driver runs OpenRLHF's own MultiTurnAgentExecutor from ../shared/clients (its logging helper stubbed, as in
- * test/conformance); verl's BaseTool cannot be imported here (it needs verl.utils.rollout_trace and pydantic v2),
- * so the verl driver checks that the adapter's fallback base has exactly the signatures of verl's BaseTool source.
+ * The adapters are trusted client code run on the host; every program they send runs in the sandbox. Neither verl
+ * nor OpenRLHF is installed: their interfaces are contracts in test/conformance/contracts (verl-base-tool.json:
+ * BaseTool's method signatures; openrlhf-agent.json: MultiTurnAgentExecutor's episode loop and AgentInstanceBase's
+ * methods, each with the upstream commit it was read from). The verl driver checks that the adapter's fallback
+ * base has exactly verl's signatures; the OpenRLHF driver runs the executor's loop as the contract states it.
+ * The drivers in test/clients/python are ours and import only the standard library and clients/python.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -15,9 +17,9 @@ import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
 
-const CLIENTS = '/work/shared/clients';
+const CONTRACTS = join(PROJECT_ROOT, 'test', 'conformance', 'contracts');
 const DRIVERS = join(PROJECT_ROOT, 'test', 'clients', 'python');
-/** The system Python (the pyenv shim on PATH is slow; aiohttp is its Debian package). */
+/** The system Python (the pyenv shim on PATH is slow). */
 const PYTHON = ['/usr/bin/python3.11', '/usr/bin/python3'].find((p) => existsSync(p)) ?? 'python3';
 const TOKEN = 'adapter-token';
 
@@ -65,7 +67,7 @@ describe('trainer adapters against crucible serve', () => {
   });
 
   test('verl BaseTool: create, execute, calc_reward, release on one session per trajectory', async () => {
-    const r = await drive('drive_verl.py', [server.url, join(CLIENTS, 'volcengine+verl', 'verl', 'tools', 'base_tool.py'), TOKEN], []);
+    const r = await drive('drive_verl.py', [server.url, join(CONTRACTS, 'verl-base-tool.json'), TOKEN], []);
     assert.equal(r.verl_base, false, 'verl is not importable here: the fallback base is in use');
     assert.equal(r.signatures_match, true, `fallback ${JSON.stringify(r.base_signatures)} vs verl ${JSON.stringify(r.verl_signatures)}`);
     assert.equal(r.name, 'crucible');
@@ -83,10 +85,12 @@ describe('trainer adapters against crucible serve', () => {
     assert.deepEqual(r.parallel, ['a', 'b']);
   });
 
-  test('OpenRLHF agent: OpenRLHF\'s MultiTurnAgentExecutor runs two turns, feedback in between, reward 1', async () => {
-    const r = await drive('drive_openrlhf.py', [server.url, TOKEN],
-      [join(PROJECT_ROOT, 'test', 'conformance', 'python', 'stubs'), join(CLIENTS, 'OpenRLHF+OpenRLHF')]);
-    assert.equal(r.agent_base, true, 'OpenRLHF\'s own AgentInstanceBase is in use');
+  test('OpenRLHF agent: the multi-turn executor\'s loop runs two turns, feedback in between, reward 1', async () => {
+    const r = await drive('drive_openrlhf.py', [server.url, TOKEN, join(CONTRACTS, 'openrlhf-agent.json')], []);
+    assert.equal(r.agent_base, false, 'OpenRLHF is not importable here: the fallback base is in use');
+    assert.equal(r.subclass, true, 'AgentInstance subclasses AgentInstanceBase, as the executor asserts');
+    assert.equal(r.signatures_match, true, 'reset/step: coroutines with OpenRLHF\'s parameters');
+    assert.deepEqual(r.unknown_keys, [], 'step answers only keys the executor reads');
     assert.equal(r.turns, 2);
     assert.equal(r.reward, 1);
     assert.equal(r.scores, 1);

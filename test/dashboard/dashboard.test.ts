@@ -24,7 +24,7 @@ import { analyseRun } from '../../src/store/analysis.js';
 import { openResultStore } from '../../src/store/open.js';
 import type { ResultStore, RunRow } from '../../src/store/result-store.js';
 import { launchBrowser, navigationTiming, TEST_OUTPUT, type TestBrowser } from '../support/browser.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/codet-data.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from '../support/data.js';
 
 const run = promisify(execFile);
 const CLI = join(PROJECT_ROOT, 'bin', 'crucible');

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { SHARED_DATA } from '../support/data.js';
 
-export const DATA = process.env['CRUCIBLE_DATA'] ?? '/work/shared/data';
+export const DATA = SHARED_DATA;
 export const CODET = join(DATA, 'codet');
 /** LiveCodeBench rows in the published shape, made by `test/formats/data/livecodebench/make_fixtures.py`. */
 export const LCB_FIXTURE = join(PROJECT_ROOT, 'test', 'formats', 'data', 'livecodebench', 'code_generation_lite.jsonl');

@@ -8,7 +8,7 @@ import {
   detectProblemFormat, findProblemFormat, PROBLEM_FORMATS, problemFormatNames, readProblems, UnknownFormatError,
 } from '../../src/formats/index.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/codet-data.js';
+import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/data.js';
 
 describe('problem format registry', () => {
   it('has one entry per format, each id and alias unique, auto first among the names', () => {

@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../src/server/index.js';
 import { createLogger } from '../../src/server/logging.js';
 import { httpCall, type Answer } from '../support/http.js';
+import { HUMANEVAL } from '../support/data.js';
 
 const TOKEN = 'test-token';
 const SUM: IoProblem = {
@@ -38,7 +39,7 @@ let humanEval: Problem[] = [];
 
 before(async () => {
   sandbox = Sandbox.create({ slots: 2 });
-  humanEval = (await readProblems('/work/shared/data/HumanEval.jsonl.gz')).slice(0, 3);
+  humanEval = (await readProblems(HUMANEVAL)).slice(0, 3);
   server = await startServer({ port: 0, token: TOKEN, logLevel: 'silent' },
     { sandbox, problems: [SUM, ...humanEval], logger: createLogger('silent') });
 });

@@ -11,9 +11,10 @@ import { defaultModes } from '../../src/kinds/index.js';
 import { prepareSubmission } from '../../src/judge/submission.js';
 import type { LanguageRegistry } from '../../src/languages/registry.js';
 import type { Verdict } from '../../src/verdict/index.js';
+import { SHARED_DATA } from './data.js';
 
 /** Directory of `humaneval_<lang>.jsonl.gz`. */
-export const HUMANEVAL_X_DIR = '/work/shared/data/humaneval-x';
+export const HUMANEVAL_X_DIR = join(SHARED_DATA, 'humaneval-x');
 
 /** The HumanEval-X files Crucible judges, by their file suffix. */
 export const HUMANEVAL_X_LANGUAGES = ['cpp', 'go', 'java', 'js', 'python', 'rust'] as const;

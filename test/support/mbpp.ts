@@ -5,9 +5,10 @@
  */
 import { join } from 'node:path';
 import type { Problem } from '../../src/formats/types.js';
+import { SHARED_DATA } from './data.js';
 
 /** The published MBPP file (974 tasks). */
-export const MBPP_PATH = join(process.env['CRUCIBLE_DATA'] ?? '/work/shared/data', 'mbpp', 'mbpp.jsonl.gz');
+export const MBPP_PATH = join(SHARED_DATA, 'mbpp', 'mbpp.jsonl.gz');
 
 /** A task's reference solution (`code`). @throws Error for a problem that is not an MBPP one. */
 export function mbppReference(problem: Problem): string {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readProblems, readSamples } from '../../src/formats/index.js';
 import type { UnitTestProblem } from '../../src/formats/types.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
-import { CODET_PROBLEMS, CODET_SOLUTIONS } from './codet-data.js';
+import { CODET_PROBLEMS, CODET_SOLUTIONS } from './data.js';
 
 export const CRUCIBLE = join(PROJECT_ROOT, 'bin', 'crucible');
 

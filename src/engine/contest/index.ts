@@ -7,7 +7,7 @@
 export { ContestBox, ARTIFACT_DIR, type Built } from './box.js';
 export { buildChecker, runChecker } from './run-checker.js';
 export {
-  CHECKER_LIMITS, cmsCheckerVerdict, pythonCheckerVerdict, TESTLIB_EXIT_CODES, testlibVerdict, vendoredTestlib,
+  CHECKER_LIMITS, cmsCheckerVerdict, pythonCheckerVerdict, TESTLIB_EXIT_CODES, testlibVerdict, defaultTestlibHeader, CRUCIBLE_TESTLIB_PATH,
   type CheckerInput, type CheckerKind, type CheckerSpec, type CheckerVerdict,
 } from '../../kinds/checker/checker-verdicts.js';
 export { CMS_IOI_LANGUAGES, runCmsIoiJob } from './cms-ioi-package.js';

@@ -5,7 +5,7 @@
  */
 import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
 import {
-  CHECKER_LIMITS, cmsCheckerVerdict, failed, pythonCheckerVerdict, testlibVerdict, vendoredTestlib,
+  CHECKER_LIMITS, cmsCheckerVerdict, failed, pythonCheckerVerdict, testlibVerdict, defaultTestlibHeader,
   type CheckerInput, type CheckerSpec, type CheckerVerdict,
 } from '../../kinds/checker/checker-verdicts.js';
 
@@ -17,7 +17,7 @@ export const CHECKER_COMPILE_ARGV: readonly string[] = [GXX, '-x', 'c++', '-std=
 /** Build a C++ checker (testlib or cms) once per distinct source; the artifact holds `checker`. */
 export function buildChecker(box: ContestBox, spec: CheckerSpec): Promise<Built> {
   const files: Record<string, string> = { 'checker.cpp': spec.source };
-  if (spec.kind === 'testlib' || spec.testlibHeader !== undefined) files['testlib.h'] = spec.testlibHeader ?? vendoredTestlib();
+  if (spec.kind === 'testlib' || spec.testlibHeader !== undefined) files['testlib.h'] = spec.testlibHeader ?? defaultTestlibHeader();
   return box.build(CHECKER_COMPILE_ARGV, files);
 }
 

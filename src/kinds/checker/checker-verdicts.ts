@@ -2,8 +2,9 @@
  * Checkers: problem-supplied programs that decide whether a solution's output is right, run in the sandbox.
  *
  * - `testlib`: a C++ checker built on testlib.h (github.com/MikeMirzayanov/testlib; Codeforces/Polygon), compiled
- *   ONCE per distinct source with `g++ -std=gnu++17 -O2` against the problem's own `testlib.h` or the vendored
- *   one (third_party/testlib, MIT, v0.9.45), run as `checker input output answer`. Its verdict is its exit code
+ *   ONCE per distinct source with `g++ -std=gnu++17 -O2` against the problem's own `testlib.h`, else the one
+ *   `CRUCIBLE_TESTLIB` names, else Crucible's own checker library (harness/checkers/testlib.h, testlib's checker
+ *   API written for Crucible), run as `checker input output answer`. Its verdict is its exit code
  *   (testlib.h `resultExitCode`, default build): 0 ok, 1 wrong answer, 2 presentation error, 3 fail (the
  *   checker's own failure), 7 points (`quitp`, the score is the number after "points " on stderr).
  * - `python`: open-r1's generated `checker.py` (guipenedo/piston `packages/codeforces/1.0.0/run`): run as
@@ -31,7 +32,7 @@ export type CheckerKind = 'testlib' | 'python' | 'cms';
 
 /**
  * A problem's checker. `source` is `checker.cpp` (testlib, cms) or `checker.py` (python); `testlibHeader` is the
- * problem's own testlib.h when it ships one (else the vendored one is used).
+ * problem's own testlib.h when it ships one (else `defaultTestlibHeader()`).
  */
 export interface CheckerSpec {
   readonly kind: CheckerKind;
@@ -67,11 +68,26 @@ export const CHECKER_LIMITS: Limits = runLimits({ cpuMs: 10_000, memoryKiB: 1024
 
 const MESSAGE_CHARS = 2000;
 
-let vendoredHeader: string | null = null;
-/** The vendored testlib.h (third_party/testlib/testlib.h), read once. @throws Error when it is missing. */
-export function vendoredTestlib(): string {
-  vendoredHeader ??= readFileSync(join(PROJECT_ROOT, 'third_party', 'testlib', 'testlib.h'), 'utf8');
-  return vendoredHeader;
+/** Crucible's own checker library: testlib's documented checker API, written for Crucible. */
+export const CRUCIBLE_TESTLIB_PATH = join(PROJECT_ROOT, 'harness', 'checkers', 'testlib.h');
+
+let headerRead: { path: string; text: string } | null = null;
+/**
+ * The testlib.h a testlib checker compiles against when its problem ships none: the file the environment
+ * variable `CRUCIBLE_TESTLIB` names (a user's own testlib.h), else `CRUCIBLE_TESTLIB_PATH`. Read once per path.
+ * @throws Error naming the variable and the path when the file cannot be read.
+ */
+export function defaultTestlibHeader(): string {
+  const path = process.env['CRUCIBLE_TESTLIB'] || CRUCIBLE_TESTLIB_PATH;
+  if (headerRead?.path !== path) {
+    try {
+      headerRead = { path, text: readFileSync(path, 'utf8') };
+    } catch (error) {
+      const origin = path === CRUCIBLE_TESTLIB_PATH ? 'Crucible\'s checker library' : 'CRUCIBLE_TESTLIB';
+      throw new Error(`${origin}: cannot read ${path}: ${(error as Error).message}`);
+    }
+  }
+  return headerRead.text;
 }
 
 /** A `fail` verdict saying `message` (cut to 2,000 characters), with the checker's run when there was one. */

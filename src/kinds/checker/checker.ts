@@ -13,7 +13,7 @@
  */
 import type { CheckerProblem } from '../../formats/types.js';
 import {
-  cmsCheckerVerdict, pythonCheckerVerdict, testlibVerdict, vendoredTestlib, type CheckerSpec, type CheckerVerdict,
+  cmsCheckerVerdict, defaultTestlibHeader, pythonCheckerVerdict, testlibVerdict, type CheckerSpec, type CheckerVerdict,
 } from './checker-verdicts.js';
 import { groupMinScore } from './subtasks.js';
 import {
@@ -30,12 +30,13 @@ const INCLUDE_TESTLIB = /^[ \t]*#[ \t]*include[ \t]*[<"]testlib\.h[>"][^\n]*$/m;
 
 /**
  * The checker as a Crucible program: Python as it is; C++ with its `#include "testlib.h"` replaced by the
- * problem's testlib.h or the vendored one (third_party/testlib), so the one-file compile box builds it.
+ * problem's testlib.h or `defaultTestlibHeader()` (CRUCIBLE_TESTLIB, else Crucible's checker library), so the
+ * one-file compile box builds it.
  */
 export function checkerProgram(spec: CheckerSpec): Program {
   if (spec.kind === 'python') return { language: 'python', source: spec.source };
   if (!INCLUDE_TESTLIB.test(spec.source)) return { language: 'cpp', source: spec.source };
-  const header = spec.testlibHeader ?? vendoredTestlib();
+  const header = spec.testlibHeader ?? defaultTestlibHeader();
   const at = INCLUDE_TESTLIB.exec(spec.source)!.index;
   const nextLine = spec.source.slice(0, at).split('\n').length + 1;
   // `#line` keeps the compiler's messages about the checker on the checker's own line numbers.

@@ -8,7 +8,7 @@
  * a change is a new step at the end. docs/STORE.md ("Migrations", "How to add a store column") has the rules.
  */
 import type { SqlDialect, SqlDriver } from './driver.js';
-import { forDialect, JUDGES_TABLES, VERSION_1_TABLES } from './schema.js';
+import { forDialect, GENERATION_TABLES, JUDGES_TABLES, VERSION_1_TABLES } from './schema.js';
 
 /** What every step has: its version (1, 2, … in order, no gaps) and one line saying what it changes. */
 interface MigrationHead {
@@ -48,6 +48,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     description: 'samples.score: partial credit in [0, 1] of the kinds that grade (IOI subtasks, checkers with points)',
     sql: bothEngines('ALTER TABLE samples ADD COLUMN score DOUBLE PRECISION'),
+  },
+  {
+    version: 4,
+    description: 'generation_prompts, generation_sampling, generation_samples: the generation cache of crucible generate',
+    sql: bothEngines(GENERATION_TABLES),
   },
 ];
 

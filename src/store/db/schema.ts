@@ -160,3 +160,31 @@ export function forDialect(sql: string, dialect: SqlDialect): string {
   return sql.replace(/\{ID\}/g, id).replace(/\{BLOB\}/g, dialect === 'sqlite' ? 'BLOB' : 'BYTEA')
     .replace(/\{COMPACT\}/g, dialect === 'sqlite' ? ' WITHOUT ROWID' : '').replace(/\{BLOBS\}/g, '');
 }
+
+/** The generation cache's tables (`../generation-cache.ts`): prompts and sampling specs by hash, one row per sample. */
+export const GENERATION_TABLES = `
+CREATE TABLE generation_prompts (
+  prompt_hash TEXT PRIMARY KEY,
+  api TEXT NOT NULL,
+  prompt_json TEXT NOT NULL
+);
+CREATE TABLE generation_sampling (
+  sampling_hash TEXT PRIMARY KEY,
+  sampling_json TEXT NOT NULL
+);
+CREATE TABLE generation_samples (
+  cache_key TEXT PRIMARY KEY,
+  endpoint TEXT NOT NULL,
+  model TEXT NOT NULL,
+  prompt_hash TEXT NOT NULL,
+  sampling_hash TEXT NOT NULL,
+  sample_index INTEGER NOT NULL,
+  content TEXT,
+  reasoning TEXT,
+  finish_reason TEXT,
+  usage_json TEXT,
+  request_json TEXT NOT NULL,
+  response_id TEXT,
+  created_ms BIGINT NOT NULL
+);
+`;

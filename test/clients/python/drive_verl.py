@@ -1,6 +1,6 @@
 """Drive crucible_verl.CrucibleTool as verl's multi-turn rollout does (create, execute..., calc_reward, release)
-against a running server (argv[1]), and compare the fallback base with verl's own BaseTool source (argv[2])."""
-import ast
+against a running server (argv[1]), and compare the fallback base with verl's BaseTool signatures as its contract
+records them (argv[2], test/conformance/contracts/verl-base-tool.json, read from verl's verl/tools/base_tool.py)."""
 import asyncio
 import inspect
 import json
@@ -9,21 +9,15 @@ import sys
 import crucible_verl
 from crucible_client import CrucibleClient, CrucibleError
 
-URL, VERL_BASE_TOOL = sys.argv[1], sys.argv[2]
+URL, CONTRACT = sys.argv[1], sys.argv[2]
 TOKEN = sys.argv[3] if len(sys.argv) > 3 else None
 LABEL = json.dumps({"tests": [{"input": "1 2\n", "output": "3\n"}, {"input": "5 5\n", "output": "10\n"}]})
 
 
 def verl_signatures(path):
-    """{method: (is_async, [arg names], [default count], has **kwargs)} of verl's BaseTool, read with ast."""
-    tree = ast.parse(open(path).read())
-    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "BaseTool")
-    out = {}
-    for fn in cls.body:
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out[fn.name] = [isinstance(fn, ast.AsyncFunctionDef), [a.arg for a in fn.args.args], len(fn.args.defaults),
-                            fn.args.kwarg is not None]
-    return out
+    """{method: [is_async, [arg names], default count, has **kwargs]} of verl's BaseTool, from its contract."""
+    with open(path) as f:
+        return json.load(f)["signatures"]["methods"]
 
 
 def our_signatures(cls):
@@ -40,8 +34,8 @@ def our_signatures(cls):
 async def main():
     out = {"verl_base": crucible_verl.VERL_BASE}
     base = crucible_verl.CrucibleTool.__mro__[1]
-    out["signatures_match"] = verl_signatures(VERL_BASE_TOOL) == our_signatures(base)
-    out["verl_signatures"] = verl_signatures(VERL_BASE_TOOL)
+    out["signatures_match"] = verl_signatures(CONTRACT) == our_signatures(base)
+    out["verl_signatures"] = verl_signatures(CONTRACT)
     out["base_signatures"] = our_signatures(base)
     tool = crucible_verl.CrucibleTool({"url": URL, "token": TOKEN, "environment": "program"})
     out["name"] = tool.name

@@ -1,5 +1,5 @@
 /**
- * Checkers run in the real sandbox: a testlib.h checker (compiled once against the vendored testlib.h) gives
+ * Checkers run in the real sandbox: a testlib.h checker (compiled once against Crucible's checker library, harness/checkers/testlib.h) gives
  * each of its verdicts by exit code (ok 0, wrong answer 1, presentation error 2, fail 3, points 7 with the score
  * from stderr); an open-r1 Python checker prints 100/0 and its crash is `fail`, not a wrong answer; a CMS
  * comparator's partial score is read from stdout. Checkers are in test/fixtures/contest/checkers.

@@ -20,8 +20,8 @@ import { PROJECT_ROOT } from '../../../src/sandbox/paths.js';
 import { startServer, type ServerHandle } from '../../../src/server/index.js';
 import { createLogger } from '../../../src/server/logging.js';
 import { httpCall } from '../../support/http.js';
+import { HUMANEVAL } from '../../support/data.js';
 
-const HUMANEVAL = '/work/shared/data/HumanEval.jsonl.gz';
 const TOKEN = 'mcp-test-token';
 const SUM_PY = 'a, b = map(int, input().split())\nprint(a + b)\n';
 const WRONG_PY = 'a, b = map(int, input().split())\nprint(a + b if a != 5 else 0)\n';
