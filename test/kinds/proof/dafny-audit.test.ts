@@ -5,14 +5,11 @@
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { readDafnyBench } from '../../../src/formats/dafnybench.js';
 import type { DafnyProofProblem } from '../../../src/formats/types.js';
 import { auditDafny, dafnyProblemSpec } from '../../../src/kinds/proof/dafny/audit.js';
 import { parseDafny, type DafnyDecl, type DafnyProgram } from '../../../src/kinds/proof/dafny/parse.js';
-
-const DATA = process.env['CRUCIBLE_DATA'] ?? '/work/shared/data';
-const DAFNYBENCH = path.join(DATA, 'dafnybench');
+import { DAFNYBENCH } from '../../support/data.js';
 
 /**
  * DafnyBench's pass rule minus verification (data README, "DafnyBench's rule"): the lines containing `requires`
