@@ -168,7 +168,9 @@ export function commandOf(sentence: string): { attributes: string[]; prefixes: s
  * - `statementFromSolution`: the solution with the proof of each listed theorem (from the sentence after its
  *   statement to its `Qed`/`Defined`/`Admitted`/`Save`) replaced by `Admitted.`; everything else as written.
  * - `declaredNames`: the statements and definitions the file declares, qualified by the modules they are in
- *   (`Module M. ... End M.`; sections do not qualify: their contents are discharged to the enclosing scope).
+ *   (`Module M. ... End M.`; sections do not qualify: their contents are discharged to the enclosing scope). A
+ *   statement given by a term (`Example t3 : triangle nat := ...`) counts as a definition too: its value is data
+ *   other statements may rest on.
  */
 const CLOSERS = new Set(['Qed', 'Defined', 'Admitted', 'Save', 'Abort']);
 
@@ -221,6 +223,8 @@ export function declaredNames(source: string): { statements: string[]; definitio
       if (at >= 0) scopes.splice(at);
     } else if (STATEMENT_KEYWORDS.has(command.keyword) && command.name !== undefined) {
       statements.push(qualify(command.name));
+      // `Example t : tree := ...`: a statement given by its term is data the other statements may use.
+      if (/:=/.test(sentence.text)) definitions.push(qualify(command.name));
     } else if ((DEFINITION_KEYWORDS.has(command.keyword) || command.keyword === 'Instance') && command.name !== undefined) {
       definitions.push(qualify(command.name));
     }
