@@ -12,6 +12,8 @@ import { coqReferenceFromOutput, type CoqAuditProblem } from '../../src/kinds/pr
 import { coqCheckFile } from '../../src/kinds/proof/coq/check-file.js';
 import { coqJudgement, type CoqJudgement } from '../../src/kinds/proof/coq/verdict.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
+import { auditSmtScript, solverScript } from '../../src/kinds/proof/smt/script.js';
+import { smtBeforeRun, smtFirstRun, smtRecheck, type SmtJudgement } from '../../src/kinds/proof/smt/verdict.js';
 
 /** A nonce as the kind draws one: 16 lowercase hex digits. */
 export function nonce(): string {
@@ -43,4 +45,18 @@ export async function judgeCoq(executor: Executor, languages: LanguageRegistry,
   const result = await runCoq(executor, languages, candidate, file.text);
   const compiled = result.status !== 'compile_error';
   return coqJudgement({ ...problem, sections: file.sections }, candidate, n, compiled ? null : result, compiled ? result : null);
+}
+
+/** Judge an SMT-LIB candidate through the sandbox: audit, our script on `solver`, and the model's re-check for sat. */
+export async function judgeSmt(executor: Executor, languages: LanguageRegistry, candidate: string, expected: 'sat' | 'unsat',
+  statement: string | undefined, solver: 'z3' | 'cvc5' = 'z3', cpuMs = 20_000): Promise<SmtJudgement> {
+  const script = auditSmtScript(candidate, expected, statement);
+  const early = smtBeforeRun(script);
+  if (early !== null) return early;
+  const marker = `crucible${nonce()}`;
+  const language = languages.get(solver);
+  const limits = runLimits({ cpuMs });
+  const first = smtFirstRun(script, expected, marker, await executor.runProgram(language, solverScript(script, expected, marker), '', limits));
+  if ('done' in first) return first.done;
+  return smtRecheck(script, await executor.runProgram(language, first.recheck, '', limits));
 }

@@ -1,0 +1,71 @@
+/**
+ * An SMT candidate's proof verdict from the audit (`./script.ts`) and the solver's runs: the first run of our
+ * script (its answer read after our marker) and, for an expected `sat`, the re-check of the model (`recheckScript`),
+ * which must answer `sat`. The answer decides, gated on the run: a run that ran out of time is `timeout`; no
+ * answer after the marker (the solver stopped on an error, crashed) or another answer than expected is `failed`;
+ * a model the re-check refutes is `failed` too (the solver's model does not satisfy the assertions: a solver bug,
+ * never a pass). Crucible's failures (`internal_error` results) are thrown as `SmtCheckError`.
+ */
+import type { ExecutionResult } from '../../../sandbox/types.js';
+import { findingsReason, proofVerdict, type ProofFinding, type ProofVerdict } from '../findings.js';
+import { readModel, readSolverAnswer, recheckScript, type SmtScript } from './script.js';
+import { SExprError } from './sexpr.js';
+
+/** Crucible could not run the solver (not a verdict on the candidate). */
+export class SmtCheckError extends Error {
+  override readonly name = 'SmtCheckError';
+}
+
+/** An SMT verdict with its findings and a one-line reason. */
+export interface SmtJudgement {
+  readonly verdict: ProofVerdict;
+  readonly findings: readonly ProofFinding[];
+  readonly reason?: string;
+}
+
+/** The first run's reading: the answer, and for `sat` the re-check script to run next (null when none is needed). */
+export type SmtFirstRun =
+  | { readonly done: SmtJudgement }
+  | { readonly recheck: string };
+
+function judgement(outcome: 'accepted' | 'rejected' | 'timeout', findings: readonly ProofFinding[], reason: string | undefined): SmtJudgement {
+  const verdict = proofVerdict(outcome, findings);
+  const why = verdict === 'cheated' ? findingsReason(findings) : verdict === 'proved' ? undefined : reason;
+  return why === undefined ? { verdict, findings } : { verdict, findings, reason: why };
+}
+
+/** Read the first run (see the module comment). Throws `SmtCheckError`. */
+export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker: string, run: ExecutionResult): SmtFirstRun {
+  if (run.status === 'internal_error') throw new SmtCheckError(`the solver's run failed on Crucible's side: ${run.reason ?? ''}`);
+  if (run.status === 'time_limit_exceeded') return { done: judgement('timeout', script.findings, 'the solver ran out of time') };
+  const { answer, rest } = readSolverAnswer(run.stdout, marker);
+  if (answer === null) return { done: judgement('rejected', script.findings, `no answer (${run.status}${run.exitCode === null ? '' : `, exit ${run.exitCode}`}): ${tail(run)}`) };
+  if (answer !== expected) return { done: judgement('rejected', script.findings, `the solver answered ${answer}, expected ${expected}`) };
+  if (expected === 'unsat') return { done: judgement('accepted', script.findings, undefined) };
+  try {
+    return { recheck: recheckScript(script, readModel(rest)) };
+  } catch (error) {
+    if (error instanceof SExprError) return { done: judgement('rejected', script.findings, `the model cannot be read: ${error.message}`) };
+    throw error;
+  }
+}
+
+/** Read the re-check run of a `sat` answer's model. Throws `SmtCheckError`. */
+export function smtRecheck(script: SmtScript, run: ExecutionResult): SmtJudgement {
+  if (run.status === 'internal_error') throw new SmtCheckError(`the model re-check failed on Crucible's side: ${run.reason ?? ''}`);
+  if (run.status === 'time_limit_exceeded') return judgement('timeout', script.findings, 'the model re-check ran out of time');
+  const last = run.stdout.trim().split('\n').at(-1)?.trim();
+  if (last !== 'sat') return judgement('rejected', script.findings, `the model does not satisfy the assertions (re-check answered ${last ?? 'nothing'})`);
+  return judgement('accepted', script.findings, undefined);
+}
+
+/** The candidate could not be read or the audit already decided (no run needed): the judgement, else null. */
+export function smtBeforeRun(script: SmtScript): SmtJudgement | null {
+  if (script.unreadable !== null) return { verdict: 'failed', findings: [], reason: `cannot read the script: ${script.unreadable}` };
+  return script.findings.some((f) => f.severity === 'cheat') ? judgement('accepted', script.findings, undefined) : null;
+}
+
+function tail(run: ExecutionResult): string {
+  const text = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-2).join(' ');
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
