@@ -108,7 +108,7 @@ export function prepareSample(problem: Problem, sample: Sample, context: Submiss
     return prepareSubmission(problem, sample, context);
   } catch (error) {
     if (!(error instanceof SubmissionError)) throw error;
-    const testCount = context.modes.of(problem).testCount(problem);
+    const testCount = error.testCount ?? 0;
     return { kind: 'decided', extraction: { kind: 'code' }, testCount,
       verdict: verdictWithoutTests('invalid_submission', testCount, `sample ${sample.index} of ${sample.taskId}: ${error.message}`) };
   }

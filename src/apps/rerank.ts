@@ -168,6 +168,8 @@ interface TaskPlan {
   /** Distinct programs in order of first appearance. */
   readonly solutions: Solution[];
   readonly tests: CodetTaskTests | undefined;
+  /** The Python entry point generated tests call and its prompt (the mode's `entryPoint`), when the kind has one. */
+  readonly entryPoint?: { readonly prompt: string; readonly entryPoint: string };
 }
 
 /** One execution of a rerank: its options, the jobs it keeps in flight, and the failures inside Crucible so far. */
@@ -200,10 +202,12 @@ function planTasks(options: RerankExecuteOptions): TaskPlan[] {
   for (const { sample, problem } of order) {
     let task = tasks.get(problem.taskId);
     if (!task) {
-      if (options.runGeneratedTests && !callsEntryPoint(problem)) {
+      if (options.runGeneratedTests && context.modes.of(problem).entryPoint?.(problem) === undefined) {
         throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; ${problem.kind} problems have none`);
       }
-      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map() };
+      const entryPoint = context.modes.of(problem).entryPoint?.(problem);
+      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map(),
+        ...entryPoint === undefined ? {} : { entryPoint } };
       tasks.set(problem.taskId, task);
     }
     const prepared = prepareSample(problem, sample, context);
@@ -241,14 +245,6 @@ async function judgeSolutions(run: Execution, tasks: readonly TaskPlan[]): Promi
   });
 }
 
-/**
- * Whether generated tests (assertions calling a Python entry point after the prompt) can run on `problem`: only
- * kinds with a prompt and an entry point (io, script, python_script, checker and ioi problems have none).
- */
-function callsEntryPoint(problem: Problem): problem is Problem & { readonly prompt: string; readonly entryPoint: string } {
-  return problem.kind === 'unit_test' || problem.kind === 'call' || problem.kind === 'assertions' || problem.kind === 'expected_call';
-}
-
 /** 2. Every distinct solution on its problem's distinct generated tests (harness `assertions` mode). */
 async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], limits: RerankData['limits'],
   statuses: Record<string, number>): Promise<number> {
@@ -260,10 +256,11 @@ async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], lim
   let runs = 0;
   await inPool(items, run.concurrency, async ({ task, solution }) => {
     const problem = task.problem;
-    if (!callsEntryPoint(problem)) return;
+    const target = task.entryPoint;
+    if (target === undefined) return;
     const assertions = task.tests!.distinct.map((t) => t.assertion);
     const response = await run.options.judge.runHarness({
-      mode: 'assertions', program: solution.program.source, prelude: problem.prompt, entryPoint: problem.entryPoint, assertions,
+      mode: 'assertions', program: solution.program.source, prelude: target.prompt, entryPoint: target.entryPoint, assertions,
       cpuMs: limits.testCpuMs, wallMs: limits.testWallMs, memoryKiB, outputBytes,
     });
     const results = response.results ?? [];

@@ -11,7 +11,7 @@ import { datasetHash, problemFormatNames, readProblems, readSamples } from '../f
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { secondsToMs } from '../limits.js';
 import { replayFirstAttempts, type DebugLoopReport, type FeedbackRecord } from '../apps/debug-loop.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge } from '../queue/open.js';
 import { MAX_FEEDBACK_CHARS, MIN_FEEDBACK_CHARS } from '../sessions/index.js';
 import { UsageError } from './errors.js';
 import { parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP } from './options.js';
@@ -74,7 +74,7 @@ export function register(program: Command): void {
       }
       if (flags.samplesPerProblem !== undefined) samples = samples.filter((s) => s.index < flags.samplesPerProblem!);
       const context = defaultSubmissionContext();
-      const judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+      const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
         languages: context.languages, modes: context.modes, cacheDir: null,
         ...(flags.timeLimit === undefined ? {} : { limits: { cpuMs: secondsToMs(flags.timeLimit) } }) });
       const hash = await datasetHash(flags.problems);

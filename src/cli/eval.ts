@@ -4,15 +4,14 @@ import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
-import type { Problem, Sample, ScriptProblem } from '../formats/types.js';
+import type { Problem, Sample } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
 import type { Judge } from '../judge/judge.js';
-import { scriptJudgingOf } from '../kinds/script/script.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../apps/evaluate.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge } from '../queue/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
@@ -56,29 +55,27 @@ async function toolchainsOf(used: ReadonlySet<string>, context: SubmissionContex
   return Object.fromEntries([...used].sort().map((id) => [id, statuses.find((s) => s.id === id)?.version ?? null]));
 }
 
-/** At most this many one-program task ids are named in a summary. */
-const ONE_PROGRAM_NAMED = 20;
-
 /**
- * How the run's script problems (HumanEval-X, MultiPL-E) are judged (`scriptJudgingOf`): counts, and the ids of
- * those judged as one program (the fallback whose end-of-tests marker a program written against Crucible can
- * forge; at most `ONE_PROGRAM_NAMED`), or undefined when the run has none.
+ * What each kind's mode says about how the run's problems of its kind are judged (`JudgingMode.summarise`, e.g.
+ * `scriptJudging`: split, replayed, one program): the summary's fields, and a line each for people.
  */
-function scriptJudgingSummary(problems: readonly Problem[]):
-  { split: number; replay: number; oneProgram: number; oneProgramTasks: string[] } | undefined {
-  const scripts = problems.filter((p): p is ScriptProblem => p.kind === 'script');
-  if (scripts.length === 0) return undefined;
-  const how = scripts.map((p) => [p.taskId, scriptJudgingOf(p)] as const);
-  const oneProgram = how.filter(([, h]) => h === 'one-program').map(([id]) => id);
-  return { split: how.filter(([, h]) => h === 'split').length, replay: how.filter(([, h]) => h === 'replay').length,
-    oneProgram: oneProgram.length, oneProgramTasks: oneProgram.slice(0, ONE_PROGRAM_NAMED) };
+function modeSummaries(problems: readonly Problem[], context: SubmissionContext): { fields: Record<string, unknown>; lines: string[] } {
+  const fields: Record<string, unknown> = {};
+  const lines: string[] = [];
+  for (const mode of context.modes.modes) {
+    const summary = mode.summarise?.(problems.filter((p) => p.kind === mode.kind));
+    if (summary === undefined) continue;
+    fields[summary.field] = summary.value;
+    lines.push(summary.text);
+  }
+  return { fields, lines };
 }
 
 function percent(x: number): string {
   return (100 * x).toFixed(2);
 }
 
-function humanSummary(summary: ReturnType<typeof buildSummary>, result: EvaluationResult): string {
+function humanSummary(summary: ReturnType<typeof buildSummary>, result: EvaluationResult, modeLines: readonly string[]): string {
   const lines: string[] = [];
   lines.push(`problems ${summary.problems}, samples ${summary.samples} (${summary.distinctPrograms} distinct programs), ` +
     `judged ${result.judged} now, ${result.resumed} resumed, ${(result.wallMs / 1000).toFixed(1)} s, ${summary.samplesPerSecond.toFixed(1)} samples/s`);
@@ -95,13 +92,7 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
-  if (summary.scriptJudging !== undefined) {
-    const { split, replay, oneProgram, oneProgramTasks } = summary.scriptJudging;
-    lines.push(`script problems: ${split} split, ${replay} replayed, ${oneProgram} as one program`
-      + (oneProgram === 0 ? '' : ` (${oneProgramTasks.join(', ')}${oneProgram > oneProgramTasks.length ? ', ...' : ''}: `
-        + 'their tests are not in a shape Crucible reads as cases or calls, so a program written against Crucible could forge '
-        + 'their end-of-tests marker; docs/SECURITY.md "Script problems")'));
-  }
+  lines.push(...modeLines);
   if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
     lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
   }
@@ -115,9 +106,8 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
 function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
   samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; limits: JudgeLimits;
   toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string };
-  internalErrorRetries: number; generation?: Record<string, unknown> }) {
+  internalErrorRetries: number; modeFields: Record<string, unknown>; generation?: Record<string, unknown> }) {
   const { result } = input;
-  const scriptJudging = scriptJudgingSummary(input.problems);
   const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
     const point = summary.points.find((p) => p.k === Number(k))!;
     return [k, [point.lower, point.upper] as const];
@@ -143,7 +133,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     groundTruth: input.groundTruth,
     internalErrorRetries: input.internalErrorRetries,
     toolchains: input.toolchains,
-    ...(scriptJudging === undefined ? {} : { scriptJudging }),
+    ...input.modeFields,
     countsByStatus: result.countsByStatus,
     passAtK: result.passAtK,
     passAtKCI: ci(result.passAtKSummary),
@@ -287,12 +277,9 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
       return judge;
     });
     try {
-      judge = flags.queue !== undefined
-        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-        ? await (await import('../queue/queue-judge.js')).QueueJudge.connect(queueLocation(flags.queue),
-          { modes: context.modes, limits: input.limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) })
-        : createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-          languages: context.languages, modes: context.modes, limits: input.limits, cacheDir });
+      ({ judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+        languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+        ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } }));
       await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
     } finally {
       // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
@@ -335,14 +322,15 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
   const { store, judge, results, context, toolchains, cacheDir } = run;
   const result = await evaluateWithGeneration(flags, input, run);
   const stats = judge.stats();
+  const modes = modeSummaries(input.problems, context);
   const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
     problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
-    out: input.out, limits: input.limits, toolchains, result: result.evaluation,
+    out: input.out, limits: input.limits, toolchains, result: result.evaluation, modeFields: modes.fields,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
     ...(result.generation === undefined ? {} : { generation: result.generation.summary }) });
   store.writeSummary(summary);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
-    : humanSummary(summary, result.evaluation) + (result.generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+    : humanSummary(summary, result.evaluation, modes.lines) + (result.generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
   if (result.evaluation.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
   const stored = await results?.close(summary).catch((error: Error) => {

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { datasetHash, problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Judge } from '../judge/judge.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge } from '../queue/open.js';
 import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../apps/rerank.js';
 import { registerUserError, UsageError } from './errors.js';
 import {
@@ -76,11 +76,9 @@ export function register(program: Command): void {
       const tests = method === 'first' || flags.tests === undefined ? undefined
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
       const limits = flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) };
-      const location = flags.queue === undefined ? undefined : queueLocation(flags.queue); // a bad URL fails before anything runs
-      const judge: Judge = location === undefined
-        ? createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits })
-        // Loaded only here: the Redis client and BullMQ cost every other command ~0.5 s of start-up.
-        : await (await import('../queue/queue-judge.js')).QueueJudge.connect(location, { limits, ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }) });
+      if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything runs
+      const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits,
+        ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
       const bar = flags.progress && !flags.json && process.stderr.isTTY
         ? new SingleBar({ format: 'rerank {phase} [{bar}] {value}/{total} | ETA {eta_formatted}', hideCursor: true, stream: process.stderr })
         : null;

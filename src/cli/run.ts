@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { LanguageRegistry } from '../languages/registry.js';
 import { DEFAULT_RUN_LIMITS, mibToKiB, secondsToMs } from '../limits.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge } from '../queue/open.js';
 import type { ExecutionResult } from '../sandbox/index.js';
 import { parseMemoryLimitMiB, parseTimeLimitSeconds, readInputFile, UNSAFE_NO_SANDBOX_HELP } from './options.js';
 
@@ -43,7 +43,7 @@ export function register(program: Command): void {
       const language = languages.get(opts.lang);
       const source = readInputFile(file, 'program');
       const stdin = opts.stdin !== undefined ? readInputFile(opts.stdin, '--stdin') : '';
-      const judge = createJudge({ slots: 1, unsafeNoSandbox: opts.unsafeNoSandbox === true, languages, cacheDir: null });
+      const { judge } = await openJudge({ slots: 1, unsafeNoSandbox: opts.unsafeNoSandbox === true, languages, cacheDir: null });
       try {
         const outcome = await judge.runPlain({ program: { language: language.id, source }, stdin, limits: {
           cpuMs: opts.timeLimit === undefined ? DEFAULT_RUN_LIMITS.cpuMs : secondsToMs(opts.timeLimit),

@@ -23,6 +23,7 @@
  * every process of the job with it) and answers `internal_error` with `cancelled: true`.
  */
 import { createInterface } from 'node:readline';
+import type { Language } from '../languages/schema.js';
 import { BOX_HARNESS, CANCELLED_REASON, type OpenBox, type Sandbox } from '../sandbox/index.js';
 import type { Limits, SubgroupLimits } from '../sandbox/types.js';
 import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
@@ -31,7 +32,7 @@ const HARNESS = `${BOX_HARNESS}/python/harness.py`;
 
 /**
  * The Python that runs the harness: the interpreter and its flags (argv before the script) and its environment,
- * taken from `languages/python.yaml` (`harnessInterpreter` in `local-judge.ts`): -s -P (-I without -E, so that
+ * taken from `languages/python.yaml` (`harnessInterpreter` below): -s -P (-I without -E, so that
  * PYTHONHASHSEED is honoured), -S no site, -B no .pyc, and the fixed hash seed PYTHONHASHSEED=0 (set iteration
  * order, hence some programs' answers, must not change between runs: a CodeGen-16B HumanEval/1 sample passed
  * or failed by the spawner's random seed). The spawner and every candidate inherit the seed.
@@ -39,6 +40,17 @@ const HARNESS = `${BOX_HARNESS}/python/harness.py`;
 export interface PythonInterpreter {
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * The Python that runs Crucible's trusted in-box code (the judge harness, the interactive relay), from the Python
+ * language file: its run command less the script.
+ * @throws Error when the language file's run command does not name its script.
+ */
+export function harnessInterpreter(python: Language): PythonInterpreter {
+  const script = `/box/${python.sourceFile}`;
+  if (!python.run.includes(script)) throw new Error(`languages/${python.id}.yaml: "run" does not name ${script}; the harness cannot use it`);
+  return { argv: python.run.filter((arg) => arg !== script), env: python.env };
 }
 
 /**

@@ -25,7 +25,7 @@ import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
-  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
+  type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
 import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
@@ -33,14 +33,16 @@ import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
 import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { ExecutionResult } from '../sandbox/types.js';
+import { internalRun } from '../sandbox/types.js';
 import {
   failedTestDetail, plainVerdict, verdictWithoutTests, type DetailedVerdict, type FailedTestDetail, type Verdict,
 } from '../verdict/index.js';
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
-import { PythonHarnessPool, type PythonInterpreter } from './harness-pool.js';
+import { harnessInterpreter, PythonHarnessPool } from './harness-pool.js';
+
+export { harnessInterpreter };
 import { SharedWork } from './shared-work.js';
 
 /** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
@@ -77,15 +79,10 @@ interface ResolvedProblem {
 /** A request resolved against the catalog, the modes and the languages. */
 interface Resolved extends ResolvedProblem {
   readonly program: Program;
+  /** The program's language, resolved once here and handed down to the plan executor. */
+  readonly language: Language;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
-}
-
-/** The Python that runs the judge harness, from the Python language file: its run command less the script. */
-export function harnessInterpreter(python: Language): PythonInterpreter {
-  const script = `/box/${python.sourceFile}`;
-  if (!python.run.includes(script)) throw new Error(`languages/${python.id}.yaml: "run" does not name ${script}; the harness cannot use it`);
-  return { argv: python.run.filter((arg) => arg !== script), env: python.env };
 }
 
 /** Problems by dataset hash, then task id. */
@@ -110,11 +107,6 @@ export class MemoryCatalog implements ProblemCatalog {
   has(datasetHash: string): boolean {
     return this.datasets.has(datasetHash);
   }
-}
-
-function failedRun(reason: string): ExecutionResult {
-  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
 }
 
 export class LocalJudge implements Judge {
@@ -199,7 +191,7 @@ export class LocalJudge implements Judge {
     try {
       signal?.throwIfAborted();
       const files = request.files ?? {};
-      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs), files);
+      const compiled = await this.executor.compile(language, request.program.source, compileLimits(limits.compileCpuMs), { files });
       if (!compiled.ok) return { compile: compiled.result, run: null };
       signal?.throwIfAborted();
       const run = await this.executor.runCompiled(language, request.program.source, compiled, request.stdin, runLimits({
@@ -210,7 +202,7 @@ export class LocalJudge implements Judge {
       return { compile: compiled.result, run };
     } catch (error) {
       if (signal?.aborted) throw error;
-      return { compile: null, run: failedRun(`crucible failed: ${messageOf(error)}`) };
+      return { compile: null, run: internalRun(`crucible failed: ${messageOf(error)}`) };
     }
   }
 
@@ -218,15 +210,20 @@ export class LocalJudge implements Judge {
     return this.retried(() => this.plans.runHarness(job, options.signal), (r) => r.status === 'internal_error');
   }
 
+  runPackage(request: PackageRequest, options: CallOptions = {}): Promise<PackageResult> {
+    return this.retried(() => this.plans.runPackage(request, options.signal), (r) => 'error' in r);
+  }
+
   stats(): JudgeStats {
     const e = this.executor.stats;
     const h = this.harness.stats;
-    // Contest jobs (ioi problems): each job counts as one run (its checker run, when any, is part of it).
-    const c = this.plans.contestStats;
+    // Contest jobs (ioi problems): each job counts as one run (its checker run, when any, is part of it); their
+    // compilations are the executor's. Each box of an interactive run counts as a run.
+    const other = this.plans.stats.contestJobs + this.plans.stats.interactiveBoxes;
     return {
       requests: this.memo.stats.calls, deduplicated: this.memo.stats.shared, retries: this.counters.retries,
-      executions: e.runs + e.compilations + h.jobs + c.jobs + c.compilations, runs: e.runs + c.jobs,
-      compilations: e.compilations + c.compilations, compileCacheHits: e.compileCacheHits + c.cacheHits,
+      executions: e.runs + e.compilations + h.jobs + other, runs: e.runs + other,
+      compilations: e.compilations, compileCacheHits: e.compileCacheHits,
       harnessJobs: h.jobs, testerReuses: h.testerReuses,
       groundTruthRuns: this.counters.groundTruthRuns, groundTruthCacheHits: this.counters.groundTruthCacheHits,
     };
@@ -243,7 +240,6 @@ export class LocalJudge implements Judge {
 
   async close(): Promise<void> {
     this.harness.close();
-    await this.plans.close();
     await this.executor.close();
     if (this.options.ownsSandbox) this.sandbox.close();
   }
@@ -263,12 +259,12 @@ export class LocalJudge implements Judge {
   /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
   private resolve(request: JudgeRequest): Resolved {
     const { problem, mode, datasetHash } = this.resolveProblem(request.problem);
-    const language = this.plans.language(request.program).id;
-    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
-      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`, 'program.language');
+    const language = this.plans.language(request.program);
+    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language.id)) {
+      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language.id}`, 'program.language');
     }
     return {
-      problem, mode, datasetHash, program: { language, source: request.program.source },
+      problem, mode, datasetHash, language, program: { language: language.id, source: request.program.source },
       limits: this.limits(request.limits), failFast: request.failFast === true,
     };
   }
@@ -316,7 +312,7 @@ export class LocalJudge implements Judge {
       signal.throwIfAborted();
       const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
       const plan = r.mode.plan(r.problem, r.program, context);
-      const outcome = await this.plans.execute(r.mode, r.problem, plan, signal);
+      const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);
       if (!detail || r.mode.detail === undefined) return verdict;
       return { ...verdict, detail: r.mode.detail(r.problem, outcome, verdict, context) };
@@ -330,7 +326,7 @@ export class LocalJudge implements Judge {
   /** The mode's reference for the problem, made once per process (undefined for modes without one). */
   private reference(r: ResolvedProblem): Promise<unknown> {
     const spec = r.mode.reference;
-    if (spec === undefined) return Promise.resolve(undefined);
+    if (spec === undefined || spec.applies?.(r.problem) === false) return Promise.resolve(undefined);
     const fingerprint = LocalJudge.remembered(this.referencePrints, r.problem, () => spec.fingerprint(r.problem));
     const key = [r.mode.kind, r.datasetHash ?? 'inline', r.problem.taskId, fingerprint].join('\0');
     let pending = this.references.get(key);
@@ -355,7 +351,7 @@ export class LocalJudge implements Judge {
       return cached;
     }
     this.counters.groundTruthRuns++;
-    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits));
+    const outcome = await this.plans.execute(r.mode, r.problem, spec.plan(r.problem, this.options.limits), { judging: 'default' });
     const value = spec.parse(r.problem, outcome);
     cache?.save(key, value);
     return value;

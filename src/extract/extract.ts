@@ -5,21 +5,21 @@
  * (3) with no fenced block, take the whole remaining text when it looks like code (`looks_like_code.ts`);
  * (4) otherwise report `no_code`.
  *
- * Choosing a block: blocks with only whitespace are ignored. When `language` is given, the candidates are, in
- * order of preference, blocks whose tag names that language (aliases: py/python3 -> python, c++ -> cpp,
- * js -> javascript, see `languages.ts`), then untagged blocks, then blocks with another code tag, then blocks
+ * Choosing a block: blocks with only whitespace are ignored. When `fenceTags` are given (the tags that name the
+ * wanted language: its id, aliases and fence tags from its `languages/*.yaml`, `LanguageRegistry.fenceTags`), the
+ * candidates are, in order of preference, blocks whose tag is one of them (case-insensitive), then untagged
+ * blocks, then blocks with another code tag, then blocks
  * tagged as non-code (`text`, `output`, `console`, `markdown`, ...). Without `language`, every block is a
  * candidate, non-code tags last. Within the preferred group, `pick` chooses the first or the last block
  * (default `last`: a model that revises its answer ends with the final version).
  */
 import { findFencedBlocks, type FencedBlock } from './fences.js';
-import { canonicalLanguage } from './languages.js';
 import { looksLikeCode } from './looks_like_code.js';
 import { stripThink } from './think.js';
 
 export interface ExtractOptions {
-  /** Language wanted (any alias); blocks tagged with it are preferred. */
-  readonly language?: string;
+  /** The fence tags naming the language wanted, lower-cased (`LanguageRegistry.fenceTags`); blocks tagged with one are preferred. */
+  readonly fenceTags?: ReadonlySet<string>;
   /** Which block of the preferred group: `last` (default) or `first`. */
   readonly pick?: 'first' | 'last';
   /** Remove `<think>` sections first; default true. */
@@ -49,16 +49,16 @@ export type ExtractResult =
 
 const NON_CODE_TAGS = new Set(['text', 'txt', 'plaintext', 'plain', 'output', 'console', 'markdown', 'md', 'log', 'csv']);
 
-function groups(blocks: readonly FencedBlock[], language: string | undefined): number[][] {
+function groups(blocks: readonly FencedBlock[], fenceTags: ReadonlySet<string> | undefined): number[][] {
   const byRank: number[][] = [[], [], [], []];
   blocks.forEach((b, k) => {
     if (b.code.trim() === '') return;
-    const nonCode = b.language !== undefined && NON_CODE_TAGS.has(b.language);
+    const tag = b.tag.toLowerCase();
     let rank: number;
-    if (nonCode) rank = 3;
-    else if (language === undefined) rank = 0;
-    else if (b.language === language) rank = 0;
-    else if (b.language === undefined) rank = 1;
+    if (NON_CODE_TAGS.has(tag)) rank = 3;
+    else if (fenceTags === undefined) rank = 0;
+    else if (fenceTags.has(tag)) rank = 0;
+    else if (tag === '') rank = 1;
     else rank = 2;
     byRank[rank]!.push(k);
   });
@@ -70,8 +70,7 @@ export function extractCode(response: string, options: ExtractOptions = {}): Ext
   const pick = options.pick ?? 'last';
   const { text, removed } = options.stripThink === false ? { text: response, removed: 0 } : stripThink(response);
   const blocks = findFencedBlocks(text);
-  const language = options.language === undefined ? undefined : canonicalLanguage(options.language);
-  for (const group of groups(blocks, language)) {
+  for (const group of groups(blocks, options.fenceTags)) {
     if (group.length === 0) continue;
     const k = pick === 'first' ? group[0]! : group[group.length - 1]!;
     const b = blocks[k]!;

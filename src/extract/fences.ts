@@ -10,13 +10,9 @@
  * A block left open at the end of the text (a truncated response) is returned with `terminated: false`.
  * Not recognised: fences that do not start a line (`Here: ```python`), which CommonMark does not allow either.
  */
-import { canonicalLanguage } from './languages.js';
-
 export interface FencedBlock {
   /** The tag as written (first word of the info string), `''` when absent. */
   readonly tag: string;
-  /** Canonical language id of the tag, undefined when there is no tag. */
-  readonly language: string | undefined;
   /** Block content, lines joined with `\n`, without the fences. */
   readonly code: string;
   readonly terminated: boolean;
@@ -50,5 +46,5 @@ export function findFencedBlocks(text: string): FencedBlock[] {
 }
 
 function toBlock(tag: string, body: readonly string[], terminated: boolean): FencedBlock {
-  return { tag, language: tag === '' ? undefined : canonicalLanguage(tag), code: body.join('\n'), terminated };
+  return { tag, code: body.join('\n'), terminated };
 }

@@ -2,5 +2,4 @@
 export { extractCode, type ExtractOptions, type ExtractResult } from './extract.js';
 export { stripThink, type ThinkStripResult } from './think.js';
 export { findFencedBlocks, type FencedBlock } from './fences.js';
-export { canonicalLanguage } from './languages.js';
 export { looksLikeCode } from './looks_like_code.js';

@@ -20,6 +20,7 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { extractCode } from '../extract/index.js';
+import { LanguageRegistry } from '../languages/registry.js';
 import type { GeneratedSample } from './generator.js';
 import { extractLiveCodeBenchCode, type BuiltPrompt } from './prompts/index.js';
 import { sampleFields, usedText } from './samples.js';
@@ -51,6 +52,14 @@ export function crucibleSamplesJsonl(entries: readonly WriterEntry[]): string {
   return lines.map((l) => l + '\n').join('');
 }
 
+let registry: LanguageRegistry | undefined;
+
+/** The fence tags naming a language id in a response (its languages/*.yaml id, aliases and fence tags; the id alone if unknown). */
+function fenceTagsOf(id: string): ReadonlySet<string> {
+  registry ??= LanguageRegistry.load();
+  return registry.has(id) ? registry.fenceTags(registry.get(id)) : new Set([id.toLowerCase()]);
+}
+
 /** The whole program a sample is, for harnesses that take programs ('' when the server sent no text). */
 export function programOf(prompt: BuiltPrompt, sample: GeneratedSample): string {
   const text = usedText(prompt, sample);
@@ -59,7 +68,7 @@ export function programOf(prompt: BuiltPrompt, sample: GeneratedSample): string 
     case 'prefixed': return prompt.output.prefix + text;
     case 'completion': return (prompt.input.api === 'completions' ? prompt.input.prompt : '') + text;
     case 'response': {
-      const extracted = extractCode(text, { language: prompt.language, pick: 'last', stripThink: true });
+      const extracted = extractCode(text, { fenceTags: fenceTagsOf(prompt.language), pick: 'last', stripThink: true });
       return extracted.kind === 'no_code' ? '' : extracted.code;
     }
   }

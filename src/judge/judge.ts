@@ -18,6 +18,7 @@ import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
 import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
+import type { PackageOutcome } from './plan.js';
 
 /** A problem of a dataset the judge's catalog holds: sha256 of the problem file (`datasetHash`) and task id. */
 export interface ProblemRef {
@@ -105,6 +106,28 @@ export interface PlainRunOutcome {
   readonly run: ExecutionResult | null;
 }
 
+/**
+ * One job of a guipenedo/piston contest package (`codeforces`, `cms_ioi`) as Piston's `/api/v2/execute` takes it
+ * (docs/API.md "Piston contest packages"): `language` is the package language's canonical name (`c++17`,
+ * `python3`, `cms`); `files` the request's (names may hold directories, e.g. `graders/grader.cpp`), the solution
+ * first; `runCpuMs` / `memoryKiB` the limits when the problem's own configuration says none; `runWallMs` Piston's
+ * `run_timeout` (wall, ms) when given.
+ */
+export interface PackageRequest {
+  readonly package: 'codeforces' | 'cms_ioi';
+  readonly language: string;
+  readonly files: readonly { readonly name: string; readonly content: string }[];
+  readonly runCpuMs: number;
+  readonly runWallMs?: number;
+  readonly memoryKiB: number;
+}
+
+/**
+ * What a package job did: the package's stages (`PackageOutcome`), or `error` when Crucible failed on it (the
+ * sandbox, the host: never an outcome of any program).
+ */
+export type PackageResult = { readonly outcome: PackageOutcome } | { readonly error: string };
+
 /** How much the judge can do at once. */
 export interface JudgeCapacity {
   /** One-shot execution slots (programs running at once). */
@@ -178,6 +201,12 @@ export interface Judge {
   runPlain(request: PlainRunRequest, options?: CallOptions): Promise<PlainRunOutcome>;
   /** Run one raw Python harness job (e.g. CodeT generated tests, whose per-test answers a verdict does not keep). */
   runHarness(job: HarnessJob, options?: CallOptions): Promise<HarnessResponse>;
+  /**
+   * Run one Piston contest-package job (Piston's `/api/v2/execute` for `codeforces` and `cms_ioi` languages).
+   * Rejects with `JudgeRequestError` (`files`, `language`) for a job the package refuses (no `input.txt`, a bad
+   * `grader_config`).
+   */
+  runPackage(request: PackageRequest, options?: CallOptions): Promise<PackageResult>;
   stats(): JudgeStats;
   /**
    * Run real programs through the judge's own machinery (a confined probe in the sandbox, a known-good program
@@ -189,9 +218,12 @@ export interface Judge {
   close(): Promise<void>;
 }
 
+/** The request field a `JudgeRequestError` names (`files`, `language`: a contest-package job's). */
+export type JudgeRequestField = 'problem' | 'program.language' | 'limits' | 'files' | 'language';
+
 /** Thrown (rejected) for a request that cannot be judged as asked; `field` names the request field at fault. */
 export class JudgeRequestError extends Error {
-  constructor(message: string, readonly field: 'problem' | 'program.language' | 'limits' = 'problem') {
+  constructor(message: string, readonly field: JudgeRequestField = 'problem') {
     super(message);
     this.name = 'JudgeRequestError';
   }

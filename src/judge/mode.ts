@@ -5,11 +5,17 @@
  * - optionally, a reference to compute once per problem and cache on disk (`reference`: e.g. EvalPlus expected
  *   outputs from the canonical solution);
  * - which runs to make, as data (`plan`, see `./plan.ts`);
- * - how one run becomes a test result (`judgeRun`, `program_runs` plans: compare, or run a checker through the
- *   tools) and how the outcome becomes the verdict (`verdict`: statuses, partial `score`, subtasks);
+ * - how one run becomes a test result (`judgeRun`, `program_runs` and `interactive` plans: compare, or run a
+ *   checker through the tools) and how the outcome becomes the verdict (`verdict`: statuses, partial `score`,
+ *   subtasks);
  * - optionally, what people need to see why a submission failed (`detail`: what failing tests printed or
  *   returned, stderr, peak memory; asked for only by callers that keep it, such as the result store) and how a
  *   test reads as text (`describeTest`: its input and expected output).
+ * - optionally, what other parts of Crucible ask of a kind without knowing it: the Python entry point generated
+ *   tests call (`entryPoint`, CodeT reranking), and how a run's problems of the kind are judged (`summarise`,
+ *   `crucible eval`'s summary).
+ * A mode is typed by the kind of plan it makes (`K`): its `verdict`, `detail` and `judgeRun` get that kind's
+ * outcome and results, so no mode checks at run time what the executor handed it.
  * A mode never spawns a process: the executor runs its plan. Modes are pure functions of their inputs (plus the
  * tools they are handed), so a judge on another machine makes the same verdicts from the same plan.
  *
@@ -19,10 +25,9 @@
 import type { z } from 'zod';
 import type { ProblemBase } from '../formats/types.js';
 import type { JudgeLimits } from '../limits.js';
-import type { ExecutionResult } from '../sandbox/types.js';
 import type { FailedTestDetail, TestResult, Verdict, VerdictDetail } from '../verdict/index.js';
 import type { Program } from './judge.js';
-import type { ExecutionTools, Plan, PlannedRun, PlanOutcome } from './plan.js';
+import type { ExecutionTools, OutcomeOf, PlanKind, PlanOf, RunOf, RunResultOf } from './plan.js';
 
 /** How the submission gave its code: a continuation of the prompt, the whole program, or code of unknown shape
  *  (given as `code`, or extracted from a response): the mode decides whether it needs the prompt. */
@@ -37,17 +42,36 @@ export interface ModeContext<R = unknown> {
 }
 
 /**
- * A reference computed once per problem and cached on disk under the dataset hash (`src/engine/ground-truth.ts`).
+ * A reference computed once per problem and cached on disk under the dataset hash (`src/engine/ground-truth.ts`),
+ * by a plan of kind `K` whose runs are not judged (each run's test is `passed` when it ended `ok`).
  * `fingerprint` covers everything the reference depends on (a cached entry with another fingerprint or
  * `version` is recomputed, as is one `schema` rejects). `parse` throws `GroundTruthError` when the reference
- * cannot be made (the problem's verdicts are then `internal_error`, never a verdict on a sample).
+ * cannot be made (the problem's verdicts are then `internal_error`, never a verdict on a sample). An optional
+ * reference (`applies` false) is undefined for that problem, computed and cached never.
  */
-export interface ReferenceSpec<P extends ProblemBase, R> {
+export interface ReferenceSpec<P extends ProblemBase, R, K extends PlanKind = PlanKind> {
   readonly version: number;
+  /** Whether the problem has this reference at all (default: every problem has). */
+  applies?(problem: P): boolean;
   fingerprint(problem: P): string;
-  plan(problem: P, limits: JudgeLimits): Plan;
-  parse(problem: P, outcome: PlanOutcome): R;
+  plan(problem: P, limits: JudgeLimits): PlanOf<K>;
+  parse(problem: P, outcome: OutcomeOf<K>): R;
   readonly schema: z.ZodType<R, z.ZodTypeDef, unknown>;
+}
+
+/** A reference with its plan kind erased, as a mode holds it (sound: the executor returns the planned kind's outcome). */
+export function defineReference<P extends ProblemBase, R, K extends PlanKind>(spec: ReferenceSpec<P, R, K>): ReferenceSpec<P, R> {
+  return spec as unknown as ReferenceSpec<P, R>;
+}
+
+/**
+ * What a mode says about how a run's problems of its kind are judged (`JudgingMode.summarise`): a JSON-able
+ * `value` kept under `field` in `crucible eval`'s `summary.json`, and `text`, one line for people.
+ */
+export interface ModeSummary {
+  readonly field: string;
+  readonly value: unknown;
+  readonly text: string;
 }
 
 /**
@@ -64,17 +88,22 @@ export class GroundTruthError extends Error {
 /**
  * Thrown by `language`/`assemble` when the submission cannot be judged as given: `unknown_language` (no such
  * language configured), `wrong_language` (the problem is judged in another language), `no_program` (no code).
+ * `testCount`: the problem's, when `prepareSubmission` threw it (its caller records the sample without looking the
+ * mode up again).
  */
 export class SubmissionError extends Error {
   constructor(readonly code: 'unknown_language' | 'wrong_language' | 'no_program', message: string,
-    readonly field: 'language' | 'code' = code === 'no_program' ? 'code' : 'language') {
+    readonly field: 'language' | 'code' = code === 'no_program' ? 'code' : 'language', readonly testCount?: number) {
     super(message);
     this.name = 'SubmissionError';
   }
 }
 
-/** One judging mode for problems of type `P`, with per-run data `C` and reference `R` (see the module comment). */
-export interface JudgingMode<P extends ProblemBase = ProblemBase, C = unknown, R = undefined> {
+/**
+ * One judging mode for problems of type `P`, making plans of kind `K`, with per-run data `C` and reference `R`
+ * (see the module comment).
+ */
+export interface JudgingMode<P extends ProblemBase = ProblemBase, K extends PlanKind = PlanKind, C = unknown, R = undefined> {
   readonly kind: string;
   /** One line for docs and listings. */
   readonly description: string;
@@ -86,32 +115,43 @@ export interface JudgingMode<P extends ProblemBase = ProblemBase, C = unknown, R
   assemble(problem: P, code: string, shape: CodeShape): string;
   testCount(problem: P): number;
   readonly reference?: ReferenceSpec<P, R>;
-  plan(problem: P, program: Program, context: ModeContext<R>): Plan<C>;
-  /** `program_runs` plans: one run's test result (default: `passed` when the run ended `ok`). */
-  judgeRun?(problem: P, run: PlannedRun<C>, index: number, result: ExecutionResult, tools: ExecutionTools):
+  plan(problem: P, program: Program, context: ModeContext<R>): PlanOf<K, C>;
+  /**
+   * `program_runs` and `interactive` plans: one run's test result (default: `passed` when the run ended `ok`; for
+   * an interactive run, when every box ended `ok` or was ended by the other side, the trusted one `ok`).
+   */
+  judgeRun?(problem: P, run: RunOf<K, C>, index: number, result: RunResultOf<K>, tools: ExecutionTools):
     TestResult | Promise<TestResult>;
-  verdict(problem: P, outcome: PlanOutcome, context: ModeContext<R>): Verdict;
+  verdict(problem: P, outcome: OutcomeOf<K>, context: ModeContext<R>): Verdict;
   /**
    * The verdict's detail (`VerdictDetail`): the first `MAX_DETAILED_FAILURES` failing tests of `verdict` with what
    * they printed or returned and their stderr, the compiler's stderr when nothing ran, peak memory (KiB). Called
    * only when a caller asked for detail, after `verdict`, on the same outcome (default: no detail).
    */
-  detail?(problem: P, outcome: PlanOutcome, verdict: Verdict, context: ModeContext<R>): VerdictDetail;
+  detail?(problem: P, outcome: OutcomeOf<K>, verdict: Verdict, context: ModeContext<R>): VerdictDetail;
   /**
    * Test `index` of the problem as text for people: its `input` and `expected` output (`FailedTestDetail` without
    * `actual`/`stderr`, cut by `failedTestDetail`). `reference` is undefined when the mode has none or it could
    * not be made; fields that cannot be known are left out (default: the index alone).
    */
   describeTest?(problem: P, index: number, reference: R | undefined): FailedTestDetail;
+  /**
+   * The Python entry point a problem's code defines and the prompt that declares it, for tests generated against
+   * it (CodeT's assertions, run by the harness after the prompt); undefined where the kind has none.
+   */
+  entryPoint?(problem: P): { readonly prompt: string; readonly entryPoint: string } | undefined;
+  /** How a run's problems of this kind are judged, for `crucible eval`'s summary; undefined when there is nothing to say. */
+  summarise?(problems: readonly P[]): ModeSummary | undefined;
 }
 
 /** A mode with its types erased, as the registry holds it. */
-export type AnyMode = JudgingMode<ProblemBase, unknown, unknown>;
+export type AnyMode = JudgingMode<ProblemBase, PlanKind, unknown, unknown>;
 
 /**
  * Erase a mode's types for the registry. Sound because the registry hands a mode only problems of its `kind`,
- * and problems of a kind have that kind's shape (readers validate them).
+ * problems of a kind have that kind's shape (readers validate them), and the executor hands `verdict`, `detail`
+ * and `judgeRun` the outcome and results of the plan the mode made.
  */
-export function defineMode<P extends ProblemBase, C, R>(mode: JudgingMode<P, C, R>): AnyMode {
+export function defineMode<P extends ProblemBase, K extends PlanKind, C, R>(mode: JudgingMode<P, K, C, R>): AnyMode {
   return mode as unknown as AnyMode;
 }

@@ -15,7 +15,7 @@ import type { ProblemBase } from '../formats/types.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
 import type { Program } from './judge.js';
-import { SubmissionError, type CodeShape } from './mode.js';
+import { SubmissionError, type AnyMode, type CodeShape } from './mode.js';
 import type { ModeRegistry } from './registry.js';
 
 /** What a submission may carry (see the module comment for which code is judged). */
@@ -81,12 +81,25 @@ function givenCode(input: SubmissionInput): { code: string; shape: CodeShape } |
 export function prepareSubmission(problem: ProblemBase, input: SubmissionInput, context: SubmissionContext): PreparedSubmission {
   const mode = context.modes.of(problem);
   const testCount = mode.testCount(problem);
+  try {
+    return prepareWith(mode, problem, input, context, testCount);
+  } catch (error) {
+    if (error instanceof SubmissionError && error.testCount === undefined) {
+      throw new SubmissionError(error.code, error.message, error.field, testCount);
+    }
+    throw error;
+  }
+}
+
+/** `prepareSubmission` once the problem's mode is known. */
+function prepareWith(mode: AnyMode, problem: ProblemBase, input: SubmissionInput, context: SubmissionContext, testCount: number): PreparedSubmission {
   const name = mode.language(problem, input.language);
   if (!context.languages.has(name)) {
     throw new SubmissionError('unknown_language',
       `unknown language "${name}"; configured: ${context.languages.languages.map((l) => l.id).join(', ')}`);
   }
-  const language = context.languages.get(name).id;
+  const resolved = context.languages.get(name);
+  const language = resolved.id;
   if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
     throw new SubmissionError('wrong_language', `problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`);
   }
@@ -98,7 +111,8 @@ export function prepareSubmission(problem: ProblemBase, input: SubmissionInput, 
   if (input.response === undefined) {
     throw new SubmissionError('no_program', 'the submission has no solution, completion, code or response');
   }
-  const result = extractCode(input.response, { language, pick: input.pick ?? 'last', stripThink: input.stripThink ?? true });
+  const result = extractCode(input.response, { fenceTags: context.languages.fenceTags(resolved), pick: input.pick ?? 'last',
+    stripThink: input.stripThink ?? true });
   const extraction = extractionOf(result);
   if (result.kind === 'no_code') {
     const reason = result.reason === 'empty' ? 'the response is empty (after removing thinking)' : 'no code found in the response';

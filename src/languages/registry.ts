@@ -112,6 +112,14 @@ export class LanguageRegistry {
     return new LanguageRegistry(languages, support);
   }
 
+  /**
+   * The fence tags that name `language` in a model's response (the tag after ```): its id, aliases and `fenceTags`,
+   * lower-cased (tags are matched case-insensitively).
+   */
+  fenceTags(language: Language): ReadonlySet<string> {
+    return new Set([language.id, ...language.aliases, ...language.fenceTags].map((t) => t.toLowerCase()));
+  }
+
   /** Files written next to the source in the compile box of `language`: its `compile.include`, name -> contents. */
   compileFiles(language: Language): Record<string, string> {
     return Object.fromEntries((language.compile?.include ?? []).map((name) => [name, this.support.get(name) ?? '']));

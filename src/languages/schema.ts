@@ -49,6 +49,9 @@ export const languageSchema = z.object({
   id: z.string().regex(/^[a-z][a-z0-9_+-]*$/).describe('stable identifier used by --lang'),
   name: z.string().min(1),
   aliases: z.array(z.string()).default([]),
+  fenceTags: z.array(z.string().min(1)).default([])
+    .describe('tags models write after ``` for this language besides its id and aliases (file extensions such as h or hpp, a '
+      + 'dialect\'s family name such as cpp for cpp11); several languages may share a tag'),
   sourceFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).describe('file name of the program inside /box'),
   compile: z.object({
     argv,

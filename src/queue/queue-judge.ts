@@ -25,14 +25,14 @@ import type { IoProblem, ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
   isInline, JudgeRequestError, type CallOptions, type JobPriority, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
-  type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
+  type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { definedOnly, type JudgeLimits } from '../limits.js';
 import { MemoryCatalog } from '../engine/local-judge.js';
 import { verdictWithoutTests, type DetailedVerdict, type FailedTestDetail } from '../verdict/index.js';
-import type { ExecutionResult } from '../sandbox/types.js';
+import { internalRun, type ExecutionResult } from '../sandbox/types.js';
 import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { fleetConcurrency, readFleet, readFleetStatus, type FleetStatus } from './fleet.js';
@@ -291,6 +291,19 @@ export class QueueJudge implements Judge {
     return { id: 'queue', status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason };
   }
 
+  /**
+   * One contest-package job on a worker of the fleet; a job failing every attempt is an `error` (Crucible's
+   * failure), a job the workers' package refuses rejects with `JudgeRequestError`.
+   */
+  async runPackage(request: PackageRequest, options: CallOptions = {}): Promise<PackageResult> {
+    this.counters.requests++;
+    const payload: JobPayload = { v: WIRE_VERSION, kind: 'package', request: { ...request, files: request.files.map((f) => ({ ...f })) } };
+    const result = await this.submit(payload, 0, options);
+    if (result.kind === 'package') return { outcome: result.outcome };
+    if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
+    return { error: result.kind === 'failed' ? result.reason : `queue: a worker answered a package job with ${result.kind}` };
+  }
+
   stats(): JudgeStats {
     return {
       requests: this.counters.requests, deduplicated: 0, retries: this.counters.retries, executions: 0, runs: 0, compilations: 0,
@@ -544,12 +557,6 @@ export class QueueJudge implements Judge {
     const fleet = fleetConcurrency(workers);
     if (fleet > 0) this.concurrency = fleet;
   }
-}
-
-/** A run Crucible could not carry out (never an outcome of the program). */
-function internalRun(reason: string): ExecutionResult {
-  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
 }
 
 /** A job's return value, validated; anything else is Crucible's failure (`failed`). */

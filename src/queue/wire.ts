@@ -15,7 +15,8 @@
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/crucible.js';
 import type { Problem } from '../formats/types.js';
-import type { JudgeRequest, ProblemSpec } from '../judge/judge.js';
+import type { JudgeRequest, JudgeRequestField, ProblemSpec } from '../judge/judge.js';
+import type { PackageOutcome } from '../judge/plan.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
@@ -164,10 +165,20 @@ export const jobPayloadSchema = z.discriminatedUnion('kind', [
     }),
   }),
   z.object({ v: z.literal(WIRE_VERSION), kind: z.literal('harness'), job: harnessJobSchema }),
+  z.object({
+    v: z.literal(WIRE_VERSION), kind: z.literal('package'),
+    request: z.object({
+      package: z.enum(['codeforces', 'cms_ioi']), language: text.min(1), files: z.array(z.object({ name: text, content: text })).min(1),
+      runCpuMs: positiveInt, runWallMs: positiveInt.optional(), memoryKiB: positiveInt,
+    }),
+  }),
 ]);
 export type JobPayload = z.infer<typeof jobPayloadSchema>;
 
-/** What a job asks of a worker, by payload kind: `judge` and `describe` name a problem, `plain` and `harness` do not. */
+/**
+ * What a job asks of a worker, by payload kind: `judge` and `describe` name a problem, `plain`, `harness` and
+ * `package` (a Piston contest-package job, `PackageRequest`) do not.
+ */
 export type JobKind = JobPayload['kind'];
 
 /** A problem spec as a job carries it (a `ProblemSpec` types its inline problem loosely; workers validate it). */
@@ -214,6 +225,18 @@ const executionResultSchema = z.object({
   reason: text.optional(), cancelled: z.literal(true).optional(),
 });
 
+/** One stage of a contest package's answer (`ScriptStage`, `src/judge/plan.ts`). */
+const scriptStageSchema = z.object({
+  stdout: text, stderr: text, code: z.number().int().nullable(), signal: text.nullable(), status: text.nullable(),
+  message: text.nullable(), cpuMs: nonNegative, wallMs: nonNegative, memoryKiB: nonNegative,
+});
+
+/** A contest package's answer (`PackageOutcome`, `src/judge/plan.ts`). */
+const packageOutcomeSchema = z.object({
+  compile: scriptStageSchema, run: scriptStageSchema.nullable(),
+  programStatus: z.enum(EXECUTION_STATUSES as [ExecutionStatus, ...ExecutionStatus[]]).optional(),
+});
+
 /**
  * Who judged: the worker's name, its Crucible version and the version of the toolchain of the job's language
  * (null for a job of no language, or where the version command failed).
@@ -229,7 +252,8 @@ export type WorkerProvenance = JudgedBy;
  */
 const verdictResultSchema = z.object({ kind: z.literal('verdict'), verdict: verdictSchema, provenance: provenanceSchema });
 const requestErrorSchema = z.object({
-  kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits']), provenance: provenanceSchema,
+  kind: z.literal('request_error'), message: text, field: z.enum(['problem', 'program.language', 'limits', 'files', 'language']),
+  provenance: provenanceSchema,
 });
 
 export const jobResultSchema = z.discriminatedUnion('kind', [
@@ -241,6 +265,7 @@ export const jobResultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tests'), tests: z.array(failedTestDetailSchema), provenance: provenanceSchema }),
   z.object({ kind: z.literal('plain'), compile: executionResultSchema.nullable(), run: executionResultSchema.nullable(), provenance: provenanceSchema }),
   z.object({ kind: z.literal('harness'), response: harnessResponseSchema, provenance: provenanceSchema }),
+  z.object({ kind: z.literal('package'), outcome: packageOutcomeSchema, provenance: provenanceSchema }),
   requestErrorSchema,
 ]);
 export type JobResult = z.infer<typeof jobResultSchema>;
@@ -251,6 +276,7 @@ export type JobAnswer =
   | { readonly kind: 'tests'; readonly tests: readonly FailedTestDetail[]; readonly provenance: WorkerProvenance }
   | { readonly kind: 'plain'; readonly compile: ExecutionResult | null; readonly run: ExecutionResult | null; readonly provenance: WorkerProvenance }
   | { readonly kind: 'harness'; readonly response: HarnessResponse; readonly provenance: WorkerProvenance }
+  | { readonly kind: 'package'; readonly outcome: PackageOutcome; readonly provenance: WorkerProvenance }
   | RequestErrorAnswer
   | { readonly kind: 'batch'; readonly results: readonly (VerdictAnswer | RequestErrorAnswer)[]; readonly provenance: WorkerProvenance };
 
@@ -258,7 +284,7 @@ export type JobAnswer =
 export interface VerdictAnswer { readonly kind: 'verdict'; readonly verdict: DetailedVerdict; readonly provenance: WorkerProvenance }
 /** A request the worker's judge refused. */
 export interface RequestErrorAnswer {
-  readonly kind: 'request_error'; readonly message: string; readonly field: 'problem' | 'program.language' | 'limits'; readonly provenance: WorkerProvenance;
+  readonly kind: 'request_error'; readonly message: string; readonly field: JudgeRequestField; readonly provenance: WorkerProvenance;
 }
 
 /** The verdict of a result, typed as the judge returns it. */

@@ -10,9 +10,10 @@
  *   stalled-job check of any live worker (every `stalledIntervalMs`) puts them back in the queue for another
  *   worker. A job that stalls more than `maxStalledCount` times (it keeps killing workers) fails for good: its
  *   front end reports `internal_error` (the dead letters are BullMQ's failed set).
- * - Four kinds of job (`JobPayload`, `wire.ts`): `judge` a submission, `describe` a problem's tests, a `plain` run
- *   (`crucible run`, `/run_code`) and a raw `harness` job (CodeT generated tests); each is answered by the local
- *   judge's method of the same name, and an `internal_error` from any of them fails the attempt.
+ * - Five kinds of job (`JobPayload`, `wire.ts`): `judge` a submission, `describe` a problem's tests, a `plain` run
+ *   (`crucible run`, `/run_code`), a raw `harness` job (CodeT generated tests) and a contest `package` job
+ *   (Piston's codeforces and cms_ioi); each is answered by the local judge's method of the same name
+ *   (`runPackage` for `package`), and an `internal_error` (a package's `error`) from any of them fails the attempt.
  * - A payload that does not validate fails at once (`UnrecoverableError`: no retry). Crucible's own failure
  *   (a dataset that cannot be fetched, an `internal_error` verdict after the local judge's retries) fails the
  *   attempt, and BullMQ retries the job (perhaps elsewhere) up to the job's `attempts`. A request the local
@@ -25,7 +26,7 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JudgeRequestError, type Judge } from '../judge/judge.js';
+import { JudgeRequestError, type Judge, type PackageRequest } from '../judge/judge.js';
 import type { HarnessJob } from '../judge/harness/protocol.js';
 import { createJudge, type JudgeOptions } from '../engine/factory.js';
 import type { LanguageRegistry } from '../languages/registry.js';
@@ -188,10 +189,26 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
     if (response.status === 'internal_error') throw new AttemptFailed(`on worker ${worker}: ${response.reason ?? 'internal_error'}`);
     return { kind: 'harness', response, provenance: by };
   }
+  if (payload.kind === 'package') return runPackage(payload.request, context, by);
   const problem = payload.problem;
   if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
   try {
     return { kind: 'tests', tests: await context.judge.describeTests(problem, call), provenance: by };
+  } catch (error) {
+    if (error instanceof JudgeRequestError) return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
+    throw error;
+  }
+}
+
+/**
+ * One contest-package job: its outcome, or the judge's refusal.
+ * @throws AttemptFailed when Crucible failed on it (the job is retried, perhaps elsewhere).
+ */
+async function runPackage(request: PackageRequest, context: JobContext, by: WorkerProvenance): Promise<JobAnswer> {
+  try {
+    const result = await context.judge.runPackage(request, context.signal === undefined ? {} : { signal: context.signal });
+    if ('error' in result) throw new AttemptFailed(`on worker ${by.worker}: ${result.error}`);
+    return { kind: 'package', outcome: result.outcome, provenance: by };
   } catch (error) {
     if (error instanceof JudgeRequestError) return { kind: 'request_error', message: error.message, field: error.field, provenance: by };
     throw error;

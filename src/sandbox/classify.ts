@@ -5,7 +5,7 @@
  */
 import { constants } from 'node:os';
 import { z } from 'zod';
-import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits, type MemoryEnforcement } from './types.js';
+import { CANCELLED_REASON, DEFAULT_DISK_KIB, internalRun, type ExecutionResult, type Limits, type MemoryEnforcement } from './types.js';
 
 /** The run's writable space at the end (src/sandbox/native/run-init.h); absent from older or failed inits. */
 const diskFields = {
@@ -87,9 +87,7 @@ export function classify(input: ClassifyInput): ExecutionResult {
     stderrTruncated: input.stderrTruncated,
     memoryEnforcement: input.memoryEnforcement,
   };
-  const internal = (reason: string, wallMs = 0): ExecutionResult => ({
-    ...base, status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs, memoryKiB: 0, reason,
-  });
+  const internal = (reason: string, wallMs = 0): ExecutionResult => internalRun(reason, { ...base, wallMs });
   const report = input.report;
   // Cancelled before the launcher could report (it may not even have set up its signal handling): the caller's
   // decision, not a failure of the launcher.

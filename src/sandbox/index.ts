@@ -19,14 +19,15 @@
 import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { detectCapabilities, type Capabilities } from './capabilities.js';
 import { removeTree } from './cleanup.js';
-import { launch, type Launched, type PassedDescriptor } from './launch.js';
+import { launch, type Capture, type Launched, type PassedDescriptor } from './launch.js';
 import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
 import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
 import { Subgroup, SUBGROUPS_ENV, type SubgroupDescriptors } from './subgroups.js';
-import { CANCELLED_REASON, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
+import { CANCELLED_REASON, internalRun, MAX_DISK_KIB, MIN_DISK_KIB, type ExecutionResult, type Limits, type SandboxRequest } from './types.js';
 
 export * from './types.js';
 export { detectCapabilities, type Capabilities } from './capabilities.js';
@@ -105,17 +106,24 @@ const SELF_TEST_LIMITS: Limits = {
 };
 const MAX_SUBGROUPS = 8;
 
+/** A run without sub-cgroups (see `Sandbox.subgroupsFor`). */
+const NO_SUBGROUPS = { groups: new Map<string, Subgroup>(), passed: [], env: {} } as const;
+
+/**
+ * One box of `Sandbox.runConnected` while it runs: its standard input (open until the caller ends it) and output
+ * (the caller reads it), its result once every process of it is gone, and `kill` (the result then says
+ * `run cancelled: <reason>`).
+ */
+export interface ConnectedBox {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly result: Promise<ExecutionResult>;
+  kill(reason: string): void;
+}
+
 /** The complete environment of a program in a box: a fixed base, then the request's variables. */
 function boxEnvironment(request: SandboxRequest, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   return { PATH, HOME: '/tmp', LANG: 'C.UTF-8', ...request.env, ...extra };
-}
-
-/** The verdict of a run Crucible could not carry out (never a verdict on the program). */
-function internalError(reason: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
-  return {
-    status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason, ...extra,
-  };
 }
 
 /** Check what a caller may get wrong. @throws RangeError naming the field. */
@@ -273,7 +281,7 @@ export class Sandbox {
     return { groups, passed, env: { [SUBGROUPS_ENV]: JSON.stringify(told) } };
   }
 
-  private start(slot: Slot, workDir: string | null, request: SandboxRequest, capture: boolean, enforceCpu: boolean,
+  private start(slot: Slot, workDir: string | null, request: SandboxRequest, capture: Capture, enforceCpu: boolean,
     subgroups: ReturnType<Sandbox['subgroupsFor']>): Launched {
     return launch({
       slot,
@@ -305,7 +313,7 @@ export class Sandbox {
     validate(request);
     const slot = await this.pool.acquire(request.signal);
     if (slot === null) {
-      if (request.signal?.aborted) return { result: internalError(CANCELLED_REASON, { cancelled: true }) };
+      if (request.signal?.aborted) return { result: internalRun(CANCELLED_REASON, { cancelled: true }) };
       throw new Error('sandbox is closed');
     }
     try {
@@ -326,7 +334,7 @@ export class Sandbox {
       if (pending !== null) {
         result = await pending;
       } else {
-        const launched = this.start(slot, workDir, request, true, true, subgroups);
+        const launched = this.start(slot, workDir, request, 'all', true, subgroups);
         const abort = (): void => launched.kill(CANCELLED_REASON);
         request.signal?.addEventListener('abort', abort, { once: true });
         if (request.signal?.aborted) abort();
@@ -336,16 +344,84 @@ export class Sandbox {
           request.signal?.removeEventListener('abort', abort);
         }
       }
-      if (request.keepWorkDir && workDir !== null) {
+    } catch (error) {
+      result = internalRun(`sandbox: ${(error as Error).message}`);
+    }
+    return Sandbox.finished(request, workDir, result);
+  }
+
+  /** A run's answer once it ended: its work directory kept (world-readable) when asked, else removed. Never throws. */
+  private static finished(request: SandboxRequest, workDir: string | null, result: ExecutionResult):
+    { readonly result: ExecutionResult; readonly workDir?: string } {
+    if (request.keepWorkDir && workDir !== null && result.status !== 'internal_error') {
+      try {
         chmodSync(workDir, 0o755);
         return { result, workDir };
+      } catch (error) {
+        result = internalRun(`sandbox: ${(error as Error).message}`);
       }
-    } catch (error) {
-      result = internalError(`sandbox: ${(error as Error).message}`);
     }
     const problem = workDir === null ? null : removeTree(workDir);
-    if (problem !== null) return { result: internalError(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
+    if (problem !== null) return { result: internalRun(`clean-up of the run's work directory failed: ${problem}`, { wallMs: result.wallMs }) };
     return { result };
+  }
+
+  /**
+   * Run several commands at once, each in a fresh box of its own slot (its own uid, cgroups and namespaces: no
+   * box can see, signal or read another's processes or files), with their standard streams open to the caller:
+   * `connect` gets, right after every box started, each one's stdin (open until the caller ends it) and stdout (to
+   * read; its bytes count against the box's output limit), and may kill a box; stderr is drained into the result.
+   * The boxes of one call get their slots together (`SlotPool.acquireMany`), so concurrent calls never deadlock
+   * each other. The boxes run on the per-run bubblewrap path (slot boxes take stdin whole). Resolves when every box
+   * ended, with each one's result (and kept work directory, as `run`); aborting `signal` kills every box
+   * (`cancelled`). Never throws for what a program does; a box that could not start is `internal_error`, and the
+   * others are killed then. Requests take no `stdin`, `asPid1` or `subgroups`.
+   * @throws RangeError for an invalid request or more boxes than this sandbox has slots; Error when it is closed.
+   */
+  async runConnected(requests: readonly SandboxRequest[], connect: (boxes: readonly ConnectedBox[]) => void,
+    signal?: AbortSignal): Promise<readonly { readonly result: ExecutionResult; readonly workDir?: string }[]> {
+    for (const request of requests) {
+      validate(request);
+      if (request.stdin !== undefined || request.asPid1 || request.subgroups !== undefined || request.signal !== undefined) {
+        throw new RangeError('a connected box takes no stdin, asPid1, subgroups or signal of its own');
+      }
+    }
+    const slots = await this.pool.acquireMany(requests.length, signal);
+    if (slots === null) {
+      if (signal?.aborted) return requests.map(() => ({ result: internalRun(CANCELLED_REASON, { cancelled: true }) }));
+      throw new Error('sandbox is closed');
+    }
+    try {
+      return await this.runConnectedIn(slots, requests, connect, signal);
+    } finally {
+      for (const slot of slots) this.pool.release(slot);
+    }
+  }
+
+  /** The body of `runConnected` once its slots are held: never throws, always removes what it made unless kept. */
+  private async runConnectedIn(slots: readonly Slot[], requests: readonly SandboxRequest[],
+    connect: (boxes: readonly ConnectedBox[]) => void, signal?: AbortSignal): Promise<{ readonly result: ExecutionResult; readonly workDir?: string }[]> {
+    const workDirs: (string | null)[] = [];
+    const launched: Launched[] = [];
+    const killAll = (reason: string): void => launched.forEach((l) => l.kill(reason));
+    const abort = (): void => killAll(CANCELLED_REASON);
+    let failure: string | null = null;
+    try {
+      requests.forEach((request, i) => {
+        workDirs.push(this.prepare(slots[i]!, request));
+        launched.push(this.start(slots[i]!, workDirs[i]!, request, 'stream', true, NO_SUBGROUPS));
+      });
+      signal?.addEventListener('abort', abort, { once: true });
+      if (signal?.aborted) abort();
+      connect(launched.map((l) => ({ stdin: l.stdin, stdout: l.stdout, result: l.result, kill: (reason: string) => l.kill(reason) })));
+    } catch (error) {
+      failure = `sandbox: ${(error as Error).message}`;
+      killAll(failure);
+    }
+    const results = await Promise.all(launched.map((l) => l.result));
+    signal?.removeEventListener('abort', abort);
+    return requests.map((request, i) => Sandbox.finished(request, workDirs[i] ?? null,
+      failure !== null || results[i] === undefined ? internalRun(failure ?? 'the box did not start') : results[i]!));
   }
 
   /**
@@ -396,7 +472,7 @@ export class Sandbox {
     try {
       workDir = this.prepare(slot, request);
       const subgroups = this.subgroupsFor(slot, request);
-      const launched = this.start(slot, workDir, request, false, false, subgroups);
+      const launched = this.start(slot, workDir, request, 'none', false, subgroups);
       const abort = (): void => launched.kill(CANCELLED_REASON);
       request.signal?.addEventListener('abort', abort, { once: true });
       const dir = workDir;

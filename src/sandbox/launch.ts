@@ -152,10 +152,34 @@ function readReport(raw: string, overdue: string | null, spawnError: Error | nul
 }
 
 /**
- * Start one execution. With `capture` the launcher's stdout/stderr are drained into the result (capped);
- * without it the caller reads the streams itself (long-lived harness boxes) and the result carries no output.
+ * What `launch` does with the box's streams: `all` feeds `stdin` and drains stdout and stderr into the result
+ * (capped); `none` leaves every stream to the caller (long-lived harness boxes; the result carries no output);
+ * `stream` leaves stdin open and stdout to the caller, counting stdout's bytes against the output limit (past
+ * it, the run ends `output_limit_exceeded`), and drains stderr into the result (a box of an interactive run).
+ * `true` and `false` are `all` and `none`.
  */
-export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefined, capture: boolean): Launched {
+export type Capture = 'all' | 'none' | 'stream';
+
+/**
+ * Drain a box's output streams as `capture` says: stdout into `drains.stdout` (`all`) or only counted against the
+ * output limit (`stream`: the caller reads it), stderr into `drains.stderr` (both); `overflow` past a cap.
+ */
+function drainOutputs(stdout: Readable, stderr: Readable, capture: Capture, drains: { readonly stdout: OutputDrain; readonly stderr: OutputDrain },
+  capBytes: number, overflow: () => void): void {
+  if (capture === 'all') stdout.on('data', (chunk: Buffer) => drains.stdout.push(chunk));
+  if (capture === 'stream') {
+    let streamed = 0;
+    stdout.on('data', (chunk: Buffer) => {
+      streamed += chunk.length;
+      if (streamed > capBytes) overflow();
+    });
+  }
+  if (capture !== 'none') stderr.on('data', (chunk: Buffer) => drains.stderr.push(chunk));
+}
+
+/** Start one execution, its streams handled as `captured` says. */
+export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefined, captured: Capture | boolean): Launched {
+  const capture: Capture = captured === true ? 'all' : captured === false ? 'none' : captured;
   const child = spawn(CRUCIBLE_BOX, launcherArguments(o), {
     cwd: o.unsafeNoSandbox && o.workDir !== null ? o.workDir : '/',
     env: o.unsafeNoSandbox ? { ...o.env } : {},
@@ -169,6 +193,7 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
   const outputCap = o.limits.outputBytes;
   let outputExceeded = false;
   const overflow = (): void => {
+    if (outputExceeded) return;
     outputExceeded = true;
     kill('output limit');
   };
@@ -179,16 +204,13 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
   const stderrStream = child.stderr as Readable;
   const reportStream = child.stdio[3] as Readable;
   reportStream.on('data', (chunk: Buffer) => reportChunks.push(chunk));
-  if (capture) {
-    stdoutStream.on('data', (chunk: Buffer) => stdout.push(chunk));
-    stderrStream.on('data', (chunk: Buffer) => stderr.push(chunk));
-  }
+  drainOutputs(stdoutStream, stderrStream, capture, { stdout, stderr }, outputCap, overflow);
   const stdin = child.stdin as Writable;
   stdin.on('error', () => {
     // The program may exit without reading its input (EPIPE): not an error of ours.
   });
   if (stdinData !== undefined) stdin.end(stdinData);
-  else if (capture) stdin.end();
+  else if (capture === 'all') stdin.end();
 
   const streamsClosed = Promise.all([stdoutStream, stderrStream, reportStream].map((s) =>
     new Promise<void>((resolve) => {

@@ -56,10 +56,16 @@ function cgroupRoots(caps: Capabilities): string[] {
   return Object.values(caps.cgroupDirs).filter((dir): dir is string => typeof dir === 'string');
 }
 
+/** A caller waiting for `count` slots at once (`grant` null: the pool closed). */
+interface Waiter {
+  readonly count: number;
+  readonly grant: (slots: Slot[] | null) => void;
+}
+
 /** The fixed set of slots of one Crucible pool (one instance). */
 export class SlotPool {
   private readonly free: Slot[] = [];
-  private readonly waiters: ((slot: Slot | null) => void)[] = [];
+  private readonly waiters: Waiter[] = [];
   private closed = false;
 
   /** `root` is the host directory holding every slot's work directories. */
@@ -122,31 +128,56 @@ export class SlotPool {
    * Wait for a free slot; resolves null when `signal` aborts first (the caller gave up; nothing is held).
    * @throws Error after `close()`.
    */
-  acquire(signal?: AbortSignal): Promise<Slot | null> {
+  async acquire(signal?: AbortSignal): Promise<Slot | null> {
+    return (await this.acquireMany(1, signal))?.[0] ?? null;
+  }
+
+  /**
+   * Wait for `count` free slots at once (the boxes of one interactive run: each its own uid and cgroups), granted
+   * together or not at all, so two callers each holding part of what they need can never wait on each other.
+   * Waiters are served in order: one waiting for two slots is not overtaken by later single-slot callers.
+   * Resolves null when `signal` aborts first (nothing is held).
+   * @throws Error after `close()`; RangeError when the pool has fewer than `count` slots.
+   */
+  acquireMany(count: number, signal?: AbortSignal): Promise<Slot[] | null> {
     if (this.closed) return Promise.reject(new Error('sandbox is closed'));
+    if (!Number.isInteger(count) || count < 1 || count > this.slots.length) {
+      return Promise.reject(new RangeError(`${count} slots asked at once; this sandbox has ${this.slots.length}`));
+    }
     if (signal?.aborted) return Promise.resolve(null);
-    const slot = this.free.pop();
-    if (slot) return Promise.resolve(slot);
+    if (this.waiters.length === 0 && this.free.length >= count) return Promise.resolve(this.free.splice(-count));
     return new Promise((resolve) => {
-      const waiter = (given: Slot | null): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(given);
+      const waiter: Waiter = {
+        count,
+        grant: (given) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(given);
+        },
       };
       const onAbort = (): void => {
         const at = this.waiters.indexOf(waiter);
         if (at >= 0) this.waiters.splice(at, 1);
         resolve(null);
+        // A waiter for several slots that leaves may unblock the ones behind it.
+        this.serve();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
     });
   }
 
-  /** Return a slot; hands it straight to the longest waiter, if any. */
+  /** Return a slot; the longest waiters get their slots as soon as enough are free. */
   release(slot: Slot): void {
-    const waiter = this.waiters.shift();
-    if (waiter) waiter(slot);
-    else this.free.push(slot);
+    this.free.push(slot);
+    this.serve();
+  }
+
+  /** Grant waiters in order while the first one's count is free. */
+  private serve(): void {
+    while (this.waiters.length > 0 && this.free.length >= this.waiters[0]!.count) {
+      const waiter = this.waiters.shift()!;
+      waiter.grant(this.free.splice(-waiter.count));
+    }
   }
 
   /** Number of slots currently running something. */
@@ -158,7 +189,7 @@ export class SlotPool {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter(null);
+    for (const waiter of this.waiters.splice(0)) waiter.grant(null);
     for (const slot of this.slots) {
       if (slot.netns !== null) removeNamespaceFile(slot.netns);
       if (slot.cgroups) for (const dir of Object.values(slot.cgroups)) removeCgroup(dir);

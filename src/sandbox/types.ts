@@ -85,6 +85,18 @@ export interface ExecutionResult {
   readonly cancelled?: true;
 }
 
+/**
+ * The result of a run Crucible could not carry out (the sandbox, the host, a lost worker): `internal_error` with
+ * `reason`, never a verdict on the program. `extra` overrides fields (a wall time measured, `cancelled`). The one
+ * constructor of such results.
+ */
+export function internalRun(reason: string, extra: Partial<ExecutionResult> = {}): ExecutionResult {
+  return {
+    status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
+    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason, ...extra,
+  };
+}
+
 /** Reason of every cancelled run (`ExecutionResult.cancelled`). */
 export const CANCELLED_REASON = 'cancelled by the caller';
 

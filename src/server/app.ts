@@ -21,12 +21,13 @@ import type { Judge, PlainRunOutcome } from '../judge/judge.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { type SubmissionContext } from '../judge/submission.js';
 import type { LanguageRegistry } from '../languages/registry.js';
-import { createJudge } from '../engine/factory.js';
+import { openJudge as openFactoryJudge, type OpenedJudge } from '../queue/open.js';
 import type { SharedWork } from '../engine/shared-work.js';
 import { Sandbox } from '../sandbox/index.js';
 import { AdmissionQueue } from './admission.js';
 import { ServeConfigSchema, type ServeConfig, type ServeConfigInput } from './config.js';
 import type { ServerContext, ServerMetrics } from './context.js';
+import { ClientGoneError } from './scope.js';
 import { ServiceError } from './errors.js';
 import { HealthMonitor } from './health.js';
 import { createLogger } from './logging.js';
@@ -126,27 +127,25 @@ interface Judging {
 }
 
 /**
- * The judge of a server: on this machine's sandbox, or (`config.queue`) a `QueueJudge` on a fleet of workers,
- * loaded only then (the Redis client costs every server ~0.5 s of start-up).
+ * The judge of a server (`openJudge`, the one factory): on this machine's sandbox, or (`config.queue`) a
+ * `QueueJudge` on a fleet of workers whose status this server watches for its admission.
  */
 async function openJudge(config: ServeConfig, options: StartOptions, submission: SubmissionContext): Promise<{ judge: Judge; queue: QueueJudge | null; sandbox: Sandbox | null; ownSandbox: boolean }> {
   const limits = { memoryKiB: config.memoryLimitKiB, ...(config.timeLimitMs === undefined ? {} : { cpuMs: config.timeLimitMs }) };
-  if (config.queue !== undefined) {
-    const { queueLocation } = await import('../queue/connection.js');
-    const { QueueJudge } = await import('../queue/queue-judge.js');
-    const queue = await QueueJudge.connect(queueLocation(config.queue), { modes: submission.modes, limits, priority: 'interactive' });
-    try {
-      await queue.watchFleet();
-    } catch (error) {
-      await queue.close();
-      throw error;
-    }
-    return { judge: queue, queue, sandbox: null, ownSandbox: false };
+  const sandbox = config.queue !== undefined ? null : options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
+  const ownSandbox = sandbox !== null && options.sandbox === undefined;
+  let opened: OpenedJudge | undefined;
+  try {
+    opened = await openFactoryJudge({ ...sandbox === null ? {} : { sandbox }, languages: submission.languages, modes: submission.modes, limits,
+      ...config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }, ...config.queue === undefined ? {} : { queue: config.queue },
+      priority: 'interactive' });
+    await opened.queue?.watchFleet();
+    return { judge: opened.judge, queue: opened.queue, sandbox, ownSandbox };
+  } catch (error) {
+    await opened?.judge.close();
+    if (ownSandbox) sandbox?.close();
+    throw error;
   }
-  const sandbox = options.sandbox ?? Sandbox.create({ slots: config.slots, unsafeNoSandbox: config.unsafeNoSandbox });
-  const judge = createJudge({ sandbox, languages: submission.languages, modes: submission.modes,
-    ...(config.cacheDir === undefined ? {} : { cacheDir: config.cacheDir }), limits });
-  return { judge, queue: null, sandbox, ownSandbox: options.sandbox === undefined };
 }
 
 async function openJudging(config: ServeConfig, options: StartOptions): Promise<Judging> {
@@ -243,7 +242,9 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
     metrics.httpRequests.inc({ route, status: String(reply.statusCode) });
     metrics.httpSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
-  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ServiceError | ClientGoneError, request, reply) => {
+    // The one disconnect answer (`JudgeService.admitted`): nobody is there to read a body.
+    if (error instanceof ClientGoneError) return reply.code(499).send();
     const serviceError = asServiceError(error, config, request.log);
     if (serviceError.code === 'overloaded') {
       metrics.rejected.inc({ route: request.routeOptions.url ?? 'unmatched' });

@@ -20,13 +20,14 @@ import { z } from 'zod';
 import type { Language } from '../languages/schema.js';
 import { COMPAT_DEFAULTS, LIMIT_RANGES, outOfRange } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
-import { ContestBox } from '../engine/contest/box.js';
-import { runCmsIoiJob, CMS_IOI_LANGUAGES } from '../engine/contest/cms-ioi-package.js';
-import { CODEFORCES_LANGUAGES, codeforcesRegistryLanguage, runCodeforcesJob, type PackageLanguage } from '../engine/contest/codeforces-package.js';
-import { ContestInfraError, ContestRequestError, type PackageJob, type PackageOutcome, type ScriptStage } from '../engine/contest/package-job.js';
+import { CMS_IOI_LANGUAGES } from '../engine/contest/cms-ioi-package.js';
+import { CODEFORCES_LANGUAGES, codeforcesRegistryLanguage, type PackageLanguage } from '../engine/contest/codeforces-package.js';
+import { JudgeRequestError, type PackageRequest, type PackageResult } from '../judge/judge.js';
+import type { ScriptStage } from '../judge/plan.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { languageOf, runPlain } from './run-plain.js';
+import { callOptions } from './service.js';
 import { requestScope } from './scope.js';
 import { parseBody } from './validate.js';
 
@@ -136,17 +137,6 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     return status?.available ? versionNumber(status.version) : null;
   };
 
-  let contestBox: ContestBox | null = null;
-  const box = (): ContestBox => {
-    const sandbox = ctx.sandbox;
-    if (sandbox === null) {
-      throw new ServiceError('not_implemented',
-        'the codeforces and cms_ioi packages run on the server\'s own sandbox, and this server judges on a queue\'s fleet (--queue): serve them from a server without --queue', 'language');
-    }
-    return contestBox ??= new ContestBox(sandbox, ctx.languages);
-  };
-  app.addHook('onClose', async () => { await contestBox?.close(); });
-
   app.get('/api/v2/runtimes', async () => {
     const toolchains = await ctx.languages.toolchains();
     const available = (id: string): boolean => toolchains.some((t) => t.id === id && t.available);
@@ -183,33 +173,19 @@ export function registerPiston(app: FastifyInstance, ctx: ServerContext): void {
     const memoryKiB = askedKiB !== null && outOfRange(askedKiB, { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB }, 'KiB') === null
       ? askedKiB : ctx.config.memoryLimitKiB;
     const scope = requestScope(request, reply);
-    const job: PackageJob = { language: contest.language.language, files, runCpuMs, memoryKiB, signal: scope.signal,
+    const job: PackageRequest = { package: contest.pkg, language: contest.language.language, files, runCpuMs, memoryKiB,
       ...(body.run_timeout === undefined ? {} : { runWallMs: Math.max(body.run_timeout, runCpuMs) }) };
-    ctx.service.reserveItems(1);
-    const startedMs = performance.now();
-    let outcome: PackageOutcome;
-    try {
-      outcome = await ctx.service.admission.run(() => contest.pkg === 'codeforces' ? runCodeforcesJob(box(), job) : runCmsIoiJob(box(), job), scope.signal);
-    } catch (error) {
-      if (error instanceof ContestRequestError) {
-        throw new ServiceError('invalid_body', error.message, error.field);
-      }
-      // A client that hung up gets nothing; its runs were killed (no verdict, no internal error counted).
-      if (scope.signal.aborted) {
-        ctx.service.cancelledItems++;
-        return reply.code(499).send();
-      }
-      if (error instanceof ContestInfraError) {
-        ctx.metrics.internalErrors.inc({ route: scope.route });
-        ctx.health.noteInternalError();
-        const failure = new ServiceError('internal_error', `crucible failed: ${error.message}`);
-        return reply.code(500).send(failure.body());
-      }
-      throw error;
-    }
-    const status = outcome.run === null ? 'compile_error' : outcome.run.code === 0 && outcome.run.status === null ? 'ok' : 'runtime_error';
-    ctx.metrics.verdicts.inc({ status });
-    ctx.metrics.verdictSeconds.observe({}, (performance.now() - startedMs) / 1000);
+    const result = await ctx.service.admitted(scope, (signal) => ctx.judge.runPackage(job, { ...callOptions(scope), ...signal === undefined ? {} : { signal } })
+      .catch((error: unknown) => {
+        if (error instanceof JudgeRequestError) throw new ServiceError('invalid_body', error.message, error.field);
+        throw error;
+      }), {
+      status: (r) => 'error' in r ? 'internal_error' : r.outcome.run === null ? 'compile_error'
+        : r.outcome.run.code === 0 && r.outcome.run.status === null ? 'ok' : 'runtime_error',
+      failed: (reason): PackageResult => ({ error: reason }),
+    });
+    if ('error' in result) return reply.code(500).send(new ServiceError('internal_error', result.error).body());
+    const outcome = result.outcome;
     return {
       language: contest.language.language,
       version: CONTEST_PACKAGE_VERSION,

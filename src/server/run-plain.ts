@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { PlainRunOutcome } from '../judge/judge.js';
 import type { Language } from '../languages/schema.js';
-import type { ExecutionResult } from '../sandbox/types.js';
-import { ShutdownError } from './admission.js';
+import { internalRun } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { filesHash } from '../engine/executor.js';
 import { SharedWork } from '../engine/shared-work.js';
@@ -31,11 +30,6 @@ export interface PlainRun {
 
 /** `compile` is null for interpreted languages; `run` is null when compilation failed. */
 export type PlainOutcome = PlainRunOutcome;
-
-function failed(reason: string): ExecutionResult {
-  return { status: 'internal_error', exitCode: null, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
-    stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup', reason };
-}
 
 /** Resolve a language name or throw `unknown_language` naming `field`. */
 export function languageOf(ctx: ServerContext, name: string, field: string): Language {
@@ -66,48 +60,22 @@ function plainRunKey(job: PlainRun): string {
 /**
  * Run one program once, deduplicated: identical requests (same language, source, stdin and limits) share one
  * execution while it runs and are answered from a bounded memo after it (verl sends the same program for
- * every rollout that produced it; Crucible's own failures are never remembered). A request that is neither
- * joined nor remembered reserves one item of admission (or throws `overloaded`, which the route answers in its
- * family's way). `scope.signal` cancels this caller's wait; the execution is cancelled when every caller
- * waiting on it has gone. Never rejects for what the program does; the outcome of a cancelled caller is an
- * `internal_error` nobody reads.
+ * every rollout that produced it; Crucible's own failures are never remembered). Through `JudgeService.admitted`:
+ * a request that is neither joined nor remembered takes one item of admission (or throws `overloaded`, which the
+ * route answers in its family's way); Crucible's failures are an `internal_error` run.
+ * @throws ClientGoneError when `scope.signal` aborts (the execution is cancelled when every caller waiting on it
+ *   has gone).
  */
 export async function runPlain(ctx: ServerContext, job: PlainRun, scope: RequestScope): Promise<PlainOutcome> {
-  const key = plainRunKey(job);
-  const memo = ctx.plainRuns;
-  const joined = memo.has(key);
-  if (!joined) ctx.service.reserveItems(1);
-  const startedMs = performance.now();
-  let outcome: PlainOutcome;
-  let started = false;
-  const execute = (signal: AbortSignal): Promise<PlainOutcome> => {
-    started = true;
-    return ctx.service.admission.run(() => ctx.judge.runPlain({
-      program: { language: job.language.id, source: job.source },
-      stdin: job.stdin,
-      ...(job.files === undefined ? {} : { files: job.files }),
-      limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
-        ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
-    }, { ...callOptions(scope), signal }), signal);
-  };
-  try {
-    outcome = await memo.run(key, execute, scope.signal);
-  } catch (error) {
-    // A reservation whose work never began (the client was gone already) goes back.
-    if (!joined && !started) ctx.service.admission.release(1);
-    if (scope.signal.aborted) {
-      ctx.service.cancelledItems++;
-      return { compile: null, run: failed(`cancelled: ${(scope.signal.reason as Error).message}`) };
-    }
-    const why = error instanceof ShutdownError ? `not run: ${error.message}` : `crucible failed: ${(error as Error).message}`;
-    outcome = { compile: null, run: failed(why) };
-  }
-  const status = outcome.run?.status ?? outcome.compile?.status ?? 'internal_error';
-  ctx.metrics.verdicts.inc({ status });
-  ctx.metrics.verdictSeconds.observe({}, (performance.now() - startedMs) / 1000);
-  if (isInternalError(outcome)) {
-    ctx.metrics.internalErrors.inc({ route: scope.route });
-    ctx.health.noteInternalError();
-  }
-  return outcome;
+  return ctx.service.admitted(scope, (signal) => ctx.judge.runPlain({
+    program: { language: job.language.id, source: job.source },
+    stdin: job.stdin,
+    ...(job.files === undefined ? {} : { files: job.files }),
+    limits: { cpuMs: job.runCpuMs, memoryKiB: job.memoryKiB, compileCpuMs: job.compileCpuMs,
+      ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) },
+  }, { ...callOptions(scope), ...signal === undefined ? {} : { signal } }), {
+    share: { memo: ctx.plainRuns, key: plainRunKey(job) },
+    status: (o) => isInternalError(o) ? 'internal_error' : o.run?.status ?? o.compile?.status ?? 'internal_error',
+    failed: (reason) => ({ compile: null, run: internalRun(reason) }),
+  });
 }

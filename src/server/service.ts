@@ -20,7 +20,9 @@ import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
 import { verdictWithoutTests, type SampleStatus, type Verdict } from '../verdict/index.js';
 import { AdmissionQueue, ShutdownError } from './admission.js';
 import { ServiceError } from './errors.js';
-import type { RequestScope } from './scope.js';
+import { ClientGoneError, type RequestScope } from './scope.js';
+import type { SharedWork } from '../engine/shared-work.js';
+import type { ExecutionStatus } from '../sandbox/types.js';
 
 export type { Extraction } from '../judge/submission.js';
 
@@ -61,7 +63,20 @@ export interface Judged {
  * Observer of finished verdicts (metrics): status, seconds from admission to verdict, and the route of the
  * request (`unknown` when the caller gave no scope).
  */
-export type VerdictObserver = (status: SampleStatus, seconds: number, route: string) => void;
+export type VerdictObserver = (status: SampleStatus | ExecutionStatus, seconds: number, route: string) => void;
+
+/**
+ * How `JudgeService.admitted` runs one item (see there): `status` of its outcome for the metrics (none: not
+ * observed); `reserved` when the caller reserved its place already (a batch, all or nothing: `reserve`); `share`
+ * when identical items share one execution (the place is taken only by the one that starts it); `failed` its
+ * outcome when Crucible failed on it (shutdown before it started, an error of the work), else that error is thrown.
+ */
+export interface AdmittedOptions<T> {
+  readonly status?: (outcome: T) => SampleStatus | ExecutionStatus;
+  readonly reserved?: boolean;
+  readonly share?: { readonly memo: SharedWork<T>; readonly key: string };
+  readonly failed?: (reason: string) => T;
+}
 
 /** Largest limits a request may ask for (ms, KiB). */
 export interface ServiceLimits {
@@ -170,32 +185,58 @@ export class JudgeService {
   }
 
   /**
-   * Judge a prepared submission whose admission was reserved (`admission.tryReserve`). Never rejects. When
-   * `scope.signal` aborts (the client went away) the item leaves the queue or its runs are killed, and the
-   * answer, which nobody will read, is an `internal_error` verdict saying so; it is counted as cancelled, not
-   * observed as a verdict.
+   * Run one item of work the way every route does (admission, cancellation, metrics in one place):
+   * - its place: reserved here (`overloaded` or `payload_too_large` when there is none; see `reserveItems`) unless
+   *   `options.reserved`, or not at all when it joins an identical item's execution (`options.share`);
+   * - its turn: it waits in the admission queue, then `work` runs with the signal that cancels it;
+   * - the client gone (`scope.signal` aborts) before or during the work: the item leaves the queue or its work is
+   *   cancelled (work shared with other callers goes on for them), it counts as cancelled, not as a verdict, and
+   *   the call rejects with `ClientGoneError`: the one disconnect answer, which every route answers 499 with no body;
+   * - Crucible's failure (shutdown before it started, an error of `work` that is not a `ServiceError`):
+   *   `options.failed(reason)`, or the error rethrown without `failed`;
+   * - its outcome observed for the metrics (`options.status`, seconds from admission, the scope's route).
+   * @throws ServiceError (no place; or thrown by `work`: the request's fault); ClientGoneError.
    */
-  async judgeReserved(prepared: Prepared, scope?: RequestScope): Promise<Judged> {
-    const route = scope?.route ?? 'unknown';
-    if (prepared.kind === 'decided') {
-      this.observe(prepared.verdict.status, 0, route);
-      return { verdict: prepared.verdict, extraction: prepared.extraction };
-    }
-    const startedMs = performance.now();
+  async admitted<T>(scope: { readonly route: string; readonly signal?: AbortSignal } | undefined, work: (signal?: AbortSignal) => Promise<T>,
+    options: AdmittedOptions<T> = {}): Promise<T> {
     const signal = scope?.signal;
-    let verdict: Verdict;
+    const joined = options.share?.memo.has(options.share.key) === true;
+    if (options.reserved !== true && !joined) this.reserveItems(1);
+    const startedMs = performance.now();
+    let started = false;
+    const execute = (s?: AbortSignal): Promise<T> => {
+      started = true;
+      return this.admission.run(() => work(s), s);
+    };
+    let outcome: T;
     try {
-      verdict = await this.admission.run(() => this.judge.judge(prepared.request, callOptions(scope)), signal);
+      outcome = options.share === undefined ? await execute(signal) : await options.share.memo.run(options.share.key, execute, signal);
     } catch (error) {
+      // A reservation whose work never began (the client was gone already, or it joined one that failed) goes back.
+      if (!started && !joined && options.share !== undefined) this.admission.release(1);
       if (signal?.aborted) {
         this.cancelledItems++;
-        return { verdict: verdictWithoutTests('internal_error', prepared.testCount, `cancelled: ${messageOf(signal.reason)}`),
-          extraction: prepared.extraction };
+        throw new ClientGoneError();
       }
-      const why = error instanceof ShutdownError ? `not judged: ${error.message}` : `crucible failed: ${messageOf(error)}`;
-      verdict = verdictWithoutTests('internal_error', prepared.testCount, why);
+      if (error instanceof ServiceError || options.failed === undefined) throw error;
+      outcome = options.failed(error instanceof ShutdownError ? `not run: ${error.message}` : `crucible failed: ${messageOf(error)}`);
     }
-    this.observe(verdict.status, (performance.now() - startedMs) / 1000, route);
+    if (options.status !== undefined) this.observe(options.status(outcome), (performance.now() - startedMs) / 1000, scope?.route ?? 'unknown');
+    return outcome;
+  }
+
+  /**
+   * Judge a prepared submission whose admission was reserved (`reserve`), through `admitted`: Crucible's failures
+   * are `internal_error` verdicts; a `no_code` submission is decided without a turn.
+   * @throws ClientGoneError when `scope.signal` aborts (the client went away).
+   */
+  async judgeReserved(prepared: Prepared, scope?: RequestScope): Promise<Judged> {
+    if (prepared.kind === 'decided') {
+      this.observe(prepared.verdict.status, 0, scope?.route ?? 'unknown');
+      return { verdict: prepared.verdict, extraction: prepared.extraction };
+    }
+    const verdict = await this.admitted(scope, (signal) => this.judge.judge(prepared.request, { ...callOptions(scope), ...signal === undefined ? {} : { signal } }),
+      { reserved: true, status: (v) => v.status, failed: (reason) => verdictWithoutTests('internal_error', prepared.testCount, reason) });
     return { verdict, extraction: prepared.extraction };
   }
 
@@ -225,8 +266,8 @@ export class JudgeService {
     }
   }
 
-  /** Report a finished item to the observers (metrics). Plain runs report here too (`run-plain.ts`). */
-  observe(status: SampleStatus, seconds: number, route: string): void {
+  /** Report a finished item to the observers (metrics); `admitted` reports every item it runs here. */
+  observe(status: SampleStatus | ExecutionStatus, seconds: number, route: string): void {
     for (const o of this.observers) o(status, seconds, route);
   }
 }

@@ -128,13 +128,13 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
 }
 
 /**
- * Run one session operation as one item of admission control (`overloaded` when the queue is full), its
- * `SessionError`s as catalog errors (`ServiceError`). Shared by the HTTP routes and the MCP session tools.
+ * Run one session operation as one item of admission control (`JudgeService.admitted`: `overloaded` when the queue
+ * is full, `ClientGoneError` when the client went away), its `SessionError`s as catalog errors (`ServiceError`).
+ * Shared by the HTTP routes and the MCP session tools.
  */
 export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  ctx.service.reserveItems(1);
   try {
-    return await ctx.service.admission.run(work, signal);
+    return await ctx.service.admitted(signal === undefined ? undefined : { route: 'sessions', signal }, () => work());
   } catch (error) {
     if (error instanceof SessionError) throw asServiceError(error);
     throw error;

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalLanguage, extractCode, looksLikeCode, stripThink } from '../../src/extract/index.js';
+import { extractCode, looksLikeCode, stripThink } from '../../src/extract/index.js';
+import { LanguageRegistry } from '../../src/languages/registry.js';
+
+const languages = LanguageRegistry.load();
+/** The fence tags of a configured language, by any of its names (as `prepareSubmission` passes them). */
+const tagsOf = (name: string): ReadonlySet<string> => languages.fenceTags(languages.get(name));
 
 const fence = (tag: string, code: string): string => '```' + tag + '\n' + code + '\n```';
 
@@ -25,23 +30,27 @@ test('several fences: last by default, first on request', () => {
   assert.ok(first.kind === 'fenced' && first.code === 'a = 1');
 });
 
-test('language preference with aliases: matching tag, then untagged, then other code, text last', () => {
+test('language preference with the YAML names: matching tag, then untagged, then other code, text last', () => {
   const text = [fence('bash', 'pip install x'), fence('py3', 'print(1)'), fence('text', '1'), fence('cpp', 'int main(){}')].join('\n');
-  const py = extractCode(text, { language: 'python' });
+  const py = extractCode(text, { fenceTags: tagsOf('python') });
   assert.ok(py.kind === 'fenced' && py.code === 'print(1)' && py.tag === 'py3');
-  const cpp = extractCode(text, { language: 'c++' });
+  const cpp = extractCode(text, { fenceTags: tagsOf('c++') });
   assert.ok(cpp.kind === 'fenced' && cpp.code === 'int main(){}');
-  const js = extractCode(text, { language: 'js' });
+  const js = extractCode(text, { fenceTags: tagsOf('js') });
   assert.ok(js.kind === 'fenced' && js.code === 'int main(){}', 'no js block: last other-code block, not the text one');
-  const untagged = extractCode(`${fence('', 'x = 1')}\n${fence('java', 'class A {}')}`, { language: 'python' });
+  const untagged = extractCode(`${fence('', 'x = 1')}\n${fence('java', 'class A {}')}`, { fenceTags: tagsOf('python') });
   assert.ok(untagged.kind === 'fenced' && untagged.code === 'x = 1');
-  assert.equal(canonicalLanguage('Python3'), 'python');
-  assert.equal(canonicalLanguage('JavaScript'), 'javascript');
+  // Tags are matched case-insensitively, and a dialect's family name counts (cpp for cpp11, the YAML's fenceTags).
+  const upper = extractCode([fence('Python3', 'print(2)'), fence('C++', 'int x;')].join('\n'), { fenceTags: tagsOf('python') });
+  assert.ok(upper.kind === 'fenced' && upper.code === 'print(2)');
+  const dialect = extractCode([fence('cpp', 'int main(){}'), fence('python', 'x = 1')].join('\n'), { fenceTags: tagsOf('cpp11') });
+  assert.ok(dialect.kind === 'fenced' && dialect.code === 'int main(){}');
+  assert.ok(tagsOf('python').has('py3') && tagsOf('cpp11').has('cpp') && !tagsOf('cpp').has('python'));
 });
 
 test('fence details: tildes, longer fences containing ```, truncated block, empty blocks skipped', () => {
   const nested = '````markdown\n```python\nx\n```\n````\n~~~python\nreal = 1\n~~~';
-  const r = extractCode(nested, { language: 'python' });
+  const r = extractCode(nested, { fenceTags: tagsOf('python') });
   assert.ok(r.kind === 'fenced' && r.code === 'real = 1');
   const truncated = extractCode('Here:\n```python\ndef f():\n    return 1');
   assert.ok(truncated.kind === 'fenced' && !truncated.terminated && truncated.code === 'def f():\n    return 1');
@@ -61,7 +70,7 @@ test('a closing fence followed by an end token or text on its line still closes 
   const two = extractCode('```python\nx = 1\n```</s>\nBetter:\n```python\nx = 2\n```<|im_end|>');
   assert.ok(two.kind === 'fenced' && two.code === 'x = 2' && two.blockCount === 2);
   // A fence directly followed by a word is an info string, never a close: it stays content of the open block.
-  const inner = extractCode('````markdown\n```python\nx\n```\n````<|im_end|>', { language: 'markdown' });
+  const inner = extractCode('````markdown\n```python\nx\n```\n````<|im_end|>', { fenceTags: new Set(['markdown']) });
   assert.ok(inner.kind === 'fenced' && inner.code === '```python\nx\n```');
 });
 

@@ -16,24 +16,18 @@ import { LanguageRegistry } from '../../src/languages/registry.js';
 import { JUDGE_DEFAULTS } from '../../src/limits.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { aggregateTests, type TestResult, type Verdict } from '../../src/verdict/index.js';
+import { toyKind } from '../support/toy-kind.js';
 
 interface PalindromeProblem extends ProblemBase {
   readonly kind: 'palindrome';
   readonly inputs: readonly string[];
 }
 
-/** Both toy kinds take whole programs in any language (Python by default). */
-const WHOLE_PROGRAMS = {
-  language: (_problem: unknown, requested: string | undefined): string => requested ?? 'python',
-  assemble: (_problem: unknown, code: string): string => code,
-};
+// Both toy kinds take whole programs in any language (Python by default): `toyKind`.
 
 /** The whole toy kind: one object. */
-const palindrome: JudgingMode<PalindromeProblem, null> = {
-  kind: 'palindrome',
-  description: 'toy: print a palindrome for each input',
-  ...WHOLE_PROGRAMS,
-  testCount: (problem) => problem.inputs.length,
+const palindrome: JudgingMode<PalindromeProblem, 'program_runs', null> = {
+  ...toyKind<PalindromeProblem>('palindrome', 'toy: print a palindrome for each input', (problem) => problem.inputs.length),
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs', program, runs: problem.inputs.map((stdin) => ({ stdin, check: null })), limits, failFast,
   }),
@@ -44,7 +38,6 @@ const palindrome: JudgingMode<PalindromeProblem, null> = {
       ...(ok ? {} : { reason: `not a palindrome: ${JSON.stringify(out.slice(0, 40))}` }) };
   },
   verdict: (problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('toy kind runs programs');
     const { status, reason } = aggregateTests(outcome.tests, problem.inputs.length);
     const passed = outcome.tests.filter((t) => t.status === 'passed').length;
     return { status, passed: status === 'passed', tests: outcome.tests, testCount: problem.inputs.length,
@@ -62,11 +55,8 @@ interface CheckedSumProblem extends ProblemBase {
 const CHECKER = 'import sys\nout = open("output.txt").read().split()\nans = open("answer.txt").read().split()\n'
   + 'ok = len(out) == 1 and float(out[0]) == float(ans[0])\nprint("ok" if ok else "wrong")\n';
 
-const checkedSum: JudgingMode<CheckedSumProblem, string> = {
-  kind: 'checked_sum',
-  description: 'toy: a checker program judges each output',
-  ...WHOLE_PROGRAMS,
-  testCount: (problem) => problem.tests.length,
+const checkedSum: JudgingMode<CheckedSumProblem, 'program_runs', string> = {
+  ...toyKind<CheckedSumProblem>('checked_sum', 'toy: a checker program judges each output', (problem) => problem.tests.length),
   plan: (problem, program, { limits, failFast }) => ({
     kind: 'program_runs', program, runs: problem.tests.map((t) => ({ stdin: t.input, check: t.answer })), limits, failFast,
   }),
@@ -78,7 +68,6 @@ const checkedSum: JudgingMode<CheckedSumProblem, string> = {
     return { index, status: ok ? 'passed' : 'wrong_answer', ...(ok ? {} : { reason: `checker: ${checker.stdout.trim() || checker.status}` }) };
   },
   verdict: (problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('toy kind runs programs');
     const { status, reason } = aggregateTests(outcome.tests, problem.tests.length);
     return { status, passed: status === 'passed', tests: outcome.tests, testCount: problem.tests.length, cpuMs: 0, wallMs: 0,
       ...(reason === undefined ? {} : { reason }) };

@@ -1,6 +1,6 @@
 /**
  * Every front end on the queue: `crucible serve --queue` (native `/v1/judge`, SandboxFusion `/run_code`,
- * Piston `/api/v2/execute`, `/health`) and the judge calls behind `crucible rerank --queue` (raw harness jobs)
+ * Piston `/api/v2/execute` with its contest packages, `/health`) and the judge calls behind `crucible rerank --queue` (raw harness jobs)
  * answered by a real worker (`startWorker`, a real sandbox) through a real `redis-server` on a free loopback
  * port; problems of a kind the wire does not check field by field (`script`) travel too.
  */
@@ -85,11 +85,31 @@ describe('serve and rerank through the queue', () => {
       files: { 'data/in.txt': Buffer.from('from the file\n').toString('base64') } });
     assert.equal(withFile.status, 200, withFile.text);
     assert.equal(withFile.body.run_result.stdout, 'from the file\n');
-    // A Piston contest package needs the server's own sandbox: a clear 501 on a fleet, not a failed run.
-    const contest = await post('/api/v2/execute', { language: 'cf_python3', version: '*',
-      files: [{ name: 'main.py', content: 'print(1)' }, { name: 'input.txt', content: '' }, { name: 'correct_output.txt', content: '1' }] });
-    assert.equal(contest.status, 501, contest.text);
-    assert.equal(contest.body.error.code, 'not_implemented');
+  });
+
+  it('runs the Piston contest packages (codeforces, cms_ioi) on the worker through the Judge', async () => {
+    const cf = (solution: string): Promise<Answer> => post('/api/v2/execute', { language: 'cf_python3', version: '*',
+      files: [{ name: 'main.py', content: solution }, { name: 'input.txt', content: '2 3\n' }, { name: 'correct_output.txt', content: '5\n' },
+        { name: 'grader_config', content: 'TIME_LIMIT=2\nMEMORY_LIMIT=256\n' }] });
+    const right = await cf(SUM_PY);
+    assert.equal(right.status, 200, right.text);
+    assert.deepEqual([right.body.compile.code, right.body.run.code, right.body.run.stdout], [0, 0, '1\n']);
+    const wrong = await cf('print(6)\n');
+    assert.deepEqual([wrong.body.run.code, wrong.body.run.stdout, wrong.body.run.stderr], [0, '0\n', 'Output isn\'t correct (diff)\n']);
+    // A cms_ioi Batch job: the solution compiled with the grader on the worker, judged by diff.
+    const grader = '#include <cstdio>\nlong long total(int a, int b);\nint main(){int a,b;std::scanf("%d %d",&a,&b);std::printf("%lld\\n",total(a,b));}\n';
+    const ioi = (solution: string): Promise<Answer> => post('/api/v2/execute', { language: 'cms_ioi', version: '*', files: [
+      { name: 'graders/total.cpp', content: solution }, { name: 'input.txt', content: '2 3\n' }, { name: 'correct_output.txt', content: '5\n' },
+      { name: 'graders/grader.cpp', content: grader }, { name: 'graders/total.h', content: 'long long total(int a, int b);\n' },
+      { name: 'graders/grader_config.json', content: '{"task_type": "Batch", "time_limit": 1.0, "memory_limit": 268435456}' }] });
+    const ioiRight = await ioi('long long total(int a, int b) { return a + b; }\n');
+    assert.equal(ioiRight.status, 200, ioiRight.text);
+    assert.deepEqual([ioiRight.body.compile.code, ioiRight.body.run.stdout], [0, '1\n']);
+    assert.equal((await ioi('long long total(int a, int b) { return a - b; }\n')).body.run.stdout, '0\n');
+    // What the package refuses is the request's fault on a fleet too: 400 naming the field.
+    const noInput = await post('/api/v2/execute', { language: 'cf_python3', version: '*', files: [{ name: 'main.py', content: 'print(1)' }] });
+    assert.equal(noInput.status, 400, noInput.text);
+    assert.equal(noInput.body.error.field, 'files');
   });
 
   it('exports the fleet on /metrics and prints it with crucible queue status', async () => {

@@ -16,21 +16,30 @@
  * on stderr and exits 0 (the script's `exit $?` after a test returns the test's status, 0); with a non-empty
  * correct output, the checker's stdout (the score in [0, 1]), stderr and exit status, or without a checker
  * `1`/`0` by `cmsDiffMatch`; without a correct output, the program's output. open-r1 reads stdout as the score.
- * Communication tasks (`graders/manager.cpp`, compiled once per task): the manager and the contestant
- * process(es) run in ONE box, talking over FIFOs as the script wires them (`COMMUNICATION_DRIVER`); the manager's
- * stdout (its score) and stderr are the answer unless a checker judges it. Limits: each contestant process gets
- * the task's time limit as CPU time (whole seconds, `ulimit -t`; the script used a wall-clock `timeout` on the
- * manager), the box (manager + contestants) that times (processes + 1), and `memory_limit` per process.
+ * Communication tasks (`graders/manager.cpp`, compiled once per task): unlike the package's script, which runs
+ * the manager and the contestant process(es) in one sandbox with one uid (so a contestant could read the manager's
+ * `input.txt`, its /proc, or signal it), every process gets a box of its own (an interactive run,
+ * `src/engine/interactive.ts`): the manager in the trusted box with the test's input as its stdin and the FIFO
+ * paths CMS passes (made in its own box by Crucible's relay), each contestant process in a box of its own uid
+ * connected to its FIFO pair by its stdin and stdout (`std_io`) or by FIFOs in its own box (`fifo_io`, a driver
+ * there), the bytes relayed by Crucible outside the boxes. The manager's stdout (its score) and stderr are the
+ * answer unless a checker judges it; a contestant process that ends other than `ok` (time, memory, a crash, a
+ * non-zero exit) makes the test that failure (0, with the Batch messages), as CMS counts it. Limits: each
+ * contestant process gets the task's time limit as CPU time and `memory_limit`; the manager the time limit
+ * times (processes + 1) of CPU, `memory_limit` plus the relay's, and a wall bound past the contestants'.
  */
 import { z } from 'zod';
 import { constants as osConstants } from 'node:os';
-import type { ExecutionResult } from '../../sandbox/types.js';
-import { runLimits } from '../../limits.js';
-import { ARTIFACT_DIR, GXX, type Built, type ContestBox } from './box.js';
+import type { ExecutionResult, Limits } from '../../sandbox/types.js';
+import { DEFAULT_COMPILE_LIMITS, runLimits, wallMsFor } from '../../limits.js';
+import { ARTIFACT_DIR, type BoxCommand, type Built, type Executor } from '../executor.js';
+import { harnessInterpreter } from '../harness-pool.js';
+import { runInteractive, type InteractiveResult } from '../interactive.js';
 import { buildChecker, runChecker } from './run-checker.js';
 import { cmsDiffMatch, echoed } from '../../kinds/checker/output-match.js';
 import {
-  ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
+  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, scriptStage, type PackageJob, type PackageOutcome,
+  type ScriptStage,
 } from './package-job.js';
 import type { PackageLanguage } from './codeforces-package.js';
 
@@ -51,38 +60,30 @@ export const GraderConfigSchema = z.object({
   task_type_parameters_Communication_manager_args: z.string().optional(),
 }).passthrough();
 
-/** Where a Communication task's manager is mounted in the box (the program is at `ARTIFACT_DIR`). */
-const MANAGER_DIR = '/manager';
+/** A validated `grader_config.json`. */
+type GraderConfig = z.infer<typeof GraderConfigSchema>;
 
 /**
- * The in-box driver of a Communication task (our own few lines, run in the sandbox with the programs it starts,
- * never on the host): FIFOs per contestant process in /tmp; contestant i started first, on the FIFOs as
- * stdin/stdout (`std_io`, stderr dropped) or as arguments (`fifo_io`), with its index when there are several,
- * under `ulimit -t` (the task's time limit, whole seconds, per process: CMS limits each contestant process);
- * then the manager on `input.txt` with the FIFO pairs and the task's manager arguments. The box's stdout and exit
- * status are the manager's; contestants still alive after it are killed.
- * Arguments: process count, user_io, contestant CPU seconds, then the manager's own arguments.
+ * The contestant box's driver for `fifo_io` (our own lines, run in the contestant's box; nothing trusted is in it):
+ * FIFOs in the box's /tmp between its stdin/stdout (the channel to the manager) and the program, which gets their
+ * paths (the one it reads, the one it writes) and its index; exits with the program's status once what it wrote
+ * is out.
  */
-const COMMUNICATION_DRIVER = [
-  'n=$1; io=$2; cpu=$3; shift 3',
-  'd=$(mktemp -d)',
-  'pids=(); margs=()',
-  'for ((i = 0; i < n; i++)); do',
-  '  mkfifo "$d/u${i}_to_m" "$d/m_to_u${i}"',
-  '  idx=(); if [ "$n" -ne 1 ]; then idx=("$i"); fi',
-  '  if [ "$io" = fifo_io ]; then',
-  `    (ulimit -t "$cpu"; exec ${ARTIFACT_DIR}/program "$d/m_to_u${'$'}{i}" "$d/u${'$'}{i}_to_m" "${'$'}{idx[@]}") &`,
-  '  else',
-  `    (ulimit -t "$cpu"; exec ${ARTIFACT_DIR}/program "${'$'}{idx[@]}" < "$d/m_to_u${'$'}{i}" > "$d/u${'$'}{i}_to_m" 2>/dev/null) &`,
-  '  fi',
-  '  pids+=($!)',
-  '  margs+=("$d/u${i}_to_m" "$d/m_to_u${i}")',
-  'done',
-  `${MANAGER_DIR}/manager "${'$'}{margs[@]}" "$@" < input.txt`,
+const FIFO_IO_DRIVER = [
+  'd=$(mktemp -d); mkfifo "$d/in" "$d/out"',
+  'cat > "$d/in" &',
+  'cat "$d/out" & out=$!',
+  `${ARTIFACT_DIR}/program "$d/in" "$d/out" "$@"`,
   'status=$?',
-  'kill -9 "${pids[@]}" 2>/dev/null',
+  'wait "$out"',
   'exit $status',
 ].join('\n');
+
+/** Memory of the relay beside a Communication task's manager (Python), KiB. */
+const RELAY_MEMORY_KIB = 64 * 1024;
+
+/** Wall time the manager has past its contestants' bound, so a contestant that hangs is reported as its own time-out. */
+const MANAGER_WALL_SLACK_MS = 5_000;
 
 const GRADER_COMPILE_FLAGS = ['-DEVAL', '-std=gnu++17', '-O2', '-pipe', '-s'];
 
@@ -105,17 +106,23 @@ function compileFailed(result: ExecutionResult, said: string): PackageOutcome {
 const NO_RUN: ExecutionResult = { status: 'ok', exitCode: 0, signal: null, cpuMs: 0, wallMs: 0, memoryKiB: 0, stdout: '', stderr: '',
   stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup' };
 
+/** What the compile stage built: the contestant's program (solution + graders), the manager if any. */
+interface CmsBuild {
+  readonly compile: ScriptStage;
+  readonly program: Built;
+  readonly manager: Built | null;
+}
+
 /**
- * Compile and run one cms_ioi job in the sandbox and answer as the package's scripts would.
- * @throws ContestRequestError for a malformed job (a bad grader_config.json); ContestInfraError when the sandbox failed.
+ * The package's `compile`: the checker (when the job has one), the manager (Communication), then the solution with
+ * the grader files; each artifact keeps only its binary. A failure is the compile stage's non-zero exit.
+ * @throws ContestInfraError when the sandbox failed.
  */
-export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<PackageOutcome> {
-  const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
-  const graders = filesUnder(job, 'graders');
-  const checkerSource = file('checker/checker.cpp');
+async function compileCms(executor: Executor, job: PackageJob, graders: ReadonlyMap<string, string>): Promise<CmsBuild | PackageOutcome> {
+  const checkerSource = fileOf(job, 'checker/checker.cpp');
   const notes: string[] = [];
   if (checkerSource !== undefined) {
-    const built = await buildChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) });
+    const built = await buildChecker(executor, { kind: 'cms', source: checkerSource, ...checkerHeader(job) });
     if (!built.ok) return compileFailed(built.result, 'Could not compile checker');
     notes.push('Compiled checker');
   }
@@ -128,75 +135,127 @@ export async function runCmsIoiJob(box: ContestBox, job: PackageJob): Promise<Pa
   const managerSource = graders.get('manager.cpp');
   let manager: Built | null = null;
   if (managerSource !== undefined) {
-    manager = await box.build([GXX, '-x', 'c++', '-std=gnu++17', '-O2', '-o', 'manager', 'manager.cpp'], { ...boxFiles, 'manager.cpp': managerSource });
-    if (!manager.ok) return compileFailed(manager.result, 'Could not compile manager');
+    const built = await executor.build({ argv: [GXX, '-x', 'c++', '-std=gnu++17', '-O2', '-o', 'manager', 'manager.cpp'],
+      files: { ...boxFiles, 'manager.cpp': managerSource }, limits: DEFAULT_COMPILE_LIMITS, keep: ['manager'] });
+    if (!built.ok) return compileFailed(built.result, 'Could not compile manager');
+    manager = built;
     notes.push('Compiled manager');
   }
-  const built = missing !== undefined
-    ? null
-    : await box.build([GXX, ...GRADER_COMPILE_FLAGS, '-o', 'program', ...sources], boxFiles);
-  if (built === null) return compileFailed(NO_RUN, `g++: error: graders/${missing}: No such file or directory\nFailed to compile ${problem}`);
-  if (!built.ok) return compileFailed(built.result, `Failed to compile ${problem}`);
-  const compile = scriptStage(built.result, { stdout: [...notes, `Compiled ${problem} from ${sources.map((s) => 'graders/' + s).join(' ')} successfully`].join('\n') + '\n',
-    stderr: built.result.stderr, code: 0 });
+  if (missing !== undefined) return compileFailed(NO_RUN, `g++: error: graders/${missing}: No such file or directory\nFailed to compile ${problem}`);
+  const program = await executor.build({ argv: [GXX, ...GRADER_COMPILE_FLAGS, '-o', 'program', ...sources], files: boxFiles,
+    limits: DEFAULT_COMPILE_LIMITS, keep: ['program'] });
+  if (!program.ok) return compileFailed(program.result, `Failed to compile ${problem}`);
+  const said = [...notes, `Compiled ${problem} from ${sources.map((s) => 'graders/' + s).join(' ')} successfully`].join('\n') + '\n';
+  return { compile: scriptStage(program.result, { stdout: said, stderr: program.result.stderr, code: 0 }), program, manager };
+}
 
+/** `graders/grader_config.json`, validated. @throws ContestRequestError naming the field, or saying it is not JSON. */
+function graderConfig(text: string): GraderConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ContestRequestError(`graders/grader_config.json: not JSON (${(error as Error).message})`, 'files');
+  }
+  const parsed = GraderConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ContestRequestError(`graders/grader_config.json: ${issue.path.join('.')}: ${issue.message}`, 'files');
+  }
+  return parsed.data;
+}
+
+/** A file of the job by name (a leading `./` ignored). */
+function fileOf(job: PackageJob, name: string): string | undefined {
+  return job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
+}
+
+/**
+ * Compile and run one cms_ioi job in the sandbox and answer as the package's scripts would (Communication tasks
+ * in boxes of their own: see the module comment).
+ * @throws ContestRequestError for a malformed job (a bad grader_config.json); ContestInfraError when the sandbox failed.
+ */
+export async function runCmsIoiJob(executor: Executor, job: PackageJob): Promise<PackageOutcome> {
+  const graders = filesUnder(job, 'graders');
+  const built = await compileCms(executor, job, graders);
+  if (!('program' in built)) return built;
+  const { compile, program, manager } = built;
   const configText = graders.get('grader_config.json');
   if (configText === undefined) {
     return { compile, run: scriptStage(NO_RUN, { stdout: '', stderr: 'Error: graders/grader_config.json not found\n', code: 1 }) };
   }
-  let config: z.infer<typeof GraderConfigSchema>;
-  try {
-    const parsed = GraderConfigSchema.safeParse(JSON.parse(configText));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ContestRequestError(`graders/grader_config.json: ${issue.path.join('.')}: ${issue.message}`, 'files');
-    }
-    config = parsed.data;
-  } catch (error) {
-    if (error instanceof ContestRequestError) throw error;
-    throw new ContestRequestError(`graders/grader_config.json: not JSON (${(error as Error).message})`, 'files');
-  }
+  const config = graderConfig(configText);
   const memoryKiB = config.memory_limit === undefined ? job.memoryKiB : Math.ceil(config.memory_limit / 1024);
-  const wall = job.runWallMs === undefined ? {} : { wallMs: job.runWallMs };
-  const input = file('input.txt') ?? '';
-  const program = { hostPath: built.artifactDir, boxPath: ARTIFACT_DIR };
+  const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000), memoryKiB, ...job.runWallMs === undefined ? {} : { wallMs: job.runWallMs } });
+  const input = fileOf(job, 'input.txt') ?? '';
   let r: ExecutionResult;
   if (config.task_type === 'Batch') {
-    const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000), memoryKiB, ...wall });
-    ({ result: r } = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/program`], mounts: [program] }, input, {}, limits, null, job.signal));
+    ({ result: r } = await keepingRun(executor.sandbox, artifactCommand(program.artifactDir, [`${ARTIFACT_DIR}/program`], limits), input, {}, null, job.signal));
   } else if (config.task_type === 'Communication') {
     if (manager === null) return { compile, run: scriptStage(NO_RUN, { stdout: '', stderr: 'graders/manager.cpp is missing\n', code: 127 }) };
-    const processes = config.task_type_parameters_Communication_num_processes ?? 1;
-    const cpuSeconds = Math.max(1, Math.ceil(config.time_limit));
-    // The box holds the manager and every contestant process: its CPU and memory bounds are theirs together;
-    // each contestant process has its own CPU limit (ulimit -t) inside.
-    const limits = runLimits({ cpuMs: cpuSeconds * 1000 * (processes + 1), memoryKiB: memoryKiB * (processes + 1), ...wall });
-    const managerArgs = (config.task_type_parameters_Communication_manager_args ?? '').split(/\s+/).filter((a) => a !== '');
-    const argv = ['/usr/bin/bash', '-c', COMMUNICATION_DRIVER, 'communication', String(processes),
-      config.task_type_parameters_Communication_user_io ?? 'std_io', String(cpuSeconds), ...managerArgs];
-    ({ result: r } = await keepingRun(box, { argv, mounts: [program, { hostPath: (manager as Built & { ok: true }).artifactDir, boxPath: MANAGER_DIR }] },
-      '', { 'input.txt': input }, { ...limits, processes: Math.max(limits.processes, 8 * (processes + 2)) }, null, job.signal));
+    r = await runCommunication(executor, { program, manager, config, limits, input }, job.signal);
   } else {
     return { compile, run: scriptStage(NO_RUN, { stdout: '0\n', stderr: `Unsupported task type "${config.task_type}"\n`, code: 1 }) };
   }
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
   // The script lets the program's (or manager's) stderr through, before its own messages.
-  const stage = await cmsVerdict(box, job, config, r, input, checkerSource);
+  const stage = await cmsVerdict(executor, job, config, r, input, fileOf(job, 'checker/checker.cpp'));
   return { compile, run: { ...stage, stderr: r.stderr + stage.stderr }, programStatus: r.status };
 }
 
+/**
+ * A Communication test as an interactive run (see the module comment). Its result, as the package's scripts saw
+ * their one box: the first contestant process that ended other than `ok` (with the manager's stderr), else the
+ * manager's own result; CPU time is the contestants', memory their largest, wall time the manager's.
+ * @throws ContestInfraError when the sandbox failed (or has too few slots for the task's boxes).
+ */
+async function runCommunication(executor: Executor, task: { readonly program: Built; readonly manager: Built; readonly config: GraderConfig;
+  readonly limits: Limits; readonly input: string }, signal: AbortSignal | undefined): Promise<ExecutionResult> {
+  const { config, limits } = task;
+  const processes = config.task_type_parameters_Communication_num_processes ?? 1;
+  const fifoIo = config.task_type_parameters_Communication_user_io === 'fifo_io';
+  const managerArgs = (config.task_type_parameters_Communication_manager_args ?? '').split(/\s+/).filter((a) => a !== '');
+  const managerLimits = { ...limits, cpuMs: limits.cpuMs * (processes + 1), memoryKiB: limits.memoryKiB + RELAY_MEMORY_KIB,
+    wallMs: Math.max(limits.wallMs + MANAGER_WALL_SLACK_MS, wallMsFor(limits.cpuMs * (processes + 1))) };
+  const contestant = (i: number): BoxCommand => {
+    const index = processes === 1 ? [] : [String(i)];
+    const argv = fifoIo ? ['/usr/bin/bash', '-c', FIFO_IO_DRIVER, 'fifo_io', ...index] : [`${ARTIFACT_DIR}/program`, ...index];
+    return artifactCommand(task.program.artifactDir, argv, fifoIo ? { ...limits, processes: limits.processes + 8 } : limits);
+  };
+  let ran: InteractiveResult;
+  try {
+    ran = await runInteractive(executor.sandbox, harnessInterpreter(executor.languages.get('python')), {
+      trusted: { ...artifactCommand(task.manager.artifactDir, [`${ARTIFACT_DIR}/manager`], managerLimits), args: managerArgs, stdin: task.input },
+      candidates: Array.from({ length: processes }, (_, i) => contestant(i)),
+      channels: 'fifo',
+    }, signal);
+  } catch (error) {
+    signal?.throwIfAborted();
+    if (error instanceof RangeError) throw new ContestInfraError(`this Communication task needs ${processes + 1} boxes at once: ${error.message}`);
+    throw error;
+  }
+  const failed = (r: ExecutionResult, byPeer: boolean): boolean => r.status !== 'ok' && !byPeer;
+  const broken = [ran.trusted, ...ran.candidates].find((r, i) => r.status === 'internal_error'
+    && !(i === 0 ? ran.endedByPeer.trusted : ran.endedByPeer.candidates[i - 1]));
+  if (broken !== undefined) return broken;
+  const measured = { cpuMs: ran.candidates.reduce((sum, r) => sum + r.cpuMs, 0), memoryKiB: Math.max(...ran.candidates.map((r) => r.memoryKiB)),
+    wallMs: ran.trusted.wallMs };
+  const contestantFailed = ran.candidates.find((r, i) => failed(r, ran.endedByPeer.candidates[i]!));
+  if (contestantFailed !== undefined) return { ...contestantFailed, ...measured, stdout: ran.trusted.stdout, stderr: ran.trusted.stderr };
+  return { ...ran.trusted, ...measured };
+}
+
 /** The run stage after the program ran (its stderr not included): the script's failure message, check or output. */
-async function cmsVerdict(box: ContestBox, job: PackageJob, config: z.infer<typeof GraderConfigSchema>, r: ExecutionResult, input: string,
+async function cmsVerdict(executor: Executor, job: PackageJob, config: GraderConfig, r: ExecutionResult, input: string,
   checkerSource: string | undefined): Promise<ScriptStage> {
-  const file = (name: string): string | undefined => job.files.find((f) => f.name.replace(/^\.\//, '') === name)?.content;
   if (r.status !== 'ok') return batchFailed(r, config.time_limit);
-  const correct = file('correct_output.txt');
+  const correct = fileOf(job, 'correct_output.txt');
   // `CORRECT_OUTPUT=$(cat correct_output.txt)`, then `[ -n "$CORRECT_OUTPUT" ]`.
   // Communication without a checker: the manager's own output is the answer (its score), correct output or not.
   const managerJudges = config.task_type === 'Communication' && checkerSource === undefined;
   if (correct === undefined || correct.replace(/\n+$/, '') === '' || managerJudges) return scriptStage(r, { stdout: r.stdout, stderr: '', code: 0 });
   if (checkerSource !== undefined) {
-    const verdict = await runChecker(box, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
+    const verdict = await runChecker(executor, { kind: 'cms', source: checkerSource, ...checkerHeader(job) },
       { input, output: r.stdout, answer: echoed(correct) }, job.signal);
     const c = verdict.run;
     if (c?.status === 'internal_error') throw new ContestInfraError(c.reason ?? 'the sandbox failed');

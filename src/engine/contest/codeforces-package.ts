@@ -22,11 +22,13 @@ import { constants as osConstants } from 'node:os';
 import type { Language } from '../../languages/schema.js';
 import type { ExecutionResult, Limits } from '../../sandbox/types.js';
 import { runLimits } from '../../limits.js';
-import { ARTIFACT_DIR, GXX, type ContestBox } from './box.js';
+import { ARTIFACT_DIR, type Executor } from '../executor.js';
+import { DEFAULT_COMPILE_LIMITS } from '../../limits.js';
 import { runChecker } from './run-checker.js';
 import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from '../../kinds/checker/output-match.js';
 import {
-  ContestInfraError, ContestRequestError, keepingRun, scriptStage, type PackageJob, type PackageOutcome, type ScriptStage,
+  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, scriptStage, type PackageJob, type PackageOutcome,
+  type ScriptStage,
 } from './package-job.js';
 
 /** One language of a Piston package: its name and aliases (`metadata.json`). */
@@ -126,7 +128,7 @@ function solutionFailed(r: ExecutionResult, config: CodeforcesConfig): ScriptSta
  * @throws ContestRequestError for a malformed job (no input.txt, a bad grader_config);
  *   ContestInfraError when the sandbox failed (never a verdict).
  */
-export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promise<PackageOutcome> {
+export async function runCodeforcesJob(executor: Executor, job: PackageJob): Promise<PackageOutcome> {
   const file = (name: string): string | undefined => job.files.find((f) => f.name === name)?.content;
   const solution = job.files[0]!;
   const input = file('input.txt');
@@ -146,32 +148,32 @@ export async function runCodeforcesJob(box: ContestBox, job: PackageJob): Promis
   if (registryId === null) {
     const std = CXX_STD[job.language];
     const argv = [GXX, '-DONLINE_JUDGE', '-O2', ...std ? [`-std=${std}`] : [], '-pipe', '-s', '-o', 'a.out', 'main.cpp'];
-    const built = await box.build(argv, { 'main.cpp': solution.content });
+    const built = await executor.build({ argv, files: { 'main.cpp': solution.content }, limits: DEFAULT_COMPILE_LIMITS });
     compile = scriptStage(built.result, { stdout: built.result.stdout, stderr: built.result.stderr, code: built.ok ? 0 : shellStatus(built.result) });
     if (!built.ok) return { compile: checkInfra(built.result, compile), run: null };
-    run = await keepingRun(box, { argv: [`${ARTIFACT_DIR}/a.out`], mounts: [{ hostPath: built.artifactDir, boxPath: ARTIFACT_DIR }] },
-      fileMode ? '' : solutionInput, runFiles, limits, keep, job.signal);
+    run = await keepingRun(executor.sandbox, artifactCommand(built.artifactDir, [`${ARTIFACT_DIR}/a.out`], limits),
+      fileMode ? '' : solutionInput, runFiles, keep, job.signal);
   } else {
-    const language: Language = languageOrThrow(box, registryId, job.language);
-    const outcome = await box.executor.compile(language, solution.content);
+    const language: Language = languageOrThrow(executor, registryId, job.language);
+    const outcome = await executor.compile(language, solution.content);
     const said = outcome.result ?? null;
     compile = said === null
       ? { stdout: `Skipping compile - ${job.language}\n`, stderr: '', code: 0, signal: null, status: null, message: null, cpuMs: 0, wallMs: 0, memoryKiB: 0 }
       : scriptStage(said, { stdout: said.stdout, stderr: said.stderr, code: outcome.ok ? 0 : shellStatus(said) });
     if (!outcome.ok) return { compile: checkInfra(outcome.result, compile), run: null };
-    run = await keepingRun(box, box.languageRun(language, solution.content, outcome, limits), fileMode ? '' : solutionInput, runFiles, limits, keep,
-      job.signal);
+    run = await keepingRun(executor.sandbox, executor.command(language, solution.content, outcome, limits), fileMode ? '' : solutionInput,
+      runFiles, keep, job.signal);
   }
   const r = run.result;
   if (r.status === 'internal_error') throw new ContestInfraError(r.reason ?? 'the sandbox failed');
   // The script lets the solution's stderr through in stdio mode (file mode sends it to /dev/null).
   const passed = fileMode ? '' : r.stderr;
-  const stage = await codeforcesVerdict(box, job, config, r, run.kept, solutionInput);
+  const stage = await codeforcesVerdict(executor, job, config, r, run.kept, solutionInput);
   return { compile, run: { ...stage, stderr: passed + stage.stderr } };
 }
 
 /** The run stage after the solution ran (its stderr not included): the script's failure, check or output. */
-async function codeforcesVerdict(box: ContestBox, job: PackageJob, config: CodeforcesConfig, r: ExecutionResult, kept: string | null,
+async function codeforcesVerdict(executor: Executor, job: PackageJob, config: CodeforcesConfig, r: ExecutionResult, kept: string | null,
   solutionInput: string): Promise<ScriptStage> {
   const file = (name: string): string | undefined => job.files.find((f) => f.name === name)?.content;
   const fileMode = config.inputMode === 'file';
@@ -183,7 +185,7 @@ async function codeforcesVerdict(box: ContestBox, job: PackageJob, config: Codef
   const answer = dropEmptyLines(stripCarriageReturns(echoed(correct)));
   const checker = file('checker.py');
   if (checker !== undefined) {
-    const verdict = await runChecker(box, { kind: 'python', source: checker }, { input: solutionInput, output, answer }, job.signal);
+    const verdict = await runChecker(executor, { kind: 'python', source: checker }, { input: solutionInput, output, answer }, job.signal);
     const checkerRun = verdict.run;
     if (checkerRun?.status === 'internal_error') throw new ContestInfraError(checkerRun.reason ?? 'the sandbox failed');
     const accepted = verdict.verdict === 'ok';
@@ -207,7 +209,7 @@ function checkInfra(result: ExecutionResult, stage: ScriptStage): ScriptStage {
   return stage;
 }
 
-function languageOrThrow(box: ContestBox, id: string, asked: string): Language {
-  if (!box.languages.has(id)) throw new ContestRequestError(`language: ${asked} runs as Crucible's ${id}, which has no toolchain here`, 'language');
-  return box.languages.get(id);
+function languageOrThrow(executor: Executor, id: string, asked: string): Language {
+  if (!executor.languages.has(id)) throw new ContestRequestError(`language: ${asked} runs as Crucible's ${id}, which has no toolchain here`, 'language');
+  return executor.languages.get(id);
 }

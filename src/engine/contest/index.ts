@@ -1,10 +1,8 @@
 /**
- * The contest runners: the contest box (multi-file compiles cached, runs with files), checker runs, and
- * guipenedo/piston's `codeforces` and `cms_ioi` packages reimplemented over the sandbox (served by
+ * The contest runners: checker runs, and guipenedo/piston's `codeforces` and `cms_ioi` packages reimplemented over the sandbox (served by
  * src/server/piston.ts, and run by the plan executor for `ioi` problems). Re-exported with them, the contest rules
  * they apply, which belong to the checker kind (`src/kinds/checker/`): checker verdicts, output matching, GroupMin.
  */
-export { ContestBox, ARTIFACT_DIR, type Built } from './box.js';
 export { buildChecker, runChecker } from './run-checker.js';
 export {
   CHECKER_LIMITS, cmsCheckerVerdict, pythonCheckerVerdict, TESTLIB_EXIT_CODES, testlibVerdict, defaultTestlibHeader, CRUCIBLE_TESTLIB_PATH,

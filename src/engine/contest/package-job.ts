@@ -2,13 +2,16 @@
  * What the Piston contest packages (`codeforces`, `cms_ioi`) share: the job Crucible runs for one Piston
  * request, the stages it answers with (what the packages' `compile`/`run` scripts would have printed and exited
  * with, plus the solution's measured time and memory), the two errors (the request's fault; Crucible's own
- * failure), and a boxed run that keeps one file the program wrote (`INPUT_MODE=file`).
+ * failure), and a boxed run that keeps one file the program wrote (`INPUT_MODE=file`). Every compilation of a
+ * package goes through the judge's one compile cache (`Executor.build`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExecutionResult, Limits, Mount } from '../../sandbox/types.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import type { ExecutionResult, Limits } from '../../sandbox/types.js';
+import type { PackageRequest } from '../../judge/judge.js';
 import type { PackageOutcome, ScriptStage } from '../../judge/plan.js';
-import type { ContestBox } from './box.js';
+import { ARTIFACT_DIR, type BoxCommand } from '../executor.js';
 
 export type { PackageOutcome, ScriptStage };
 
@@ -19,24 +22,17 @@ export interface PackageFile {
 }
 
 /**
- * One Piston request for a contest package. `language` is the package language's canonical name (`c++17`,
- * `python3`, `cms`); `files` the request's, the solution first; `runCpuMs`/`memoryKiB` the limits when the
- * problem's own configuration says none; `runWallMs` Piston's `run_timeout` (wall, ms) when given.
+ * One Piston request for a contest package (`PackageRequest`, `src/judge/judge.ts`), with the signal that aborts
+ * it when the client has gone: the run under way is killed, and nothing more starts.
  */
-export interface PackageJob {
-  readonly language: string;
-  readonly files: readonly PackageFile[];
-  readonly runCpuMs: number;
-  readonly runWallMs?: number;
-  readonly memoryKiB: number;
-  /** Aborts when the client has gone: the run under way is killed, and nothing more starts. */
+export interface PackageJob extends Omit<PackageRequest, 'package'> {
   readonly signal?: AbortSignal;
 }
 
 /** The request is malformed for its package (a missing or bad file); `field` names the request field. */
 export class ContestRequestError extends Error {
   override readonly name = 'ContestRequestError';
-  constructor(message: string, readonly field: string) {
+  constructor(message: string, readonly field: 'files' | 'language') {
     super(message);
   }
 }
@@ -56,15 +52,8 @@ export function scriptStage(measured: ExecutionResult, said: { readonly stdout: 
   };
 }
 
-/** How to start a program in a box: argv, read-only mounts, environment, and files it needs beside it. */
-export interface BoxCommand {
-  readonly argv: readonly string[];
-  readonly mounts?: readonly Mount[];
-  readonly env?: Readonly<Record<string, string>>;
-  readonly files?: Readonly<Record<string, string>>;
-  /** Limits to use instead of the caller's (e.g. after a language's multipliers). */
-  readonly limits?: Limits;
-}
+/** The host's g++ (Debian `g++`). */
+export const GXX = '/usr/bin/g++';
 
 /**
  * `argv` started with the stack limit raised to its hard limit, as the packages' run scripts do
@@ -91,14 +80,18 @@ function readKept(workDir: string, name: string, maxBytes: number): string | nul
  * directory is kept and that file's text returned as `kept` (null when the program left none; only regular
  * files are copied out of a box, never links), then the directory is discarded.
  */
-export async function keepingRun(box: ContestBox, command: BoxCommand, stdin: string, files: Readonly<Record<string, string>>,
-  limits: Limits, keep: string | null, signal?: AbortSignal): Promise<{ result: ExecutionResult; kept: string | null }> {
-  const { result, workDir } = await box.sandbox.run({
-    argv: withUnlimitedStack(command.argv), mounts: command.mounts ?? [], env: command.env ?? {}, files: { ...files, ...command.files },
-    stdin, limits: command.limits ?? limits, keepWorkDir: keep !== null, signal,
+export async function keepingRun(sandbox: Sandbox, command: BoxCommand, stdin: string, files: Readonly<Record<string, string>>,
+  keep: string | null, signal?: AbortSignal): Promise<{ result: ExecutionResult; kept: string | null }> {
+  const { result, workDir } = await sandbox.run({
+    ...command, argv: withUnlimitedStack(command.argv), files: { ...files, ...command.files }, stdin, keepWorkDir: keep !== null, signal,
   });
   if (workDir === undefined) return { result, kept: null };
-  const kept = keep === null ? null : readKept(workDir, keep, limits.outputBytes);
-  box.sandbox.discard(workDir);
+  const kept = keep === null ? null : readKept(workDir, keep, command.limits.outputBytes);
+  sandbox.discard(workDir);
   return { result, kept };
+}
+
+/** How the artifact of a contest build starts: `argv` with the artifact at `/artifact`, no toolchain, `limits`. */
+export function artifactCommand(artifactDir: string, argv: readonly string[], limits: Limits): BoxCommand {
+  return { argv, env: {}, mounts: [{ hostPath: artifactDir, boxPath: ARTIFACT_DIR }], files: {}, limits };
 }

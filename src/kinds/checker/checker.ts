@@ -66,7 +66,7 @@ function scoreOf(problem: CheckerProblem, tests: readonly TestResult[]): number 
   return Math.min(1, points / total);
 }
 
-const checker: JudgingMode<CheckerProblem, number> = {
+const checker: JudgingMode<CheckerProblem, 'program_runs', number> = {
   kind: 'checker',
   description: 'stdin/stdout tests judged by the problem\'s checker (testlib, open-r1 checker.py, CMS) in the sandbox; IOI subtasks',
   language: (problem, requested) => requested ?? problem.language ?? 'python',
@@ -101,7 +101,6 @@ const checker: JudgingMode<CheckerProblem, number> = {
     return testFromChecker(index, verdict, result.cpuMs, result.wallMs);
   },
   verdict: (problem, outcome, context): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('checker problems are judged by program runs');
     if (!outcome.compiled) return compileFailure(problem, outcome);
     const testCount = problem.tests.length;
     const aggregate = aggregateTests(outcome.tests, testCount);
@@ -120,7 +119,7 @@ const checker: JudgingMode<CheckerProblem, number> = {
       ...(complete && !judgeError ? { score: scoreOf(problem, outcome.tests) } : {}),
     };
   },
-  ...stdinStdoutDetailing('checker'),
+  ...stdinStdoutDetailing,
 };
 
 /** The `checker` judging mode. */

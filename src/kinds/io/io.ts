@@ -9,7 +9,7 @@ import {
   aggregateTests, detailText, failedTestDetail, MAX_DETAILED_FAILURES, reasonWithStderr, runStatus, shortReason,
   type FailedTestDetail, type TestResult, type Verdict, type VerdictDetail,
 } from '../../verdict/index.js';
-import type { PlanOutcome, ProgramRunsOutcome } from '../../judge/plan.js';
+import type { ProgramRunsOutcome } from '../../judge/plan.js';
 import { defineMode, type JudgingMode } from '../../judge/mode.js';
 
 /** Output kept per stream for a test: the request's, but at least twice the expected output plus 1 KiB. */
@@ -46,25 +46,19 @@ export function ioDetail(outcome: ProgramRunsOutcome): VerdictDetail {
 /**
  * The `detail` and `describeTest` of a mode whose problems are stdin/stdout tests judged by program runs (`io`,
  * `checker`): the failing runs' output (`ioDetail`), and a test as its input and expected output.
- * `detail` throws when handed another kind of outcome (a mode/plan mismatch, Crucible's bug).
  */
-export function stdinStdoutDetailing(kind: string): {
-  detail: (problem: unknown, outcome: PlanOutcome) => VerdictDetail;
-  describeTest: (problem: { readonly tests: readonly IoTestCase[] }, index: number) => FailedTestDetail;
-} {
-  return {
-    detail: (_problem, outcome) => {
-      if (outcome.kind !== 'program_runs') throw new Error(`${kind} problems are judged by program runs`);
-      return ioDetail(outcome);
-    },
+export const stdinStdoutDetailing: {
+  readonly detail: (problem: unknown, outcome: ProgramRunsOutcome) => VerdictDetail;
+  readonly describeTest: (problem: { readonly tests: readonly IoTestCase[] }, index: number) => FailedTestDetail;
+} = {
+    detail: (_problem, outcome) => ioDetail(outcome),
     describeTest: (problem, index) => {
       const test = problem.tests[index];
       return failedTestDetail(index, { input: test?.input, expected: test?.output });
     },
-  };
-}
+};
 
-const io: JudgingMode<IoProblem, string> = {
+const io: JudgingMode<IoProblem, 'program_runs', string> = {
   kind: 'io',
   description: 'stdin/stdout tests in any configured language, stdout compared outside the box',
   language: (problem, requested) => requested ?? problem.language ?? 'python',
@@ -91,7 +85,6 @@ const io: JudgingMode<IoProblem, string> = {
       ...(comparison.ok ? {} : { reason: shortReason(comparison.reason) }) };
   },
   verdict: (problem, outcome, context): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('io problems are judged by program runs');
     if (!outcome.compiled) return compileFailure(problem, outcome);
     const testCount = problem.tests.length;
     const aggregate = aggregateTests(outcome.tests, testCount);
@@ -106,7 +99,7 @@ const io: JudgingMode<IoProblem, string> = {
       reason: shortReason(aggregate.reason),
     };
   },
-  ...stdinStdoutDetailing('io'),
+  ...stdinStdoutDetailing,
 };
 
 /** The `io` judging mode. */

@@ -22,7 +22,7 @@ import { groupMinScore } from '../checker/subtasks.js';
 import {
   aggregateTests, failedTestDetail, shortReason, type SampleStatus, type TestResult, type Verdict,
 } from '../../verdict/index.js';
-import type { CmsIoiJobsOutcome, PackageOutcome, PlanOutcome } from '../../judge/plan.js';
+import type { CmsIoiJobsOutcome, PackageOutcome } from '../../judge/plan.js';
 import { defineMode, type JudgingMode } from '../../judge/mode.js';
 
 /**
@@ -48,11 +48,6 @@ export function ioiJobFiles(problem: IoiProblem, solution: string, test: { reado
     ...test.output === '' ? [] : [{ name: 'correct_output.txt', content: test.output }],
     ...problem.graderFiles.filter((f) => f.content !== ''),
   ];
-}
-
-function resultsOf(outcome: PlanOutcome): CmsIoiJobsOutcome['results'] {
-  if (outcome.kind !== 'cms_ioi_jobs') throw new Error('ioi problems are judged by cms_ioi jobs');
-  return outcome.results;
 }
 
 /** A test's result from its job. */
@@ -92,7 +87,7 @@ function compileFailed(problem: IoiProblem, outcome: PackageOutcome): Verdict {
     reason: shortReason(`compilation failed: ${c.stderr.slice(0, 500)}`), score: 0 };
 }
 
-const ioi: JudgingMode<IoiProblem, unknown> = {
+const ioi: JudgingMode<IoiProblem, 'cms_ioi_jobs'> = {
   kind: 'ioi',
   description: 'IOI tasks with graders (open-r1/ioi): solution + graders compiled once, Batch/Communication as cms_ioi, checker boxed, CMS GroupMin subtasks',
   language: (_problem, requested) => requested ?? 'cpp',
@@ -109,7 +104,7 @@ const ioi: JudgingMode<IoiProblem, unknown> = {
     failFast: context.failFast,
   }),
   verdict: (problem, outcome, context): Verdict => {
-    const results = resultsOf(outcome);
+    const results = outcome.results;
     const first = results[0];
     if (first !== undefined && 'outcome' in first && first.outcome.run === null) return compileFailed(problem, first.outcome);
     const tests = results.map((r, i) => testFromJob(i, r));

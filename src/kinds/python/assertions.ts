@@ -6,13 +6,14 @@
 import type { AssertionsProblem } from '../../formats/types.js';
 import { wallMsFor } from '../../limits.js';
 import { aggregateTests, failedTestDetail, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
-import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
+import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY, pythonEntryPoint } from './python.js';
 import { defineMode, type JudgingMode } from '../../judge/mode.js';
 
-const assertions: JudgingMode<AssertionsProblem> = {
+const assertions: JudgingMode<AssertionsProblem, 'harness'> = {
   kind: 'assertions',
   description: 'Python prompt + completion, each assertion a test of its own in the harness',
   ...PYTHON_ONLY,
+  entryPoint: pythonEntryPoint,
   assemble: (problem, code, shape) => assemblePython(problem.prompt, problem.entryPoint, code, shape),
   testCount: (problem) => problem.assertions.length,
   plan: (problem, program, { limits }) => ({
@@ -24,7 +25,6 @@ const assertions: JudgingMode<AssertionsProblem> = {
     },
   }),
   verdict: (problem, outcome): Verdict => {
-    if (outcome.kind !== 'harness') throw new Error('assertions problems are judged by the harness');
     const r = outcome.response;
     const testCount = problem.assertions.length;
     const results = r.results ?? [];
@@ -41,7 +41,6 @@ const assertions: JudgingMode<AssertionsProblem> = {
   },
   // Each failing assertion's failure as the harness reported it (uncut); a job that failed as a whole has no test.
   detail: (_problem, outcome, verdict) => {
-    if (outcome.kind !== 'harness') throw new Error('assertions problems are judged by the harness');
     const r = outcome.response;
     return harnessDetail(verdict, r, (t) => r.results?.[t.index]?.reason ?? t.reason ?? t.status);
   },

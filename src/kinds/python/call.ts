@@ -20,8 +20,8 @@ import { show } from './compare-pyvalue.js';
 import type { HarnessResponse } from '../../judge/harness/protocol.js';
 import type { HarnessPlan } from '../../judge/plan.js';
 import { judgeEvalPlusOutput } from './special-oracles.js';
-import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
-import { defineMode, GroundTruthError, type JudgingMode } from '../../judge/mode.js';
+import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY, pythonEntryPoint } from './python.js';
+import { defineMode, defineReference, GroundTruthError, type JudgingMode } from '../../judge/mode.js';
 
 /** One expected return value of a call problem, and the CPU time the reference took on that input (ms). */
 export interface ExpectedOutput {
@@ -112,32 +112,29 @@ function actualOf(response: HarnessResponse, test: TestResult): string {
   return value.success ? show(value.data, TEST_DETAIL_CHARS + 1) : test.reason ?? test.status;
 }
 
-const call: JudgingMode<CallProblem, unknown, readonly ExpectedOutput[]> = {
+const call: JudgingMode<CallProblem, 'harness', unknown, readonly ExpectedOutput[]> = {
   kind: 'call',
   description: 'Python entry point called on each input in the harness, return values compared outside the box (EvalPlus)',
   ...PYTHON_ONLY,
+  entryPoint: pythonEntryPoint,
   assemble: (problem, code, shape) => assemblePython(problem.prompt, problem.entryPoint, code, shape),
   testCount: (problem) => problem.baseInputs.length + problem.plusInputs.length,
-  reference: {
+  reference: defineReference({
     version: 1,
     fingerprint: (problem) => createHash('sha256')
       .update(JSON.stringify([problem.prompt, problem.canonicalSolution, problem.entryPoint, problem.baseInputs, problem.plusInputs]))
       .digest('hex'),
     plan: (problem, limits) => callPlan(problem, problem.prompt + problem.canonicalSolution, limits.cpuMs * REFERENCE_CPU_FACTOR,
       limits.memoryKiB, limits.outputBytes, false),
-    parse: (problem, outcome) => {
-      if (outcome.kind !== 'harness') throw new GroundTruthError('the reference of a call problem is a harness job');
-      return parseReference(problem, outcome.response);
-    },
+    parse: (problem, outcome) => parseReference(problem, outcome.response),
     schema: expectedSchema,
-  },
+  }),
   plan: (problem, program, { limits, failFast, reference }) => {
     const slowestReferenceMs = reference.reduce((m, e) => Math.max(m, e.referenceCpuMs), 0);
     const perInputMs = Math.max(limits.cpuMs, EVALPLUS_TIME_FACTOR * slowestReferenceMs);
     return callPlan(problem, program.source, perInputMs, limits.memoryKiB, limits.outputBytes, failFast);
   },
   verdict: (problem, outcome, { reference }): Verdict => {
-    if (outcome.kind !== 'harness') throw new Error('call problems are judged by the harness');
     const response = outcome.response;
     if (response.status === 'internal_error') {
       return { status: 'internal_error', passed: false, tests: [], cpuMs: response.cpuMs, wallMs: response.wallMs,
@@ -146,7 +143,6 @@ const call: JudgingMode<CallProblem, unknown, readonly ExpectedOutput[]> = {
     return baseAndPlus(problem, response, inputTests(problem, response, reference));
   },
   detail: (_problem, outcome, verdict) => {
-    if (outcome.kind !== 'harness') throw new Error('call problems are judged by the harness');
     return harnessDetail(verdict, outcome.response, (t) => actualOf(outcome.response, t));
   },
   // The call in Python syntax and the canonical solution's return value.

@@ -24,7 +24,7 @@ import {
 } from '../../verdict/index.js';
 import { pyEquals, show } from './compare-pyvalue.js';
 import type { HarnessResponse } from '../../judge/harness/protocol.js';
-import { harnessDetail, harnessStatus, PYTHON_ONLY } from './python.js';
+import { harnessDetail, harnessStatus, PYTHON_ONLY, pythonEntryPoint } from './python.js';
 import { defineMode, type JudgingMode } from '../../judge/mode.js';
 
 /** The trusted name the harness calls. */
@@ -93,10 +93,11 @@ function callTests(problem: ExpectedCallProblem, response: HarnessResponse): Tes
   });
 }
 
-const expectedCall: JudgingMode<ExpectedCallProblem> = {
+const expectedCall: JudgingMode<ExpectedCallProblem, 'harness'> = {
   kind: 'expected_call',
   description: 'Python function called on each test\'s arguments in the harness, compared with the dataset\'s expected value (LiveCodeBench, APPS, TACO)',
   ...PYTHON_ONLY,
+  entryPoint: pythonEntryPoint,
   assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + code : code,
   testCount: (problem) => problem.tests.length,
   plan: (problem, program, { limits, failFast }) => {
@@ -106,7 +107,6 @@ const expectedCall: JudgingMode<ExpectedCallProblem> = {
       outputBytes: limits.outputBytes, failFast } };
   },
   verdict: (problem, outcome, { failFast }): Verdict => {
-    if (outcome.kind !== 'harness') throw new Error('expected_call problems are judged by the harness');
     const response = outcome.response;
     const testCount = problem.tests.length;
     const tests = callTests(problem, response);
@@ -123,7 +123,6 @@ const expectedCall: JudgingMode<ExpectedCallProblem> = {
       ...(reason === undefined ? {} : { reason }) };
   },
   detail: (_problem, outcome, verdict) => {
-    if (outcome.kind !== 'harness') throw new Error('expected_call problems are judged by the harness');
     const r = outcome.response;
     return harnessDetail(verdict, r, (t) => {
       const result = r.results?.[t.index];

@@ -67,7 +67,7 @@ function timeLimits(cpuMs: number): { cpuMs: number; wallMs: number } {
   return { cpuMs, wallMs: wallMsFor(cpuMs) };
 }
 
-const pythonScript: JudgingMode<PythonScriptProblem> = {
+const pythonScript: JudgingMode<PythonScriptProblem, 'harness'> = {
   kind: 'python_script',
   description: 'whole Python program + setup + assert lines in one process (MBPP as published), pass reported by the harness',
   ...PYTHON_ONLY,
@@ -82,8 +82,8 @@ const pythonScript: JudgingMode<PythonScriptProblem> = {
       memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes,
     },
   }),
-  verdict: (_problem, outcome): Verdict => oneTestHarnessVerdict('python_script', outcome),
-  detail: (_problem, outcome, verdict) => oneTestHarnessDetail('python_script', outcome, verdict),
+  verdict: (_problem, outcome): Verdict => oneTestHarnessVerdict(outcome),
+  detail: (_problem, outcome, verdict) => oneTestHarnessDetail(outcome, verdict),
   describeTest: (problem, index) => failedTestDetail(index, {
     input: [problem.setup, ...problem.tests].filter((s) => s !== '').join('\n'),
     expected: 'every assert holds',

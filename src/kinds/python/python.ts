@@ -7,7 +7,7 @@ import {
   detailText, failedTestDetail, MAX_DETAILED_FAILURES, shortReason, type SampleStatus, type TestResult, type Verdict,
   type VerdictDetail,
 } from '../../verdict/index.js';
-import type { PlanOutcome } from '../../judge/plan.js';
+import type { HarnessOutcome } from '../../judge/plan.js';
 import type { CodeShape } from '../../judge/mode.js';
 
 /** `language` and `acceptsLanguage` of a mode judged in Python only (whatever alias a submission used). */
@@ -15,6 +15,14 @@ export const PYTHON_ONLY = {
   language: (_problem: unknown, requested: string | undefined): string => requested ?? 'python',
   acceptsLanguage: (_problem: unknown, languageId: string): boolean => languageId === 'python',
 } as const;
+
+/**
+ * `entryPoint` of a mode whose problems are a Python prompt ending in the entry point's declaration (tests
+ * generated against it, such as CodeT's assertions, run after the prompt).
+ */
+export function pythonEntryPoint(problem: { readonly prompt: string; readonly entryPoint: string }): { readonly prompt: string; readonly entryPoint: string } {
+  return { prompt: problem.prompt, entryPoint: problem.entryPoint };
+}
 
 function definesAtTopLevel(code: string, name: string): boolean {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -53,10 +61,9 @@ export function harnessDetail(verdict: Verdict, response: HarnessResponse, actua
 
 /**
  * The verdict of a problem judged by one harness job as one test (`unit_test`, `python_script`): the job's status
- * and reason as test 0. @throws Error when the outcome is not a harness job's (`kind` names the problem kind).
+ * and reason as test 0.
  */
-export function oneTestHarnessVerdict(kind: string, outcome: PlanOutcome): Verdict {
-  if (outcome.kind !== 'harness') throw new Error(`${kind} problems are judged by the harness`);
+export function oneTestHarnessVerdict(outcome: HarnessOutcome): Verdict {
   const r = outcome.response;
   const status = harnessStatus(r.status);
   const reason = shortReason(r.reason);
@@ -68,8 +75,7 @@ export function oneTestHarnessVerdict(kind: string, outcome: PlanOutcome): Verdi
 }
 
 /** The detail of `oneTestHarnessVerdict`: the one test's failure as the tester reported it (uncut), with the stderr. */
-export function oneTestHarnessDetail(kind: string, outcome: PlanOutcome, verdict: Verdict): VerdictDetail {
-  if (outcome.kind !== 'harness') throw new Error(`${kind} problems are judged by the harness`);
+export function oneTestHarnessDetail(outcome: HarnessOutcome, verdict: Verdict): VerdictDetail {
   const r = outcome.response;
   return harnessDetail(verdict, r, (t) => r.reason ?? t.reason ?? t.status);
 }

@@ -7,13 +7,14 @@
 import type { UnitTestProblem } from '../../formats/types.js';
 import { wallMsFor } from '../../limits.js';
 import { failedTestDetail, type Verdict } from '../../verdict/index.js';
-import { assemblePython, oneTestHarnessDetail, oneTestHarnessVerdict, PYTHON_ONLY } from './python.js';
+import { assemblePython, oneTestHarnessDetail, oneTestHarnessVerdict, PYTHON_ONLY, pythonEntryPoint } from './python.js';
 import { defineMode, type JudgingMode } from '../../judge/mode.js';
 
-const unitTest: JudgingMode<UnitTestProblem> = {
+const unitTest: JudgingMode<UnitTestProblem, 'harness'> = {
   kind: 'unit_test',
   description: 'Python prompt + completion judged by the problem\'s check(candidate) in the harness',
   ...PYTHON_ONLY,
+  entryPoint: pythonEntryPoint,
   assemble: (problem, code, shape) => assemblePython(problem.prompt, problem.entryPoint, code, shape),
   testCount: () => 1,
   plan: (problem, program, { limits }) => ({
@@ -23,9 +24,9 @@ const unitTest: JudgingMode<UnitTestProblem> = {
       cpuMs: limits.cpuMs, wallMs: wallMsFor(limits.cpuMs), memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes,
     },
   }),
-  verdict: (_problem, outcome): Verdict => oneTestHarnessVerdict('unit_test', outcome),
+  verdict: (_problem, outcome): Verdict => oneTestHarnessVerdict(outcome),
   // The one test's failure as the tester reported it (the assertion or exception, uncut), with the stderr.
-  detail: (_problem, outcome, verdict) => oneTestHarnessDetail('unit_test', outcome, verdict),
+  detail: (_problem, outcome, verdict) => oneTestHarnessDetail(outcome, verdict),
   describeTest: (problem, index) => failedTestDetail(index, {
     input: `${problem.test}\ncheck(${problem.entryPoint})`,
     expected: `check(${problem.entryPoint}) returns without raising`,

@@ -14,18 +14,19 @@
  * `plan` is the one place a mode draws randomness: the plan is still data (the nonce travels in it), so a judge
  * on another machine checks the run it made against the nonce it was given.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { ScriptProblem } from '../../formats/types.js';
 import {
   detailText, failedTestDetail, reasonWithStderr, runStatus, shortReason, type TestResult, type Verdict, type VerdictDetail,
 } from '../../verdict/index.js';
 import type { ProgramRunsOutcome } from '../../judge/plan.js';
-import { defineMode, type JudgingMode } from '../../judge/mode.js';
+import { defineMode, defineReference, GroundTruthError, type JudgingMode, type ModeSummary } from '../../judge/mode.js';
 import { assembleScript, SCRIPT_MARKER, type ScriptAssembly } from './one-program.js';
 import { SCRIPT_ASSEMBLY } from './humaneval-x/one-program.js';
 import { MULTIPL_E_SCRIPT_ASSEMBLY } from './multipl-e/one-program.js';
 import { stderrRuleFailure, stdoutRuleFailure } from './output-rules.js';
-import { judgeSplitRun, type SplitTests, type ValueSplit } from './split.js';
+import { EXPECTED_VALUES_LIMITS, expectedValueTexts, judgeSplitRun, type SplitTests, type ValueSplit } from './split.js';
 import { MULTIPL_E_SPLITS } from './multipl-e/index.js';
 import { judgeReplayRun, type ReplayProblem } from './humaneval-x/replay.js';
 import { HUMANEVAL_X_REPLAYS } from './humaneval-x/index.js';
@@ -34,9 +35,6 @@ import { HUMANEVAL_X_REPLAYS } from './humaneval-x/index.js';
 export function assemblyTable(problem: ScriptProblem): Readonly<Record<string, ScriptAssembly>> {
   return problem.dialect === 'multipl-e' ? MULTIPL_E_SCRIPT_ASSEMBLY : SCRIPT_ASSEMBLY;
 }
-
-/** The `check` of a split plan's run (a nonce is 32 hex digits, so the two never meet). */
-const SPLIT_CHECK = 'split';
 
 const splitMemo = new WeakMap<ScriptProblem, { readonly split: ValueSplit; readonly tests: SplitTests } | null>();
 
@@ -55,9 +53,6 @@ export function splitOf(problem: ScriptProblem): { readonly split: ValueSplit; r
   }
   return found ?? undefined;
 }
-
-/** The `check` prefix of a replay plan's run (followed by the trusted run's nonce). */
-const REPLAY_CHECK = 'replay:';
 
 const replayMemo = new WeakMap<ScriptProblem, ReplayProblem | null>();
 
@@ -83,6 +78,67 @@ export type ScriptJudging = 'split' | 'replay' | 'one-program';
 export function scriptJudgingOf(problem: ScriptProblem): ScriptJudging {
   if (splitOf(problem) !== undefined) return 'split';
   return replayOf(problem) !== undefined ? 'replay' : 'one-program';
+}
+
+/**
+ * The `check` of a script plan's run (Crucible's only: never in a box): the expected values of a split problem
+ * (the reference), the nonce the trusted replay run gets, or the nonce of the one-program end-of-tests marker.
+ */
+type ScriptCheck =
+  | { readonly judging: 'split'; readonly expected: readonly string[] }
+  | { readonly judging: 'replay'; readonly nonce: string }
+  | { readonly judging: 'one-program'; readonly nonce: string };
+
+/**
+ * The expected values of a split problem, as value texts (`./split.ts`): the trusted expected-values program run
+ * once per problem in a box of its own and cached on disk; only split problems have it.
+ */
+const expectedValuesReference = defineReference<ScriptProblem, readonly string[], 'program_runs'>({
+  version: 1,
+  applies: (problem) => splitOf(problem) !== undefined,
+  fingerprint: (problem) => createHash('sha256').update(JSON.stringify([problem.language, expectedSource(problem)])).digest('hex'),
+  plan: (problem) => ({
+    kind: 'program_runs', program: { language: problem.language, source: expectedSource(problem) }, runs: [{ stdin: '', check: null }],
+    limits: EXPECTED_VALUES_LIMITS, failFast: false,
+  }),
+  parse: (problem, outcome) => {
+    const run = outcome.runs[0];
+    if (!outcome.compiled || run === undefined) {
+      const c = outcome.compile;
+      throw new GroundTruthError(`the trusted expected-values program did not compile (${c?.status}): ${c?.stderr.slice(0, 400) ?? ''}`.trim(),
+        c?.status === 'internal_error');
+    }
+    return expectedValueTexts(run, splitOf(problem)!.tests.cases.length);
+  },
+  schema: z.array(z.string()),
+});
+
+/** The trusted expected-values program of a split problem. */
+function expectedSource(problem: ScriptProblem): string {
+  const { split, tests } = splitOf(problem)!;
+  return split.expectedProgram({ setup: problem.setup ?? '', prompt: problem.prompt, tests });
+}
+
+/** At most this many one-program task ids are named in a run's summary. */
+const ONE_PROGRAM_NAMED = 20;
+
+/**
+ * How a run's script problems are judged, for `crucible eval`'s summary (`scriptJudging`): counts, and the ids of
+ * those judged as one program (the fallback whose end-of-tests marker a program written against Crucible can
+ * forge; at most `ONE_PROGRAM_NAMED`).
+ */
+function summariseScripts(problems: readonly ScriptProblem[]): ModeSummary | undefined {
+  if (problems.length === 0) return undefined;
+  const how = problems.map((p) => [p.taskId, scriptJudgingOf(p)] as const);
+  const oneProgram = how.filter(([, h]) => h === 'one-program').map(([id]) => id);
+  const named = oneProgram.slice(0, ONE_PROGRAM_NAMED);
+  const value = { split: how.filter(([, h]) => h === 'split').length, replay: how.filter(([, h]) => h === 'replay').length,
+    oneProgram: oneProgram.length, oneProgramTasks: named };
+  const text = `script problems: ${value.split} split, ${value.replay} replayed, ${value.oneProgram} as one program`
+    + (oneProgram.length === 0 ? '' : ` (${named.join(', ')}${oneProgram.length > named.length ? ', ...' : ''}: `
+      + 'their tests are not in a shape Crucible reads as cases or calls, so a program written against Crucible could forge '
+      + 'their end-of-tests marker; docs/SECURITY.md "Script problems")');
+  return { field: 'scriptJudging', value, text };
 }
 
 /** `completion` cut at the first of `stopTokens` (MultiPL-E stops generation there); unchanged without them. */
@@ -124,7 +180,7 @@ function runOutcome(outcome: ProgramRunsOutcome, testCount: number): Verdict {
     ...(reason === undefined ? {} : { reason }) };
 }
 
-const script: JudgingMode<ScriptProblem, string> = {
+const script: JudgingMode<ScriptProblem, 'program_runs', ScriptCheck, readonly string[] | undefined> = {
   kind: 'script',
   description: 'prompt + completion + the problem\'s tests in its language (HumanEval-X, MultiPL-E): split where the language '
     + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), replay for HumanEval-X '
@@ -135,49 +191,51 @@ const script: JudgingMode<ScriptProblem, string> = {
     && (assemblyTable(problem)[languageId] !== undefined || splitOf(problem) !== undefined),
   assemble: (problem, code, shape) => shape === 'completion' ? problem.prompt + cutAtStopTokens(code, problem.stopTokens) : code,
   testCount: () => 1,
-  plan: (problem, program, { limits, failFast }) => {
+  reference: expectedValuesReference,
+  plan: (problem, program, { limits, failFast, reference }) => {
     const split = splitOf(problem);
     if (split !== undefined) {
+      if (reference === undefined) throw new Error(`${problem.taskId}: the expected values of a split problem are missing`);
       const source = split.split.candidateProgram({ setup: problem.setup ?? '', program: program.source, tests: split.tests });
-      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '', check: SPLIT_CHECK }], limits, failFast };
+      return { kind: 'program_runs', program: { language: program.language, source },
+        runs: [{ stdin: '', check: { judging: 'split', expected: reference } }], limits, failFast };
     }
     const nonce = randomBytes(NONCE_BYTES).toString('hex');
     const replay = replayOf(problem);
     if (replay !== undefined) {
       const source = replay.candidateProgram(program.source);
-      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '\n', check: `${REPLAY_CHECK}${nonce}` }],
+      return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '\n', check: { judging: 'replay', nonce } }],
         limits, failFast };
     }
     const secret = randomBytes(SECRET_BYTES).toString('hex');
     const source = assembleScript(problem.language, { setup: problem.setup ?? '', program: program.source, test: problem.test, secret },
       assemblyTable(problem));
-    return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: `${nonce}\n`, check: nonce }],
+    return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: `${nonce}\n`, check: { judging: 'one-program', nonce } }],
       limits, failFast };
   },
   judgeRun: async (problem, run, index, result, tools): Promise<TestResult> => {
-    const split = run.check === SPLIT_CHECK ? splitOf(problem) : undefined;
-    if (split !== undefined) return judgeSplitRun(problem, split.split, split.tests, index, result, tools);
-    const replay = run.check.startsWith(REPLAY_CHECK) ? replayOf(problem) : undefined;
-    if (replay !== undefined) return judgeReplayRun(problem, replay, run.check.slice(REPLAY_CHECK.length), index, result, tools);
+    const check = run.check;
+    if (check.judging === 'split') {
+      const split = splitOf(problem)!;
+      return judgeSplitRun(problem, split.split, split.tests, check.expected, index, result);
+    }
+    if (check.judging === 'replay') return judgeReplayRun(problem, replayOf(problem)!, check.nonce, index, result, tools);
+    const nonce = check.nonce;
     const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
     if (result.status !== 'ok') {
       return { ...base, status: runStatus(result), reason: shortReason(reasonWithStderr(result.reason, result.stderr)) ?? result.status };
     }
     const stderrRule = stderrRuleFailure(problem, result.stderr);
     if (stderrRule !== undefined) return { ...base, ...stderrRule };
-    if (!hasMarker(result.stdout, run.check)) {
+    if (!hasMarker(result.stdout, nonce)) {
       return { ...base, status: 'wrong_answer', reason: 'exited 0 but the tests did not run to the end (no end-of-tests marker with this run\'s nonce)' };
     }
-    const stdoutRule = stdoutRuleFailure(problem, result.stdout, (line) => line === `${SCRIPT_MARKER} ${run.check}`);
+    const stdoutRule = stdoutRuleFailure(problem, result.stdout, (line) => line === `${SCRIPT_MARKER} ${nonce}`);
     if (stdoutRule !== undefined) return { ...base, ...stdoutRule };
     return { ...base, status: 'passed' };
   },
-  verdict: (_problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('script problems are judged by program runs');
-    return runOutcome(outcome, 1);
-  },
+  verdict: (_problem, outcome): Verdict => runOutcome(outcome, 1),
   detail: (_problem, outcome, verdict): VerdictDetail => {
-    if (outcome.kind !== 'program_runs') throw new Error('script problems are judged by program runs');
     if (!outcome.compiled) {
       const c = outcome.compile!;
       return { failures: [], ...(c.stderr === '' ? {} : { stderr: detailText(c.stderr) }), memoryKiB: c.memoryKiB };
@@ -191,6 +249,7 @@ const script: JudgingMode<ScriptProblem, string> = {
     input: problem.test,
     expected: 'the program exits 0 and its tests run to the end',
   }),
+  summarise: summariseScripts,
 };
 
 /** The `script` judging mode. */

@@ -8,7 +8,8 @@
  *    (`CRUCIBLE-VALUE <i> <json>`, `src/kinds/script/values.ts`) — the expected values are not in that box;
  * 2. a trusted program (no candidate code: the problem's setup, the prompt's declarations where a typed language
  *    needs them, the expected-value expressions and the same serializer) prints the expected values, in a box of
- *    its own; its output depends on the problem only, so it is run once per distinct program and remembered;
+ *    its own; its output depends on the problem only, so it is the mode's reference: run once per problem and
+ *    cached on disk (`expectedValueTexts`), and handed to each run's judgement in the plan (never in a box);
  * 3. Crucible compares the two outside the boxes, case by case, in order.
  *
  * A candidate that exits early leaves cases without a value; one that prints value lines itself either repeats
@@ -22,7 +23,7 @@ import type { ScriptProblem } from '../../formats/types.js';
 import type { JudgeLimits } from '../../limits.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
 import { reasonWithStderr, runStatus, shortReason, type TestResult } from '../../verdict/index.js';
-import type { ExecutionTools } from '../../judge/plan.js';
+import { GroundTruthError } from '../../judge/mode.js';
 import { stderrRuleFailure, stdoutRuleFailure } from './output-rules.js';
 import {
   isValueLine, parseScriptValue, renderScriptValue, scriptValuesEqual, ScriptValueError, valueLines,
@@ -61,46 +62,30 @@ export interface ValueSplit {
 /** Limits of the trusted expected-values run (a literal per case: generous, compile excluded). */
 export const EXPECTED_VALUES_LIMITS: JudgeLimits = { cpuMs: 20_000, memoryKiB: 1024 * 1024, outputBytes: 16 * 1024 * 1024 };
 
-/** Remembered expected values by language and trusted source (bounded; a failure is not remembered). */
-const expectedMemo = new Map<string, Promise<readonly ScriptValue[]>>();
-const EXPECTED_MEMO_ENTRIES = 512;
-
-/** Why the trusted expected-values program failed: Crucible's own failure (an `internal_error`), never a verdict. */
-export class ExpectedValuesError extends Error {}
-
 /**
- * The expected value of every case, from the trusted program run through `tools` (once per distinct source).
- * @throws ExpectedValuesError when that program fails or does not print exactly one value per case.
+ * The expected values of every case from what the trusted expected-values program printed, as value texts (each
+ * one a `CRUCIBLE-VALUE` line's value, checked readable): the `script` mode's reference for a split problem,
+ * computed once per problem and cached on disk (`src/engine/ground-truth.ts`).
+ * @throws GroundTruthError when that program failed or did not print exactly one readable value per case.
  */
-export async function expectedValues(language: string, source: string, caseCount: number, tools: ExecutionTools): Promise<readonly ScriptValue[]> {
-  const key = `${language}\0${source}`;
-  let pending = expectedMemo.get(key);
-  if (pending === undefined) {
-    pending = runExpected(language, source, caseCount, tools);
-    expectedMemo.set(key, pending);
-    if (expectedMemo.size > EXPECTED_MEMO_ENTRIES) expectedMemo.delete(expectedMemo.keys().next().value!);
-    pending.catch(() => expectedMemo.delete(key));
-  }
-  return pending;
-}
-
-async function runExpected(language: string, source: string, caseCount: number, tools: ExecutionTools): Promise<readonly ScriptValue[]> {
-  const result = await tools.runProgram({ language, source }, '', EXPECTED_VALUES_LIMITS);
+export function expectedValueTexts(result: ExecutionResult, caseCount: number): string[] {
   if (result.status !== 'ok') {
-    throw new ExpectedValuesError(`the trusted expected-values program ended ${result.status}: ${(result.reason ?? '')} ${result.stderr.slice(0, 400)}`.trim());
+    throw new GroundTruthError(`the trusted expected-values program ended ${result.status}: ${(result.reason ?? '')} ${result.stderr.slice(0, 400)}`.trim(),
+      result.status === 'internal_error');
   }
   const lines = valueLines(result.stdout);
-  const values: ScriptValue[] = [];
+  const texts: string[] = [];
   for (let i = 0; i < caseCount; i++) {
-    const texts = lines.get(i);
-    if (texts?.length !== 1) throw new ExpectedValuesError(`the trusted expected-values program printed ${texts?.length ?? 0} values for case ${i}`);
+    const printed = lines.get(i);
+    if (printed?.length !== 1) throw new GroundTruthError(`the trusted expected-values program printed ${printed?.length ?? 0} values for case ${i}`);
     try {
-      values.push(parseScriptValue(texts[0]!));
+      parseScriptValue(printed[0]!);
     } catch (error) {
-      throw new ExpectedValuesError(`the trusted expected-values program printed an unreadable value for case ${i}: ${(error as Error).message}`);
+      throw new GroundTruthError(`the trusted expected-values program printed an unreadable value for case ${i}: ${(error as Error).message}`);
     }
+    texts.push(printed[0]!);
   }
-  return values;
+  return texts;
 }
 
 /** A case's call for a reason: its `actual` text, shortened. */
@@ -110,20 +95,14 @@ function caseName(tests: SplitTests, index: number): string {
 }
 
 /**
- * Judge the candidate's run of a split problem (see the module comment) against the trusted expected values.
- * `stderrFails` / `stdoutFails` are the benchmark's rules (`ScriptProblem`); value lines are not "other stdout".
+ * Judge the candidate's run of a split problem (see the module comment) against the trusted expected values
+ * (`expectedTexts`, the reference: one value text per case). `stderrFails` / `stdoutFails` are the benchmark's
+ * rules (`ScriptProblem`); value lines are not "other stdout".
  */
-export async function judgeSplitRun(problem: ScriptProblem, split: ValueSplit, tests: SplitTests, index: number,
-  result: ExecutionResult, tools: ExecutionTools): Promise<TestResult> {
+export function judgeSplitRun(problem: ScriptProblem, split: ValueSplit, tests: SplitTests, expectedTexts: readonly string[], index: number,
+  result: ExecutionResult): TestResult {
   const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
-  let expected: readonly ScriptValue[];
-  try {
-    const source = split.expectedProgram({ setup: problem.setup ?? '', prompt: problem.prompt, tests });
-    expected = await expectedValues(problem.language, source, tests.cases.length, tools);
-  } catch (error) {
-    if (!(error instanceof ExpectedValuesError)) throw error;
-    return { ...base, status: 'internal_error', reason: shortReason(error.message)! };
-  }
+  const expected = expectedTexts.map(parseScriptValue);
   const actual = valueLines(result.stdout);
   for (let i = 0; i < tests.cases.length; i++) {
     const texts = actual.get(i);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ContestBox, runChecker, type CheckerSpec } from '../../../src/engine/contest/index.js';
+import { runChecker, type CheckerSpec } from '../../../src/engine/contest/index.js';
+import { Executor } from '../../../src/engine/executor.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
 import { Sandbox } from '../../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../../src/sandbox/paths.js';
@@ -17,11 +18,11 @@ const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'checkers');
 const read = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
 
 let sandbox: Sandbox;
-let box: ContestBox;
+let box: Executor;
 
 before(() => {
   sandbox = Sandbox.create({ slots: 2 });
-  box = new ContestBox(sandbox, LanguageRegistry.load());
+  box = new Executor(sandbox, LanguageRegistry.load());
 });
 
 after(async () => {

@@ -14,8 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  ContestBox, CRUCIBLE_TESTLIB_PATH, defaultTestlibHeader, runChecker, type CheckerSpec, type CheckerVerdict,
+  CRUCIBLE_TESTLIB_PATH, defaultTestlibHeader, runChecker, type CheckerSpec, type CheckerVerdict,
 } from '../../../src/engine/contest/index.js';
+import { Executor } from '../../../src/engine/executor.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
 import { Sandbox } from '../../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../../src/sandbox/paths.js';
@@ -25,11 +26,11 @@ const source = (name: string): string => readFileSync(join(POLYGON, name), 'utf8
 const scratch = mkdtempSync(join(tmpdir(), 'crucible-testlib-'));
 
 let sandbox: Sandbox;
-let box: ContestBox;
+let box: Executor;
 
 before(() => {
   sandbox = Sandbox.create({ slots: 2 });
-  box = new ContestBox(sandbox, LanguageRegistry.load());
+  box = new Executor(sandbox, LanguageRegistry.load());
 });
 
 after(async () => {

@@ -36,7 +36,7 @@ interface TwoProgramsProblem extends ProblemBase {
 
 const outputs = new Map<string, { readonly candidate: string; readonly expected: string; readonly failure?: string }>();
 
-const twoPrograms: JudgingMode<TwoProgramsProblem, null> = {
+const twoPrograms: JudgingMode<TwoProgramsProblem, 'program_runs', null> = {
   kind: 'split_two_programs',
   description: 'toy: the two programs of a split, both run, both stdouts kept',
   language: (problem) => problem.language,
@@ -51,7 +51,6 @@ const twoPrograms: JudgingMode<TwoProgramsProblem, null> = {
     return { index, status: failure === undefined ? 'passed' : 'runtime_error', ...(failure === undefined ? {} : { reason: failure }) };
   },
   verdict: (_problem, outcome): Verdict => {
-    if (outcome.kind !== 'program_runs') throw new Error('toy kind runs programs');
     if (!outcome.compiled) return { status: 'compile_error', passed: false, tests: [], testCount: 1, cpuMs: 0, wallMs: 0, reason: outcome.compile!.stderr.slice(0, 3000) };
     const test = outcome.tests[0]!;
     return { status: test.status, passed: test.status === 'passed', tests: [test], testCount: 1, cpuMs: 0, wallMs: 0,
