@@ -13,6 +13,7 @@ import { ioMode } from './io/io.js';
 import { ioiMode } from './ioi/ioi.js';
 import type { AnyMode } from '../judge/mode.js';
 import { expectedCallMode } from './python/expected-call.js';
+import { proofMode } from './proof/proof.js';
 import { pythonScriptMode } from './python/python-script.js';
 import { scriptMode } from './script/script.js';
 import { unitTestMode } from './python/unit-test.js';
@@ -25,7 +26,7 @@ export type { ExpectedOutput } from './python/call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
 export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
-  pythonScriptMode, expectedCallMode, ioiMode];
+  pythonScriptMode, expectedCallMode, ioiMode, proofMode];
 
 /** A registry of the built-in modes. */
 export function defaultModes(): ModeRegistry {
