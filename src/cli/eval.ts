@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
@@ -11,6 +11,8 @@ import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
 import { evaluate, type EvaluationResult } from '../apps/evaluate.js';
+import { analysisSummary, type AnalysisSummary } from '../apps/analyse.js';
+import { ANALYZER_IDS, type AnalyzerId } from '../verdict/analysis.js';
 import { openJudge } from '../queue/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
@@ -38,7 +40,19 @@ interface EvalFlags extends GenerationFlags {
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string;
+  until?: string; analysis?: true | string;
+}
+
+/** The analysers `--analysis` names (`[]`: every one that reads the sample's language). @throws InvalidArgumentError. */
+function parseAnalysers(value: string): string {
+  const unknown = value.split(',').map((t) => t.trim()).filter((t) => !(ANALYZER_IDS as readonly string[]).includes(t));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown analyser ${unknown.join(', ')}; analysers: ${ANALYZER_IDS.join(', ')}`);
+  return value;
+}
+
+function analysersOf(flags: EvalFlags): readonly AnalyzerId[] | undefined {
+  if (flags.analysis === undefined) return undefined;
+  return flags.analysis === true ? [] : flags.analysis.split(',').map((t) => t.trim() as AnalyzerId);
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -93,6 +107,11 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
   lines.push(...modeLines);
+  if (summary.analysis !== undefined) {
+    const a = summary.analysis;
+    lines.push(`static analysis: ${a.samples} samples, ${a.findingsPerSample.toFixed(2)} findings per sample, `
+      + `${a.securityPerKloc.toFixed(2)} security findings per 1,000 lines${a.failedAnalyses > 0 ? ` (${a.failedAnalyses} analyser runs failed)` : ''}`);
+  }
   if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
     lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
   }
@@ -101,6 +120,12 @@ function humanSummary(summary: ReturnType<typeof buildSummary>, result: Evaluati
   }
   lines.push(`results: ${summary.out}`);
   return lines.join('\n') + '\n';
+}
+
+/** The summary's `analysis` field when some record carries an analysis. */
+function analysisField(records: EvaluationResult['records']): { analysis?: AnalysisSummary } {
+  const summary = analysisSummary(records);
+  return summary === null ? {} : { analysis: summary };
 }
 
 function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
@@ -134,6 +159,7 @@ function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPa
     internalErrorRetries: input.internalErrorRetries,
     toolchains: input.toolchains,
     ...input.modeFields,
+    ...analysisField(input.result.records),
     countsByStatus: result.countsByStatus,
     passAtK: result.passAtK,
     passAtKCI: ci(result.passAtKSummary),
@@ -308,6 +334,7 @@ async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: {
       samplesFile: input.samplesPath, submission: run.context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps,
       seed: flags.seed, onProgress: (done, total) => bar(...(judged = [done, total])), ...(run.results === null ? {} : { sink: run.results.sink }),
       ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
+      ...(analysersOf(flags) === undefined ? {} : { analysis: analysersOf(flags)! }),
     });
     if (generation === undefined || input.generation === undefined) return { evaluation };
     return { evaluation, generation: finishEndpointGeneration(input.generation, await generation.done, input) };
@@ -359,6 +386,7 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', `ground-truth cache (default: $${CACHE_DIR_ENV}, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)`)
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
+    .option('--analysis [analysers]', `static analysis of every judged program, counted per sample and summarised (comma-separated: ${ANALYZER_IDS.join(', ')}; default every one that reads the language)`, parseAnalysers)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
