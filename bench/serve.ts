@@ -11,6 +11,7 @@
  *    429 `overloaded` with Retry-After; the server must stay up with bounded memory.
  * Usage: npm run bench:serve [-- --prompts 256 --group 8 --burst-queue 256]
  */
+import { ProblemIndex } from '../src/server/problem-index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -162,7 +163,8 @@ const direct = await (async () => {
   const hash = await datasetHash(PROBLEMS_FILE);
   judge.catalog.add(hash, problems);
   const admission = new AdmissionQueue({ maxInFlight: SLOTS * IN_FLIGHT_PER_SLOT, capacity: items.length });
-  const loaded = new Map(problems.map((p) => [p.taskId, { problem: p, ref: { datasetHash: hash, taskId: p.taskId } }]));
+  const loaded = new ProblemIndex();
+  loaded.addFile('HumanEval', PROBLEMS_FILE, hash, problems);
   const service = new JudgeService(judge, submission, loaded, admission, { maxTimeLimitMs: 60_000, maxMemoryLimitKiB: 4 << 20 });
   const prepared: Prepared[] = items.map((it) => service.prepare({ response: it.response, problem: it.problem }));
   const cpu0 = process.cpuUsage();

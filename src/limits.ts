@@ -52,14 +52,47 @@ export interface LimitRange {
 }
 
 /**
- * What a caller may ask for: CPU time 10 ms–60 s (below 10 ms an interpreter cannot start; above a minute a
- * judgement is not a test), memory 16 MiB–16 GiB (below 16 MiB no runtime starts; above 16 GiB is more than
- * a judging machine should give one program). Servers may narrow the maximum (`crucible serve` defaults to 4 GiB).
+ * The one table of what a caller may ask for, from every surface (CLI flags, HTTP bodies of every route and
+ * compatibility family, MCP tools, sessions, server configuration, the queue's wire, contest package
+ * configurations). Servers may narrow a maximum (`crucible serve --max-time-limit`, `maxMemoryLimitKiB`), never
+ * widen it. Every time range ends far below `MAX_TIMER_MS`, so no value a caller sends reaches a Node timer it
+ * would overflow.
+ * - `cpuMs` 10 ms–60 s: below 10 ms an interpreter cannot start; above a minute a judgement is not a test. Also a
+ *   run's wall bound when a compatibility API speaks wall time (Piston and SandboxFusion `run_timeout`).
+ * - `compileCpuMs` 10 ms–60 s: one compilation.
+ * - `wallMs` 10 ms–5 min: a run's wall-clock bound when a caller sets it (a session's `run` action: its step's).
+ * - `memoryKiB` 16 MiB–16 GiB: below 16 MiB no runtime starts; above 16 GiB is more than a judging machine should
+ *   give one program (`crucible serve` narrows it to 4 GiB by default).
+ * - `outputBytes` 1 KiB–64 MiB: output kept per stream of one run.
+ * - `sessionCpuMs`, `sessionWallMs` (100 ms–5 min), `sessionMemoryKiB` (32 MiB–4 GiB), `processes` (4–1024),
+ *   `sessionOutputBytes` (1 KiB–1 MiB: a step's output per stream, returned whole to the caller, so kept small),
+ *   `diskKiB` (1 MiB–1 GiB), `steps` (1–100,000), `submits` (1–1000), `feedbackChars` (200–100,000),
+ *   `ttlSeconds` (1 s–1 day): the limits of a session (`src/sessions/types.ts`).
  */
 export const LIMIT_RANGES = {
   cpuMs: { min: 10, max: 60_000 },
+  compileCpuMs: { min: 10, max: 60_000 },
+  wallMs: { min: 10, max: 300_000 },
   memoryKiB: { min: 16 * 1024, max: 16 * 1024 * 1024 },
+  outputBytes: { min: 1024, max: 64 << 20 },
+  sessionCpuMs: { min: 10, max: 60_000 },
+  sessionWallMs: { min: 100, max: 300_000 },
+  sessionMemoryKiB: { min: 32 * 1024, max: 4 * 1024 * 1024 },
+  processes: { min: 4, max: 1024 },
+  sessionOutputBytes: { min: 1024, max: 1 << 20 },
+  diskKiB: { min: 1024, max: 1024 * 1024 },
+  steps: { min: 1, max: 100_000 },
+  submits: { min: 1, max: 1000 },
+  feedbackChars: { min: 200, max: 100_000 },
+  ttlSeconds: { min: 1, max: 86_400 },
 } as const satisfies Readonly<Record<string, LimitRange>>;
+
+/**
+ * The largest delay a Node timer takes (2^31 - 1 ms, about 24.8 days); a larger one fires at once with a warning.
+ * Every time limit a caller can set is far below it (`LIMIT_RANGES`); a session box refuses a step whose limits
+ * are not timer delays (`src/sandbox/session-box.ts`).
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The largest memory limit `crucible serve` lets a request ask for unless configured otherwise, KiB (4 GiB). */
 export const SERVER_MAX_MEMORY_KIB = 4 * 1024 * 1024;
@@ -82,7 +115,7 @@ export const COMPAT_DEFAULTS = {
   /** Piston: CPU limit of a compilation when neither `compile_cpu_time` nor `compile_timeout` is given, ms. */
   pistonCompileCpuMs: 10_000,
   /** Largest compile CPU limit a compatibility request may ask for, ms (the compile step's own default is 30 s). */
-  maxCompileCpuMs: 60_000,
+  maxCompileCpuMs: LIMIT_RANGES.compileCpuMs.max,
 } as const;
 
 /**
@@ -167,12 +200,19 @@ export function mibToKiB(mib: number): number {
   return Math.round(mib * 1024);
 }
 
+/** The unit of a limit's range: ms and KiB inside Crucible; bytes, counts and seconds where a limit is one. */
+export type LimitUnit = 'ms' | 'KiB' | 'bytes' | 'count' | 's';
+/** How a range is shown to people. */
+export type LimitDisplay = 'seconds' | 'ms' | 'MiB' | 'KiB' | 'bytes' | 'count';
+
 /** A range in a unit people read: `10 ms–60 s` style for ms, `16 MiB–16 GiB` for KiB. */
-export function describeRange(range: LimitRange, unit: 'ms' | 'KiB', as: 'seconds' | 'ms' | 'MiB' | 'KiB' = unit === 'ms' ? 'seconds' : 'MiB'): string {
+export function describeRange(range: LimitRange, unit: LimitUnit, as: LimitDisplay = unit === 'ms' ? 'seconds' : unit === 'KiB' ? 'MiB'
+  : unit === 's' ? 'seconds' : unit): string {
   const show = (v: number): string => {
     switch (as) {
-      case 'seconds': return `${v / 1000} s`;
+      case 'seconds': return `${unit === 's' ? v : v / 1000} s`;
       case 'MiB': return `${v / 1024} MiB`;
+      case 'count': return String(v);
       default: return `${v} ${as}`;
     }
   };
@@ -180,7 +220,7 @@ export function describeRange(range: LimitRange, unit: 'ms' | 'KiB', as: 'second
 }
 
 /** Error message when `value` (in the range's unit) is outside `range`, else null. `shown` is the value as given. */
-export function outOfRange(value: number, range: LimitRange, unit: 'ms' | 'KiB', as?: 'seconds' | 'ms' | 'MiB' | 'KiB',
+export function outOfRange(value: number, range: LimitRange, unit: LimitUnit, as?: LimitDisplay,
   shown: string = String(value)): string | null {
   if (Number.isFinite(value) && value >= range.min && value <= range.max) return null;
   return `${shown} is outside the allowed range ${describeRange(range, unit, as)}`;
@@ -190,7 +230,7 @@ export function outOfRange(value: number, range: LimitRange, unit: 'ms' | 'KiB',
  * zod schema of an integer limit within `range` (in the range's unit), whose error message names the range,
  * e.g. `1 is outside the allowed range 16384 KiB to 16777216 KiB`. For configuration surfaces and HTTP bodies.
  */
-export function limitSchema(range: LimitRange, unit: 'ms' | 'KiB', as: 'seconds' | 'ms' | 'MiB' | 'KiB' = unit) {
+export function limitSchema(range: LimitRange, unit: LimitUnit, as: LimitDisplay = unit === 's' ? 'seconds' : unit) {
   return z.number().int().superRefine((value, ctx) => {
     const problem = outOfRange(value, range, unit, as);
     if (problem !== null) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });

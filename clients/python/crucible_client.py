@@ -28,7 +28,11 @@ import json
 import os
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+from typing import Any, Dict, Iterable, Iterator, List, Optional
+
+from crucible_types import ProblemsPage, RewardsResult, Verdict
 
 __all__ = [
     "CrucibleClient",
@@ -76,9 +80,9 @@ class CrucibleClient:
 
     # -- transport -----------------------------------------------------------------------------------------
 
-    def _open(self, method, path, body=None, accept="application/json"):
+    def _open(self, method, path, body=None, accept="application/json", extra_headers=None):
         data = None if body is None else json.dumps(body).encode("utf-8")
-        headers = {"Accept": accept}
+        headers = {"Accept": accept, **(extra_headers or {})}
         if data is not None:
             headers["Content-Type"] = "application/json"
         if self.token:
@@ -103,8 +107,8 @@ class CrucibleClient:
                 raise CrucibleError(message, info.get("code"), error.code, payload) from None
         raise last or CrucibleOverloaded("server overloaded")
 
-    def _json(self, method, path, body=None):
-        with self._open(method, path, body) as response:
+    def _json(self, method, path, body=None, extra_headers=None):
+        with self._open(method, path, body, extra_headers=extra_headers) as response:
             return json.loads(response.read().decode("utf-8"))
 
     # -- API -----------------------------------------------------------------------------------------------
@@ -122,21 +126,32 @@ class CrucibleClient:
                 return payload
             raise CrucibleError("HTTP %d" % error.code, None, error.code, payload) from None
 
-    def judge(self, response=None, code=None, problem=None, tests=None, language=None, **fields):
-        """Judge one submission (``/v1/judge``); returns the verdict dict. Raises ``CrucibleInternalError``
-        when Crucible failed (HTTP 500)."""
-        body = _drop_none(dict(response=response, code=code, problem=problem, tests=tests, language=language, **fields))
+    def judge(self, response: Optional[str] = None, code: Optional[str] = None, problem: Optional[str] = None,
+              tests: Optional[List[Dict[str, str]]] = None, language: Optional[str] = None, detail: Optional[str] = None,
+              **fields: Any) -> Verdict:
+        """Judge one submission (``/v1/judge``); returns the verdict (counts and the first failing test; every
+        test's result with ``detail="tests"``). Raises ``CrucibleInternalError`` when Crucible failed (HTTP 500)."""
+        body = _drop_none(dict(response=response, code=code, problem=problem, tests=tests, language=language, detail=detail, **fields))
         return self._json("POST", "/v1/judge", body)
 
-    def rewards(self, items, reward=None):
+    def rewards(self, items: Iterable[Dict[str, Any]], reward: Optional[Dict[str, Any]] = None, step: Optional[int] = None,
+                training_run: Optional[str] = None, batch_id: Optional[str] = None) -> RewardsResult:
         """Reward a batch (``/v1/rewards``): ``{"items": [...], "groups": [...], "summary": {...}}``; items in
-        request order. An item whose ``reward`` is ``None`` could not be judged (status ``internal_error``)."""
-        body = {"items": list(items)}
+        request order. An item whose ``reward`` is ``None`` could not be judged (status ``internal_error``).
+        ``step`` is the trainer step, ``training_run`` the run the dashboard files the rollouts under (default the
+        server's ``--training-run``), ``batch_id`` an idempotency key: a batch sent again with it is counted once."""
+        body: Dict[str, Any] = {"items": list(items)}
         if reward is not None:
             body["reward"] = reward
+        body.update(_drop_none(dict(step=step, trainingRun=training_run, batchId=batch_id)))
         return self._json("POST", "/v1/rewards", body)
 
-    def stream_rewards(self, items, reward=None):
+    def problems(self, offset: int = 0, limit: int = 100, kind: Optional[str] = None) -> ProblemsPage:
+        """The problems the server loaded (``GET /v1/problems``), ``limit`` at a time from ``offset``."""
+        query = urllib.parse.urlencode(_drop_none(dict(offset=offset, limit=limit, kind=kind)))
+        return self._json("GET", "/v1/problems?" + query)
+
+    def stream_rewards(self, items: Iterable[Dict[str, Any]], reward: Optional[Dict[str, Any]] = None) -> Iterator[Dict[str, Any]]:
         """Like ``rewards`` but yields NDJSON lines as the server finishes them: ``{"kind": "item", ...}``,
         ``{"kind": "group", ...}`` and a final ``{"kind": "summary", ...}``."""
         body = {"items": list(items)}

@@ -7,7 +7,9 @@
   ``open()`` -> first answer; ``step(action)`` -> ``{"observation", "reward", "done", "info"}``; ``reset()``;
   ``close()`` (idempotent). A context manager.
 - ``program_task(label)``: a trainer label (problem id, JSON string or dict with ``problem`` or ``tests``, as
-  ``crucible_client.parse_label`` reads it) -> the ``task`` of a ``program`` session.
+  ``crucible_client.parse_label`` reads it) -> the ``task`` of a ``program`` session. A label's
+  ``"visibleTests"`` (``"all"``, ``"none"`` or test indices) is kept: by default every test is hidden and feedback
+  shows no test's input or expected output (docs/API.md "Feedback and hidden tests").
 - ``extract_code(text)``: the code of a model's turn (its last fenced block, else the whole text).
 - ``observation_text(observation)``: what a model reads after a step (feedback of a submit, else the output).
 
@@ -23,7 +25,7 @@ from crucible_client import CrucibleClient, CrucibleInternalError, parse_label
 __all__ = ["CrucibleSession", "program_task", "extract_code", "observation_text"]
 
 _FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.DOTALL)
-_TASK_FIELDS = ("problem", "tests", "comparator", "timeLimitMs", "memoryLimitKiB", "language")
+_TASK_FIELDS = ("problem", "tests", "comparator", "timeLimitMs", "memoryLimitKiB", "language", "visibleTests")
 
 
 def program_task(label):

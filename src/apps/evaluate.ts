@@ -11,7 +11,15 @@
  * With a `sink` (the result store's `EvalSink`), each judged sample also goes there once it is in the run
  * directory, with its program, extraction and the verdict's detail (the judge is asked for it; a program judged
  * once for several samples gives its detail to the first of them only, the store keeps detail per program).
+ *
+ * Every problem given must be attempted by some sample (`IncompleteSamplesError` otherwise, before anything is
+ * judged; `selection.ts` chooses the problems of a deliberate subset). Problems whose reference solution failed
+ * under the limits (`reference_failed`) are left out of pass@k unless `includeReferenceFailures`, and listed in
+ * the result. An aborted `signal` stops the evaluation: nothing new starts, samples under way are cancelled and
+ * not recorded (a resumed run judges them), and `evaluate` rejects with `EvaluationInterrupted`. When every
+ * problem's reference failed there is nothing to score: `NothingToScoreError` (after the records are written).
  */
+import { createHash } from 'node:crypto';
 import { messageOf } from '../errors.js';
 import { DatasetError } from '../formats/errors.js';
 import type { Problem, Sample } from '../formats/types.js';
@@ -20,14 +28,15 @@ import { countFindings, type AnalysisReport, type AnalyzerId } from '../verdict/
 import { analyseSample } from './analyse.js';
 import { SubmissionError, defaultSubmissionContext } from '../kinds/index.js';
 import { prepareSubmission, type PreparedSubmission, type SubmissionContext } from '../judge/submission.js';
-import { countsFromRecords } from '../metrics/counts.js';
+import { countsFromRecords, referenceFailedTasks } from '../metrics/counts.js';
 import { passAtKWithIntervals, type PassAtKSummary } from '../metrics/summary.js';
 import type { JudgedSample } from '../store/eval-sink.js';
 import type { SampleRecord } from '../store/records.js';
 import { RunStore, sampleKey } from '../store/run-store.js';
-import { verdictWithoutTests, type DetailedVerdict, type Verdict } from '../verdict/index.js';
+import { verdictWithoutTests, type DetailedVerdict } from '../verdict/index.js';
 import { programHash } from '../engine/executor.js';
 import { inPool } from './in-pool.js';
+import { IncompleteSamplesError } from './selection.js';
 
 /** Progress callback: done and total samples so far (done includes resumed ones). */
 export type ProgressListener = (done: number, total: number) => void;
@@ -52,6 +61,11 @@ export interface EvaluateOptions {
   readonly onProgress?: ProgressListener;
   /** Run every test even after one fails (default: stop at the first failure; pass@k only needs that). */
   readonly allTests?: boolean;
+  /**
+   * What each `verdicts.jsonl` record keeps of the model's text: `full` (default) the text (`completion`), `hash` its
+   * sha256 (`completionSha256`), `none` neither.
+   */
+  readonly keepCode?: KeepCode;
   /** Gets each judged sample once it is in the run directory, with its program and failure detail (the result store's `EvalSink`). */
   readonly sink?: { record(record: SampleRecord, judged: JudgedSample): void };
   /**
@@ -66,12 +80,39 @@ export interface EvaluateOptions {
    * that reads the program's language), through the judge's `runPlain` (`./analyse.ts`); counted in each record.
    */
   readonly analysis?: readonly AnalyzerId[];
+  /** Count the samples of problems whose reference failed as failed (default: leave those problems out of pass@k). */
+  readonly includeReferenceFailures?: boolean;
+  /** Stops the evaluation when aborted (see the module comment). */
+  readonly signal?: AbortSignal;
 }
 
 /** A sample that arrived during the run (`EvaluateOptions.arrivals`). */
 export interface ArrivedSample {
   readonly sample: Sample;
   readonly decided?: { readonly status: 'no_code' | 'internal_error'; readonly reason: string };
+}
+
+/** The evaluation was stopped by its signal; `done` of `total` samples are in the run directory. */
+export class EvaluationInterrupted extends Error {
+  constructor(readonly done: number, readonly total: number) {
+    super(`interrupted with ${done} of ${total} samples judged`);
+    this.name = 'EvaluationInterrupted';
+  }
+}
+
+/** Every problem was left out of pass@k because its reference failed: there is no score to give. */
+export class NothingToScoreError extends Error {
+  constructor(readonly failures: readonly ReferenceFailure[]) {
+    super(`no problem left to score: the reference solution of every problem judged failed under the limits (${failures[0]?.taskId}: `
+      + `${failures[0]?.reason}); raise the limit, or give --include-reference-failures to count their samples as failed`);
+    this.name = 'NothingToScoreError';
+  }
+}
+
+/** A problem whose reference solution failed under the limits, and why (the reason names the limit to raise). */
+export interface ReferenceFailure {
+  readonly taskId: string;
+  readonly reason: string;
 }
 
 /** What an evaluation produced. `passAtK` maps k (as a string) to the fraction passing. */
@@ -88,6 +129,10 @@ export interface EvaluationResult {
   /** Requested k that some problem cannot support (n < k), left out of passAtK. */
   readonly unsupportedKs: readonly number[];
   readonly distinctPrograms: number;
+  /** Problems pass@k is over (those given, less reference failures unless they are counted). */
+  readonly problemsCounted: number;
+  /** Problems whose reference failed; left out of pass@k unless `includeReferenceFailures`. */
+  readonly referenceFailures: readonly ReferenceFailure[];
 }
 
 /**
@@ -126,7 +171,17 @@ export function preparedHash(prepared: PreparedSubmission): string {
   return prepared.kind === 'program' ? programHash(prepared.program.language, prepared.program.source) : programHash('', '');
 }
 
-function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict): SampleRecord {
+/** What `verdicts.jsonl` keeps of each sample's text (`EvaluateOptions.keepCode`). */
+export type KeepCode = 'full' | 'hash' | 'none';
+
+/** The `completion` / `completionSha256` fields of a record, as `keepCode` asks. */
+function codeFields(sample: Sample, keepCode: KeepCode): Pick<SampleRecord, 'completion' | 'completionSha256'> {
+  const text = sample.completion ?? sample.solution ?? sample.response;
+  if (text === undefined || keepCode === 'none') return {};
+  return keepCode === 'full' ? { completion: text } : { completionSha256: createHash('sha256').update(text).digest('hex') };
+}
+
+function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict, keepCode: KeepCode = 'full'): SampleRecord {
   return {
     taskId: sample.taskId,
     sampleIndex: sample.index,
@@ -141,6 +196,7 @@ function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict): Sampl
     ...(verdict.score !== undefined ? { score: verdict.score } : {}),
     ...(verdict.judgedBy !== undefined ? { judgedBy: verdict.judgedBy } : {}),
     ...(verdict.analysis !== undefined ? { analysis: { ...countFindings(verdict.analysis), lines: verdict.analysis.lines } } : {}),
+    ...codeFields(sample, keepCode),
   };
 }
 
@@ -155,14 +211,29 @@ function judgedSample(problem: Problem, sample: Sample, prepared: PreparedSubmis
   };
 }
 
-/** Judge one prepared sample; Crucible's failures (a rejection) become `internal_error`, never a lost result. */
-async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: PreparedSubmission): Promise<DetailedVerdict> {
+/**
+ * Judge one prepared sample; Crucible's failures (a rejection) become `internal_error`, never a lost result.
+ * Undefined when the evaluation's signal stopped it (nothing to record).
+ */
+async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: PreparedSubmission): Promise<DetailedVerdict | undefined> {
   if (prepared.kind === 'decided') return prepared.verdict;
   try {
     return await options.judge.judge({ problem: { datasetHash: options.datasetHash, taskId: sample.taskId },
-      program: prepared.program, failFast: options.allTests !== true }, { detail: options.sink !== undefined });
+      program: prepared.program, failFast: options.allTests !== true },
+    { detail: options.sink !== undefined, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   } catch (error) {
+    if (options.signal?.aborted === true) return undefined;
     return verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${messageOf(error)}`);
+  }
+}
+
+/** @throws IncompleteSamplesError when some problem has no sample (as openai/human-eval asserts every problem is attempted). */
+function assertEveryProblemAttempted(problems: readonly Problem[], samples: readonly Sample[], samplesFile = 'samples'): void {
+  const attempted = new Set(samples.map((s) => s.taskId));
+  const missing = problems.filter((p) => !attempted.has(p.taskId));
+  if (missing.length > 0) {
+    throw new IncompleteSamplesError(`${samplesFile}: no sample for ${missing.length} of the ${problems.length} problems `
+      + `(${missing.slice(0, 5).map((p) => p.taskId).join(', ')}${missing.length > 5 ? ', ...' : ''}): every problem given must be attempted`);
   }
 }
 
@@ -174,6 +245,7 @@ async function judgeSample(options: EvaluateOptions, sample: Sample, prepared: P
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
   const { judge, store } = options;
   const sampleProblems = problemsOfSamples(options.problems, options.samples, options.samplesFile);
+  assertEveryProblemAttempted(options.problems, options.samples, options.samplesFile);
   judge.catalog.add(options.datasetHash, options.problems);
   const context = options.submission ?? defaultSubmissionContext();
   const records = new Map<string, SampleRecord>(store.existing);
@@ -194,12 +266,16 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
     }
     return report;
   };
+  const stopped = (): boolean => options.signal?.aborted === true;
   const judgeOne = async ({ sample, problem, decided }: { sample: Sample; problem: Problem; decided?: ArrivedSample['decided'] }): Promise<void> => {
+    if (stopped()) return;
     const prepared = decided === undefined ? prepareSample(problem, sample, context) : decidedSample(problem, decided, context);
     const judged = await judgeSample(options, sample, prepared);
+    if (judged === undefined || stopped()) return;
     const verdict = options.analysis === undefined || prepared.kind !== 'program' ? judged
       : { ...judged, analysis: await analysed(prepared.program, preparedHash(prepared), options.analysis) };
-    const record = recordOf(sample, preparedHash(prepared), verdict);
+    if (stopped()) return;
+    const record = recordOf(sample, preparedHash(prepared), verdict, options.keepCode);
     store.append(record);
     options.sink?.record(record, judgedSample(problem, sample, prepared, verdict));
     records.set(sampleKey(sample.taskId, sample.index), record);
@@ -208,6 +284,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const concurrency = options.concurrency ?? judge.capacity.concurrency;
   if (options.arrivals === undefined) await inPool(todo, concurrency, judgeOne);
   else await judgeArrivals(options.arrivals, todo, concurrency, judgeOne);
+  if (stopped()) throw new EvaluationInterrupted(done, total);
   const all = options.samples.map((sample) => records.get(sampleKey(sample.taskId, sample.index))!);
   return summarise(options, all, { resumed, judged: todo.length, wallMs: Date.now() - started });
 }
@@ -243,7 +320,12 @@ function summarise(options: EvaluateOptions, all: readonly SampleRecord[],
   run: { resumed: number; judged: number; wallMs: number }): EvaluationResult {
   const countsByStatus: Record<string, number> = {};
   for (const r of all) countsByStatus[r.status] = (countsByStatus[r.status] ?? 0) + 1;
-  const counts = countsFromRecords(all);
+  const countOptions = { includeReferenceFailures: options.includeReferenceFailures === true };
+  const counts = countsFromRecords(all, 'passed', countOptions);
+  const failedIds = new Set(referenceFailedTasks(all));
+  const referenceFailures = [...failedIds].map((taskId) => ({ taskId,
+    reason: all.find((r) => r.taskId === taskId && r.status === 'reference_failed')?.reason ?? 'the reference solution failed' }));
+  if (counts.length === 0 && referenceFailures.length > 0) throw new NothingToScoreError(referenceFailures);
   const minN = Math.min(...counts.map((c) => c.n));
   const ks = options.ks.filter((k) => k <= minN);
   const unsupportedKs = options.ks.filter((k) => k > minN);
@@ -252,7 +334,7 @@ function summarise(options: EvaluateOptions, all: readonly SampleRecord[],
   const pick = (summary: PassAtKSummary): Record<string, number> =>
     Object.fromEntries(ks.map((k) => [String(k), summary.points.find((p) => p.k === k)!.passAtK]));
   const hasPlus = all.some((r) => r.plusStatus !== undefined);
-  const plusPassAtKSummary = hasPlus ? passAtKWithIntervals(countsFromRecords(all, 'plusPassed'), { ...bootstrap }) : undefined;
+  const plusPassAtKSummary = hasPlus ? passAtKWithIntervals(countsFromRecords(all, 'plusPassed', countOptions), { ...bootstrap }) : undefined;
   return {
     records: all,
     ...run,
@@ -262,5 +344,7 @@ function summarise(options: EvaluateOptions, all: readonly SampleRecord[],
     ...(plusPassAtKSummary ? { plusPassAtK: pick(plusPassAtKSummary), plusPassAtKSummary } : {}),
     unsupportedKs,
     distinctPrograms: new Set(all.map((r) => `${r.taskId}\0${r.programHash}`)).size,
+    problemsCounted: counts.length,
+    referenceFailures,
   };
 }

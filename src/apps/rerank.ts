@@ -30,6 +30,8 @@ import { defaultSubmissionContext } from '../kinds/index.js';
 import { type SubmissionContext } from '../judge/submission.js';
 import { GENERATED_TEST_CPU_MS, JUDGE_DEFAULTS, wallMsFor, type JudgeLimits } from '../limits.js';
 import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import { bootstrapIntervals, resolveBootstrapOptions, type BootstrapOptions, type BootstrapSettings } from '../metrics/bootstrap.js';
+import type { SampleRecord } from '../store/records.js';
 import { preparedHash, prepareSample, problemsOfSamples } from './evaluate.js';
 import { inPool } from './in-pool.js';
 
@@ -151,11 +153,18 @@ export interface RerankData {
   readonly internalErrors: readonly string[];
   readonly limits: { readonly testCpuMs: number; readonly testWallMs: number; readonly programCpuMs: number };
   readonly wallMs: number;
+  /**
+   * Every sample's verdict on the problem's real tests as a `verdicts.jsonl` record (its solution's verdict, judged
+   * fail-fast; a sample that ran nothing gets the verdict decided for it), tasks in order, samples by index.
+   */
+  readonly records: readonly SampleRecord[];
 }
 
 interface Solution {
   readonly program: Program;
   readonly sampleIndices: number[];
+  readonly hash: string;
+  verdict?: Verdict;
   correct: boolean;
   passes: boolean[];
   signatures: string[];
@@ -168,6 +177,8 @@ interface TaskPlan {
   /** Distinct programs in order of first appearance. */
   readonly solutions: Solution[];
   readonly tests: CodetTaskTests | undefined;
+  /** Every sample in sample-index order: the sample, and its solution or the verdict decided without running. */
+  readonly samples: { readonly sample: Sample; readonly solution?: Solution; readonly decided?: Verdict; readonly hash: string }[];
   /** The Python entry point generated tests call and its prompt (the mode's `entryPoint`), when the kind has one. */
   readonly entryPoint?: { readonly prompt: string; readonly entryPoint: string };
 }
@@ -206,21 +217,25 @@ function planTasks(options: RerankExecuteOptions): TaskPlan[] {
         throw new RerankInputError(`problem ${problem.taskId}: generated tests call a Python entry point; ${problem.kind} problems have none`);
       }
       const entryPoint = context.modes.of(problem).entryPoint?.(problem);
-      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map(),
+      task = { problem, sampleCorrect: [], solutions: [], tests: options.tests?.get(problem.taskId), bySolution: new Map(), samples: [],
         ...entryPoint === undefined ? {} : { entryPoint } };
       tasks.set(problem.taskId, task);
     }
     const prepared = prepareSample(problem, sample, context);
     task.sampleCorrect.push(false);
-    if (prepared.kind !== 'program') continue;
     const hash = preparedHash(prepared);
+    if (prepared.kind !== 'program') {
+      task.samples.push({ sample, decided: prepared.verdict, hash });
+      continue;
+    }
     let solution = task.bySolution.get(hash);
     if (!solution) {
-      solution = { program: prepared.program, sampleIndices: [], correct: false, passes: [], signatures: [] };
+      solution = { program: prepared.program, sampleIndices: [], hash, correct: false, passes: [], signatures: [] };
       task.bySolution.set(hash, solution);
       task.solutions.push(solution);
     }
     solution.sampleIndices.push(task.sampleCorrect.length - 1);
+    task.samples.push({ sample, solution, hash });
   }
   return [...tasks.values()];
 }
@@ -239,6 +254,7 @@ async function judgeSolutions(run: Execution, tasks: readonly TaskPlan[]): Promi
       verdict = verdictWithoutTests('internal_error', 0, `crucible failed: ${(error as Error).message}`);
     }
     if (verdict.status === 'internal_error') run.internal.push(`${task.problem.taskId}: ${verdict.reason ?? ''}`);
+    solution.verdict = verdict;
     solution.correct = verdict.passed;
     for (const i of solution.sampleIndices) task.sampleCorrect[i] = verdict.passed;
     run.options.onProgress?.('judge', ++judged, items.length);
@@ -280,6 +296,41 @@ async function runGeneratedTests(run: Execution, tasks: readonly TaskPlan[], lim
   return runs;
 }
 
+/** A sample's `verdicts.jsonl` record from its verdict (one Crucible could not give is `internal_error`). */
+function recordOf(taskId: string, sample: Sample, hash: string, verdict: Verdict | undefined): SampleRecord {
+  const v = verdict ?? verdictWithoutTests('internal_error', 1, 'not judged');
+  return {
+    taskId, sampleIndex: sample.index, programHash: hash, status: v.status, passed: v.passed,
+    ...(v.plusStatus === undefined ? {} : { plusStatus: v.plusStatus, plusPassed: v.plusPassed === true }),
+    tests: v.tests, cpuMs: v.cpuMs, wallMs: v.wallMs, ...(v.reason === undefined ? {} : { reason: v.reason }),
+  };
+}
+
+/**
+ * Percentile-bootstrap intervals over problems of a rerank's means (`bootstrap.ts`): for each k, the interval of the
+ * mean over problems of their reranked pass@k, and of their baseline pass@k (problems resampled together, in task
+ * order, so the two intervals come from the same draws).
+ */
+export function rerankIntervals(result: RerankResult, options: BootstrapOptions = {}): {
+  readonly passAtKCI: Readonly<Record<string, readonly [number, number]>>;
+  readonly baselinePassAtKCI: Readonly<Record<string, readonly [number, number]>>;
+  readonly bootstrap: BootstrapSettings;
+} {
+  const problems = [...result.problems].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+  const reranked = result.ks.filter((k) => result.passAtK[String(k)] !== undefined).map(String);
+  const baseline = result.ks.filter((k) => result.baselinePassAtK[String(k)] !== undefined).map(String);
+  const mean = (sample: readonly RerankProblemResult[], pick: (p: RerankProblemResult) => number) => sample.reduce((s, p) => s + pick(p), 0) / sample.length;
+  const estimates = bootstrapIntervals(problems, (sample) => [
+    ...reranked.map((k) => mean(sample, (p) => p.passAtK[k]!)), ...baseline.map((k) => mean(sample, (p) => p.baselinePassAtK[k]!)),
+  ], options);
+  const interval = (i: number): readonly [number, number] => [estimates[i]!.lower, estimates[i]!.upper];
+  return {
+    passAtKCI: Object.fromEntries(reranked.map((k, i) => [k, interval(i)])),
+    baselinePassAtKCI: Object.fromEntries(baseline.map((k, i) => [k, interval(reranked.length + i)])),
+    bootstrap: resolveBootstrapOptions(options),
+  };
+}
+
 /**
  * Judge every sample and, when `runGeneratedTests`, run every distinct solution on its problem's distinct
  * generated tests. Failures inside Crucible (after the judge's retries) do not throw the run away: they count
@@ -315,6 +366,7 @@ export async function executeRerank(options: RerankExecuteOptions): Promise<Rera
     internalErrors: run.internal,
     limits,
     wallMs: Date.now() - started,
+    records: tasks.flatMap((task) => task.samples.map(({ sample, solution, decided, hash }) => recordOf(task.problem.taskId, sample, hash, solution?.verdict ?? decided))),
   };
 }
 

@@ -1,10 +1,19 @@
-/** `crucible compare RUN_A RUN_B`: paired comparison of two run directories (see src/metrics/paired.ts). */
+/**
+ * `crucible compare RUN_A RUN_B`: paired comparison of two run directories (see src/metrics/paired.ts). Runs that
+ * share no problem are a one-line error; runs whose toolchain package sets differ (`src/apps/provenance.ts`) get a
+ * warning, since their verdicts may differ for that reason alone.
+ */
 import { InvalidArgumentError, type Command } from 'commander';
+import { packageSetDifferences } from '../apps/provenance.js';
+import { RunLoadError, type LoadedRun } from '../report/load-run.js';
+import { registerUserError, UsageError } from './errors.js';
 import { countsFromRecords, type PassField } from '../metrics/counts.js';
 import { maxReportableK } from '../metrics/pass-at-k.js';
 import { comparePaired, type PairedComparison } from '../metrics/paired.js';
 import { loadRunOrStored } from '../report/load-run.js';
 import { STORE_OPTION_HELP } from './store.js';
+
+registerUserError(RunLoadError);
 
 const DEFAULT_KS = [1, 10];
 
@@ -62,6 +71,11 @@ interface CompareFlags {
   readonly store?: string;
 }
 
+/** A field of a run's summary (summary.json, or the store run's), undefined when absent. */
+function summaryField(run: LoadedRun, key: string): unknown {
+  return typeof run.summary === 'object' && run.summary !== null ? (run.summary as Record<string, unknown>)[key] : undefined;
+}
+
 /** Adds `compare` to the program. */
 export function register(program: Command): void {
   program
@@ -80,6 +94,13 @@ export function register(program: Command): void {
       const [a, b] = await Promise.all([loadRunOrStored(runA, flags.store), loadRunOrStored(runB, flags.store)]);
       const countsA = countsFromRecords(a.records, field);
       const countsB = countsFromRecords(b.records, field);
+      const inB = new Set(countsB.map((c) => c.taskId));
+      if (!countsA.some((c) => inB.has(c.taskId))) {
+        throw new UsageError(`${runA} and ${runB} share no problem (A has ${countsA.length}, e.g. "${countsA[0]?.taskId ?? '-'}"; `
+          + `B has ${countsB.length}, e.g. "${countsB[0]?.taskId ?? '-'}"): a paired comparison needs runs of the same benchmark`);
+      }
+      const warnings = packageSetDifferences(summaryField(a, 'toolchainPackages'), summaryField(b, 'toolchainPackages'));
+      for (const w of warnings) process.stderr.write(`crucible: warning: toolchain packages differ: ${w}\n`);
       const maxK = maxReportableK([...countsA, ...countsB]);
       const ks = flags.k ?? DEFAULT_KS.filter((k) => k <= maxK);
       const result = comparePaired(countsA, countsB, {
@@ -88,7 +109,7 @@ export function register(program: Command): void {
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),
       });
       process.stdout.write(
-        flags.json === true ? JSON.stringify({ runA, runB, field, ...result }, null, 2) + '\n' : formatText(runA, runB, result, field),
+        flags.json === true ? JSON.stringify({ runA, runB, field, ...result, warnings }, null, 2) + '\n' : formatText(runA, runB, result, field),
       );
     });
 }

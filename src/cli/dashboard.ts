@@ -14,6 +14,7 @@ interface DashboardFlags {
   readonly host: string;
   readonly port: number;
   readonly store?: string;
+  readonly allowedHosts?: string[];
 }
 
 /** Add `dashboard` to the program. */
@@ -23,9 +24,10 @@ export function register(program: Command): void {
     .option('--host <address>', 'address to bind (the dashboard has no authentication: keep it on loopback)', '127.0.0.1')
     .option('--port <n>', 'TCP port (0: any free port)', parsePort, 8765)
     .option('--store <spec>', STORE_OPTION_HELP)
+    .option('--allowed-hosts <name...>', 'host names (Host header) to serve besides IP addresses and localhost (DNS rebinding defence); "*" for any')
     .action(async (flags: DashboardFlags) => {
       const store = await openResultStore(flags.store);
-      const dashboard = await startDashboard({ store, host: flags.host, port: flags.port }).catch(async (error: unknown) => {
+      const dashboard = await startDashboard({ store, host: flags.host, port: flags.port, allowedHosts: flags.allowedHosts ?? [] }).catch(async (error: unknown) => {
         await store.close();
         throw error;
       });

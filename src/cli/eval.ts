@@ -1,32 +1,50 @@
-/** `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job. */
+/**
+ * `crucible eval`: judge a model's samples on a benchmark and report pass@k — the main job.
+ *
+ * What the numbers cover is decided before anything runs and stamped on the result (`src/apps/selection.ts`):
+ * samples that leave problems out are refused unless `--limit`/`--tasks` ask for that subset. Ctrl-C stops the
+ * eval: the samples under way are cancelled, the store run is marked `interrupted`, the cursor comes back and the
+ * command to resume is printed (exit 130).
+ */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DatasetError, datasetHash, problemFormatNames, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
+import {
+  DatasetError, datasetHash, detectProblemFormat, findProblemFormat, problemFormatNames, readProblems, readSampleFile,
+  UnknownFormatError, type SampleFile,
+} from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
 import { withinReleaseWindow } from '../formats/livecodebench.js';
+import { copyReport, releaseDatesOf } from '../apps/contamination.js';
+import { windowsFromRecords, type WindowBy } from '../metrics/windows.js';
+import type { SummaryExtras } from './eval-summary.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
-import { evaluate, type EvaluationResult } from '../apps/evaluate.js';
-import { analysisSummary, type AnalysisSummary } from '../apps/analyse.js';
+import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult, type KeepCode } from '../apps/evaluate.js';
+import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
+import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
 import { ANALYZER_IDS, type AnalyzerId } from '../verdict/analysis.js';
 import { openJudge } from '../queue/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
-import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
-import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { openEvalStore, type EvalStoreHandle } from '../store/eval-sink.js';
 import { RunStore, RunStoreError } from '../store/run-store.js';
+import { labelsFromGenerationProvenance, mergeLabels, type RunLabels } from '../store/run-labels.js';
+import { normalEndpoint } from '../generate/address.js';
+import { samplingFields } from '../generate/params.js';
 import { registerUserError, UsageError } from './errors.js';
+import { buildSummary, humanSummary, modeSummaries } from './eval-summary.js';
 import { STORE_OPTION_HELP } from './store.js';
 import { CRUCIBLE_VERSION } from './version.js';
+import { codeVersion } from '../version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
-  parseIntList, parseMemoryLimitMiB, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+  parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
 
 registerUserError(DatasetError);
@@ -34,13 +52,17 @@ registerUserError(UnknownFormatError);
 registerUserError(RunStoreError);
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
+registerUserError(IncompleteSamplesError);
+registerUserError(SelectionError);
+registerUserError(NothingToScoreError);
 
 interface EvalFlags extends GenerationFlags {
   samplingSeed: number | false;
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
-  until?: string; analysis?: true | string;
+  until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
+  windowBy?: WindowBy; analysis?: true | string;
 }
 
 /** The analysers `--analysis` names (`[]`: every one that reads the sample's language). @throws InvalidArgumentError. */
@@ -50,6 +72,7 @@ function parseAnalysers(value: string): string {
   return value;
 }
 
+/** The analysers of `--analysis` as `evaluate` takes them; undefined without the flag. */
 function analysersOf(flags: EvalFlags): readonly AnalyzerId[] | undefined {
   if (flags.analysis === undefined) return undefined;
   return flags.analysis === true ? [] : flags.analysis.split(',').map((t) => t.trim() as AnalyzerId);
@@ -69,111 +92,7 @@ async function toolchainsOf(used: ReadonlySet<string>, context: SubmissionContex
   return Object.fromEntries([...used].sort().map((id) => [id, statuses.find((s) => s.id === id)?.version ?? null]));
 }
 
-/**
- * What each kind's mode says about how the run's problems of its kind are judged (`JudgingMode.summarise`, e.g.
- * `scriptJudging`: split, replayed, one program): the summary's fields, and a line each for people.
- */
-function modeSummaries(problems: readonly Problem[], context: SubmissionContext): { fields: Record<string, unknown>; lines: string[] } {
-  const fields: Record<string, unknown> = {};
-  const lines: string[] = [];
-  for (const mode of context.modes.modes) {
-    const summary = mode.summarise?.(problems.filter((p) => p.kind === mode.kind));
-    if (summary === undefined) continue;
-    fields[summary.field] = summary.value;
-    lines.push(summary.text);
-  }
-  return { fields, lines };
-}
-
-function percent(x: number): string {
-  return (100 * x).toFixed(2);
-}
-
-function humanSummary(summary: ReturnType<typeof buildSummary>, result: EvaluationResult, modeLines: readonly string[]): string {
-  const lines: string[] = [];
-  lines.push(`problems ${summary.problems}, samples ${summary.samples} (${summary.distinctPrograms} distinct programs), ` +
-    `judged ${result.judged} now, ${result.resumed} resumed, ${(result.wallMs / 1000).toFixed(1)} s, ${summary.samplesPerSecond.toFixed(1)} samples/s`);
-  lines.push('');
-  lines.push('  k   pass@k   95% CI');
-  for (const [k, value] of Object.entries(summary.passAtK)) {
-    const ci = summary.passAtKCI[k]!;
-    lines.push(`${k.padStart(3)}   ${percent(value).padStart(6)}   [${percent(ci[0])}, ${percent(ci[1])}]`);
-  }
-  if (summary.plusPassAtK) {
-    lines.push('plus (base and plus inputs pass):');
-    for (const [k, value] of Object.entries(summary.plusPassAtK)) lines.push(`${k.padStart(3)}   ${percent(value).padStart(6)}`);
-  }
-  if (summary.unsupportedKs.length > 0) lines.push(`(k = ${summary.unsupportedKs.join(', ')} left out: some problem has fewer samples)`);
-  lines.push('');
-  lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
-  lines.push(...modeLines);
-  if (summary.analysis !== undefined) {
-    const a = summary.analysis;
-    lines.push(`static analysis: ${a.samples} samples, ${a.findingsPerSample.toFixed(2)} findings per sample, `
-      + `${a.securityPerKloc.toFixed(2)} security findings per 1,000 lines${a.failedAnalyses > 0 ? ` (${a.failedAnalyses} analyser runs failed)` : ''}`);
-  }
-  if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
-    lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
-  }
-  if (summary.internalErrorRetries > 0) {
-    lines.push(`${summary.internalErrorRetries} attempts failed inside Crucible and were retried (a failure left after ${INTERNAL_ERROR_RETRIES} retries is internal_error)`);
-  }
-  lines.push(`results: ${summary.out}`);
-  return lines.join('\n') + '\n';
-}
-
-/** The summary's `analysis` field when some record carries an analysis. */
-function analysisField(records: EvaluationResult['records']): { analysis?: AnalysisSummary } {
-  const summary = analysisSummary(records);
-  return summary === null ? {} : { analysis: summary };
-}
-
-function buildSummary(input: { flags: EvalFlags; problemsPath: string; samplesPath: string; format: string; problemsHash: string;
-  samplesHash: string; problems: readonly Problem[]; sampleCount: number; out: string; limits: JudgeLimits;
-  toolchains: Record<string, string | null>; result: EvaluationResult; groundTruth: { runs: number; cacheHits: number; cacheDir: string };
-  internalErrorRetries: number; modeFields: Record<string, unknown>; generation?: Record<string, unknown> }) {
-  const { result } = input;
-  const ci = (summary: EvaluationResult['passAtKSummary']) => Object.fromEntries(Object.keys(result.passAtK).map((k) => {
-    const point = summary.points.find((p) => p.k === Number(k))!;
-    return [k, [point.lower, point.upper] as const];
-  }));
-  return {
-    crucibleVersion: CRUCIBLE_VERSION,
-    problemsFile: input.problemsPath,
-    samplesFile: input.samplesPath,
-    format: input.format,
-    datasetHash: input.problemsHash,
-    samplesHash: input.samplesHash,
-    ...(input.flags.since === undefined && input.flags.until === undefined ? {}
-      : { releaseWindow: { since: input.flags.since ?? null, until: input.flags.until ?? null } }),
-    problems: input.problems.length,
-    samples: input.sampleCount,
-    distinctPrograms: result.distinctPrograms,
-    judged: result.judged,
-    resumed: result.resumed,
-    wallMs: result.wallMs,
-    samplesPerSecond: result.judged > 0 ? result.judged / Math.max(result.wallMs / 1000, 1e-3) : 0,
-    limits: { cpuMsPerProgramOrTest: input.limits.cpuMs, memoryKiB: input.limits.memoryKiB,
-      outputBytes: input.limits.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree' },
-    groundTruth: input.groundTruth,
-    internalErrorRetries: input.internalErrorRetries,
-    toolchains: input.toolchains,
-    ...input.modeFields,
-    ...analysisField(input.result.records),
-    countsByStatus: result.countsByStatus,
-    passAtK: result.passAtK,
-    passAtKCI: ci(result.passAtKSummary),
-    ...(result.plusPassAtK && result.plusPassAtKSummary
-      ? { plusPassAtK: result.plusPassAtK, plusPassAtKCI: ci(result.plusPassAtKSummary) } : {}),
-    passAtKCurve: result.passAtKSummary.points,
-    bootstrap: result.passAtKSummary.bootstrap,
-    unsupportedKs: result.unsupportedKs,
-    ...(input.generation === undefined ? {} : { generation: input.generation }),
-    out: input.out,
-  };
-}
-
-/** What one eval reads: problems, samples, their hashes, and where the run goes. */
+/** What one eval reads: problems, samples, their hashes and formats, what the run covers, and where it goes. */
 interface EvalInput {
   readonly problemsPath: string;
   readonly samplesPath: string;
@@ -181,10 +100,16 @@ interface EvalInput {
   readonly samples: Sample[];
   readonly problemsHash: string;
   readonly samplesHash: string;
+  /** The problem format read (detected for `auto`) and the samples file's kind and bigcode matching. */
+  readonly format: string;
+  readonly sampleFile: Omit<SampleFile, 'samples'>;
+  readonly scope: RunScope;
   readonly limits: JudgeLimits;
   readonly out: string;
   /** With `--endpoint`: the samples are generated during the run (their text arrives later). */
   readonly generation?: EndpointGeneration;
+  /** Model, tags and generation settings of the run (flags over `generate`'s provenance). */
+  readonly labels: RunLabels;
 }
 
 /**
@@ -206,6 +131,19 @@ function inReleaseWindow(flags: EvalFlags, problems: Problem[], samples: Sample[
   return { problems: kept, samples: samples.filter((s) => ids.has(s.taskId)) };
 }
 
+/** @throws UsageError naming the option when `path` is not there (a one-line error before anything is read). */
+function mustExist(path: string, option: string): void {
+  if (!existsSync(path)) throw new UsageError(`${option} ${path}: no such file or directory`);
+}
+
+/** The problem format `--format` names, resolved (`auto`: detected from the file). @throws UnknownFormatError. */
+async function resolvedFormat(path: string, format: string): Promise<string> {
+  if (format === 'auto') return detectProblemFormat(path);
+  const entry = findProblemFormat(format);
+  if (entry === undefined) throw new UnknownFormatError(format);
+  return entry.id;
+}
+
 /** The judging limits the flags ask for. */
 function limitsOf(flags: EvalFlags): JudgeLimits {
   return {
@@ -219,36 +157,65 @@ function limitsOf(flags: EvalFlags): JudgeLimits {
 async function readEndpointInput(flags: EvalFlags): Promise<EvalInput> {
   if (flags.samples !== undefined) throw new UsageError('--endpoint generates the samples: give --problems without --samples');
   if (flags.problems === undefined) throw new UsageError('--endpoint needs --problems');
-  const { problems } = inReleaseWindow(flags, await readProblems(flags.problems, flags.format), []);
+  mustExist(flags.problems, '--problems');
+  const format = await resolvedFormat(flags.problems, flags.format);
+  const all = await readProblems(flags.problems, format);
+  const windowed = inReleaseWindow(flags, all, []);
+  // The subset is chosen before generating, so only its prompts are sent.
+  const { problems, scope } = chooseProblems(windowed.problems, {
+    ...(flags.tasks === undefined ? {} : { tasks: flags.tasks }), ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+  });
   const generation = planEndpointGeneration(flags, problems);
   const problemsHash = await datasetHash(flags.problems);
-  const limits = limitsOf(flags);
   const model = generation.model.replace(/[^\w.-]+/g, '_');
   const out = flags.out ?? join('runs', `${basename(flags.problems).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${model}-${generation.specHash.slice(0, 12)}`);
+  const labels: RunLabels = { model: generation.model, tags: flags.tag,
+    generation: { endpoint: normalEndpoint(generation.options.endpoint), ...samplingFields(generation.params), seed: generation.params.seed, n: generation.n } };
   return { problemsPath: flags.problems, samplesPath: generation.label, problems, samples: generation.samples, problemsHash,
-    samplesHash: generation.specHash, limits, out, generation };
+    samplesHash: generation.specHash, format, sampleFile: { format: 'jsonl' }, scope, limits: limitsOf(flags), out, generation, labels };
 }
 
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
-  if (flags.endpoint !== undefined || flags.model !== undefined) return readEndpointInput(flags);
+  if (flags.endpoint !== undefined) return readEndpointInput(flags);
   if ((flags.problems === undefined) !== (flags.samples === undefined)) {
     throw new UsageError('--problems and --samples go together (omit both for the built-in benchmark)');
   }
   const problemsPath = flags.problems ?? DEFAULT_BENCHMARK.problems;
   const samplesPath = flags.samples ?? DEFAULT_BENCHMARK.samples;
-  const all = await readProblems(problemsPath, flags.format);
-  const { problems, samples } = inReleaseWindow(flags, all, await readSamples(samplesPath, { problems: all }));
+  mustExist(problemsPath, '--problems');
+  mustExist(samplesPath, '--samples');
+  const format = await resolvedFormat(problemsPath, flags.format);
+  const all = await readProblems(problemsPath, format);
+  const { samples: read, ...sampleFile } = await readSampleFile(samplesPath,
+    { problems: all, ...(flags.bigcodeStart === undefined ? {} : { bigcodeStart: flags.bigcodeStart }) });
+  problemsOfSamples(all, read, samplesPath); // a sample of no problem of the file: its line, before anything else
+  const windowed = inReleaseWindow(flags, all, read);
+  if (flags.windowBy !== undefined && releaseDatesOf(windowed.problems) === undefined) {
+    throw new UsageError(`--window-by: no problem of ${problemsPath} has a release date (LiveCodeBench and TACO problems carry them)`);
+  }
+  const split = sampleFile.bigcode?.split.subsetOfFile === true ? sampleFile.bigcode.split : undefined;
+  const { problems, samples, scope } = selectProblems(windowed.problems, windowed.samples, {
+    ...(split === undefined ? {} : { split }), ...(flags.tasks === undefined ? {} : { tasks: flags.tasks }),
+    ...(flags.limit === undefined ? {} : { limit: flags.limit }),
+  }, samplesPath);
   const [problemsHash, samplesHash] = await Promise.all([datasetHash(problemsPath), datasetHash(samplesPath)]);
   const limits = limitsOf(flags);
   const window = `${flags.since === undefined ? '' : `-since-${flags.since}`}${flags.until === undefined ? '' : `-until-${flags.until}`}`;
-  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}`);
-  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, limits, out };
+  const subset = scope.subset ? `-${scope.problems}of${split?.taskIds.length ?? scope.problemsInFile}` : '';
+  const out = flags.out ?? join('runs', `${basename(problemsPath).replace(/\.(jsonl?|json)(\.gz)?$/, '')}-${samplesHash.slice(0, 12)}${window}${subset}`);
+  // --model without --endpoint names the model that wrote the samples (else generate's provenance, else the file).
+  const labels = mergeLabels(labelsFromGenerationProvenance(samplesPath), { ...(flags.model === undefined ? {} : { model: flags.model }), tags: flags.tag });
+  return { problemsPath, samplesPath, problems, samples, problemsHash, samplesHash, format, sampleFile, scope, limits, out, labels };
 }
 
 /** `--endpoint` evals: samples generated and failed so far, shown on the same bar. */
 type GenerationCounts = { readonly done: number; readonly failed: number };
 
-function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): (done: number, total: number) => void {
+/**
+ * The progress bar (standard error, a terminal only): `update` per sample, `stop` brings the cursor back; with
+ * `generated`, the generation's counts on the same bar.
+ */
+function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): { update: (done: number, total: number) => void; stop: () => void } {
   const format = generated === undefined ? 'eval [{bar}] {value}/{total} | {rate} samples/s | ETA {eta_formatted}'
     : 'eval [{bar}] {value}/{total} judged | {generated} generated, {failed} failed | {rate} samples/s | ETA {eta_formatted}';
   const bar = flags.progress && !flags.json && process.stderr.isTTY
@@ -256,61 +223,82 @@ function progressBar(flags: EvalFlags, generated?: () => GenerationCounts): (don
   const started = Date.now();
   let firstDone: number | null = null;
   let running = false;
-  return (done, total) => {
-    firstDone ??= done;
-    const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
-    if (!bar) return;
-    const payload = { rate: rate.toFixed(1), ...(generated === undefined ? {} : { generated: generated().done, failed: generated().failed }) };
-    if (!running) bar.start(total, done, payload);
-    else bar.update(done, payload);
-    running = true;
-    if (done === total) bar.stop();
+  const stop = (): void => {
+    if (running) bar?.stop();
+    running = false;
   };
+  return {
+    update: (done, total) => {
+      firstDone ??= done;
+      const rate = (done - firstDone) / Math.max((Date.now() - started) / 1000, 1e-3);
+      if (!bar) return;
+      const payload = { rate: rate.toFixed(1), ...(generated === undefined ? {} : { generated: generated().done, failed: generated().failed }) };
+      if (!running) bar.start(total, done, payload);
+      else bar.update(done, payload);
+      running = true;
+      if (done === total) stop();
+    },
+    stop,
+  };
+}
+
+/** What the store run and the summary record of the run besides its results. */
+interface RunProvenance {
+  readonly toolchains: Record<string, string | null>;
+  readonly toolchainPackages: Record<string, ToolchainPackages>;
 }
 
 /**
  * The result store of the run (`--store`, default on; null with `--no-store` or when the default store cannot
- * be opened, after a warning). `describeTests` is asked only once samples are judged, so through the judge made
- * after it (`judge()`).
+ * be opened, after a warning).
  */
 function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, identityOptions: Record<string, number>,
-  toolchains: Record<string, string | null>, context: SubmissionContext, judge: () => Judge): Promise<EvalStoreHandle | null> {
+  provenance: RunProvenance, context: SubmissionContext, judge: Judge): Promise<EvalStoreHandle | null> {
   return openEvalStore(flags.store, {
-    name: basename(resolve(input.out)), model: input.generation?.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
-    problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: flags.format, problemsHash: input.problemsHash,
+    name: basename(resolve(input.out)), model: input.labels.model ?? basename(input.samplesPath), dataset: basename(input.problemsPath),
+    tags: input.labels.tags ?? [], ...(input.labels.generation === undefined ? {} : { generation: input.labels.generation }),
+    problemsFile: input.problemsPath, samplesFile: input.samplesPath, format: input.format, problemsHash: input.problemsHash,
     samplesHash: input.samplesHash, crucibleVersion: CRUCIBLE_VERSION, options: { ...identityOptions }, keepTests: flags.keepTests,
-    provenance: { runDir: resolve(input.out), toolchains, node: process.version, allTests: flags.allTests === true,
-      bootstrap: { reps: flags.reps, seed: flags.seed } },
+    // Run provenance is JSON: what the run covers and the package sets need no column of their own.
+    provenance: { runDir: resolve(input.out), code: codeVersion(), toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
+      node: process.version, allTests: flags.allTests === true, formatGiven: flags.format, sampleFormat: input.sampleFile.format,
+      scope: input.scope, includeReferenceFailures: flags.includeReferenceFailures === true },
     totalSamples: input.samples.length,
   }, input.problems, {
     testCount: (problem) => context.modes.of(problem).testCount(problem),
     resumed: runDir.existing.values(),
-    describeTests: (problem) => judge().describeTests({ datasetHash: input.problemsHash, taskId: problem.taskId }),
+    describeTests: (problem) => judge.describeTests({ datasetHash: input.problemsHash, taskId: problem.taskId }),
   }, (message) => process.stderr.write(`crucible: warning: ${message}\n`));
 }
 
-async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<void> {
+/** The judge of the run: this machine's sandbox, or a fleet's through `--queue` (`openJudge`). */
+async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
+  const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
+    languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+    ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
+  return judge;
+}
+
+async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string, signal: AbortSignal): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
   const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
-  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions },
-    { rejudge: (record) => record.status === 'internal_error' });
+  const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions,
+    labels: { ...input.labels, model: input.labels.model ?? basename(input.samplesPath) } },
+    { rejudge: (record) => record.status === 'internal_error' || record.status === 'reference_failed' });
   try {
-    const toolchains = await toolchainsOf(languagesUsed(input.problems, input.samples, context), context);
-    // The result store before the sandbox: a store that cannot be opened leaves no sandbox to close.
-    let judge: Judge | undefined;
-    const results = await openResults(flags, input, store, identityOptions, toolchains, context, () => {
-      if (judge === undefined) throw new Error('tests were described before the judge was made');
-      return judge;
-    });
+    const judge = await makeJudge(flags, input, context, cacheDir);
     try {
-      ({ judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
-        languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
-        ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } }));
-      await judgeAndReport(flags, input, { store, judge, results, context, toolchains, cacheDir });
+      const used = languagesUsed(input.problems, input.samples, context);
+      const provenance = { toolchains: await toolchainsOf(used, context), toolchainPackages: await toolchainPackages(used, context.languages, judge) };
+      const results = await openResults(flags, input, store, identityOptions, provenance, context, judge);
+      try {
+        await judgeAndReport(flags, input, { store, judge, results, context, provenance, cacheDir, signal });
+      } finally {
+        // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
+        await results?.close().catch(() => undefined);
+      }
     } finally {
-      // Marks the store run failed unless it was finished (a no-op then); the run directory has every record.
-      await results?.close().catch(() => undefined);
-      await judge?.close();
+      await judge.close();
     }
   } finally {
     store.close();
@@ -319,46 +307,65 @@ async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionCo
 
 /**
  * Evaluate; with `--endpoint`, generate the samples meanwhile (each judged as it arrives, one progress bar) and
- * write them into the run directory at the end.
+ * write them into the run directory at the end. The bar is stopped (cursor back) however it ends.
+ * @throws EvaluationInterrupted when `run.signal` stopped it.
  */
 async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge;
-  results: EvalStoreHandle | null; context: SubmissionContext }): Promise<{ evaluation: EvaluationResult;
+  results: EvalStoreHandle | null; context: SubmissionContext; signal: AbortSignal }): Promise<{ evaluation: EvaluationResult;
   generation?: ReturnType<typeof finishEndpointGeneration> }> {
   let judged: [number, number] | undefined;
-  const refresh = (): void => { if (judged !== undefined) bar(...judged); };
+  const refresh = (): void => { if (judged !== undefined) progress.update(...judged); };
   const generation = input.generation === undefined ? undefined : await startEndpointGeneration(input.generation, flags.store, refresh);
-  const bar = progressBar(flags, generation === undefined ? undefined : () => generation.counts);
+  const progress = progressBar(flags, generation === undefined ? undefined : () => generation.counts);
   try {
     const evaluation = await evaluate({
       judge: run.judge, store: run.store, problems: input.problems, datasetHash: input.problemsHash, samples: input.samples,
       samplesFile: input.samplesPath, submission: run.context, ks: flags.k, allTests: flags.allTests === true, bootstrapReps: flags.reps,
-      seed: flags.seed, onProgress: (done, total) => bar(...(judged = [done, total])), ...(run.results === null ? {} : { sink: run.results.sink }),
-      ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
+      keepCode: flags.keepCode,
+      seed: flags.seed, onProgress: (done, total) => progress.update(...(judged = [done, total])),
+      includeReferenceFailures: flags.includeReferenceFailures === true, signal: run.signal,
+      ...(run.results === null ? {} : { sink: run.results.sink }), ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
       ...(analysersOf(flags) === undefined ? {} : { analysis: analysersOf(flags)! }),
     });
     if (generation === undefined || input.generation === undefined) return { evaluation };
     return { evaluation, generation: finishEndpointGeneration(input.generation, await generation.done, input) };
   } finally {
+    progress.stop();
     await generation?.close();
   }
 }
 
 /** Evaluate, write the summary into the run directory, print it, and finish the store run with it. */
 async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: RunStore; judge: Judge; results: EvalStoreHandle | null;
-  context: SubmissionContext; toolchains: Record<string, string | null>; cacheDir: string }): Promise<void> {
-  const { store, judge, results, context, toolchains, cacheDir } = run;
-  const result = await evaluateWithGeneration(flags, input, run);
+  context: SubmissionContext; provenance: RunProvenance; cacheDir: string; signal: AbortSignal }): Promise<void> {
+  const { judge, results, provenance, cacheDir } = run;
+  let evaluated;
+  try {
+    evaluated = await evaluateWithGeneration(flags, input, run);
+  } catch (error) {
+    if (!(error instanceof EvaluationInterrupted)) throw error;
+    await results?.close(undefined, 'interrupted').catch(() => undefined);
+    process.stderr.write(`crucible: interrupted: ${error.done} of ${error.total} samples are judged and kept in ${input.out}; `
+      + `to resume, run the same command with --out ${input.out}: ${resumeCommand(input.out)}\n`);
+    process.exitCode = 130;
+    return;
+  }
+  const { evaluation: result, generation } = evaluated;
   const stats = judge.stats();
-  const modes = modeSummaries(input.problems, context);
-  const summary = buildSummary({ flags, problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: flags.format,
-    problemsHash: input.problemsHash, samplesHash: input.samplesHash, problems: input.problems, sampleCount: input.samples.length,
-    out: input.out, limits: input.limits, toolchains, result: result.evaluation, modeFields: modes.fields,
+  const modes = modeSummaries(input.problems, run.context.modes);
+  const summary = buildSummary({ problemsPath: input.problemsPath, samplesPath: input.samplesPath, format: input.format,
+    formatGiven: flags.format, sampleFormat: input.sampleFile.format, ...(input.sampleFile.bigcode === undefined ? {} : { bigcode: input.sampleFile.bigcode }),
+    problemsHash: input.problemsHash, samplesHash: input.samplesHash,
+    ...(flags.since === undefined && flags.until === undefined ? {} : { releaseWindow: { since: flags.since ?? null, until: flags.until ?? null } }),
+    scope: input.scope, problems: input.problems, sampleCount: input.samples.length, out: input.out, limits: input.limits,
+    toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
+    includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
-    ...(result.generation === undefined ? {} : { generation: result.generation.summary }) });
-  store.writeSummary(summary);
+    modeSummaries: modes, ...(generation === undefined ? {} : { generation: generation.summary }), extras: contaminationOf(flags, input, result) });
+  run.store.writeSummary(summary);
   process.stdout.write(flags.json ? JSON.stringify(summary) + '\n'
-    : humanSummary(summary, result.evaluation, modes.lines) + (result.generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
-  if (result.evaluation.countsByStatus['internal_error']) process.exitCode = 1;
+    : humanSummary(summary, result, modes.map((m) => m.text)) + (generation?.lines ?? []).map((l) => `generation: ${l}\n`).join(''));
+  if (result.countsByStatus['internal_error']) process.exitCode = 1;
   // A store that could not be written fails the command; the run directory above has every result.
   const stored = await results?.close(summary).catch((error: Error) => {
     process.stderr.write(`crucible: ${error.message}\n`);
@@ -366,6 +373,58 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     return '';
   });
   if (stored && !flags.json) process.stdout.write(`${stored}\n`);
+}
+
+/**
+ * The contamination analyses of a run: the problems' release dates, pass@k by window (`--window-by`), and the
+ * samples that copy their problem's reference solution (not for `--endpoint` runs, whose text arrives later).
+ */
+function contaminationOf(flags: EvalFlags, input: EvalInput, result: EvaluationResult): SummaryExtras {
+  const dates = releaseDatesOf(input.problems);
+  const copies = input.generation === undefined ? copyReport(input.problems, input.samples) : undefined;
+  const windows = flags.windowBy === undefined || dates === undefined ? undefined
+    : windowsFromRecords(result.records, new Map(Object.entries(dates)), flags.windowBy,
+      { ks: flags.k, reps: flags.reps, seed: flags.seed, includeReferenceFailures: flags.includeReferenceFailures === true });
+  return { ...(dates === undefined ? {} : { releaseDates: dates }), ...(windows === undefined ? {} : { windows }),
+    ...(copies === undefined ? {} : { copies }) };
+}
+
+/** This command line again, with `--out OUT` when it had none (arguments quoted for a POSIX shell). */
+function resumeCommand(out: string): string {
+  const args = process.argv.slice(2);
+  const withOut = args.some((a) => a === '--out' || a.startsWith('--out=')) ? args : [...args, '--out', out];
+  return ['crucible', ...withOut].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/**
+ * Ctrl-C: the first one aborts `controller` (the eval stops and says how to resume); a second one quits at once,
+ * bringing the terminal's cursor back first. Returns the function that removes the handler.
+ */
+function onInterrupt(controller: AbortController): () => void {
+  const handler = (): void => {
+    if (controller.signal.aborted) {
+      if (process.stderr.isTTY) process.stderr.write('\x1b[?25h\n');
+      process.exit(130);
+    }
+    process.stderr.write('\ncrucible: stopping: cancelling the samples under way (Ctrl-C again to quit at once)\n');
+    controller.abort(new Error('interrupted (SIGINT)'));
+  };
+  process.on('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
+}
+
+/** Parse `--tasks`: a comma-separated list of task ids. */
+function parseTaskList(value: string): string[] {
+  const ids = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (ids.length === 0) throw new InvalidArgumentError('give task ids separated by commas, e.g. HumanEval/0,HumanEval/1');
+  return ids;
+}
+
+/** Parse a non-negative integer (`--bigcode-start`). */
+function parseStart(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  return n;
 }
 
 /** Add `eval` to the program. */
@@ -377,6 +436,12 @@ export function register(program: Command): void {
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--since <date>', 'only problems released on or after this date, YYYY-MM-DD (contamination windows; LiveCodeBench, TACO)')
     .option('--until <date>', 'only problems released on or before this date, YYYY-MM-DD')
+    .addOption(new Option('--window-by <window>', 'also report pass@k per release window: calendar month, or LiveCodeBench release (v1..v6)')
+      .choices(['month', 'release']))
+    .option('--limit <n>', 'a deliberate subset: only the first N problems (file order, or the split\'s of bigcode generations); stamped on the result', parsePositiveInt)
+    .option('--tasks <ids>', 'a deliberate subset: only these task ids, comma-separated; stamped on the result', parseTaskList)
+    .option('--bigcode-start <n>', 'bigcode generations made with --limit: the --limit_start they were made with (0 if not set)', parseStart)
+    .option('--include-reference-failures', 'count the samples of problems whose reference solution failed under the limits as failed (default: leave those problems out of pass@k)')
     .option('--k <list>', 'k values for pass@k', parseIntList, [1, 10, 100])
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--out <dir>', 'run directory (re-running with the same --out resumes, judging internal errors again)')
@@ -388,12 +453,16 @@ export function register(program: Command): void {
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--analysis [analysers]', `static analysis of every judged program, counted per sample and summarised (comma-separated: ${ANALYZER_IDS.join(', ')}; default every one that reads the language)`, parseAnalysers)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
+    .option('--tag <tag>', 'a label of the run, to filter and group runs by (repeatable); with --samples, --model NAME names the model that wrote them',
+      (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--no-progress', 'no progress bar')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--store <spec>', STORE_OPTION_HELP)
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
+    .addOption(new Option('--keep-code <what>', 'what verdicts.jsonl keeps of each sample\'s text: the text (completion), its sha256, or none')
+      .choices(['full', 'hash', 'none']).default('full'))
     .addOption(new Option('--keep-tests <which>', 'per-test results the store keeps: failing tests in full and passing tests as counts, or all')
       .choices(['failing', 'all']).default('failing'));
   // --endpoint URL --model NAME: generate the samples from a model endpoint and judge each as it arrives (docs/GENERATE.md).
@@ -403,6 +472,12 @@ export function register(program: Command): void {
       const input = await readInput(flags);
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
-      await runEval(flags, input, context, cacheDir);
+      const controller = new AbortController();
+      const removeHandler = onInterrupt(controller);
+      try {
+        await runEval(flags, input, context, cacheDir, controller.signal);
+      } finally {
+        removeHandler();
+      }
     });
 }

@@ -1,27 +1,86 @@
-/** `crucible export RUN [--out DIR]`: a store run written back as a run directory (src/store/run-dir.ts). */
+/**
+ * `crucible export RUN [--out DIR] [--format run-dir|tensorboard|wandb] [--training]`: a store run written for other
+ * tools: a run directory (src/store/run-dir.ts), or TensorBoard event files of an eval or a training run
+ * (src/report/tensorboard.ts, src/report/tfevents.ts); `wandb` is the same event files with the run's labels beside
+ * them (`crucible-run.json`), for `wandb sync --sync-tensorboard DIR`, which uploads TensorBoard logs as a W&B run.
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { evalRunEvents, trainingRunEvents } from '../report/tensorboard.js';
+import { eventFile, eventFileName, type SummaryEvent } from '../report/tfevents.js';
+import { analyseRun } from '../store/analysis.js';
+import { StoreError } from '../store/errors.js';
+import type { ResultStore } from '../store/result-store.js';
 import { exportRunDirectory } from '../store/run-dir.js';
 import { STORE_OPTION_HELP, withStore } from './store.js';
 
 interface ExportFlags {
   readonly out?: string;
   readonly store?: string;
+  readonly format: 'run-dir' | 'tensorboard' | 'wandb';
+  readonly training?: boolean;
+}
+
+/**
+ * Write `events` as one event file in `dir` (made; refused when it holds event files already) and, for W&B, the
+ * run's labels. Resolves to the file's path.
+ */
+function writeEvents(dir: string, events: readonly SummaryEvent[], labels: Record<string, unknown> | undefined): string {
+  mkdirSync(dir, { recursive: true });
+  if (readdirSync(dir).some((n) => n.startsWith('events.out.tfevents.'))) {
+    throw new StoreError('export_failed', `${dir} already holds TensorBoard event files: choose another --out`);
+  }
+  const start = events.length === 0 ? Date.now() / 1000 : Math.min(...events.map((e) => e.wallTime));
+  const path = join(dir, eventFileName(start, hostname()));
+  writeFileSync(path, eventFile(events, start));
+  if (labels !== undefined) writeFileSync(join(dir, 'crucible-run.json'), JSON.stringify(labels, null, 2) + '\n');
+  return path;
+}
+
+async function exportTraining(store: ResultStore, ref: string, flags: ExportFlags): Promise<string> {
+  const run = await store.getTrainingRun(ref);
+  if (run === undefined) throw new StoreError('run_not_found', `${store.location}: no training run has id or name "${ref}"`);
+  const out = flags.out ?? join('runs', `training-${run.name.replace(/[^\w.-]+/g, '_')}-${run.id}`);
+  const series = await store.trainingSeries(run.id);
+  const path = writeEvents(out, trainingRunEvents(series), flags.format === 'wandb' ? { name: run.name, kind: 'training', events: run.events, config: run.config ?? {} } : undefined);
+  return `exported training run ${run.id} (${run.name}): ${series.buckets.length} ${series.unit}s to ${path}`;
+}
+
+async function exportEval(store: ResultStore, ref: string, flags: ExportFlags): Promise<string> {
+  const run = await store.resolveRun(ref);
+  const out = flags.out ?? join('runs', `${run.name.replace(/[^\w.-]+/g, '_')}-${run.id}`);
+  if (flags.format === 'run-dir') {
+    const { samples } = await exportRunDirectory(store, run, out);
+    return `exported run ${run.id} (${run.name}): ${samples} samples to ${out}`;
+  }
+  const problems = await store.problemCounts(run.id);
+  const analysis = await analyseRun(store, run, problems);
+  if (analysis === undefined) throw new StoreError('export_failed', `run ${run.id} has no judged sample to export`);
+  const labels = { name: run.name, kind: 'eval', model: run.model, dataset: run.dataset, tags: run.tags, generation: run.generation, options: run.options,
+    provenance: run.provenance };
+  const path = writeEvents(out, evalRunEvents(run, analysis, problems), flags.format === 'wandb' ? labels : undefined);
+  return `exported run ${run.id} (${run.name}): pass@1..${analysis.base.maxK} to ${path}`;
 }
 
 /** Add `export` to the program. */
 export function register(program: Command): void {
   program.command('export')
-    .description('write a store run as a run directory (run.json, verdicts.jsonl, summary.json) for tools that read one')
-    .argument('<run>', 'run id or name')
+    .description('write a store run for other tools: a run directory (run.json, verdicts.jsonl, summary.json), TensorBoard event files, or those for wandb sync')
+    .argument('<run>', 'run id or name (with --training: a training run)')
     .option('--out <dir>', 'directory to create (default: runs/<name>-<id>)')
+    .addOption(new Option('--format <format>', 'run-dir, tensorboard (event files), or wandb (event files and the run\'s labels, for wandb sync --sync-tensorboard DIR)')
+      .choices(['run-dir', 'tensorboard', 'wandb']).default('run-dir'))
+    .option('--training', 'RUN is a training run (reward events); formats tensorboard and wandb')
     .option('--store <spec>', STORE_OPTION_HELP)
     .action(async (ref: string, flags: ExportFlags) => {
+      if (flags.training === true && flags.format === 'run-dir') throw new StoreError('export_failed', 'a training run exports as --format tensorboard or wandb');
       await withStore(flags.store, async (store) => {
-        const run = await store.resolveRun(ref);
-        const out = flags.out ?? join('runs', `${run.name.replace(/[^\w.-]+/g, '_')}-${run.id}`);
-        const { samples } = await exportRunDirectory(store, run, out);
-        process.stdout.write(`exported run ${run.id} (${run.name}): ${samples} samples to ${out}\n`);
+        const line = flags.training === true ? await exportTraining(store, ref, flags) : await exportEval(store, ref, flags);
+        process.stdout.write(`${line}\n`);
+        if (flags.format === 'wandb') process.stdout.write(`upload: wandb sync --sync-tensorboard ${flags.out ?? 'the directory above'}\n`);
+        if (flags.out !== undefined && !existsSync(flags.out)) throw new StoreError('export_failed', `${flags.out} was not written`);
       });
     });
 }

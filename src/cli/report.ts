@@ -1,8 +1,15 @@
 /** `crucible report RUN`: markdown or self-contained HTML report of one run directory (see src/report/). */
 import { writeFile } from 'node:fs/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { RunLoadError } from '../report/load-run.js';
 import { renderRunReport, type ReportFormat } from '../report/render.js';
+import { ReportOptionError } from '../report/sections.js';
+import type { WindowBy } from '../metrics/windows.js';
+import { registerUserError } from './errors.js';
 import { STORE_OPTION_HELP } from './store.js';
+
+registerUserError(RunLoadError);
+registerUserError(ReportOptionError);
 
 function parseNonNegativeInt(name: string) {
   return (value: string): number => {
@@ -18,6 +25,7 @@ interface ReportFlags {
   readonly reps?: number;
   readonly seed?: number;
   readonly store?: string;
+  readonly windowBy?: WindowBy;
 }
 
 /** Adds `report` to the program. */
@@ -31,11 +39,12 @@ export function register(program: Command): void {
     .option('--reps <n>', 'bootstrap replicates (default 2000)', parseNonNegativeInt('--reps'))
     .option('--seed <s>', 'bootstrap seed (default: a fixed seed, so results repeat)', parseNonNegativeInt('--seed'))
     .option('--store <spec>', STORE_OPTION_HELP)
+    .addOption(new Option('--window-by <window>', 'pass@k per release window (the run\'s problems must carry release dates)').choices(['month', 'release']))
     .action(async (run: string, flags: ReportFlags) => {
       const text = await renderRunReport(run, flags.format, {
         ...(flags.reps === undefined ? {} : { reps: flags.reps }),
         ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-      }, flags.store);
+      }, flags.store, flags.windowBy === undefined ? {} : { windowBy: flags.windowBy });
       if (flags.output === undefined) process.stdout.write(text);
       else await writeFile(flags.output, text, 'utf8');
     });

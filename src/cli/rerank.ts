@@ -5,8 +5,15 @@ import type { Command } from 'commander';
 import { datasetHash, problemFormatNames, readCodetTests, readProblems, readSamples, UnknownFormatError } from '../formats/index.js';
 import type { Judge } from '../judge/judge.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { openJudge } from '../queue/open.js';
-import { RERANK_METHODS, rerank, RerankInputError, type RerankMethod, type RerankResult } from '../apps/rerank.js';
+import { executeRerank, RERANK_METHODS, RerankInputError, rerankIntervals, scoreRerank, type RerankMethod, type RerankResult } from '../apps/rerank.js';
+import type { SampleRecord } from '../store/records.js';
+import { importRunDirectory } from '../store/run-dir.js';
+import { codeVersion } from '../version.js';
+import { CRUCIBLE_VERSION } from './version.js';
+import { STORE_OPTION_HELP, withStore } from './store.js';
 import { registerUserError, UsageError } from './errors.js';
 import {
   parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
@@ -21,7 +28,49 @@ registerUserError(QueueUnreachableError);
 interface RerankFlags {
   method: string; problems: string; samples: string; tests?: string; format: string; k: number[]; json?: boolean;
   jobs?: number; timeLimit?: number; testTimeLimit?: number; testsPerSample: number; scoring: string; progress: boolean;
-  unsafeNoSandbox?: boolean; queue?: string; tenant?: string;
+  unsafeNoSandbox?: boolean; queue?: string; tenant?: string; out?: string; store?: string | false; model?: string; tag: string[];
+  reps: number; seed: number;
+}
+
+/** What `--out` writes besides the records: the files named, the hashes, the rerank and its intervals. */
+interface RerankOutput {
+  readonly flags: RerankFlags;
+  readonly result: RerankResult;
+  readonly records: readonly SampleRecord[];
+  readonly problemsHash: string;
+  readonly samplesHash: string;
+  readonly testsHash: string | null;
+}
+
+/**
+ * `--out DIR`: the rerank as a run directory (`run.json`, `verdicts.jsonl` with every sample's verdict on the real
+ * tests, `summary.json` with the reranked and baseline pass@k and their bootstrap intervals), then, unless
+ * `--no-store`, the same run in the result store (`crucible store import`), where the dashboard shows it.
+ * @throws UsageError when DIR already holds a run.
+ */
+async function writeRerankRun(out: RerankOutput): Promise<string> {
+  const { flags, result } = out;
+  const dir = resolve(flags.out!);
+  if (existsSync(join(dir, 'verdicts.jsonl'))) throw new UsageError(`${dir} already holds a run (verdicts.jsonl): choose another --out`);
+  mkdirSync(dir, { recursive: true });
+  const intervals = rerankIntervals(result, { reps: flags.reps, seed: flags.seed });
+  const options = { timeLimitMs: result.limits.programCpuMs, rerank: { method: result.method, scoring: result.scoring ?? null, testsHash: out.testsHash,
+    testCpuMs: result.limits.testCpuMs, testsPerSample: flags.testsPerSample } };
+  const labels = { model: flags.model ?? basename(flags.samples), tags: ['rerank', result.method, ...flags.tag] };
+  writeFileSync(join(dir, 'run.json'), JSON.stringify({ problemsHash: out.problemsHash, samplesHash: out.samplesHash, options, labels }, null, 2) + '\n');
+  writeFileSync(join(dir, 'verdicts.jsonl'), out.records.map((r) => JSON.stringify(r) + '\n').join(''));
+  const { problems: perProblem, ...rest } = result;
+  const summary = {
+    crucibleVersion: CRUCIBLE_VERSION, code: codeVersion(), problemsFile: flags.problems, samplesFile: flags.samples, format: flags.format,
+    datasetHash: out.problemsHash, samplesHash: out.samplesHash, samples: out.records.length, bootstrap: intervals.bootstrap,
+    rerank: { ...rest, passAtKCI: intervals.passAtKCI, baselinePassAtKCI: intervals.baselinePassAtKCI, perProblem, testsFile: flags.tests ?? null },
+  };
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  if (flags.store === false) return `results: ${dir}`;
+  return withStore(flags.store, async (store) => {
+    const imported = await importRunDirectory(store, dir, { model: labels.model, tags: labels.tags });
+    return `results: ${dir}; stored as run ${imported.runId} in ${store.location}`;
+  });
 }
 
 function percent(x: number | undefined): string {
@@ -66,6 +115,13 @@ export function register(program: Command): void {
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
+    .option('--out <dir>', 'write the rerank as a run directory (every sample\'s verdict, reranked and baseline pass@k with bootstrap intervals) and store it')
+    .option('--store <spec>', STORE_OPTION_HELP)
+    .option('--no-store', 'with --out: the run directory only, not the result store')
+    .option('--model <name>', 'with --out: the model that wrote the samples (default: the samples file\'s name)')
+    .option('--tag <tag>', 'with --out: a label of the run (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--reps <n>', 'bootstrap repetitions for the intervals (--out)', parsePositiveInt, 2000)
+    .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .action(async (flags: RerankFlags) => {
       if (!(RERANK_METHODS as readonly string[]).includes(flags.method)) throw new UsageError(`--method must be one of ${RERANK_METHODS.join('|')}`);
       const method = flags.method as RerankMethod;
@@ -84,9 +140,10 @@ export function register(program: Command): void {
         : null;
       let phase = '';
       try {
-        const result = await rerank({
-          judge, problems, datasetHash: await datasetHash(flags.problems), samples, samplesFile: flags.samples, tests, method,
-          ks: flags.k, scoring: flags.scoring, limits,
+        const problemsHash = await datasetHash(flags.problems);
+        if (method !== 'first' && tests === undefined) throw new UsageError(`--method ${method} needs --tests (generated test cases)`);
+        const data = await executeRerank({
+          judge, problems, datasetHash: problemsHash, samples, samplesFile: flags.samples, tests, limits, runGeneratedTests: method !== 'first',
           ...(flags.testTimeLimit !== undefined ? { testTimeLimitMs: secondsToMs(flags.testTimeLimit) } : {}),
           onProgress: (p, done, total) => {
             if (!bar) return;
@@ -97,8 +154,11 @@ export function register(program: Command): void {
             } else bar.update(done);
           },
         });
+        const result = scoreRerank(data, method, flags.k, flags.scoring);
         bar?.stop();
-        process.stdout.write(flags.json ? JSON.stringify(result) + '\n' : humanReport(result));
+        const written = flags.out === undefined ? undefined : await writeRerankRun({ flags, result, records: data.records, problemsHash,
+          samplesHash: await datasetHash(flags.samples), testsHash: flags.tests === undefined ? null : await datasetHash(flags.tests) });
+        process.stdout.write(flags.json ? JSON.stringify(result) + '\n' : humanReport(result) + (written === undefined ? '' : `${written}\n`));
         if (result.internalErrors.length > 0) {
           // The figures are printed (nothing is thrown away), but they count Crucible's failures as failed: say so.
           process.stderr.write(`crucible rerank: ${result.internalErrors.length} judgements or generated-test runs failed inside ` +

@@ -2,10 +2,12 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { ServeConfigSchema, startServer, type ServeConfigInput } from '../server/index.js';
+import { ProblemLoadError } from '../server/problem-index.js';
 import { mibToKiB, secondsToMs } from '../limits.js';
 import { resolveStoreLocation } from '../store/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
+import { runUnderReaperIfPid1 } from './reaper.js';
 import { STORE_OPTION_HELP } from './store.js';
 import {
   CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds,
@@ -14,6 +16,7 @@ import {
 
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
+registerUserError(ProblemLoadError);
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -46,6 +49,9 @@ interface ServeFlags {
   trainingRun?: string;
   maxSessions?: number;
   sessionTtl?: number;
+  sessionMemory?: number;
+  maxMcpSessions?: number;
+  allowedHosts?: string[];
   queue?: string;
   fleetBacklogPerSlot?: number;
 }
@@ -56,7 +62,7 @@ export function register(program: Command): void {
     .description('serve judging and rewards over HTTP (native API + SandboxFusion, OpenRLHF and Piston compatible)')
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--port <n>', 'TCP port (0: any free port)', parsePort, 8080)
-    .option('--problems <file...>', 'problem files to load (HumanEval, EvalPlus, Crucible format)')
+    .option('--problems <file...>', 'problem files to load (any format of crucible formats); a problem is named <file>:<task id> (HumanEvalPlus:HumanEval/0), or by its task id alone when one file has it')
     .option('--token <token>', 'require "Authorization: Bearer <token>" (default: $CRUCIBLE_SERVE_TOKEN, else none)')
     .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--in-flight-per-slot <n>', 'items judged at once per slot (default 2)', parsePositiveInt)
@@ -75,7 +81,16 @@ export function register(program: Command): void {
     .option('--training-run <name>', 'name of the training run rewarded rollouts go to (default serve-<start time>)')
     .option('--max-sessions <n>', 'most sessions (/v1/sessions) open at once (default 256)', parsePositiveInt)
     .option('--session-ttl <seconds>', 'idle seconds before a session that set no ttlSeconds is evicted (default 600)', parsePositiveInt)
+    .option('--session-memory <MiB>', 'host memory the open sessions may pin at once, their memory limits and files (default: half the host\'s)', parsePositiveNumber)
+    .option('--max-mcp-sessions <n>', 'most MCP sessions (/mcp) open at once (default 256; 16 per client)', parsePositiveInt)
+    .option('--allowed-hosts <name...>', 'without --token: host names (Host header) to serve besides IP addresses and localhost; "*" for any')
     .action(async (flags: ServeFlags) => {
+      // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
+      const reaped = await runUnderReaperIfPid1();
+      if (reaped !== null) {
+        process.exitCode = reaped;
+        return;
+      }
       const input: ServeConfigInput = {
         host: flags.host,
         port: flags.port,
@@ -96,6 +111,9 @@ export function register(program: Command): void {
         trainingRun: flags.trainingRun,
         maxSessions: flags.maxSessions,
         sessionTtlSeconds: flags.sessionTtl,
+        sessionMemoryKiB: flags.sessionMemory === undefined ? undefined : mibToKiB(flags.sessionMemory),
+        maxMcpSessions: flags.maxMcpSessions,
+        allowedHosts: flags.allowedHosts,
         queue: flags.queue,
         fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
       };

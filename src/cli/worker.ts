@@ -10,6 +10,7 @@ import { mibToKiB, secondsToMs } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { registerUserError } from './errors.js';
+import { runUnderReaperIfPid1 } from './reaper.js';
 import {
   CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
@@ -36,6 +37,12 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', CACHE_DIR_HELP)
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .action(async (flags: WorkerFlags) => {
+      // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
+      const reaped = await runUnderReaperIfPid1();
+      if (reaped !== null) {
+        process.exitCode = reaped;
+        return;
+      }
       const location = queueLocation(flags.queue);
       const context = defaultSubmissionContext();
       const name = flags.name ?? `${hostname()}-${process.pid}`;

@@ -1,39 +1,144 @@
 /**
- * Vega-lite specs of the dashboard's charts (rendered in the browser by vega-embed; data inline). The run
- * page reuses the report's pass@k curve and verdict bar (`report/charts.ts`), so both show the same thing.
+ * Vega-lite specs of the dashboard's charts (rendered in the browser by vega-embed; data inline). Charts take the
+ * width of their box (`width: "container"`); colours that tell runs or outcomes apart come from a colour-blind-safe
+ * palette (`html.ts` `PALETTE`), sequential scales are viridis. The run page reuses the report's pass@k curve and
+ * verdict bar (`report/charts.ts`), so both show the same thing.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { PassAtKDifference, ProblemComparison } from '../metrics/paired.js';
-import type { TrainingBucketRow, TrainingProblemBucketRow } from '../store/result-store.js';
+import type { Ranking } from '../metrics/ranking.js';
+import type { PassAtKSummary } from '../metrics/summary.js';
+import { passAtKCurveSpec as reportCurveSpec, verdictChartSpec as reportVerdictSpec } from '../report/charts.js';
+import type { ProblemCountsRow, RunRow } from '../store/result-store.js';
+import { SAMPLE_STATUSES, type SampleStatus } from '../verdict/index.js';
+import { naturalCompare, OUTCOME_COLOURS, PALETTE } from './html.js';
 
-export { passAtKCurveSpec, verdictChartSpec } from '../report/charts.js';
+/** A spec that fills its box's width. */
+function fill(spec: TopLevelSpec): TopLevelSpec {
+  return { ...spec, width: 'container', autosize: { type: 'fit-x', contains: 'padding' } } as TopLevelSpec;
+}
+
+/** The report's pass@k curve, full width. */
+export function passAtKCurveSpec(series: Readonly<Record<string, PassAtKSummary>>): TopLevelSpec {
+  return fill(reportCurveSpec(series));
+}
+
+/** The report's verdict bar chart, full width. */
+export function verdictChartSpec(counts: readonly { status: SampleStatus; count: number }[]): TopLevelSpec {
+  return fill(reportVerdictSpec(counts));
+}
 
 /** Histogram of per-problem pass rates (difficulty), in percent. */
 export function difficultySpec(rates: readonly { readonly taskId: string; readonly passRate: number }[]): TopLevelSpec {
-  return {
-    width: 520, height: 180,
+  return fill({
+    height: 180,
     data: { values: rates.map((r) => ({ taskId: r.taskId, rate: 100 * r.passRate })) },
     mark: 'bar',
     encoding: {
       x: { field: 'rate', type: 'quantitative', bin: { step: 10, extent: [0, 100] }, title: 'pass rate of the problem (%)' },
-      y: { aggregate: 'count', type: 'quantitative', title: 'problems' },
+      y: { aggregate: 'count', type: 'quantitative', title: 'problems', axis: { tickMinStep: 1, format: 'd' } },
     },
-  };
+  });
 }
 
-/** A − B per k with its paired-bootstrap interval, in points of pass@k. */
-export function differenceSpec(differences: readonly PassAtKDifference[]): TopLevelSpec {
-  const values = differences.map((d) => ({ k: `pass@${d.k}`, diff: 100 * d.difference, lower: 100 * d.lower, upper: 100 * d.upper }));
-  return {
-    width: 420, height: 40 + 30 * values.length,
+/** Colours of the verdict statuses (passed blue, failures warm, limits orange, Crucible's own failure black). */
+const STATUS_COLOURS: Readonly<Record<SampleStatus, string>> = Object.fromEntries(SAMPLE_STATUSES.map((s) => [s,
+  s === 'passed' ? '#0072B2' : s === 'internal_error' ? '#000000' : s.endsWith('limit_exceeded') ? '#E69F00'
+    : s === 'no_code' || s === 'invalid_submission' ? '#999999' : s === 'compile_error' ? '#CC79A7' : '#D55E00'])) as Record<SampleStatus, string>;
+
+/**
+ * The per-problem heat map of a run: one column per problem (task order), one row per verdict status, the cell's
+ * colour the share of the problem's samples with that verdict; a click opens the problem.
+ */
+export function verdictHeatSpec(problems: readonly ProblemCountsRow[], runId: number): TopLevelSpec {
+  const statuses = SAMPLE_STATUSES.filter((s) => problems.some((p) => (p.statuses[s] ?? 0) > 0));
+  const order = [...problems].sort((a, b) => naturalCompare(a.taskId, b.taskId)).map((p) => p.taskId);
+  const values = problems.flatMap((p) => statuses.filter((s) => (p.statuses[s] ?? 0) > 0).map((s) => ({
+    taskId: p.taskId, status: s.replace(/_/g, ' '), share: (p.statuses[s] ?? 0) / p.n, samples: p.statuses[s] ?? 0, n: p.n,
+    href: `runs/${runId}/problem?task=${encodeURIComponent(p.taskId)}`,
+  })));
+  return fill({
+    height: { step: 16 },
     data: { values },
-    encoding: { y: { field: 'k', type: 'nominal', title: null, sort: null } },
+    mark: { type: 'rect', cursor: 'pointer' },
+    encoding: {
+      x: { field: 'taskId', type: 'ordinal', sort: order, title: `problems in task order (${order.length})`, axis: order.length > 60 ? { labels: false, ticks: false } : { labelAngle: -60 } },
+      y: { field: 'status', type: 'nominal', sort: statuses.map((s) => s.replace(/_/g, ' ')), title: null },
+      color: { field: 'share', type: 'quantitative', title: 'share of samples', scale: { scheme: 'viridis', domain: [0, 1] }, legend: { format: '.0%' } },
+      href: { field: 'href' },
+      tooltip: [{ field: 'taskId', title: 'problem' }, { field: 'status' }, { field: 'samples' }, { field: 'n', title: 'of samples' }],
+    },
+  } as TopLevelSpec);
+}
+
+/** pass@1 (or pass@k) per group with its interval: a breakdown (difficulty, platform, release month). Values in %. */
+export function breakdownSpec(rows: readonly { group: string; passAtK: number; lower: number; upper: number; problems: number }[],
+  title: string, k: number): TopLevelSpec {
+  const values = rows.map((r) => ({ ...r, passAtK: 100 * r.passAtK, lower: 100 * r.lower, upper: 100 * r.upper }));
+  return fill({
+    height: { step: 24 },
+    data: { values },
+    encoding: { y: { field: 'group', type: 'nominal', title, sort: null } },
     layer: [
-      { mark: { type: 'rule', strokeWidth: 2 }, encoding: { x: { field: 'lower', type: 'quantitative', title: 'A − B (points), 95% CI' }, x2: { field: 'upper' } } },
-      { mark: { type: 'point', filled: true, size: 80 }, encoding: { x: { field: 'diff', type: 'quantitative' } } },
+      { mark: { type: 'rule', strokeWidth: 2, color: PALETTE[0] }, encoding: { x: { field: 'lower', type: 'quantitative', title: `pass@${k} (%)`, scale: { domain: [0, 100] } }, x2: { field: 'upper' } } },
+      { mark: { type: 'point', filled: true, size: 70, color: PALETTE[0] }, encoding: { x: { field: 'passAtK', type: 'quantitative' },
+        tooltip: [{ field: 'group' }, { field: 'passAtK', format: '.2f' }, { field: 'problems' }] } },
+    ],
+  } as TopLevelSpec);
+}
+
+/** Pairwise differences A − B with their paired-bootstrap intervals, in points of pass@k. */
+export function differenceSpec(differences: readonly (PassAtKDifference & { readonly label?: string })[]): TopLevelSpec {
+  const values = differences.map((d) => ({ label: d.label ?? `pass@${d.k}`, diff: 100 * d.difference, lower: 100 * d.lower, upper: 100 * d.upper }));
+  return fill({
+    height: { step: 28 },
+    data: { values },
+    encoding: { y: { field: 'label', type: 'nominal', title: null, sort: null } },
+    layer: [
+      { mark: { type: 'rule', strokeWidth: 2, color: PALETTE[0] }, encoding: { x: { field: 'lower', type: 'quantitative', title: 'A − B (points), paired-bootstrap CI' }, x2: { field: 'upper' } } },
+      { mark: { type: 'point', filled: true, size: 80, color: PALETTE[0] }, encoding: { x: { field: 'diff', type: 'quantitative' } } },
       { data: { values: [{ zero: 0 }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#888' }, encoding: { x: { field: 'zero', type: 'quantitative' }, y: {} } },
     ],
-  };
+  } as TopLevelSpec);
+}
+
+/** The ranking: each run's pass@k with its interval, one palette colour per run. */
+export function rankingSpec(ranking: Ranking, runs: readonly RunRow[], colour: ReadonlyMap<number, number>): TopLevelSpec {
+  const byId = new Map(runs.map((r) => [r.id, r]));
+  const label = (id: number) => `${id} · ${byId.get(id)?.name ?? ''}`;
+  const values = ranking.runs.map((r) => ({ run: label(r.id), value: 100 * r.passAtK, lower: 100 * r.lower, upper: 100 * r.upper }));
+  const domain = ranking.runs.map((r) => label(r.id));
+  const range = ranking.runs.map((r) => PALETTE[(colour.get(r.id) ?? 0) % PALETTE.length]!);
+  const color = { field: 'run', type: 'nominal' as const, legend: null, scale: { domain, range } };
+  return fill({
+    height: { step: 28 },
+    data: { values },
+    encoding: { y: { field: 'run', type: 'nominal', title: null, sort: domain } },
+    layer: [
+      { mark: { type: 'rule', strokeWidth: 3 }, encoding: { x: { field: 'lower', type: 'quantitative', title: `pass@${ranking.k} (%)` }, x2: { field: 'upper' }, color } },
+      { mark: { type: 'point', filled: true, size: 90 }, encoding: { x: { field: 'value', type: 'quantitative' }, color,
+        tooltip: [{ field: 'run' }, { field: 'value', format: '.2f' }, { field: 'lower', format: '.2f' }, { field: 'upper', format: '.2f' }] } },
+    ],
+  } as TopLevelSpec);
+}
+
+/** Per-problem pass rates of N runs on their shared problems: rows runs, columns problems (task order). */
+export function problemRunsHeatSpec(shared: readonly string[], runs: readonly RunRow[], rates: ReadonlyMap<number, ReadonlyMap<string, number>>): TopLevelSpec {
+  const order = [...shared].sort(naturalCompare);
+  const values = runs.flatMap((r) => order.map((taskId) => ({ run: `${r.id} · ${r.name}`, taskId, rate: 100 * (rates.get(r.id)?.get(taskId) ?? 0),
+    href: `runs/${r.id}/problem?task=${encodeURIComponent(taskId)}` })));
+  return fill({
+    height: { step: 22 },
+    data: { values },
+    mark: { type: 'rect', cursor: 'pointer' },
+    encoding: {
+      x: { field: 'taskId', type: 'ordinal', sort: order, title: `shared problems (${order.length})`, axis: order.length > 60 ? { labels: false, ticks: false } : { labelAngle: -60 } },
+      y: { field: 'run', type: 'nominal', title: null, sort: runs.map((r) => `${r.id} · ${r.name}`) },
+      color: { field: 'rate', type: 'quantitative', title: 'pass rate (%)', scale: { scheme: 'viridis', domain: [0, 100] } },
+      href: { field: 'href' },
+      tooltip: [{ field: 'run' }, { field: 'taskId', title: 'problem' }, { field: 'rate', format: '.1f', title: 'pass rate (%)' }],
+    },
+  } as TopLevelSpec);
 }
 
 /** Per-problem pass rate of A against B (one point per shared problem; off the diagonal = a difference). */
@@ -47,73 +152,10 @@ export function rateScatterSpec(problems: readonly ProblemComparison[]): TopLeve
       { mark: { type: 'point', filled: true, opacity: 0.7 }, encoding: {
         x: { field: 'a', type: 'quantitative', title: 'pass rate A (%)', scale: { domain: [0, 100] } },
         y: { field: 'b', type: 'quantitative', title: 'pass rate B (%)', scale: { domain: [0, 100] } },
-        color: { field: 'outcome', type: 'nominal', title: null, scale: { domain: ['win', 'tie', 'loss'], range: ['#2a7', '#999', '#c33'] } },
+        color: { field: 'outcome', type: 'nominal', title: null, scale: { domain: ['win', 'tie', 'loss'], range: [OUTCOME_COLOURS.win, OUTCOME_COLOURS.tie, OUTCOME_COLOURS.loss] } },
+        shape: { field: 'outcome', type: 'nominal', title: null, scale: { domain: ['win', 'tie', 'loss'], range: ['circle', 'square', 'triangle-up'] } },
         tooltip: [{ field: 'taskId' }, { field: 'a', format: '.1f' }, { field: 'b', format: '.1f' }],
       } },
     ],
-  };
-}
-
-/** Reward mean per bucket with a ±1 std band. */
-export function rewardSpec(buckets: readonly TrainingBucketRow[], unit: string): TopLevelSpec {
-  const values = buckets.map((b) => ({ bucket: b.bucket, mean: b.rewardMean, lo: b.rewardMean - b.rewardStd, hi: b.rewardMean + b.rewardStd }));
-  return {
-    width: 520, height: 200,
-    data: { values },
-    encoding: { x: { field: 'bucket', type: 'quantitative', title: unit } },
-    layer: [
-      { mark: { type: 'area', opacity: 0.25 }, encoding: { y: { field: 'lo', type: 'quantitative', title: 'reward (mean ± std)' }, y2: { field: 'hi' } } },
-      { mark: { type: 'line', point: values.length <= 60 }, encoding: { y: { field: 'mean', type: 'quantitative' } } },
-    ],
-  };
-}
-
-/** Time-outs and internal errors per bucket (counts). */
-export function failuresSpec(buckets: readonly TrainingBucketRow[], unit: string): TopLevelSpec {
-  const values = buckets.flatMap((b) => [
-    { bucket: b.bucket, kind: 'time-outs', count: b.timeouts },
-    { bucket: b.bucket, kind: 'internal errors', count: b.internalErrors },
-  ]);
-  return {
-    width: 520, height: 160,
-    data: { values },
-    mark: { type: 'line', point: buckets.length <= 60 },
-    encoding: {
-      x: { field: 'bucket', type: 'quantitative', title: unit },
-      y: { field: 'count', type: 'quantitative', title: 'rollouts' },
-      color: { field: 'kind', type: 'nominal', title: null },
-    },
-  };
-}
-
-/** Fraction of GRPO groups whose rewards all agree (zero variance: no gradient), per bucket. */
-export function zeroVarianceSpec(buckets: readonly TrainingBucketRow[], unit: string): TopLevelSpec {
-  return {
-    width: 520, height: 160,
-    data: { values: buckets.filter((b) => b.groups > 0).map((b) => ({ bucket: b.bucket, share: 100 * b.zeroVarianceGroups / b.groups, groups: b.groups })) },
-    mark: { type: 'bar' },
-    encoding: {
-      x: { field: 'bucket', type: 'ordinal', title: unit },
-      y: { field: 'share', type: 'quantitative', title: 'zero-variance groups (%)', scale: { domain: [0, 100] } },
-      tooltip: [{ field: 'groups' }, { field: 'share', format: '.1f' }],
-    },
-  };
-}
-
-/** Pass rate per problem over time (heat map; the `maxProblems` problems with most rollouts). */
-export function problemHeatSpec(rows: readonly TrainingProblemBucketRow[], unit: string, maxProblems = 40): TopLevelSpec {
-  const totals = new Map<string, number>();
-  for (const r of rows) totals.set(r.taskId, (totals.get(r.taskId) ?? 0) + r.events);
-  const keep = new Set([...totals].sort((a, b) => b[1] - a[1]).slice(0, maxProblems).map(([id]) => id));
-  return {
-    width: 520, height: { step: 12 },
-    data: { values: rows.filter((r) => keep.has(r.taskId)).map((r) => ({ bucket: r.bucket, taskId: r.taskId, rate: 100 * r.passed / r.events, n: r.events })) },
-    mark: 'rect',
-    encoding: {
-      x: { field: 'bucket', type: 'ordinal', title: unit },
-      y: { field: 'taskId', type: 'nominal', title: null },
-      color: { field: 'rate', type: 'quantitative', title: 'pass rate (%)', scale: { domain: [0, 100], scheme: 'viridis' } },
-      tooltip: [{ field: 'taskId' }, { field: 'bucket' }, { field: 'rate', format: '.1f' }, { field: 'n' }],
-    },
   };
 }

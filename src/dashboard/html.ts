@@ -18,6 +18,39 @@ export function preText(text: string): string {
   return `\n${esc(text)}`;
 }
 
+/**
+ * Okabe & Ito's colour-blind-safe palette ("Color Universal Design", 2008), without black and yellow (hard to
+ * see on white): one colour per run in charts that overlay or compare runs.
+ */
+export const PALETTE: readonly string[] = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#999999'];
+
+/** Win / tie / loss colours from the same palette (blue, grey, vermillion). */
+export const OUTCOME_COLOURS = { win: '#0072B2', tie: '#999999', loss: '#D55E00' } as const;
+
+/**
+ * Natural order of task ids: digit runs compare as numbers (HumanEval/2 < HumanEval/19 < HumanEval/100), the rest
+ * by code unit; the browser sorts with `localeCompare(…, {numeric: true})`, which agrees on these ids.
+ */
+export function naturalCompare(a: string, b: string): number {
+  const re = /(\d+)|(\D+)/g;
+  const pa = a.match(re) ?? [];
+  const pb = b.match(re) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i]!;
+    const y = pb[i]!;
+    if (x === y) continue;
+    const dx = /^\d/.test(x);
+    const dy = /^\d/.test(y);
+    if (dx && dy) {
+      const diff = Number(x) - Number(y);
+      if (diff !== 0) return diff;
+      return x.length - y.length;
+    }
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
 /** A fraction as a percentage with two decimals ("22.12"). */
 export function pct(fraction: number): string {
   return (100 * fraction).toFixed(2);
@@ -41,10 +74,13 @@ export function when(epochMs: number | null | undefined): string {
   return new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** A chart placeholder and its spec (rendered in the browser by vega-embed). `id` must be unique on the page. */
-export function chart(id: string, spec: TopLevelSpec, caption?: string): string {
+/**
+ * A chart placeholder and its spec (rendered in the browser by vega-embed). `id` must be unique on the page;
+ * `renderer` `canvas` for charts of thousands of marks (heat maps over 1,000 steps), which SVG draws slowly.
+ */
+export function chart(id: string, spec: TopLevelSpec, caption?: string, renderer: 'svg' | 'canvas' = 'svg'): string {
   const json = JSON.stringify(spec).replace(/</g, '\\u003c');
-  return `<figure class="chart-box"><div class="chart" id="chart-${esc(id)}" data-chart="${esc(id)}"></div>` +
+  return `<figure class="chart-box"><div class="chart" id="chart-${esc(id)}" data-chart="${esc(id)}" data-renderer="${renderer}"></div>` +
     `<script type="application/json" id="spec-${esc(id)}">${json}</script>` +
     (caption === undefined ? '' : `<figcaption>${esc(caption)}</figcaption>`) + '</figure>';
 }
@@ -93,6 +129,15 @@ export function progressBar(done: number, total: number, samplesPerSecond: numbe
   return `<div class="progress" data-testid="progress"><progress max="${total}" value="${done}"></progress>` +
     `<span class="progress-text"><span data-field="done">${done}</span>/<span data-field="total">${total}</span>` +
     ` <span data-field="rate">${esc(rate)}</span> <span data-field="eta">${esc(eta)}</span></span></div>`;
+}
+
+/** "3 min", "2 h", "4 d": how long ago (or how long), rounded. */
+export function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172_800) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86_400)} d`;
 }
 
 /** A status badge. */

@@ -94,13 +94,16 @@ function cancelled(id: string): HarnessResponse {
   return { id, status: 'internal_error', cpuMs: 0, wallMs: 0, memoryKiB: 0, reason: CANCELLED_REASON, cancelled: true };
 }
 
+/** Modes whose job is one program judged by the warm tester's report (its CPU limit is per job). */
+const ONE_PROGRAM_MODES: ReadonlySet<HarnessJob['mode']> = new Set(['unit_test', 'script']);
+
 /**
- * The kernel's CPU figure for a unit_test job's candidate tree, read outside the box, overrules a `passed` over
+ * The kernel's CPU figure for a unit_test or script job's candidate tree, read outside the box, overrules a `passed` over
  * the CPU limit (a second line behind the harness's own enforcement, which also handles OOM kills; the harness
  * is trusted, but a pass is what a reward is made of). `beforeNs`/`afterNs`: the group's cpuacct.usage.
  */
 function checkOutside(job: HarnessJob, response: HarnessResponse, beforeNs: number, afterNs: number): HarnessResponse {
-  if (job.mode !== 'unit_test' || response.status !== 'passed') return response;
+  if (!ONE_PROGRAM_MODES.has(job.mode) || response.status !== 'passed') return response;
   const cpuMs = Math.round((afterNs - beforeNs) / 1e6);
   if (cpuMs <= job.cpuMs) return response;
   return { ...response, status: 'time_limit_exceeded', cpuMs,
@@ -212,7 +215,7 @@ class Zygote {
   }
 
   /**
-   * Run one job: set the sub-groups' limits for it (outside the box), send it, and check a unit_test pass
+   * Run one job: set the sub-groups' limits for it (outside the box), send it, and check a unit_test or script pass
    * against the kernel's figures. Aborting `signal` kills the box (the caller answers `cancelled`).
    */
   async run(id: string, job: HarnessJob, signal?: AbortSignal): Promise<HarnessResponse> {
@@ -221,7 +224,7 @@ class Zygote {
     candidate?.setLimits(limits.candidate);
     // Only generated tests put the tester in its group.
     if (job.mode === 'assertions') this.box.subgroups.get('tester')?.setLimits(limits.tester);
-    const before = job.mode === 'unit_test' ? candidate?.cpuNs() : undefined;
+    const before = ONE_PROGRAM_MODES.has(job.mode) ? candidate?.cpuNs() : undefined;
     const abort = (): void => this.kill(CANCELLED_REASON);
     signal?.addEventListener('abort', abort, { once: true });
     try {

@@ -17,7 +17,8 @@
  * Kill rule: when the trusted program's box ends (any way), every candidate still running is killed; when a
  * candidate ends other than `ok` (a limit, a crash, a non-zero exit), every other box is killed (trusted included);
  * a candidate that exits `ok` only closes its channel (the trusted program reads its end). A box killed by that
- * rule is `endedByPeer` (its result is `internal_error` "run cancelled: the other side ended": no verdict on it).
+ * rule is `endedByPeer` (`InteractiveResult`, `src/judge/plan.ts`: its result is `internal_error` "run cancelled: the
+ * other side ended", no verdict on it).
  * Output limits count every byte a box writes on its channel (`Capture` `stream`); the trusted program's own
  * stdout (fifo) is kept up to its output limit.
  */
@@ -25,6 +26,7 @@ import type { Readable, Writable } from 'node:stream';
 import { BOX_HARNESS, BOX_WORK, type ConnectedBox, type Sandbox } from '../sandbox/index.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import { OutputDrain } from '../sandbox/launch.js';
+import type { InteractiveResult } from '../judge/plan.js';
 import type { BoxCommand } from './executor.js';
 import type { PythonInterpreter } from './harness-pool.js';
 
@@ -40,16 +42,6 @@ export interface InteractiveSpec {
   readonly trusted: BoxCommand & { readonly stdin?: string; readonly args?: readonly string[] };
   readonly candidates: readonly BoxCommand[];
   readonly channels: Channels;
-}
-
-/**
- * What an interactive run did: each box's result (a candidate's stdout is its channel and is not kept; the trusted
- * program's stdout is its own with `fifo` channels, empty with `stdio`), and which boxes the kill rule ended.
- */
-export interface InteractiveResult {
-  readonly trusted: ExecutionResult;
-  readonly candidates: readonly ExecutionResult[];
-  readonly endedByPeer: { readonly trusted: boolean; readonly candidates: readonly boolean[] };
 }
 
 /** The kill reason of a box ended by the kill rule (its result's reason is `run cancelled: ` + this). */

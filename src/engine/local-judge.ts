@@ -16,8 +16,10 @@
  * Failure policy: anything that goes wrong inside Crucible becomes an `internal_error` verdict with the reason,
  * never a rejection and never a verdict on the program; such a judgement (and a plain run or harness job that
  * ended `internal_error`) is retried up to `INTERNAL_ERROR_RETRIES` times (transient failures: a harness that
- * died, a sweep that lost a race) before it is returned, and it is never memoised. A reference that cannot be made (the canonical solution fails) is an
- * `internal_error` for every submission of that problem, remembered for the process.
+ * died, a sweep that lost a race) before it is returned, and it is never memoised. A reference that cannot be made
+ * because the canonical solution itself fails (e.g. on the memory limit) is `reference_failed` for every submission
+ * of that problem, with the limit to raise, remembered for the process; one Crucible failed to compute is
+ * `internal_error`, tried again.
  */
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
@@ -28,7 +30,7 @@ import {
   type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
-import { GroundTruthError, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
+import { GroundTruthError, referenceFailureReason, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
 import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
@@ -318,6 +320,9 @@ export class LocalJudge implements Judge {
       return { ...verdict, detail: r.mode.detail(r.problem, outcome, verdict, context) };
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof GroundTruthError && !error.transient) {
+        return verdictWithoutTests('reference_failed', r.mode.testCount(r.problem), referenceFailureReason(error, this.options.limits));
+      }
       const reason = error instanceof GroundTruthError ? error.message : `crucible failed: ${messageOf(error)}`;
       return verdictWithoutTests('internal_error', r.mode.testCount(r.problem), reason);
     }

@@ -118,7 +118,7 @@ export class PlanExecutor {
    *   Error for a plan the executor cannot carry out (a compile plan of a language without a compile step, a
    *   trusted program that does not compile).
    */
-  execute(mode: AnyMode, problem: ProblemBase, plan: Plan, options: ExecuteOptions = {}): Promise<PlanOutcome> {
+  async execute(mode: AnyMode, problem: ProblemBase, plan: Plan, options: ExecuteOptions = {}): Promise<PlanOutcome> {
     const { signal } = options;
     const judgeRun = options.judging === 'default' ? undefined : mode.judgeRun?.bind(mode);
     const language = (program: Program): Language => this.language(program, options.language);

@@ -1,7 +1,8 @@
 /**
  * Pull the program out of a raw model response.
  *
- * Steps: (1) remove `<think>` sections (`think.ts`); (2) find fenced blocks (`fences.ts`) and choose one;
+ * Steps: (1) remove `<think>` sections (`think.ts`) and the chat template's end tokens that end the response
+ * (`<|im_end|>`, `</s>`, `<|endoftext|>`, `<|eot_id|>`, ...: `end-tokens.ts`); (2) find fenced blocks (`fences.ts`) and choose one;
  * (3) with no fenced block, take the whole remaining text when it looks like code (`looks_like_code.ts`);
  * (4) otherwise report `no_code`.
  *
@@ -13,6 +14,7 @@
  * candidate, non-code tags last. Within the preferred group, `pick` chooses the first or the last block
  * (default `last`: a model that revises its answer ends with the final version).
  */
+import { stripEndTokens } from './end-tokens.js';
 import { findFencedBlocks, type FencedBlock } from './fences.js';
 import { looksLikeCode } from './looks_like_code.js';
 import { stripThink } from './think.js';
@@ -68,7 +70,9 @@ function groups(blocks: readonly FencedBlock[], fenceTags: ReadonlySet<string> |
 /** Extract the program from `response`. Pure; never throws. */
 export function extractCode(response: string, options: ExtractOptions = {}): ExtractResult {
   const pick = options.pick ?? 'last';
-  const { text, removed } = options.stripThink === false ? { text: response, removed: 0 } : stripThink(response);
+  const thought = options.stripThink === false ? { text: response, removed: 0 } : stripThink(response);
+  const removed = thought.removed;
+  const text = stripEndTokens(thought.text).text;
   const blocks = findFencedBlocks(text);
   for (const group of groups(blocks, options.fenceTags)) {
     if (group.length === 0) continue;

@@ -7,7 +7,9 @@
  * "check(" + entry_point + ")"` (`human_eval/execution.py`, `check_correctness`).
  * CodeT's variant (microsoft/CodeT `CodeT/data/dataset/HumanEval_for_code_generation.jsonl`) has the same
  * fields, with the docstring examples removed from `prompt`; it reads with the same function.
- * Extra fields are ignored. Errors: `DatasetError` (file, line, field).
+ * `entry_point` is taken without surrounding whitespace: human-eval writes it into the program's source
+ * (`check(<entry_point>)`), where spaces are insignificant (CodeT's MBPP file has `"is_Power_Of_Two "`, task
+ * MbppEval/6). Extra fields are ignored. Errors: `DatasetError` (file, line, field).
  */
 import { z } from 'zod';
 import { DatasetError } from './errors.js';
@@ -17,7 +19,7 @@ import type { UnitTestProblem } from './types.js';
 export const HumanEvalRecordSchema = z.object({
   task_id: z.string().min(1),
   prompt: z.string(),
-  entry_point: z.string().min(1),
+  entry_point: z.string().trim().min(1),
   canonical_solution: z.string().optional(),
   test: z.string(),
 });

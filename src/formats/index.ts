@@ -17,7 +17,8 @@ export {
   detectProblemFormat, findProblemFormat, PROBLEM_FORMATS, problemFormatNames, readProblems, UnknownFormatError,
   type FirstRecord, type ProblemFormatEntry,
 } from './registry.js';
-export { readSamples, readSampleJsonl, detectSampleFormat, type SampleFormat } from './samples.js';
+export { readSamples, readSampleFile, readSampleJsonl, detectSampleFormat, type SampleFile, type SampleFormat, type ReadSamplesOptions } from './samples.js';
+export { alignBigcode, bigcodePrompt, MBPP_TEST_SPLIT, type BigcodeAlignment, type BigcodeSplit } from './bigcode.js';
 export {
   CODET_STOP_SEQUENCES,
   CODET_TEST_CASE_LIMIT,

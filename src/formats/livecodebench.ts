@@ -104,7 +104,8 @@ export async function readLiveCodeBench(path: string): Promise<(IoProblem | Expe
       ...privateTests(path, line, r.private_test_cases).map((t, i) => ({ t, field: `private_test_cases[${i}]` })),
     ];
     const metadata = parseJsonField(path, line, 'metadata', r.metadata, MetadataSchema);
-    const common = { taskId: r.question_id, statement: r.question_content, timeLimitMs: LCB_TIME_LIMIT_MS, releaseDate: r.contest_date };
+    const common = { taskId: r.question_id, statement: r.question_content, timeLimitMs: LCB_TIME_LIMIT_MS, releaseDate: r.contest_date,
+      difficulty: r.difficulty, platform: r.platform, ...(r.question_title === undefined ? {} : { title: r.question_title }) };
     if (metadata.func_name !== undefined) {
       const tests = named.map(({ t, field }) => ({
         args: t.input.split('\n').map((text, k) => jsonValue(path, line, `${field}.input (line ${k + 1})`, text)),

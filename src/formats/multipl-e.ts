@@ -7,11 +7,18 @@
  * MultiPL-E's completion files (`<name>.json(.gz)`: the same fields plus `completions: [string]`) and results
  * files (`<name>.results.json(.gz)`: the same fields plus `results: [{program, status, ...}]`) are problem files
  * too, one problem each; a directory of them is read whole (results files skipped when completion files exist).
+ * A `.json(.gz)` file is one JSON document, pretty-printed or not (MultiPL-E writes its completion files with
+ * `json.dump(..., indent=2)`): an object is one record, an array a record per element; any other file is JSONL.
+ * The task id is `name`; when a directory holds items of more than one language (MultiPL-E's executor fixtures:
+ * HumanEval_53_add in six languages), every task id is `<Crucible language>/<name>` (`lua/HumanEval_53_add`),
+ * for problems and samples alike. The same item in two files (the same language, name, prompt, tests and stop
+ * tokens: completions of two runs) is one problem whose samples continue across the files in name order; the same
+ * name with a different item is an error naming both files.
  * The program is `prompt + completion + "\n" + tests`, run once; its exit status decides
  * (`evaluation/src/containerized_eval.py`, `eval_<lang>.py`); Racket, Scala and Clojure also fail on any stderr.
  * Perl's evaluator also fails a run whose output contains `ERROR`; Crucible does not apply that rule (a test that
  * fails calls `exit 1`).
- * The task id is `name`. The per-language assembly is `src/kinds/script/multipl-e/one-program.ts`.
+ * The per-language assembly is `src/kinds/script/multipl-e/one-program.ts`.
  *
  * Samples: a completion file gives its `completions` in order (index 0, 1, ...); a results file gives each
  * result's `program` with the prompt in front and `"\n" + tests` behind removed (what MultiPL-E ran), falling
@@ -23,8 +30,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DatasetError } from './errors.js';
-import { readJsonl } from './jsonl.js';
+import { DatasetError, datasetErrorFromZod } from './errors.js';
+import { readDecompressedText, readJsonl } from './jsonl.js';
 import type { Sample, ScriptProblem } from './types.js';
 
 export const MultiplERecordSchema = z.object({
@@ -110,23 +117,86 @@ export async function firstMultiplEFile(path: string): Promise<string> {
   return (await filesOf(path))[0] ?? path;
 }
 
-async function* records(path: string): AsyncGenerator<{ file: string; line: number; record: MultiplERecord }> {
-  for (const file of await filesOf(path)) {
+/** One record of a file, with where it came from. */
+interface Located {
+  readonly file: string;
+  /** 1-based line (JSONL), or 1 for a whole-document file. */
+  readonly line: number;
+  readonly record: MultiplERecord;
+}
+
+/** The records of one file: a whole JSON document (`.json`, `.json.gz`) or JSONL (module comment). */
+async function* recordsOfFile(file: string): AsyncGenerator<Located> {
+  if (!/\.json(\.gz)?$/.test(file)) {
     for await (const { line, value } of readJsonl(file, MultiplERecordSchema)) yield { file, line, record: value };
+    return;
+  }
+  const text = await readDecompressedText(file);
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    // Not one document: MultiPL-E rows saved under a .json name, one per line.
+    for await (const { line, value } of readJsonl(file, MultiplERecordSchema)) yield { file, line, record: value };
+    return;
+  }
+  for (const element of Array.isArray(document) ? document : [document]) {
+    const parsed = MultiplERecordSchema.safeParse(element);
+    if (!parsed.success) throw datasetErrorFromZod(file, 1, parsed.error);
+    yield { file, line: 1, record: parsed.data };
   }
 }
 
+/** A record with its task id (module comment: qualified by language when a path holds several languages). */
+interface Identified extends Located {
+  readonly taskId: string;
+  readonly language: string;
+}
+
 /**
- * Read MultiPL-E problems (a JSONL file, a completion or results file, or a directory of them).
- * Duplicate names are an error.
+ * Every record under `path` with its task id, in file order. Records of the same item (same id, prompt, tests
+ * and stop tokens) keep one id; the same id with a different item is an error.
+ * @throws DatasetError for unreadable records, refused languages and conflicting items
+ */
+async function identifiedRecords(path: string): Promise<Identified[]> {
+  const all: (Located & { language: string })[] = [];
+  for (const file of await filesOf(path)) {
+    for await (const located of recordsOfFile(file)) {
+      all.push({ ...located, language: languageOf(located.file, located.line, located.record.language) });
+    }
+  }
+  const qualify = new Set(all.map((r) => r.language)).size > 1;
+  const first = new Map<string, Identified>();
+  const out: Identified[] = [];
+  for (const r of all) {
+    const taskId = qualify ? `${r.language}/${r.record.name}` : r.record.name;
+    const identified = { ...r, taskId };
+    const earlier = first.get(taskId);
+    if (earlier === undefined) first.set(taskId, identified);
+    else if (!sameItem(earlier.record, r.record)) {
+      throw new DatasetError(r.file, r.line, 'name', `duplicate name "${r.record.name}" with a different item than ${earlier.file}:${earlier.line}`);
+    }
+    out.push(identified);
+  }
+  return out;
+}
+
+/** Whether two records are the same item (prompt, tests and stop tokens). */
+function sameItem(a: MultiplERecord, b: MultiplERecord): boolean {
+  return a.prompt === b.prompt && a.tests === b.tests && JSON.stringify(a.stop_tokens ?? null) === JSON.stringify(b.stop_tokens ?? null);
+}
+
+/**
+ * Read MultiPL-E problems (a JSONL file, a completion or results file, or a directory of them), one per distinct
+ * task id (module comment).
  */
 export async function readMultiplE(path: string): Promise<ScriptProblem[]> {
   const out: ScriptProblem[] = [];
   const seen = new Set<string>();
-  for await (const { file, line, record } of records(path)) {
-    if (seen.has(record.name)) throw new DatasetError(file, line, 'name', `duplicate name "${record.name}"`);
-    seen.add(record.name);
-    out.push(problemOf(file, line, record));
+  for (const { file, line, record, taskId } of await identifiedRecords(path)) {
+    if (seen.has(taskId)) continue;
+    seen.add(taskId);
+    out.push({ ...problemOf(file, line, record), taskId });
   }
   return out;
 }
@@ -143,17 +213,26 @@ function completionOfProgram(program: string, r: MultiplERecord): string | undef
   return program.slice(r.prompt.length, program.length - tail.length);
 }
 
-/** Read the samples of MultiPL-E completion or results files (a file or a directory of them). */
+/**
+ * Read the samples of MultiPL-E completion or results files (a file or a directory of them), with the task ids
+ * `readMultiplE` gives the same path; a task's indices continue across files.
+ */
 export async function readMultiplESamples(path: string): Promise<Sample[]> {
   const out: Sample[] = [];
-  for await (const { file, line, record } of records(path)) {
+  const next = new Map<string, number>();
+  const indexOf = (taskId: string): number => {
+    const index = next.get(taskId) ?? 0;
+    next.set(taskId, index + 1);
+    return index;
+  };
+  for (const { file, line, record, taskId } of await identifiedRecords(path)) {
     if (record.completions !== undefined) {
-      record.completions.forEach((completion, index) => out.push({ taskId: record.name, index, completion, line }));
+      for (const completion of record.completions) out.push({ taskId, index: indexOf(taskId), completion, line });
     } else if (record.results !== undefined) {
-      record.results.forEach(({ program }, index) => {
+      for (const { program } of record.results) {
         const completion = completionOfProgram(program, record);
-        out.push({ taskId: record.name, index, line, ...(completion === undefined ? { solution: program } : { completion }) });
-      });
+        out.push({ taskId, index: indexOf(taskId), line, ...(completion === undefined ? { solution: program } : { completion }) });
+      }
     } else {
       throw new DatasetError(file, line, 'completions', 'a MultiPL-E samples file needs "completions" or "results"');
     }

@@ -84,14 +84,27 @@ export function unpickleStr(bytes: Buffer): string {
 }
 
 /**
- * LiveCodeBench's encoding: base64 -> zlib -> pickled str. @throws PickledStrError (bad base64, zlib or pickle).
+ * Most bytes one payload may inflate to (256 MiB). zlib stops as soon as its output passes this
+ * (`maxOutputLength`), so a bomb (1.4 MB inflating to 1 GiB) costs at most this much memory before it is refused;
+ * the limit sits at half V8's largest string (2^29 - 24 characters), so a payload under it can still become the
+ * JSON text it holds.
  */
-export function decodeCompressedPickledStr(base64: string): string {
+export const MAX_INFLATED_BYTES = 256 << 20;
+
+/**
+ * LiveCodeBench's encoding: base64 -> zlib -> pickled str, inflating at most `maxBytes` (default
+ * `MAX_INFLATED_BYTES`). @throws PickledStrError (bad base64, zlib or pickle; a payload that inflates past
+ * `maxBytes`, saying so).
+ */
+export function decodeCompressedPickledStr(base64: string, maxBytes: number = MAX_INFLATED_BYTES): string {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64.trim())) throw new PickledStrError('not base64');
   let inflated: Buffer;
   try {
-    inflated = inflateSync(Buffer.from(base64, 'base64'));
+    inflated = inflateSync(Buffer.from(base64, 'base64'), { maxOutputLength: maxBytes });
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new PickledStrError(`inflates to more than ${maxBytes} bytes (${base64.length} base64 characters): refused as a zlib bomb`);
+    }
     throw new PickledStrError(`not zlib data: ${(err as Error).message}`);
   }
   return unpickleStr(inflated);

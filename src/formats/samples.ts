@@ -11,19 +11,24 @@
  *   `crucible generate` writes these records with `completion` or `response` null when the server returned no
  *   text: such a sample is read as an empty response, which is judged `no_code`.
  * - MultiPL-E completion files `{name, ..., completions: [string]}` and results files `{name, ..., results:
- *   [{program}]}` (or a directory of them; see `multipl-e.ts`).
+ *   [{program}]}`, pretty-printed or one line (or a directory of them; see `multipl-e.ts`).
  * - CodeT's `{prompt, samples: [string]}` rows (see `codet.ts`), which need the problems to match prompts.
- * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings in problem
- *   order; need the problems) and LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
+ * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
+ *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
+ *   LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
+ * - EvalPlus sample directories, `<task>/<n>.py` whole programs as `evalplus.codegen` writes them (`evalplus-samples.ts`).
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
  */
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { readCodetSamples } from './codet.js';
 import { DatasetError } from './errors.js';
 import { readDecompressedText, readJsonl, readLines } from './jsonl.js';
 import { firstMultiplEFile, readMultiplESamples } from './multipl-e.js';
-import { bigcodeSamples, liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
+import { isEvalPlusSampleDir, readEvalPlusSampleDir } from './evalplus-samples.js';
+import { alignBigcode, type BigcodeAlignment } from './bigcode.js';
+import { liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
@@ -48,7 +53,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir';
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -65,7 +70,11 @@ async function wholeDocument(path: string): Promise<unknown> {
  * be a directory of MultiPL-E completion/results files, judged by its first file.
  */
 export async function detectSampleFormat(given: string): Promise<SampleFormat> {
+  if ((await stat(given).catch(() => undefined))?.isDirectory() === true && await isEvalPlusSampleDir(given)) return 'evalplus-dir';
   const path = await firstMultiplEFile(given);
+  if ((await stat(path)).isDirectory()) {
+    throw new DatasetError(path, undefined, undefined, 'a directory of samples holds MultiPL-E .jsonl files or EvalPlus <task>/<n>.py folders; this one has neither');
+  }
   for await (const { line, text } of readLines(path)) {
     if (text.trimStart().startsWith('[')) {
       const format = wholeFileSampleFormat(await wholeDocument(path));
@@ -79,6 +88,8 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     try {
       first = JSON.parse(text);
     } catch (err) {
+      // Not one record per line: a pretty-printed document (MultiPL-E's completion files are written with indent=2).
+      if (isMultiplESamples(await wholeDocument(path).catch(() => undefined))) return 'multipl-e';
       throw new DatasetError(path, line, undefined, `invalid JSON: ${(err as Error).message}`);
     }
     if (typeof first === 'object' && first !== null && 'samples' in first && 'prompt' in first) return 'codet';
@@ -86,6 +97,12 @@ export async function detectSampleFormat(given: string): Promise<SampleFormat> {
     return 'jsonl';
   }
   throw new DatasetError(path, undefined, undefined, 'no samples: the file is empty');
+}
+
+/** Whether a whole JSON document is a MultiPL-E completion or results file (`name` and `completions` or `results`). */
+function isMultiplESamples(document: unknown): boolean {
+  return typeof document === 'object' && document !== null && !Array.isArray(document) && 'name' in document
+    && ('completions' in document || 'results' in document);
 }
 
 /** Read a `{task_id, completion | solution}` JSONL(.gz) file. */
@@ -112,21 +129,44 @@ export async function readSampleJsonl(path: string): Promise<Sample[]> {
 }
 
 export interface ReadSamplesOptions {
-  /** Problems whose prompts CodeT rows are matched against (required for CodeT files). */
+  /** Problems whose prompts CodeT rows are matched against, and bigcode lists are matched to (required for those files). */
   readonly problems?: readonly Problem[];
+  /** bigcode generations shorter than their split: the harness's `--limit_start` they were made with (`bigcode.ts`). */
+  readonly bigcodeStart?: number;
 }
 
-/** Read any supported sample file (kind detected from the first record). */
-export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
+/** A read samples file: its samples, its detected kind, and for bigcode files how their lists were matched. */
+export interface SampleFile {
+  readonly samples: Sample[];
+  readonly format: SampleFormat;
+  readonly bigcode?: Omit<BigcodeAlignment, 'samples'>;
+}
+
+/**
+ * Read any supported sample file (kind detected from the first record), saying what kind it was.
+ * @throws DatasetError for a missing, unreadable or malformed file, a CodeT or bigcode file without `problems`,
+ *   and a bigcode file that cannot be matched to them unambiguously.
+ */
+export async function readSampleFile(path: string, options: ReadSamplesOptions = {}): Promise<SampleFile> {
   const format = await detectSampleFormat(path);
-  if (format === 'jsonl') return readSampleJsonl(path);
-  if (format === 'livecodebench') return liveCodeBenchSamples(path, await wholeDocument(path));
-  if (format === 'multipl-e') return readMultiplESamples(path);
+  if (format === 'jsonl') return { samples: await readSampleJsonl(path), format };
+  if (format === 'livecodebench') return { samples: liveCodeBenchSamples(path, await wholeDocument(path)), format };
+  if (format === 'multipl-e') return { samples: await readMultiplESamples(path), format };
+  if (format === 'evalplus-dir') return { samples: await readEvalPlusSampleDir(path, options.problems), format };
   if (options.problems === undefined) {
     throw new DatasetError(path, undefined, undefined, format === 'codet'
       ? 'CodeT {prompt, samples} file: problems are needed to match prompts'
-      : 'bigcode generations: problems are needed (the lists follow the problems file\'s order)');
+      : 'bigcode generations: problems are needed (the lists carry no task ids)');
   }
-  if (format === 'bigcode') return bigcodeSamples(path, await wholeDocument(path), options.problems);
-  return readCodetSamples(path, options.problems);
+  if (format === 'bigcode') {
+    const { samples, ...bigcode } = alignBigcode(path, await wholeDocument(path), options.problems,
+      options.bigcodeStart === undefined ? {} : { start: options.bigcodeStart });
+    return { samples, format, bigcode };
+  }
+  return { samples: await readCodetSamples(path, options.problems), format };
+}
+
+/** Read any supported sample file (kind detected from the first record); `readSampleFile` without the kind. */
+export async function readSamples(path: string, options: ReadSamplesOptions = {}): Promise<Sample[]> {
+  return (await readSampleFile(path, options)).samples;
 }

@@ -78,6 +78,11 @@ export interface IoProblem {
   readonly referenceSolution?: { readonly language: string; readonly code: string };
   /** Release (contest) date, ISO 8601, when the dataset gives one (LiveCodeBench, TACO): for contamination windows. */
   readonly releaseDate?: string;
+  /** The dataset's difficulty label and source platform (LiveCodeBench `difficulty`, `platform`): results are broken down by them. */
+  readonly difficulty?: string;
+  readonly platform?: string;
+  /** The problem's title, when the dataset has one. */
+  readonly title?: string;
 }
 
 /**
@@ -166,6 +171,10 @@ export interface ExpectedCallProblem {
   readonly timeLimitMs?: number;
   /** Release (contest) date, ISO 8601 (`2023-08-21T00:00:00`), for contamination windows. */
   readonly releaseDate?: string;
+  /** As `IoProblem`'s: LiveCodeBench `difficulty`, `platform`, `question_title`. */
+  readonly difficulty?: string;
+  readonly platform?: string;
+  readonly title?: string;
 }
 
 /**
@@ -226,6 +235,8 @@ interface ProofProblemBase {
   readonly kind: 'proof';
   readonly taskId: string;
   readonly prompt?: string;
+  /** Never set: a proof problem is judged in its checker's language (`src/kinds/proof/`); kept so `Problem['language']` reads on every kind. */
+  readonly language?: undefined;
 }
 
 /**

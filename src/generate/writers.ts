@@ -54,10 +54,14 @@ export function crucibleSamplesJsonl(entries: readonly WriterEntry[]): string {
 
 let registry: LanguageRegistry | undefined;
 
-/** The fence tags naming a language id in a response (its languages/*.yaml id, aliases and fence tags; the id alone if unknown). */
-function fenceTagsOf(id: string): ReadonlySet<string> {
+/**
+ * The fence tags that name a prompt's language (`LanguageRegistry.fenceTags`: the language file's id, aliases and
+ * fenceTags), as `crucible eval` extracts with them; a language without a file is named by its id alone. The
+ * language files are read once per process.
+ */
+function fenceTagsOf(language: string): ReadonlySet<string> {
   registry ??= LanguageRegistry.load();
-  return registry.has(id) ? registry.fenceTags(registry.get(id)) : new Set([id.toLowerCase()]);
+  return registry.has(language) ? registry.fenceTags(registry.get(language)) : new Set([language.toLowerCase()]);
 }
 
 /** The whole program a sample is, for harnesses that take programs ('' when the server sent no text). */

@@ -120,6 +120,13 @@ export interface PackageRequest {
   readonly runCpuMs: number;
   readonly runWallMs?: number;
   readonly memoryKiB: number;
+  /**
+   * Largest CPU limit (ms) and memory limit (KiB) the package's own configuration may set (`grader_config`'s
+   * `TIME_LIMIT`/`MEMORY_LIMIT`, `grader_config.json`'s `time_limit`/`memory_limit`): a server's maxima; default
+   * the ranges of `LIMIT_RANGES`. A value past them is the request's error (`JudgeRequestError`), never clamped.
+   */
+  readonly maxCpuMs?: number;
+  readonly maxMemoryKiB?: number;
 }
 
 /**

@@ -46,8 +46,10 @@ export interface ModeContext<R = unknown> {
  * by a plan of kind `K` whose runs are not judged (each run's test is `passed` when it ended `ok`).
  * `fingerprint` covers everything the reference depends on (a cached entry with another fingerprint or
  * `version` is recomputed, as is one `schema` rejects). `parse` throws `GroundTruthError` when the reference
- * cannot be made (the problem's verdicts are then `internal_error`, never a verdict on a sample). An optional
- * reference (`applies` false) is undefined for that problem, computed and cached never.
+ * cannot be made: the problem's verdicts are then `reference_failed` (the reference itself failed, e.g. on a limit;
+ * remembered for the process) or, when Crucible failed while running it, `internal_error` (tried again later);
+ * never a verdict on a sample. An optional reference (`applies` false) is undefined for that problem, computed and
+ * cached never.
  */
 export interface ReferenceSpec<P extends ProblemBase, R, K extends PlanKind = PlanKind> {
   readonly version: number;
@@ -74,14 +76,38 @@ export interface ModeSummary {
   readonly text: string;
 }
 
+/** A judging limit a reference solution can run out of (a field of `JudgeLimits`). */
+export type ReferenceLimit = keyof JudgeLimits;
+
 /**
  * Thrown by a reference's `parse` when the reference cannot be made from what ran. `transient` when Crucible
  * failed (the harness answered `internal_error`): the judge then tries again later instead of remembering it.
+ * `limit`: the judging limit the reference solution ran out of, when that is why (see `referenceLimitHint`).
  */
 export class GroundTruthError extends Error {
-  constructor(message: string, readonly transient = false) {
+  constructor(message: string, readonly transient = false, readonly limit?: ReferenceLimit) {
     super(message);
     this.name = 'GroundTruthError';
+  }
+}
+
+/**
+ * The reason of a `reference_failed` verdict: which limit to raise when a limit was the cause (first, so a reason
+ * cut to `REASON_CHARS` keeps it), with the value it ran under, then what failed (the judge's limits, under which references are computed; CPU time is
+ * `REFERENCE_CPU_FACTOR` times the per-test limit, `src/limits.ts`). Units in the text are the command line's.
+ */
+export function referenceFailureReason(error: GroundTruthError, limits: JudgeLimits): string {
+  switch (error.limit) {
+    case 'memoryKiB':
+      return `the reference solution needs more memory than the limit of ${Math.round(limits.memoryKiB / 1024)} MiB; `
+        + `raise it to judge this problem (--memory-limit MiB): ${error.message}`;
+    case 'cpuMs':
+      return `the reference solution ran out of CPU time (20 x the limit of ${limits.cpuMs} ms); `
+        + `raise the limit to judge this problem (--time-limit SECONDS): ${error.message}`;
+    case 'outputBytes':
+      return `the reference solution printed more than the output limit of ${limits.outputBytes} bytes: ${error.message}`;
+    case undefined:
+      return error.message;
   }
 }
 

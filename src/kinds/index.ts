@@ -19,7 +19,7 @@ import { scriptMode } from './script/script.js';
 import { unitTestMode } from './python/unit-test.js';
 
 export {
-  defineMode, GroundTruthError, SubmissionError, type AnyMode, type CodeShape, type JudgingMode, type ModeContext, type ReferenceSpec,
+  defineMode, GroundTruthError, referenceFailureReason, SubmissionError, type AnyMode, type CodeShape, type JudgingMode, type ModeContext, type ReferenceSpec,
 } from '../judge/mode.js';
 export { ModeRegistry } from '../judge/registry.js';
 export type { ExpectedOutput } from './python/call.js';

@@ -19,6 +19,9 @@ import type { Rng } from './random.js';
 import { bootstrapIntervals, resolveBootstrapOptions, type BootstrapOptions, type BootstrapSettings } from './bootstrap.js';
 import { maxReportableK, passAtKTable, type ProblemCounts } from './pass-at-k.js';
 
+/** The k values headline tables show (each reported when every problem has at least k samples). */
+export const HEADLINE_KS: readonly number[] = [1, 2, 5, 10, 20, 50, 100];
+
 export interface PassAtKIntervalOptions extends BootstrapOptions {
   /** The k to report; default every k from 1 to the smallest n. Each must be in 1..smallest n. */
   readonly ks?: readonly number[];

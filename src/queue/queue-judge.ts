@@ -37,7 +37,7 @@ import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { fleetConcurrency, readFleet, readFleetStatus, type FleetStatus } from './fleet.js';
 import {
-  datasetKey, judgePayload, MAX_BATCH, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
+  datasetKey, jobLimitsProblem, judgePayload, MAX_BATCH, wireHarnessJob, jobResultSchema, resultTests, resultVerdict, WIRE_VERSION, wireProblemSpec, zodMessage,
   type JobKind, type JobPayload, type JobResult,
 } from './wire.js';
 
@@ -248,6 +248,8 @@ export class QueueJudge implements Judge {
     const testCount = await this.checkProblem(request.problem, options);
     const limits = { ...definedOnly(this.options.limits), ...definedOnly(request.limits ?? {}) };
     const payload = judgePayload({ ...request, limits }, options.detail === true) as Extract<JobPayload, { kind: 'judge' }>;
+    const outOfRange = jobLimitsProblem(payload);
+    if (outOfRange !== null) throw new JudgeRequestError(outOfRange.message, outOfRange.field);
     const result = this.options.maxBatch > 1 ? await this.gather(payload, options) : await this.submit(payload, testCount, options);
     if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
@@ -275,6 +277,8 @@ export class QueueJudge implements Judge {
       ...request.files === undefined ? {} : { files: Object.fromEntries(Object.entries(request.files)
         .map(([path, bytes]) => [path, Buffer.from(bytes).toString('base64')])) },
       limits: definedOnly({ ...request.limits }) as Extract<JobPayload, { kind: 'plain' }>['request']['limits'] } };
+    const outOfRange = jobLimitsProblem(payload);
+    if (outOfRange !== null) throw new JudgeRequestError(outOfRange.message, outOfRange.field);
     const result = await this.submit(payload, 0, options);
     if (result.kind === 'plain') return { compile: result.compile, run: result.run };
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);

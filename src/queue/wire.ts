@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/crucible.js';
+import { LIMIT_RANGES, outOfRange, type LimitRange, type LimitUnit } from '../limits.js';
 import type { Problem } from '../formats/types.js';
 import type { JudgeRequest, JudgeRequestField, ProblemSpec } from '../judge/judge.js';
 import type { PackageOutcome } from '../judge/plan.js';
@@ -68,6 +69,7 @@ const ioSchema = z.object({
   tests: z.array(z.object({ input: text, output: text })), comparator: ComparatorSchema,
   timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(),
   referenceSolution: z.object({ language: text.min(1), code: text }).optional(), releaseDate: text.optional(),
+  difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 const assertionsSchema = z.object({
   kind: z.literal('assertions'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
@@ -82,6 +84,7 @@ const expectedCallSchema = z.object({
   kind: z.literal('expected_call'), taskId: text.min(1), language: z.literal('python'), prompt: text, entryPoint: text,
   tests: z.array(z.object({ args: z.array(pyValueSchema), expected: pyValueSchema })), rule: z.enum(['livecodebench', 'apps']),
   statement: text.optional(), timeLimitMs: positiveInt.optional(), releaseDate: text.optional(),
+  difficulty: text.optional(), platform: text.optional(), title: text.optional(),
 });
 /** The kinds whose shape the wire checks field by field. */
 const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi']);
@@ -122,6 +125,7 @@ const harnessLimits = { cpuMs: positiveInt, wallMs: positiveInt, memoryKiB: posi
 /** A raw harness job (`HarnessJob`, `src/judge/harness/protocol.ts`); the harness checks its own fields again. */
 const harnessJobSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('unit_test'), program: text, prelude: text, test: text, entryPoint: text, ...harnessLimits }),
+  z.object({ mode: z.literal('script'), program: text, asserts: z.array(text), ...harnessLimits }),
   z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(), ...harnessLimits }),
   z.object({ mode: z.literal('assertions'), program: text, prelude: text, entryPoint: text, assertions: z.array(text), ...harnessLimits }),
 ]);
@@ -170,6 +174,7 @@ export const jobPayloadSchema = z.discriminatedUnion('kind', [
     request: z.object({
       package: z.enum(['codeforces', 'cms_ioi']), language: text.min(1), files: z.array(z.object({ name: text, content: text })).min(1),
       runCpuMs: positiveInt, runWallMs: positiveInt.optional(), memoryKiB: positiveInt,
+      maxCpuMs: positiveInt.optional(), maxMemoryKiB: positiveInt.optional(),
     }),
   }),
 ]);
@@ -308,6 +313,73 @@ export const workerAdvertSchema = z.object({
   host: text, concurrency: positiveInt.optional(), inFlight: z.number().int().nonnegative().default(0),
 });
 export type WorkerAdvert = z.output<typeof workerAdvertSchema>;
+
+/** The ranges a job's limits must be in (`LIMIT_RANGES`), by field name, with their units. */
+const WIRE_LIMITS: Readonly<Record<string, LimitRange & { readonly unit: LimitUnit }>> = {
+  cpuMs: { ...LIMIT_RANGES.cpuMs, unit: 'ms' },
+  wallMs: { ...LIMIT_RANGES.wallMs, unit: 'ms' },
+  compileCpuMs: { ...LIMIT_RANGES.compileCpuMs, unit: 'ms' },
+  memoryKiB: { ...LIMIT_RANGES.memoryKiB, unit: 'KiB' },
+  outputBytes: { ...LIMIT_RANGES.outputBytes, unit: 'bytes' },
+  timeLimitMs: { ...LIMIT_RANGES.cpuMs, unit: 'ms' },
+  memoryLimitKiB: { ...LIMIT_RANGES.memoryKiB, unit: 'KiB' },
+};
+
+/** The first of `limits`' fields outside its range, as `where.field: ...`, or null. */
+function limitsProblem(limits: Readonly<Record<string, unknown>> | undefined, where: string): string | null {
+  for (const [field, value] of Object.entries(limits ?? {})) {
+    const range = WIRE_LIMITS[field];
+    if (range === undefined || typeof value !== 'number') continue;
+    const problem = outOfRange(value, range, range.unit, range.unit === 'ms' ? 'ms' : range.unit === 'KiB' ? 'KiB' : 'bytes');
+    if (problem !== null) return `${where}.${field}: ${problem}`;
+  }
+  return null;
+}
+
+/**
+ * Where a job (or one `judge` request of a batch) asks for limits outside `LIMIT_RANGES` (`src/limits.ts`): a
+ * message naming the field and the range, with the request field it is answered on (`limits`, or `problem` for
+ * an inline problem's own time or memory limit), or null. A front end checks the same ranges at its edge; a
+ * worker checks again before it runs anything, so a job written by another version or by hand cannot make it run
+ * a 45 s sleeper or keep 300 MiB of output.
+ */
+export function jobLimitsProblem(payload: JobPayload): { readonly message: string; readonly field: 'limits' | 'problem' } | null {
+  const inline = (spec: z.infer<typeof problemSpecSchema>, where: string): { message: string; field: 'problem' } | null => {
+    if (!('inline' in spec)) return null;
+    const problem = spec.inline as unknown as Readonly<Record<string, unknown>>;
+    const message = limitsProblem({ timeLimitMs: problem.timeLimitMs, memoryLimitKiB: problem.memoryLimitKiB }, `${where}.problem.inline`);
+    return message === null ? null : { message, field: 'problem' };
+  };
+  switch (payload.kind) {
+    case 'judge': {
+      const message = limitsProblem(payload.request.limits, 'request.limits');
+      return message !== null ? { message, field: 'limits' } : inline(payload.request.problem, 'request');
+    }
+    case 'batch': {
+      for (const [i, item] of payload.items.entries()) {
+        const found = jobLimitsProblem(item);
+        if (found !== null) return { ...found, message: `items[${i}].${found.message}` };
+      }
+      return null;
+    }
+    case 'describe':
+      return inline(payload.problem, 'describe');
+    case 'plain': {
+      const message = limitsProblem(payload.request.limits, 'request.limits');
+      return message === null ? null : { message, field: 'limits' };
+    }
+    case 'harness': {
+      const { cpuMs, wallMs, memoryKiB, outputBytes } = payload.job;
+      const message = limitsProblem({ cpuMs, wallMs, memoryKiB, outputBytes }, 'job');
+      return message === null ? null : { message, field: 'limits' };
+    }
+    case 'package': {
+      const { runCpuMs, runWallMs, memoryKiB } = payload.request;
+      const message = limitsProblem({ cpuMs: runCpuMs, wallMs: runWallMs, memoryKiB }, 'request');
+      return message === null ? null : { message, field: 'limits' };
+    }
+  }
+}
 
 /** `text` of a zod error as one line: `path: message` of the first issue. */
 export function zodMessage(error: z.ZodError): string {

@@ -35,7 +35,7 @@ import type { QueueLocation } from './connection.js';
 import { reachable, redisConnection } from './redis.js';
 import { ADVERT_TTL_MS, advertise, countFleetEvent, withdraw } from './fleet.js';
 import {
-  datasetKey, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type RequestErrorAnswer,
+  datasetKey, jobLimitsProblem, jobPayloadSchema, shippedDatasetSchema, zodMessage, type JobAnswer, type JobPayload, type RequestErrorAnswer,
   type VerdictAnswer, type WorkerAdvert,
   type WorkerProvenance,
 } from './wire.js';
@@ -176,6 +176,9 @@ async function processJob(data: unknown, context: JobContext): Promise<JobAnswer
   if (payload.kind === 'judge') return judgeOne(payload, context);
   const by = context.provenance(payload.kind === 'plain' ? payload.request.program.language : payload.kind === 'harness' ? 'python' : undefined);
   const worker = by.worker;
+  // Limits outside LIMIT_RANGES are the request's error, answered before anything runs.
+  const limits = jobLimitsProblem(payload);
+  if (limits !== null) return { kind: 'request_error', message: limits.message, field: limits.field, provenance: by };
   if (payload.kind === 'plain') {
     const { files, ...request } = payload.request;
     const outcome = await context.judge.runPlain(files === undefined ? request : { ...request,
@@ -221,6 +224,8 @@ async function runPackage(request: PackageRequest, context: JobContext, by: Work
  */
 async function judgeOne(payload: Extract<JobPayload, { kind: 'judge' }>, context: JobContext): Promise<VerdictAnswer | RequestErrorAnswer> {
   const by = context.provenance(payload.request.program.language);
+  const limits = jobLimitsProblem(payload);
+  if (limits !== null) return { kind: 'request_error', message: limits.message, field: limits.field, provenance: by };
   const problem = payload.request.problem;
   if ('datasetHash' in problem) await context.datasets.ensure(problem.datasetHash);
   try {

@@ -4,13 +4,16 @@
  */
 import type { SampleRecord } from '../store/records.js';
 import type { SampleStatus } from '../verdict/index.js';
-import { countsFromRecords, type PassField } from '../metrics/counts.js';
+import { countsFromRecords, referenceFailedTasks, type CountOptions, type PassField } from '../metrics/counts.js';
 import type { BootstrapOptions } from '../metrics/bootstrap.js';
 import { passAtKWithIntervals, recordedBootstrapOptions, type PassAtKSummary } from '../metrics/summary.js';
 import { SAMPLE_STATUSES, type LoadedRun } from './load-run.js';
+import { extraSections, type ReportSection } from './sections.js';
+import type { WindowBy } from '../metrics/windows.js';
 
 /** The k values of the summary table, when reportable (the full curve is in the chart). */
-export const HEADLINE_KS: readonly number[] = [1, 2, 5, 10, 20, 50, 100];
+export { HEADLINE_KS } from '../metrics/summary.js';
+import { HEADLINE_KS } from '../metrics/summary.js';
 
 export interface StatusCount {
   readonly status: SampleStatus;
@@ -45,6 +48,41 @@ export interface ReportData {
   readonly problems: readonly ProblemRow[];
   /** `summary.json` as written by `crucible eval`, if present. */
   readonly runSummary: unknown;
+  /** What pass@k covers when it is not simply every problem of the file: subset, split, problems left out. */
+  readonly coverage: readonly string[];
+  /** Tables beyond pass@k: release windows, verbatim copies, efficiency (`sections.ts`). */
+  readonly sections: readonly ReportSection[];
+}
+
+/** The parts of an eval summary (`src/cli/eval-summary.ts`) that say what pass@k covers; anything else is ignored. */
+interface CoverageStamp {
+  readonly scope?: { problemsInFile?: number; problems?: number; subset?: boolean; limit?: number; tasks?: readonly string[];
+    split?: { name?: string; problems?: number } };
+  readonly referenceFailures?: { countedAsFailed?: boolean };
+}
+
+function stampOf(summary: unknown): CoverageStamp {
+  return typeof summary === 'object' && summary !== null ? summary as CoverageStamp : {};
+}
+
+/** One line per thing a reader must know about what pass@k is over (the eval's stamp and the records). */
+function coverageLines(stamp: CoverageStamp, referenceFailed: readonly string[]): string[] {
+  const lines: string[] = [];
+  const scope = stamp.scope;
+  if (scope?.subset === true) {
+    const by = [...(scope.tasks === undefined ? [] : ['--tasks']), ...(scope.limit === undefined ? [] : [`--limit ${scope.limit}`])].join(' and ');
+    const of = scope.split?.name === undefined ? `${scope.problemsInFile} problems of the file` : `${scope.split.problems} problems of the ${scope.split.name}`;
+    lines.push(`Subset: pass@k is over ${scope.problems} of the ${of} (${by}), not the benchmark's score.`);
+  } else if (scope?.split?.name !== undefined) {
+    lines.push(`Split: the ${scope.split.name}, ${scope.problems} of the file's ${scope.problemsInFile} problems.`);
+  }
+  if (referenceFailed.length > 0) {
+    const named = referenceFailed.slice(0, 10).join(', ') + (referenceFailed.length > 10 ? ', ...' : '');
+    lines.push(stamp.referenceFailures?.countedAsFailed === true
+      ? `Reference failed: ${referenceFailed.length} problems (${named}) whose reference solution failed under the limits are counted as failed.`
+      : `Reference failed: ${referenceFailed.length} problems (${named}) whose reference solution failed under the limits are left out of pass@k.`);
+  }
+  return lines;
 }
 
 function statusCounts(records: readonly SampleRecord[], includeZero: boolean): StatusCount[] {
@@ -62,22 +100,25 @@ function latestRecords(records: readonly SampleRecord[]): SampleRecord[] {
   return [...byKey.values()];
 }
 
-function summarize(records: readonly SampleRecord[], field: PassField, options: BootstrapOptions): PassAtKSummary {
-  return passAtKWithIntervals(countsFromRecords(records, field), options);
+function summarize(records: readonly SampleRecord[], field: PassField, options: BootstrapOptions, counting: CountOptions): PassAtKSummary {
+  return passAtKWithIntervals(countsFromRecords(records, field, counting), options);
 }
 
 /**
  * Builds the report data of a loaded run: pass@k curve with bootstrap CIs (base, and plus for EvalPlus
- * runs), verdict counts and per-problem rows. Bootstrap settings: `options`, else those the run's summary
- * records (what its eval printed, and what the store and dashboard show), else the defaults.
+ * runs), verdict counts and per-problem rows, and what pass@k covers (the eval's scope stamp; problems whose
+ * reference failed, left out of pass@k as the eval left them out). Bootstrap settings: `options`, else those the
+ * run's summary records (what its eval printed, and what the store and dashboard show), else the defaults.
  * @throws RangeError from the metrics when the bootstrap options are out of range.
  */
-export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}): ReportData {
+export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}, view: { readonly windowBy?: WindowBy } = {}): ReportData {
   const options = { ...recordedBootstrapOptions(run.summary), ...given };
   const records = latestRecords(run.records);
-  const base = summarize(records, 'passed', options);
+  const stamp = stampOf(run.summary);
+  const counting = { includeReferenceFailures: stamp.referenceFailures?.countedAsFailed === true };
+  const base = summarize(records, 'passed', options, counting);
   const hasPlus = records.some((r) => r.plusPassed !== undefined);
-  const plus = hasPlus ? summarize(records, 'plusPassed', options) : undefined;
+  const plus = hasPlus ? summarize(records, 'plusPassed', options, counting) : undefined;
 
   const byTask = new Map<string, SampleRecord[]>();
   for (const r of records) {
@@ -105,5 +146,8 @@ export function buildReportData(run: LoadedRun, given: BootstrapOptions = {}): R
     verdictCounts: statusCounts(records, true),
     problems,
     runSummary: run.summary,
+    coverage: coverageLines(stamp, referenceFailedTasks(records)),
+    sections: extraSections(records, run.summary, { ...options, ks: HEADLINE_KS.filter((k) => k <= base.maxK),
+      includeReferenceFailures: counting.includeReferenceFailures, ...(view.windowBy === undefined ? {} : { windowBy: view.windowBy }) }),
   };
 }

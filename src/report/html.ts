@@ -5,6 +5,7 @@
  */
 import type { PassAtKSummary } from '../metrics/summary.js';
 import type { ReportData } from './build.js';
+import type { ReportSection } from './sections.js';
 import { passAtKCurveSpec, renderSvg, verdictChartSpec } from './charts.js';
 import { estimateWithInterval, percent, pointAt } from './format.js';
 
@@ -66,6 +67,12 @@ function problemTable(data: ReportData): string {
   );
 }
 
+function sectionHtml(section: ReportSection): string {
+  return `<h2>${escapeHtml(section.title)}</h2>${section.note === undefined ? '' : `<p>${escapeHtml(section.note)}</p>`}` +
+    `<table id="${escapeHtml(section.id)}"><thead><tr>${section.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>` +
+    section.rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table>';
+}
+
 /** Renders the report as one self-contained HTML document. */
 export async function renderHtml(data: ReportData): Promise<string> {
   const { base } = data;
@@ -86,6 +93,7 @@ export async function renderHtml(data: ReportData): Promise<string> {
 <p>${base.numProblems} problems, ${base.numSamples} samples, ${base.numCorrect} passed.
 pass@k in percent with ${ci} percentile-bootstrap intervals over problems
 (${base.bootstrap.reps} replicates, seed ${base.bootstrap.seed}${base.bootstrap.twoLevel ? ', two-level' : ''}).</p>
+${data.coverage.map((line) => `<p class="coverage"><strong>${escapeHtml(line)}</strong></p>`).join('\n')}
 <h2>Summary</h2>
 <table><thead><tr><th>tests</th>${headline}</tr></thead><tbody>
 ${summaryRow('base', base, data.headlineKs)}${data.plus === undefined ? '' : summaryRow('base + plus', data.plus, data.headlineKs)}
@@ -95,6 +103,7 @@ ${summaryRow('base', base, data.headlineKs)}${data.plus === undefined ? '' : sum
 <h2>Verdicts</h2>
 <table><thead><tr><th>status</th><th>samples</th></tr></thead><tbody>${verdictRows}</tbody></table>
 <figure>${verdictSvg}</figure>
+${data.sections.map(sectionHtml).join('\n')}
 <h2>Problems</h2>
 ${problemTable(data)}
 <script>${SORT_SCRIPT}</script>

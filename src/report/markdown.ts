@@ -27,6 +27,7 @@ export function renderMarkdown(data: ReportData): string {
       `(${base.bootstrap.reps} replicates, seed ${base.bootstrap.seed}${base.bootstrap.twoLevel ? ', two-level' : ''}).`,
     '',
   );
+  for (const line of data.coverage) lines.push(`> **${cell(line)}**`, '');
 
   lines.push('## Summary', '');
   lines.push(`| tests | ${data.headlineKs.map((k) => `pass@${k}`).join(' | ')} |`);
@@ -48,6 +49,14 @@ export function renderMarkdown(data: ReportData): string {
   lines.push('## Verdicts', '', '| status | samples |', '|---|---|');
   for (const v of data.verdictCounts) lines.push(`| ${v.status} | ${v.count} |`);
   lines.push('');
+
+  for (const section of data.sections) {
+    lines.push(`## ${section.title}`, '');
+    if (section.note !== undefined) lines.push(cell(section.note), '');
+    lines.push(`| ${section.header.map(cell).join(' | ')} |`, `|${section.header.map(() => '---').join('|')}|`);
+    for (const row of section.rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
+    lines.push('');
+  }
 
   const hasPlus = data.plus !== undefined;
   lines.push('## Problems (hardest first)', '');

@@ -3,8 +3,9 @@
  *
  * Spec (zod schema `RewardSpecSchema`, parsed once from config):
  * - `kind: "binary"`: 1 when the sample passed (status `passed`, every test passed), else 0;
- *   `failFast` (default false) tells the runner it may stop at the first failing test, since the reward
- *   cannot change after it. Only binary specs may set it.
+ *   `failFast` (default true) lets the runner stop at the first failing test, since the reward cannot change
+ *   after it (a looping completion on a HumanEval+ problem then costs one time-out, not one per plus input);
+ *   `false` runs every test (for per-test logs). Only binary specs have it.
  * - `kind: "fraction"`: weighted pass fraction `sum(w_i * pass_i) / sum(w_i)` over all tests.
  * - `kind: "threshold"`: 1 when that weighted fraction is >= `threshold` (in [0, 1]), else 0.
  * - `weights` (fraction/threshold only): one non-negative weight per test, in test order, not all zero;
@@ -21,7 +22,8 @@
  * tests the problem has. Status `no_tests` gives 0 (never a pass).
  * Errors: `RewardError` for a spec with `analysis` and a sample without an analysis report or with a counted
  * analyser that failed, for `internal_error` (Crucible failed, so there is no reward to give: the trainer must
- * retry or drop the sample, not learn from a made-up 0), for `passed` with a failing test, and for weights whose
+ * retry or drop the sample, not learn from a made-up 0) and `reference_failed` (the problem cannot be judged under
+ * these limits), for `passed` with a failing test, and for weights whose
  * length is not `testCount`.
  */
 import { z } from 'zod';
@@ -48,7 +50,7 @@ export const RewardSpecSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('binary'),
       penalties: PenaltiesSchema,
-      failFast: z.boolean().default(false).describe('The runner may stop at the first failing test.'),
+      failFast: z.boolean().default(true).describe('The runner may stop at the first failing test (default true: a binary reward cannot use the rest).'),
       analysis: AnalysisTermSchema.optional(),
     })
     .strict(),
@@ -124,6 +126,8 @@ function verdictReward(spec: RewardSpec, input: RewardInput): number {
   switch (input.status) {
     case 'internal_error':
       throw new RewardError('internal_error: Crucible could not judge this sample, so it has no reward');
+    case 'reference_failed':
+      throw new RewardError('reference_failed: the problem\'s reference solution failed under the limits, so nothing was judged');
     case 'no_code':
       return spec.penalties.noCode;
     case 'compile_error':

@@ -1,5 +1,5 @@
 /** A verdict's reward: the bridge from judging (`src/verdict/`) to reward specs (`spec.ts`). Pure. */
-import type { Verdict } from '../verdict/index.js';
+import type { SampleStatus, Verdict } from '../verdict/index.js';
 import { computeReward, RewardError, type RewardSpec } from './spec.js';
 
 /** Tests passed, per test index (tests not run count as failed): `testCount` entries. */
@@ -9,12 +9,26 @@ export function testsPassedOf(verdict: Verdict): boolean[] {
   return passed;
 }
 
-/** The reward of a verdict under `spec`, or null when there is none to give (`internal_error`, an inconsistent verdict). */
+/**
+ * The status a reward counts: EvalPlus' base-and-plus status (`plusStatus`) when the verdict has one (HumanEval+,
+ * MBPP+: a sample passes only when its base and its plus inputs pass, as EvalPlus' "plus" score counts it, and
+ * every test of the problem is in `testCount`), else the verdict's status. A wrong plus answer found after the
+ * base inputs passed is therefore a 0, not a `passed` whose tests disagree.
+ */
+export function rewardStatusOf(verdict: Pick<Verdict, 'status' | 'plusStatus'>): SampleStatus {
+  return verdict.plusStatus ?? verdict.status;
+}
+
+/**
+ * The reward of a verdict under `spec` (status: `rewardStatusOf`), or null when there is none to give
+ * (`internal_error`, `reference_failed`, an inconsistent verdict).
+ */
 export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
-  if (verdict.status === 'internal_error') return null;
+  const status = rewardStatusOf(verdict);
+  if (status === 'internal_error' || status === 'reference_failed') return null;
   try {
     return computeReward(spec, {
-      status: verdict.status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
+      status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
       ...(verdict.analysis === undefined ? {} : { analysis: verdict.analysis }),
     });
   } catch (error) {

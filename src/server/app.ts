@@ -1,7 +1,8 @@
 /**
  * `crucible serve`: assembly of the HTTP service and its lifecycle.
  *
- * Request lifecycle (fastify phases): onRequest (refuse while draining -> 503 `shutting_down`; bearer token
+ * Request lifecycle (fastify phases): onRequest (without a token, a `Host` that is not an IP address, localhost or
+ * an allowed name -> 403 `host_not_allowed`; refuse while draining -> 503 `shutting_down`; bearer token
  * -> 401 `unauthorized`) -> JSON body parsing with `bodyLimit` (413 `payload_too_large`, 400 `invalid_json`)
  * -> handler (zod validation -> 400 `invalid_body` naming the field; admission -> 429 `overloaded` +
  * `Retry-After`, or the family's own overload status; judging) -> onResponse (metrics). Every error leaves
@@ -15,6 +16,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { hostAllowed, hostRefusal } from '../dashboard/allowed-hosts.js';
 import { datasetHash, readProblems } from '../formats/index.js';
 import type { Problem } from '../formats/types.js';
 import type { Judge, PlainRunOutcome } from '../judge/judge.js';
@@ -42,7 +44,9 @@ import { addQueueMetrics } from './queue-metrics.js';
 import type { QueueJudge } from '../queue/queue-judge.js';
 import { registerSandboxFusion } from './sandbox-fusion.js';
 import { registerSessions } from './sessions.js';
-import { JudgeService, type LoadedProblem } from './service.js';
+import { registerSignals } from './signals.js';
+import { JudgeService } from './service.js';
+import { datasetName, ProblemIndex } from './problem-index.js';
 import { defaultTrainingRunName, openTrainingFeed } from './training.js';
 
 export interface StartOptions {
@@ -70,22 +74,20 @@ export interface ServerHandle {
 }
 
 /**
- * Load problem files into one map by task id and register each file in the judge's catalog under its dataset
- * hash (extra problems form one more dataset, hashed by content). A task id seen twice is an error (which one
- * would a request mean?).
+ * Load problem files into one index (`ProblemIndex`: `<file>:<taskId>` always, a bare task id when one file has
+ * it) and register each file in the judge's catalog under its dataset hash (extra problems form one more
+ * dataset, named `inline`, hashed by content).
+ * @throws ProblemLoadError for two files of one name or a task id twice in one file; DatasetError for a bad file.
  */
-export async function loadProblems(judge: Judge, paths: readonly string[], extra: readonly Problem[] = []): Promise<Map<string, LoadedProblem>> {
-  const byId = new Map<string, LoadedProblem>();
-  const add = (hash: string, problems: readonly Problem[], where: string): void => {
-    for (const p of problems) {
-      if (byId.has(p.taskId)) throw new Error(`problem id "${p.taskId}" appears twice (${where})`);
-      byId.set(p.taskId, { problem: p, ref: { datasetHash: hash, taskId: p.taskId } });
-    }
+export async function loadProblems(judge: Judge, paths: readonly string[], extra: readonly Problem[] = []): Promise<ProblemIndex> {
+  const index = new ProblemIndex();
+  const add = (name: string, where: string, hash: string, problems: readonly Problem[]): void => {
+    index.addFile(name, where, hash, problems);
     judge.catalog.add(hash, problems);
   };
-  for (const path of paths) add(await datasetHash(path), await readProblems(path), path);
-  if (extra.length > 0) add(createHash('sha256').update(JSON.stringify(extra)).digest('hex'), extra, 'start options');
-  return byId;
+  for (const path of paths) add(datasetName(path), path, await datasetHash(path), await readProblems(path));
+  if (extra.length > 0) add('inline', 'start options', createHash('sha256').update(JSON.stringify(extra)).digest('hex'), extra);
+  return index;
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -117,7 +119,7 @@ interface Judging {
   readonly judge: Judge;
   /** The judge when it is a queue's (its fleet's metrics are exported), else null. */
   readonly queue: QueueJudge | null;
-  readonly problems: ReadonlyMap<string, LoadedProblem>;
+  readonly problems: ProblemIndex;
   readonly admission: AdmissionQueue;
   readonly service: JudgeService;
   readonly languages: LanguageRegistry;
@@ -155,7 +157,7 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
     await judge.close();
     if (ownSandbox) sandbox?.close();
   };
-  let problems: Map<string, LoadedProblem>;
+  let problems: ProblemIndex;
   try {
     problems = await loadProblems(judge, config.problems, options.problems ?? []);
   } catch (error) {
@@ -223,6 +225,10 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {
+    // Without a token, only requests that name this server may be served (DNS rebinding: src/dashboard/allowed-hosts.ts).
+    if (config.token === undefined && !hostAllowed(request.headers.host, config.allowedHosts)) {
+      throw new ServiceError('host_not_allowed', hostRefusal(request.headers.host));
+    }
     if (context.draining() && request.url !== '/health') {
       reply.header('connection', 'close');
       throw new ServiceError('shutting_down', 'the server is shutting down');
@@ -259,13 +265,22 @@ function buildApp(config: ServeConfig, logger: Logger, context: ServerContext, r
 
   // Bodies are JSON only: a text/plain body would reach the schemas as a string (and fail as invalid_body).
   app.removeContentTypeParser('text/plain');
+  // An empty body is no body, whatever its Content-Type says: clients send `Content-Type: application/json` with
+  // a body-less DELETE or session reset, which fastify's JSON parser would refuse as invalid JSON. (HTTP/1.1: a
+  // request without Content-Length and Transfer-Encoding has no body.)
+  app.addHook('onRequest', async (request) => {
+    const length = request.headers['content-length'];
+    if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) delete request.headers['content-type'];
+  });
   registerOps(app, context, registry);
   registerNative(app, context);
+  registerSignals(app, context);
   registerSandboxFusion(app, context);
   registerOpenRlhf(app, context);
   registerPiston(app, context);
   const sessions = registerSessions(app, context, registry);
-  registerMcp(app, context, sessions);
+  const mcp = registerMcp(app, context, sessions);
+  registry.add(new Sampled('crucible_mcp_sessions_open', 'MCP sessions (/mcp) open now.', 'gauge', () => mcp.open()));
   return app;
 }
 

@@ -24,8 +24,15 @@ export const ServeConfigSchema = z.object({
   store: z.string().min(1).optional().describe('Result store (a SQLite file or a postgres:// URL): mounts the dashboard at /ui and records every rewarded rollout as a training event; none = neither.'),
   trainingRun: z.string().regex(/^[A-Za-z0-9.:@/_-]{1,200}$/, 'letters, digits and . : @ / - _, at most 200').optional().describe('Name of the training run the rollouts go to; default serve-<start time>.'),
   maxSessions: z.number().int().min(1).max(4096).default(256).describe('Most sessions (/v1/sessions) open at once.'),
-  sessionTtlSeconds: z.number().int().min(1).default(600).describe('Idle seconds before a session that set no ttlSeconds is evicted.'),
-  maxSessionTtlSeconds: z.number().int().min(1).default(86_400).describe('Largest ttlSeconds a session may ask for.'),
+  sessionTtlSeconds: limitSchema(LIMIT_RANGES.ttlSeconds, 's').default(600).describe('Idle seconds before a session that set no ttlSeconds is evicted.'),
+  maxSessionTtlSeconds: limitSchema(LIMIT_RANGES.ttlSeconds, 's').default(LIMIT_RANGES.ttlSeconds.max).describe('Largest ttlSeconds a session may ask for.'),
+  sessionMemoryKiB: z.number().int().min(LIMIT_RANGES.sessionMemoryKiB.min).optional()
+    .describe('Host memory the open sessions may pin at once (their memory limits, files included), KiB; default half the host\'s physical memory.'),
+  maxMcpSessions: z.number().int().min(1).max(65_536).default(256).describe('Most MCP sessions (/mcp) open at once; past it the least recently used idle one is closed.'),
+  maxMcpSessionsPerClient: z.number().int().min(1).max(65_536).default(16)
+    .describe('Most MCP sessions one client (remote address) holds; past it that client\'s least recently used idle one is closed.'),
+  allowedHosts: z.array(z.string().min(1)).default([])
+    .describe('Host names (the Host header) served besides IP addresses and localhost, when the server has no token; "*" allows any (DNS rebinding, docs/SECURITY.md).'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level.'),
   queue: z.string().min(1).optional().describe('Judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of this machine\'s sandbox; none = local.'),
   fleetBacklogPerSlot: z.number().positive().default(8).describe('With `queue`: 429 once the queue\'s backlog (jobs no worker holds) exceeds this many per slot of the fleet.'),

@@ -7,14 +7,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
-import { groupStats, rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
 import { TENANT_PATTERN } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
-import { rolloutOf } from './training.js';
+import { rolloutOf, TRAINING_RUN_HEADER, TRAINING_RUN_NAME } from './training.js';
 import { parseBody } from './validate.js';
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
@@ -51,6 +51,8 @@ const tenantSchema = z.string().regex(TENANT_PATTERN, 'letters, digits and . : @
 export const JudgeBodySchema = z.object({
   ...submissionFields,
   failFast: z.boolean().optional().describe('Stop at the first failing test.'),
+  detail: z.enum(['summary', 'tests']).optional()
+    .describe('"summary" (default): counts and the first failing test; "tests": every test\'s result too (a HumanEval+ problem has ~1,000).'),
   tenant: tenantSchema,
 }).strict().superRefine(exactlyOne);
 
@@ -66,20 +68,31 @@ export function rewardsBodySchema(maxItems: number) {
     reward: RewardSpecSchema.default({ kind: 'binary' }).describe('Reward spec for every item without its own.'),
     items: z.array(ItemSchema).max(maxItems).describe('The rollouts to reward.'),
     step: z.number().int().nonnegative().optional().describe('Trainer step of this batch (the dashboard\'s training page buckets by it).'),
+    trainingRun: z.string().regex(TRAINING_RUN_NAME, 'letters, digits and . : @ / - _, at most 200').optional()
+      .describe('Training run the rollouts go to on the dashboard (default: the X-Crucible-Training-Run header, else the server\'s --training-run).'),
+    batchId: z.string().regex(/^[\x21-\x7e]{1,200}$/, '1-200 printable ASCII characters without spaces').optional()
+      .describe('Idempotency key of the batch (or the Idempotency-Key header): a retried batch is recorded once.'),
     tenant: tenantSchema,
   }).strict();
 }
 
 type RewardItem = z.output<typeof ItemSchema>;
 
-/** The wire form of a verdict (`/v1/judge`). */
-export function verdictJson(verdict: Verdict, extraction: Extraction): Record<string, unknown> {
+/**
+ * The wire form of a verdict (`/v1/judge`): status, counts (`testsRun`, `testsPassed`), the first failing test, resource
+ * use, reason, score, extraction; with `tests` every test's result as well.
+ */
+export function verdictJson(verdict: Verdict, extraction: Extraction, options: { readonly tests?: boolean } = { tests: true }): Record<string, unknown> {
+  const firstFailed = verdict.tests.find((t) => t.status !== 'passed');
   return {
     status: verdict.status,
     passed: verdict.passed,
     ...(verdict.plusStatus === undefined ? {} : { plusStatus: verdict.plusStatus, plusPassed: verdict.plusPassed }),
     testCount: verdict.testCount,
-    tests: verdict.tests,
+    testsRun: verdict.tests.length,
+    testsPassed: verdict.tests.reduce((n, t) => n + (t.status === 'passed' ? 1 : 0), 0),
+    ...(firstFailed === undefined ? {} : { firstFailedTest: firstFailed }),
+    ...(options.tests === true ? { tests: verdict.tests } : {}),
     cpuMs: verdict.cpuMs,
     wallMs: verdict.wallMs,
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
@@ -92,7 +105,11 @@ function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failF
   return { ...body, failFast } as Submission;
 }
 
-/** One answered rollout. `passed` counts passing tests; `total` is the problem's test count. */
+/**
+ * One answered rollout. `status` is the one the reward counts (`rewardStatusOf`: base and plus for an EvalPlus
+ * problem, whose base-only status is then `details.baseStatus`); `passed` counts passing tests; `total` is the
+ * problem's test count.
+ */
 interface ItemResult {
   readonly id: string | number;
   readonly group: string;
@@ -109,12 +126,12 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
     id: item.id,
     group,
     reward: rewardOf(spec, v),
-    status: v.status,
+    status: rewardStatusOf(v),
     passed: v.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0),
     total: v.testCount,
     details: {
       ...(v.reason === undefined ? {} : { reason: v.reason }),
-      ...(v.plusStatus === undefined ? {} : { plusStatus: v.plusStatus }),
+      ...(v.plusStatus === undefined ? {} : { baseStatus: v.status, plusStatus: v.plusStatus }),
       tests: v.tests,
       cpuMs: v.cpuMs,
       wallMs: v.wallMs,
@@ -123,20 +140,56 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
   };
 }
 
-/** Report an answered rollout to the server's training feed (the dashboard), when it has one and a reward. */
-function feed(ctx: ServerContext, result: ItemResult, problemId: string, judged: Judged, step: number | undefined): void {
-  if (ctx.training === null || result.reward === null) return;
-  ctx.training.record(rolloutOf(problemId, result.reward, judged.verdict, { groupId: result.group, step }));
+/** Where a batch's rollouts go on the dashboard: the training run, the step, the batch key, and when the request began (`startedMs`, on `performance.now()`'s monotonic clock, so a sub-millisecond call still has a positive latency). */
+export interface FeedContext {
+  readonly run?: string;
+  readonly step: number | undefined;
+  readonly batchKey?: string;
+  readonly startedMs: number;
 }
 
-/** Statistics of one group over the rewards it has; `complete` is false when some item has no reward. */
+/**
+ * The feed context of a request: the run from the body's `trainingRun`, else the `X-Crucible-Training-Run` header;
+ * the key from `batchId`, else the `Idempotency-Key` header.
+ * @throws ServiceError `invalid_body` for a header that is not a run name or a key.
+ */
+export function feedContext(request: FastifyRequest, body: { trainingRun?: string | undefined; batchId?: string | undefined; step?: number | undefined },
+  startedMs: number): FeedContext {
+  const header = (name: string): string | undefined => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const run = body.trainingRun ?? header(TRAINING_RUN_HEADER);
+  if (run !== undefined && !TRAINING_RUN_NAME.test(run)) throw new ServiceError('invalid_body', `${TRAINING_RUN_HEADER}: letters, digits and . : @ / - _, at most 200`, TRAINING_RUN_HEADER);
+  const batchKey = body.batchId ?? header('idempotency-key');
+  if (batchKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(batchKey)) throw new ServiceError('invalid_body', 'Idempotency-Key: 1-200 printable ASCII characters without spaces', 'Idempotency-Key');
+  return { ...(run === undefined ? {} : { run }), step: body.step, ...(batchKey === undefined ? {} : { batchKey }), startedMs };
+}
+
+/** Report an answered rollout (item `index` of its batch) to the server's training feed, when it has one and a reward. */
+function feed(ctx: ServerContext, result: ItemResult, problemId: string, judged: Judged, where: FeedContext, index: number): void {
+  if (ctx.training === null || result.reward === null) return;
+  ctx.training.record(rolloutOf(problemId, result.reward, judged.verdict, { groupId: result.group, step: where.step, latencyMs: performance.now() - where.startedMs,
+    ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${index}` }) }), where.run);
+}
+
+/**
+ * Statistics and dynamic-sampling signals of one group over the rollouts that have a reward (`groupSignals`):
+ * `n` of them, reward `mean`, `std` (n − 1) and `populationStd`, `allEqual`; acc (passed) `passed`, `passRate`,
+ * `allPass`, `allFail`; `keep` (verl DAPO `filter_groups` on acc) and `keepByReward` (on the reward). `complete`
+ * is false when some item has no reward (Crucible's failure); the signals then cover the others.
+ */
 export function groupLine(group: string, results: readonly ItemResult[]): Record<string, unknown> {
-  const rewards = results.map((r) => r.reward).filter((r): r is number => r !== null);
-  const complete = rewards.length === results.length;
-  if (rewards.length === 0) return { group, size: results.length, rewarded: 0, complete, mean: null, std: null, populationStd: null, allEqual: null };
-  const s = groupStats(rewards);
-  return { group, size: results.length, rewarded: rewards.length, complete, mean: s.mean, std: s.sampleStd,
-    populationStd: s.populationStd, allEqual: s.allEqual };
+  const rewarded = results.filter((r): r is ItemResult & { reward: number } => r.reward !== null);
+  const complete = rewarded.length === results.length;
+  if (rewarded.length === 0) {
+    return { group, size: results.length, rewarded: 0, complete, n: 0, mean: null, std: null, populationStd: null, allEqual: null,
+      passed: null, passRate: null, allPass: null, allFail: null, keep: null, keepByReward: null };
+  }
+  const s = groupSignals(rewarded.map((r) => r.reward), rewarded.map((r) => r.status === 'passed'));
+  return { group, size: results.length, rewarded: rewarded.length, complete, n: s.size, mean: s.mean, std: s.sampleStd,
+    populationStd: s.populationStd, allEqual: s.allEqual, passed: s.passed, passRate: s.passRate, allPass: s.allPass,
+    allFail: s.allFail, keep: s.keep, keepByReward: s.keepByReward };
 }
 
 function wantsNdjson(request: FastifyRequest): boolean {
@@ -144,15 +197,39 @@ function wantsNdjson(request: FastifyRequest): boolean {
   return accept.split(',').some((part) => part.trim().split(';')[0] === 'application/x-ndjson');
 }
 
+const problemsQuerySchema = z.object({
+  offset: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  kind: z.string().max(40).optional(),
+}).strict();
+
+/**
+ * `GET /v1/problems`: the problems loaded with `--problems`, each once, in file order, `limit` at a time from `offset`:
+ * id (what a request's `problem` names: the bare task id when one file has it, else `<file>:<taskId>`), qualifiedId
+ * (`<file>:<taskId>`, always accepted), dataset (the file's name), kind, test count, default language; `total` and `next` (the next offset, or null).
+ */
+function registerProblems(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/v1/problems', async (request) => {
+    const q = parseBody(problemsQuerySchema, request.query);
+    const all = ctx.service.problems.listed().filter((p) => q.kind === undefined || p.loaded.problem.kind === q.kind);
+    const page = all.slice(q.offset, q.offset + q.limit).map(({ id, qualifiedId, dataset, loaded: { problem } }) => {
+      const mode = ctx.service.submission.modes.of(problem);
+      return { id, qualifiedId, dataset, kind: problem.kind, testCount: mode.testCount(problem), language: mode.language(problem, undefined) };
+    });
+    return { problems: page, total: all.length, offset: q.offset, next: q.offset + q.limit < all.length ? q.offset + q.limit : null };
+  });
+}
+
 export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
   const rewardsSchema = rewardsBodySchema(ctx.config.maxBatchItems);
+  registerProblems(app, ctx);
 
   app.post('/v1/judge', async (request, reply) => {
     const body = parseBody(JudgeBodySchema, request.body);
     const prepared = ctx.service.prepare(toSubmission(body, body.failFast === true));
     ctx.service.reserve([prepared]);
     const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply, body.tenant));
-    const payload = verdictJson(judged.verdict, judged.extraction);
+    const payload = verdictJson(judged.verdict, judged.extraction, { tests: body.detail === 'tests' });
     if (judged.verdict.status === 'internal_error') {
       // A status-only client must not mistake Crucible's failure for a failing program.
       const error = new ServiceError('internal_error', judged.verdict.reason ?? 'crucible failed');
@@ -162,7 +239,9 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   app.post('/v1/rewards', async (request, reply) => {
+    const startedMs = performance.now();
     const body = parseBody(rewardsSchema, request.body);
+    const where = feedContext(request, body, startedMs);
     const specs: RewardSpec[] = [];
     const prepared: Prepared[] = [];
     const groups: string[] = [];
@@ -180,12 +259,12 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     });
     ctx.service.reserve(prepared);
     const scope = requestScope(request, reply, body.tenant);
-    if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, step: body.step });
+    if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, where });
 
     const results = await Promise.all(prepared.map(async (p, i) => {
       const judged = await ctx.service.judgeReserved(p, scope);
       const result = itemResult(body.items[i]!, groups[i]!, specs[i]!, judged);
-      feed(ctx, result, p.problemId, judged, body.step);
+      feed(ctx, result, p.problemId, judged, where, i);
       return result;
     }));
     const byGroup = new Map<string, ItemResult[]>();
@@ -215,8 +294,8 @@ function summaryOf(results: readonly ItemResult[]): Record<string, unknown> {
  */
 async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: RequestScope,
   batch: { items: readonly RewardItem[]; specs: readonly RewardSpec[]; prepared: readonly Prepared[]; groups: readonly string[];
-    step: number | undefined }): Promise<void> {
-  const { items, specs, prepared, groups, step } = batch;
+    where: FeedContext }): Promise<void> {
+  const { items, specs, prepared, groups, where } = batch;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
@@ -229,7 +308,7 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: Req
     const judged = await ctx.service.judgeReserved(p, scope);
     if (scope.signal.aborted) return;
     const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
-    feed(ctx, result, p.problemId, judged, step);
+    feed(ctx, result, p.problemId, judged, where, i);
     results.push(result);
     raw.write(JSON.stringify({ kind: 'item', ...result }) + '\n');
     const list = byGroup.get(result.group) ?? [];

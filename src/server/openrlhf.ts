@@ -16,15 +16,17 @@
  * and then raises, instead of training on a made-up 0. Overloaded: 429 with `Retry-After` (the client retries
  * any failure after 1 s).
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
-import { rewardOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
+import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import { SAMPLE_STATUSES, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
 import { rolloutOf } from './training.js';
+import { feedContext } from './native.js';
 import { requestScope } from './scope.js';
 import { fieldPath, parseBody } from './validate.js';
 
@@ -42,6 +44,7 @@ export const LabelSchema = z.object({
   comparator: ComparatorSchema.optional(),
   timeLimitMs: z.number().int().positive().optional(),
   reward: RewardSpecSchema.default({ kind: 'binary' }),
+  group: z.union([z.string().min(1), z.number()]).optional(),
 }).strict().refine((l) => (l.problem === undefined) !== (l.tests === undefined), {
   message: 'a label needs exactly one of "problem" and "tests"', path: ['problem'],
 });
@@ -70,20 +73,63 @@ function parseLabel(raw: string | Record<string, unknown>, i: number): z.output<
  * Per-sample logs OpenRLHF can take: it turns every `extra_logs` value into a tensor (`torch.tensor(v)`), so
  * each is a list of numbers, one per sample: `passed` (0/1), `tests_passed`, `tests_total`, `cpu_ms`, and one
  * 0/1 list per status, `status_<status>`, for every status (the same keys in every answer, so batches stack).
+ * `passed` and the status are the ones the reward counts (`rewardStatusOf`: base and plus on EvalPlus problems).
  */
 export function extraLogs(verdicts: readonly Verdict[]): Record<string, number[]> {
   const logs: Record<string, number[]> = {
-    passed: verdicts.map((v) => (v.passed ? 1 : 0)),
+    passed: verdicts.map((v) => (rewardStatusOf(v) === 'passed' ? 1 : 0)),
     tests_passed: verdicts.map((v) => v.tests.filter((t) => t.status === 'passed').length),
     tests_total: verdicts.map((v) => v.testCount),
     cpu_ms: verdicts.map((v) => v.cpuMs),
   };
-  for (const status of SAMPLE_STATUSES) logs[`status_${status}`] = verdicts.map((v) => (v.status === status ? 1 : 0));
+  for (const status of SAMPLE_STATUSES) logs[`status_${status}`] = verdicts.map((v) => (rewardStatusOf(v) === status ? 1 : 0));
   return logs;
+}
+
+/**
+ * The group signals of every sample, as per-sample lists of numbers for `extra_logs` (`groupSignals`): each sample
+ * carries its group's `group_index` (groups numbered by first appearance in the request), `group_size`,
+ * `group_mean` and `group_std` (n − 1) of the rewards, `group_pass_rate`, `group_all_pass`, `group_all_fail`,
+ * `group_keep` (verl DAPO `filter_groups` on acc, 0/1) and `group_keep_by_reward` (on the reward, 0/1).
+ */
+export function groupLogs(groups: readonly string[], rewards: readonly number[], verdicts: readonly Verdict[]): Record<string, number[]> {
+  const members = new Map<string, number[]>();
+  groups.forEach((g, i) => members.set(g, [...(members.get(g) ?? []), i]));
+  const index = new Map([...members.keys()].map((g, k) => [g, k]));
+  const signals = new Map([...members].map(([g, idx]) => [g, groupSignals(idx.map((i) => rewards[i]!),
+    idx.map((i) => rewardStatusOf(verdicts[i]!) === 'passed'))]));
+  const per = (f: (s: ReturnType<typeof groupSignals>) => number): number[] => groups.map((g) => f(signals.get(g)!));
+  return {
+    group_index: groups.map((g) => index.get(g)!),
+    group_size: per((s) => s.size),
+    group_mean: per((s) => s.mean),
+    group_std: per((s) => s.sampleStd),
+    group_pass_rate: per((s) => s.passRate),
+    group_all_pass: per((s) => (s.allPass ? 1 : 0)),
+    group_all_fail: per((s) => (s.allFail ? 1 : 0)),
+    group_keep: per((s) => (s.keep ? 1 : 0)),
+    group_keep_by_reward: per((s) => (s.keepByReward ? 1 : 0)),
+  };
+}
+
+/**
+ * A sample's GRPO group key: the label's `group` when it has one, else its prompt (OpenRLHF sends the
+ * `n_samples_per_prompt` rollouts of one prompt with the same `prompts[i]`), else the label as sent.
+ */
+function groupKeyOf(label: z.output<typeof LabelSchema>, prompt: string | undefined, raw: string | Record<string, unknown>): string {
+  if (label.group !== undefined) return String(label.group);
+  if (prompt !== undefined) return prompt;
+  return typeof raw === 'string' ? raw : JSON.stringify(raw);
+}
+
+/** A group key short enough for a training event (prompts are long): itself up to 200 characters, else its sha256. */
+function shortGroupId(key: string): string {
+  return key.length <= 200 ? key : `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 }
 
 export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/get_reward', async (request, reply) => {
+    const startedMs = performance.now();
     const body = parseBody(GetRewardSchema, request.body);
     const n = body.query.length;
     for (const key of ['prompts', 'labels'] as const) {
@@ -95,6 +141,7 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
     if (n > 0 && body.labels === undefined) throw new ServiceError('invalid_body', 'labels: required (tests travel in labels)', 'labels');
     const specs: RewardSpec[] = [];
     const prepared: Prepared[] = [];
+    const groups: string[] = [];
     for (let i = 0; i < n; i++) {
       const label = parseLabel(body.labels![i]!, i);
       const query = body.query[i]!;
@@ -104,6 +151,7 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
       prepared.push(ctx.service.prepare({ response, language: label.language, problem: label.problem, tests: label.tests,
         comparator: label.comparator, timeLimitMs: label.timeLimitMs, failFast }, `labels[${i}].`));
       specs.push(label.reward);
+      groups.push(groupKeyOf(label, prompt, body.labels![i]!));
     }
     ctx.service.reserve(prepared);
     const scope = requestScope(request, reply);
@@ -116,11 +164,16 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
         `no reward for samples [${failed.join(', ')}]: Crucible could not judge them (${first}); retry the request`);
       return reply.code(500).send(error.body());
     }
-    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, rewards[i]!, j.verdict)));
+    const given = rewards as number[];
+    // OpenRLHF's body has no room of ours: the training run and the idempotency key come from headers.
+    const where = feedContext(request, {}, startedMs);
+    judged.forEach((j, i) => ctx.training?.record(rolloutOf(prepared[i]!.problemId, given[i]!, j.verdict, { groupId: shortGroupId(groups[i]!),
+      latencyMs: performance.now() - startedMs, ...(where.batchKey === undefined ? {} : { eventKey: `${where.batchKey}#${i}` }) }), where.run));
+    const verdicts = judged.map((j) => j.verdict);
     return {
       rewards,
       scores: rewards,
-      extra_logs: n === 0 ? {} : extraLogs(judged.map((j) => j.verdict)),
+      extra_logs: n === 0 ? {} : { ...extraLogs(verdicts), ...groupLogs(groups, given, verdicts) },
     };
   });
 }

@@ -3,7 +3,8 @@
  * (`call_sandbox_api`) sends it and parses the answer.
  *
  * Request (bytedance/SandboxFusion `sandbox/server/sandbox_api.py`, `RunCodeRequest`): `code`, `language`,
- * `stdin` (optional), `compile_timeout` and `run_timeout` (seconds, default 10), `memory_limit_MB` (-1 = the
+ * `stdin` (optional), `compile_timeout` and `run_timeout` (seconds, default 10; `compile_timeout` at most 60 s, a 400
+ * naming it beyond), `memory_limit_MB` (-1 = the
  * server default), `files`, `fetch_files`, `args`. Unknown keys are ignored, as pydantic does. `language` is one of
  * `SANDBOX_FUSION_LANGUAGES` (or a Crucible language id); the names of `SANDBOX_FUSION_REFUSED` are a 400
  * `unsupported` saying why. `files` (relative path -> base64) are placed in the run's working directory beside the
@@ -30,7 +31,7 @@
 import { constants as osConstants } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { COMPAT_DEFAULTS, LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../limits.js';
+import { LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
@@ -169,6 +170,8 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
     const timeProblem = outOfRange(runMs, timeRange, 'ms', 'seconds', `${body.run_timeout} s`);
     if (timeProblem !== null) throw new ServiceError('invalid_body', `run_timeout: ${timeProblem}`, 'run_timeout');
     const compileCpuMs = secondsToMs(body.compile_timeout);
+    const compileProblem = outOfRange(compileCpuMs, LIMIT_RANGES.compileCpuMs, 'ms', 'seconds', `${body.compile_timeout} s`);
+    if (compileProblem !== null) throw new ServiceError('invalid_body', `compile_timeout: ${compileProblem}`, 'compile_timeout');
     const memoryKiB = body.memory_limit_MB === -1 ? ctx.config.memoryLimitKiB : mibToKiB(body.memory_limit_MB);
     const memoryRange = { min: LIMIT_RANGES.memoryKiB.min, max: ctx.config.maxMemoryLimitKiB };
     const memoryProblem = outOfRange(memoryKiB, memoryRange, 'KiB', 'MiB', `${body.memory_limit_MB} MB`);
@@ -178,7 +181,7 @@ export function registerSandboxFusion(app: FastifyInstance, ctx: ServerContext):
     let outcome;
     try {
       outcome = await runPlain(ctx, { language, source: body.code, stdin: body.stdin ?? '', runCpuMs: runMs, runWallMs: runMs,
-        compileCpuMs: Math.min(compileCpuMs, COMPAT_DEFAULTS.maxCompileCpuMs), memoryKiB, files }, requestScope(request, reply));
+        compileCpuMs, memoryKiB, files }, requestScope(request, reply));
     } catch (error) {
       // verl retries 504 (Gateway Timeout) with a growing delay; 429 would end its retries at once.
       if (error instanceof ServiceError && error.code === 'overloaded') {

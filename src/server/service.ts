@@ -13,7 +13,8 @@
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { Comparator, IoProblem, IoTestCase, Problem } from '../formats/types.js';
-import { JudgeRequestError, type CallOptions, type Judge, type JudgeRequest, type ProblemRef, type ProblemSpec } from '../judge/judge.js';
+import type { LoadedProblem, ProblemIndex } from './problem-index.js';
+import { JudgeRequestError, type CallOptions, type Judge, type JudgeRequest, type ProblemSpec } from '../judge/judge.js';
 import { SubmissionError } from '../kinds/index.js';
 import { prepareSubmission, type Extraction, type SubmissionContext } from '../judge/submission.js';
 import { LIMIT_RANGES, outOfRange, type LimitRange } from '../limits.js';
@@ -96,11 +97,8 @@ export function callOptions(scope: RequestScope | undefined): CallOptions {
   return { signal: scope.signal, priority: scope.priority ?? 'interactive', ...(scope.tenant === undefined ? {} : { tenant: scope.tenant }) };
 }
 
-/** A problem loaded with `--problems` and how the judge's catalog names it. */
-export interface LoadedProblem {
-  readonly problem: Problem;
-  readonly ref: ProblemRef;
-}
+/** A problem loaded with `--problems` and how the judge's catalog names it (`problem-index.ts`). */
+export type { LoadedProblem } from './problem-index.js';
 
 export class JudgeService {
   private readonly inlineIds = new Map<string, string>();
@@ -109,7 +107,7 @@ export class JudgeService {
   cancelledItems = 0;
 
   constructor(readonly judge: Judge, readonly submission: SubmissionContext,
-    readonly problems: ReadonlyMap<string, LoadedProblem>, readonly admission: AdmissionQueue,
+    readonly problems: ReadonlyMap<string, LoadedProblem> & Pick<ProblemIndex, 'listed'>, readonly admission: AdmissionQueue,
     readonly limits: ServiceLimits, private readonly fleetAdmission?: FleetAdmission) {}
 
   onVerdict(observer: VerdictObserver): void {

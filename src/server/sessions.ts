@@ -1,9 +1,12 @@
 /**
  * Sessions API (multi-turn environments, `src/sessions/`): `POST /v1/sessions`, `POST /v1/sessions/:id/step`,
  * `POST /v1/sessions/:id/reset`, `DELETE /v1/sessions/:id`. Shapes are documented in docs/API.md ("Sessions");
- * the schemas below are the source of truth. Every create, reset and step is one item of admission control
- * (429 when the queue is full); a `program` submit is judged through the server's `Judge` (the same judge as
- * `/v1/judge`, detail included for feedback), a `run` is a plain one-shot run.
+ * the schemas below are the source of truth. A `program` step (a submit judged through the server's `Judge`,
+ * the same judge as `/v1/judge`, detail included for feedback; a `run`, a plain one-shot run) is one item of
+ * the judging admission control (429 when the queue is full). Steps of the box environments (python, bash,
+ * sqlite) run in the session's own box, not on a judging slot, so they take no judging place: a session step
+ * that sleeps to its 5-minute wall limit never holds back `/v1/judge` (issue #23); sessions are bounded by their
+ * count and by the host memory their limits may pin (`SessionManager`, 429 past either).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -20,8 +23,7 @@ import { requestScope } from './scope.js';
 import type { Submission } from './service.js';
 import { parseBody } from './validate.js';
 
-const limitField = (key: keyof SessionLimits) =>
-  z.number().int().min(SESSION_LIMIT_RANGES[key].min).max(SESSION_LIMIT_RANGES[key].max).optional();
+const limitField = (key: keyof SessionLimits) => limitSchema(SESSION_LIMIT_RANGES[key], SESSION_LIMIT_RANGES[key].unit).optional();
 
 const LimitsSchema = z.object({
   cpuMs: limitField('cpuMs').describe('CPU time per step, ms.'),
@@ -31,6 +33,7 @@ const LimitsSchema = z.object({
   outputBytes: limitField('outputBytes').describe('stdout and stderr kept per step, bytes each.'),
   diskKiB: limitField('diskKiB').describe('Writable space (/box, /tmp, /dev/shm each), KiB.'),
   maxSteps: limitField('maxSteps').describe('Steps the session may take.'),
+  maxSubmits: limitField('maxSubmits').describe('Submits a program session may take over its life (resets included).'),
   feedbackChars: limitField('feedbackChars').describe('Budget of a program submit\'s feedback, characters.'),
 }).strict();
 
@@ -38,7 +41,7 @@ export const CreateSessionSchema = z.object({
   environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program'),
   task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?'),
   limits: LimitsSchema.optional(),
-  ttlSeconds: z.number().int().min(1).optional().describe('Idle seconds before the session is evicted.'),
+  ttlSeconds: limitSchema(LIMIT_RANGES.ttlSeconds, 's').optional().describe('Idle seconds before the session is evicted.'),
 }).strict();
 
 export const StepSchema = z.object({
@@ -53,11 +56,29 @@ const ProgramTaskSchema = z.object({
   timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional(),
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional(),
   language: z.string().min(1).optional(),
+  visibleTests: z.union([z.enum(['all', 'none']), z.array(z.number().int().nonnegative()).max(1000)]).optional()
+    .describe('Tests feedback may show (input, expected output, what the program did): "all", "none" (the default) or their indices.'),
 }).strict().superRefine((v, ctx) => {
   if ((v.problem === undefined) === (v.tests === undefined)) {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['problem'], message: 'give exactly one of "problem" and "tests"' });
   }
 });
+
+/**
+ * Which tests a program task's feedback may show: `visibleTests` as the task gives it ("all", "none" or indices;
+ * default "none"). @throws SessionError naming `task.visibleTests[i]` for an index past the problem's tests.
+ */
+function visibility(visibleTests: 'all' | 'none' | readonly number[] | undefined, testCount: number): (index: number) => boolean {
+  if (visibleTests === 'all') return () => true;
+  if (visibleTests === undefined || visibleTests === 'none') return () => false;
+  visibleTests.forEach((index, i) => {
+    if (index >= testCount) {
+      throw new SessionError('invalid_task', `task.visibleTests[${i}]: test ${index} does not exist (the problem has ${testCount} tests)`, `task.visibleTests[${i}]`);
+    }
+  });
+  const shown = new Set(visibleTests);
+  return (index) => shown.has(index);
+}
 
 /** A SessionError as the catalog error the client gets. */
 export function asServiceError(error: SessionError): ServiceError {
@@ -90,18 +111,23 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
     const submission = (code: string): Submission => ({ code, language, failFast: false,
       ...(t.problem === undefined ? { tests: t.tests, comparator: t.comparator, timeLimitMs: t.timeLimitMs, memoryLimitKiB: t.memoryLimitKiB } : { problem: t.problem }) });
     // Resolve once now, so a task the judge cannot take is refused at create (400), not at the first submit.
+    let testCount: number;
     try {
-      ctx.service.prepare(submission('pass'), 'task.');
+      testCount = ctx.service.prepare(submission('pass'), 'task.').testCount;
     } catch (error) {
       if (error instanceof ServiceError) throw new SessionError('invalid_task', error.message, error.field);
       throw error;
     }
+    const visible = visibility(t.visibleTests, testCount);
     const prompt = loaded !== undefined && 'prompt' in loaded.problem ? `\n${String(loaded.problem.prompt)}` : '';
-    const testCount = loaded === undefined ? t.tests!.length : null;
-    const summary = `program session: ${loaded === undefined ? `${testCount} inline tests` : `problem ${t.problem}`}, language ${language}. `
-      + 'Actions: {"kind": "run", "code", "stdin"?} runs the program once; {"kind": "submit", "code"} judges it on the tests.' + prompt;
+    const shownTests = t.visibleTests === 'all' ? 'all visible' : t.visibleTests === undefined || t.visibleTests === 'none' || t.visibleTests.length === 0
+      ? 'all hidden' : `${t.visibleTests.length} visible`;
+    const summary = `program session: ${loaded === undefined ? 'inline tests' : `problem ${t.problem}`} (${testCount} tests, ${shownTests}), language ${language}. `
+      + 'Actions: {"kind": "run", "code", "stdin"?} runs the program once; {"kind": "submit", "code"} judges it on the tests '
+      + '(feedback shows visible tests only).' + prompt;
     return {
       summary,
+      visible,
       run: (code, stdin, limits, signal) => ctx.judge.runPlain({ program: { language, source: code }, stdin,
         limits: { cpuMs: limits.cpuMs, wallMs: limits.wallMs, memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes } },
         signal === undefined ? {} : { signal }),
@@ -128,12 +154,15 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
 }
 
 /**
- * Run one session operation as one item of admission control (`JudgeService.admitted`: `overloaded` when the queue
- * is full, `ClientGoneError` when the client went away), its `SessionError`s as catalog errors (`ServiceError`).
- * Shared by the HTTP routes and the MCP session tools.
+ * Run one session operation, its `SessionError`s as catalog errors (`ServiceError`). `judged` work (a `program`
+ * step: it runs on the judge's slots) is one item of admission control (`JudgeService.admitted`: `overloaded` when
+ * the queue is full, `ClientGoneError` when the client went away); other session work (creating, resetting or
+ * stepping a box session) runs in the session's own box and takes no judging place. Shared by the HTTP routes and
+ * the MCP session tools.
  */
-export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function admittedSessionWork<T>(ctx: ServerContext, work: () => Promise<T>, signal?: AbortSignal, judged = false): Promise<T> {
   try {
+    if (!judged) return await work();
     return await ctx.service.admitted(signal === undefined ? undefined : { route: 'sessions', signal }, () => work());
   } catch (error) {
     if (error instanceof SessionError) throw asServiceError(error);
@@ -155,12 +184,17 @@ export function createSessionManager(ctx: ServerContext, registry: Registry): Se
     defaultTtlSeconds: ctx.config.sessionTtlSeconds,
     maxTtlSeconds: ctx.config.maxSessionTtlSeconds,
     programBackend: programBackend(ctx),
+    ...(ctx.config.sessionMemoryKiB === undefined ? {} : { memoryBudgetKiB: ctx.config.sessionMemoryKiB }),
   });
   registry.add(new Sampled('crucible_sessions_open', 'Sessions open now.', 'gauge', () => manager.stats.open));
   registry.add(new Sampled('crucible_sessions_created_total', 'Sessions created.', 'counter', () => manager.stats.created));
   registry.add(new Sampled('crucible_session_steps_total', 'Session steps taken.', 'counter', () => manager.stats.steps));
   registry.add(new Sampled('crucible_session_evictions_total', 'Sessions closed after their idle TTL.', 'counter', () => manager.stats.evicted));
   registry.add(new Sampled('crucible_session_resets_total', 'Session resets.', 'counter', () => manager.stats.resets));
+  registry.add(new Sampled('crucible_session_memory_reserved_bytes', 'Host memory the open sessions may pin (their memory limits, files included).', 'gauge',
+    () => manager.stats.reservedMemoryKiB * 1024));
+  registry.add(new Sampled('crucible_session_memory_budget_bytes', 'Host memory the open sessions may pin at most.', 'gauge',
+    () => manager.stats.memoryBudgetKiB * 1024));
   return manager;
 }
 
@@ -169,7 +203,7 @@ export function registerSessions(app: FastifyInstance, ctx: ServerContext, regis
   const manager = createSessionManager(ctx, registry);
   app.addHook('onClose', async () => manager.close());
 
-  const admitted = <T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> => admittedSessionWork(ctx, work, signal);
+  const admitted = <T>(work: () => Promise<T>, signal?: AbortSignal, judged = false): Promise<T> => admittedSessionWork(ctx, work, signal, judged);
   const idOf = (params: unknown): string => {
     const id = (params as { id?: unknown }).id;
     if (typeof id !== 'string' || !manager.has(id)) throw new ServiceError('unknown_session', `no session "${String(id)}" (never made, deleted, or evicted after its idle TTL)`);
@@ -185,7 +219,7 @@ export function registerSessions(app: FastifyInstance, ctx: ServerContext, regis
     const id = idOf(request.params);
     const body = parseBody(StepSchema, request.body);
     const scope = requestScope(request, reply);
-    const outcome = await admitted(() => manager.step(id, body.action, scope.signal), scope.signal);
+    const outcome = await admitted(() => manager.step(id, body.action, scope.signal), scope.signal, manager.environmentKind(id) === 'program');
     return reply.send(outcome);
   });
   app.post('/v1/sessions/:id/reset', async (request, reply) => {

@@ -1,8 +1,10 @@
 /**
  * The dashboard and the live training feed of `crucible serve` (issue #16): when the server has a result store
  * (`ServeConfig.store`), the dashboard is mounted at `/ui` and every rollout the reward endpoints answer
- * (`/v1/rewards`, OpenRLHF `/get_reward`) becomes a training event of one training run (`ServeConfig.trainingRun`),
- * which the dashboard's training page follows live. Events are buffered and written in batches by a
+ * (`/v1/rewards`, OpenRLHF `/get_reward`) becomes a training event of a training run, which the dashboard's training
+ * page follows live. The run is the client's to name (the body's `trainingRun` or the `X-Crucible-Training-Run`
+ * header, so several trainers can share one server); `ServeConfig.trainingRun` is only the default. A request's
+ * `Idempotency-Key` (or `batchId`) keys its events by item index, so a batch the trainer retries is counted once. Events are buffered and written in batches by a
  * `TrainingRecorder`, so judging never waits on the database; a failed write is logged and counted, never turned
  * into a reward or an error of the request.
  */
@@ -28,24 +30,41 @@ export interface Rollout {
   readonly step?: number;
   readonly cpuMs?: number;
   readonly wallMs?: number;
+  /** Request received to this item's answer, ms. */
+  readonly latencyMs?: number;
+  /** Idempotency key of the event (`<request key>#<item index>`), when the request had a key. */
+  readonly eventKey?: string;
 }
+
+/** Header naming the training run of a request's rollouts. */
+export const TRAINING_RUN_HEADER = 'x-crucible-training-run';
+
+/** A training run name as the store takes it. */
+export const TRAINING_RUN_NAME = /^[A-Za-z0-9.:@/_-]{1,200}$/;
 
 /**
  * The rollout a reward endpoint answered: the problem, the reward, the verdict's status and resource use, and
  * the GRPO group and trainer step when the request gave them.
  */
 export function rolloutOf(taskId: string, reward: number, verdict: Pick<Verdict, 'status' | 'cpuMs' | 'wallMs'>,
-  context: { readonly groupId?: string; readonly step?: number | undefined } = {}): Rollout {
+  context: { readonly groupId?: string; readonly step?: number | undefined; readonly latencyMs?: number; readonly eventKey?: string | undefined } = {}): Rollout {
   return { taskId, reward, status: verdict.status, cpuMs: verdict.cpuMs, wallMs: verdict.wallMs,
     ...(context.groupId === undefined ? {} : { groupId: context.groupId }),
-    ...(context.step === undefined ? {} : { step: context.step }) };
+    ...(context.step === undefined ? {} : { step: context.step }),
+    ...(context.latencyMs === undefined ? {} : { latencyMs: context.latencyMs }),
+    ...(context.eventKey === undefined ? {} : { eventKey: context.eventKey }) };
 }
 
 /** The training feed of a running server: `record` never throws into the judging path. */
 export interface TrainingFeed {
-  /** The training run's name in the store. */
+  /** The default training run's name in the store (`--training-run`). */
   readonly run: string;
-  record(rollout: Rollout): void;
+  /** The store the events go to (difficulty statistics and the curriculum read it). */
+  readonly store: ResultStore;
+  /** Record a rollout into training run `run` (default: the server's). */
+  record(rollout: Rollout, run?: string): void;
+  /** Write the buffered events of every training run (a reader that must see the rollouts just answered calls it first). */
+  flush(): Promise<void>;
   /** Flush buffered events and close the store. */
   close(): Promise<void>;
 }
@@ -69,25 +88,39 @@ export async function openTrainingFeed(app: FastifyInstance, storeSpec: string, 
     throw error;
   }
   let warned = false;
-  const recorder = new TrainingRecorder(store, run, {
-    onError: (error) => {
-      // Once, then counted: a database that is down must not flood the log at the reward rate.
-      if (!warned) logger.warn({ err: error, run }, 'training events not stored (the rewards were answered)');
-      warned = true;
-    },
-  });
+  const recorders = new Map<string, TrainingRecorder>();
+  const recorderOf = (name: string): TrainingRecorder => {
+    let recorder = recorders.get(name);
+    if (recorder === undefined) {
+      recorder = new TrainingRecorder(store, name, {
+        onError: (error) => {
+          // Once, then counted: a database that is down must not flood the log at the reward rate.
+          if (!warned) logger.warn({ err: error, run: name }, 'training events not stored (the rewards were answered)');
+          warned = true;
+        },
+      });
+      recorders.set(name, recorder);
+    }
+    return recorder;
+  };
   return {
     run,
-    record(rollout: Rollout): void {
+    store,
+    async flush(): Promise<void> {
+      for (const recorder of recorders.values()) await recorder.flush();
+    },
+    record(rollout: Rollout, name = run): void {
       try {
-        recorder.record(rollout);
+        recorderOf(name).record(rollout);
       } catch (error) {
-        logger.warn({ err: error, run }, 'training event refused');
+        logger.warn({ err: error, run: name }, 'training event refused');
       }
     },
     async close(): Promise<void> {
-      await recorder.close();
-      if (recorder.failedEvents > 0) logger.warn({ run, failedEvents: recorder.failedEvents }, 'training events lost');
+      for (const [name, recorder] of recorders) {
+        await recorder.close();
+        if (recorder.failedEvents > 0) logger.warn({ run: name, failedEvents: recorder.failedEvents }, 'training events lost');
+      }
       await store.close();
     },
   };

@@ -7,6 +7,13 @@
  * A unit-test failure that names its line (`assertion failed (test line 10)`) shows that line of the test code
  * first ("Failing line 10: assert candidate([1.0, 2.8], 0.3) == True"): it is the failing input.
  *
+ * Hidden tests (`FeedbackOptions.visible`): a failing test the caller did not mark visible is named by its index
+ * and status only ("First failing test: #3 (wrong_answer), a hidden test: ..."); nothing of it is shown (input,
+ * expected output, the program's output or stderr, the reason, which often quotes the expected value), and the
+ * first failing visible test, if any, is shown in full after it. A `program` session marks none visible unless
+ * its task says so, so feedback never carries a hidden test's expected value (issue #23: a policy that grows a
+ * lookup table from feedback earns nothing).
+ *
  * Budget: the text never exceeds `budgetChars`. The status line and the test's heading are kept first; the four
  * texts (input, expected, got, stderr) then share what is left by water-filling (a short text keeps all of
  * itself and its unused share goes to the others), and every text that was cut says so with its full length,
@@ -32,6 +39,8 @@ export interface FailingTest {
   /** What the program printed or returned, or the failure it raised. */
   readonly actual?: string;
   readonly stderr?: string;
+  /** A hidden test: only its index and status are given. */
+  readonly hidden?: true;
 }
 
 /**
@@ -54,14 +63,16 @@ export interface Feedback {
 export interface FeedbackOptions {
   readonly budgetChars?: number;
   readonly tests?: readonly FailedTestDetail[];
+  /** Which tests may be shown, by index (default: every test). A hidden failing test is named, never shown. */
+  readonly visible?: (index: number) => boolean;
 }
 
 const CUT_MARK = (total: number): string => `\n[... cut: ${total} characters in all]`;
 
-/** The first test that did not pass, by index order, or null. */
-function firstFailing(tests: readonly TestResult[]): TestResult | null {
+/** The first test that did not pass, by index order (among those `accept` takes), or null. */
+function firstFailing(tests: readonly TestResult[], accept: (index: number) => boolean = () => true): TestResult | null {
   let first: TestResult | null = null;
-  for (const t of tests) if (t.status !== 'passed' && (first === null || t.index < first.index)) first = t;
+  for (const t of tests) if (t.status !== 'passed' && accept(t.index) && (first === null || t.index < first.index)) first = t;
   return first;
 }
 
@@ -120,18 +131,31 @@ export function formatFeedback(verdict: DetailedVerdict, options: FeedbackOption
     const text = (head + label + body.text).slice(0, budget);
     return { text, failingTest: null, namesInput: false, cut: body.cut || text.length < head.length + label.length + body.text.length };
   }
-  const detail = verdict.detail?.failures?.find((f) => f.index === failing.index);
-  const described = options.tests?.find((t) => t.index === failing.index);
+  const visible = options.visible ?? (() => true);
+  let hiddenLine = '';
+  let target: TestResult = failing;
+  if (!visible(failing.index)) {
+    hiddenLine = `\nFirst failing test: #${failing.index} (${failing.status}), a hidden test: its input, expected output and what the program did on it are not shown.`;
+    const firstVisible = firstFailing(verdict.tests, visible);
+    const hidden: FailingTest = { index: failing.index, status: failing.status, hidden: true };
+    if (firstVisible === null) {
+      const text = fit(head, budget - Math.min(hiddenLine.length, budget)).text + hiddenLine;
+      return { text: text.slice(0, budget), failingTest: hidden, namesInput: false, cut: text.length > budget };
+    }
+    target = firstVisible;
+  }
+  const detail = verdict.detail?.failures?.find((f) => f.index === target.index);
+  const described = options.tests?.find((t) => t.index === target.index);
   const test: FailingTest = {
-    index: failing.index,
-    status: failing.status,
-    ...(failing.reason === undefined ? {} : { reason: failing.reason }),
+    index: target.index,
+    status: target.status,
+    ...(target.reason === undefined ? {} : { reason: target.reason }),
     ...pick('input', detail?.input ?? described?.input),
     ...pick('expected', detail?.expected ?? described?.expected),
     ...pick('actual', detail?.actual),
     ...pick('stderr', detail?.stderr),
   };
-  const heading = `\nFirst failing test: #${test.index} (${test.status}${test.reason === undefined ? '' : `: ${test.reason}`})`;
+  const heading = `${hiddenLine}\nFirst failing ${hiddenLine === '' ? '' : 'visible '}test: #${test.index} (${test.status}${test.reason === undefined ? '' : `: ${test.reason}`})`;
   const parts: { readonly label: string; readonly text: string }[] = [];
   // A unit test names its failing line ("assertion failed (test line 10)"): that line is the failing input.
   const line = failingLine(test);
@@ -160,7 +184,9 @@ export function formatFeedback(verdict: DetailedVerdict, options: FeedbackOption
     cut = true;
   }
   const namesInput = (test.input !== undefined && text.includes('\nInput:\n')) || (line !== null && text.includes('\nFailing line '));
-  return { text, failingTest: test, namesInput, cut };
+  // The first failing test is what `failingTest` names: the hidden one (index and status only) when it is hidden.
+  const failingTest: FailingTest = target === failing ? test : { index: failing.index, status: failing.status, hidden: true };
+  return { text, failingTest, namesInput, cut };
 }
 
 /** The test-code line a unit-test failure names (`test line N` in its reason), from the test's input. */

@@ -7,12 +7,13 @@
  * Ids are random (128 bits, base64url): knowing one's own id says nothing about another session's.
  */
 import { randomBytes } from 'node:crypto';
+import { totalmem } from 'node:os';
 import { detectCapabilities, type Capabilities } from '../sandbox/capabilities.js';
-import { SessionSlots } from '../sandbox/session-box.js';
+import { SESSION_BOX_OVERHEAD_KIB, SessionSlots } from '../sandbox/session-box.js';
 import { BASH_ENVIRONMENT } from './environments/bash.js';
 import { BoxEnvironment, type BoxEnvironmentSpec } from './environments/box-environment.js';
 import type { Environment } from './environments/environment.js';
-import { ProgramEnvironment, type ProgramBackend } from './environments/program.js';
+import { ProgramEnvironment, type ProgramBackend, type SubmitCount } from './environments/program.js';
 import { PYTHON_ENVIRONMENT } from './environments/python.js';
 import { SQLITE_ENVIRONMENT } from './environments/sqlite.js';
 import {
@@ -36,6 +37,13 @@ export interface SessionManagerOptions {
   readonly evictionIntervalMs?: number;
   /** Host capabilities (default: detected). */
   readonly caps?: Capabilities;
+  /**
+   * Host memory the open sessions may pin at once, KiB (default half the host's physical memory). A box session
+   * pins up to its `memoryKiB` plus `SESSION_BOX_OVERHEAD_KIB` for its whole life, idle or not: its processes and
+   * its files (tmpfs pages are charged to its memory cgroup), so that much is reserved when it opens and given
+   * back when it closes. A `program` session holds nothing between steps and reserves nothing.
+   */
+  readonly memoryBudgetKiB?: number;
 }
 
 /** What `create` takes: the environment, its task, limits overriding the defaults, the idle TTL in seconds. */
@@ -68,6 +76,9 @@ export interface SessionStats {
   readonly evicted: number;
   /** Steps whose observation was `internal_error` (Crucible's failure, not the program's). */
   readonly internalErrors: number;
+  /** Host memory the open sessions may pin (reserved at create), and the budget for it, KiB. */
+  readonly reservedMemoryKiB: number;
+  readonly memoryBudgetKiB: number;
 }
 
 interface Session {
@@ -78,11 +89,15 @@ interface Session {
   readonly ttlSeconds: number;
   env: Environment;
   step: number;
+  /** Submits used over the session's life (`program`; a reset keeps the count). */
+  readonly submits: SubmitCount;
   lastUsedMs: number;
   /** The chain of operations on this session (one at a time). */
   queue: Promise<unknown>;
   busy: number;
   closed: boolean;
+  /** Host memory reserved for the session's life (see `SessionManagerOptions.memoryBudgetKiB`), KiB. */
+  readonly reservedKiB: number;
 }
 
 const BOX_SPECS: Readonly<Record<'python' | 'bash' | 'sqlite', BoxEnvironmentSpec>> = {
@@ -106,6 +121,20 @@ export function resolveLimits(defaults: SessionLimits, limits: Partial<SessionLi
   return resolved;
 }
 
+/** Resolve when `turn` settles, or reject with `signal`'s reason as soon as it aborts. */
+function waitOrAbort(turn: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return turn.then(() => undefined, () => undefined);
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    void turn.then(() => undefined, () => undefined).then(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    });
+  });
+}
+
 /** Sessions of every environment (see the module comment). */
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -118,6 +147,8 @@ export class SessionManager {
   private readonly timer: NodeJS.Timeout | null;
   private closed = false;
   private counters = { created: 0, steps: 0, resets: 0, deleted: 0, evicted: 0, internalErrors: 0 };
+  private readonly memoryBudgetKiB: number;
+  private reservedKiB = 0;
 
   constructor(private readonly options: SessionManagerOptions = {}) {
     this.caps = options.caps ?? detectCapabilities();
@@ -126,15 +157,16 @@ export class SessionManager {
     this.maxTtlSeconds = options.maxTtlSeconds ?? 86_400;
     this.defaults = resolveLimits(DEFAULT_SESSION_LIMITS, options.defaultLimits);
     this.slots = new SessionSlots(this.caps, this.maxSessions);
+    this.memoryBudgetKiB = options.memoryBudgetKiB ?? Math.floor(totalmem() / 1024 / 2);
     const every = options.evictionIntervalMs ?? 1000;
     this.timer = every > 0 ? setInterval(() => void this.evictIdle(), every) : null;
     this.timer?.unref();
   }
 
-  private environmentFor(kind: EnvironmentKind, task: unknown, limits: SessionLimits): Environment {
+  private environmentFor(kind: EnvironmentKind, task: unknown, limits: SessionLimits, submits: SubmitCount): Environment {
     if (kind === 'program') {
       if (this.options.programBackend === undefined) throw new SessionError('invalid_task', 'environment: this server has no judge for program sessions', 'environment');
-      return new ProgramEnvironment(task, limits, this.options.programBackend);
+      return new ProgramEnvironment(task, limits, this.options.programBackend, submits);
     }
     return new BoxEnvironment(BOX_SPECS[kind], task, limits, { caps: this.caps, slots: this.slots });
   }
@@ -160,10 +192,18 @@ export class SessionManager {
     }
     if (this.sessions.size >= this.maxSessions) throw new SessionError('session_limit', `${this.sessions.size} sessions are open, the most this server holds`);
     const limits = resolveLimits(this.defaults, request.limits);
-    const env = this.environmentFor(request.environment, request.task, limits);
+    const reservedKiB = this.reserveMemory(request.environment, limits);
+    const submits: SubmitCount = { used: 0 };
+    let env: Environment;
+    try {
+      env = this.environmentFor(request.environment, request.task, limits, submits);
+    } catch (error) {
+      this.reservedKiB -= reservedKiB;
+      throw error;
+    }
     const id = `s_${randomBytes(16).toString('base64url')}`;
-    const session: Session = { id, environment: request.environment, task: request.task, limits, ttlSeconds: ttl, env, step: 0,
-      lastUsedMs: Date.now(), queue: Promise.resolve(), busy: 1, closed: false };
+    const session: Session = { id, environment: request.environment, task: request.task, limits, ttlSeconds: ttl, env, step: 0, submits,
+      lastUsedMs: Date.now(), queue: Promise.resolve(), busy: 1, closed: false, reservedKiB };
     // Counted from now, so concurrent creates cannot overshoot maxSessions.
     this.sessions.set(id, session);
     try {
@@ -172,6 +212,7 @@ export class SessionManager {
       return { id, observation, info: this.info(session) };
     } catch (error) {
       this.sessions.delete(id);
+      this.reservedKiB -= reservedKiB;
       await env.close();
       throw error;
     } finally {
@@ -180,20 +221,49 @@ export class SessionManager {
     }
   }
 
+  /**
+   * Reserve the host memory a new session may pin (see `SessionManagerOptions.memoryBudgetKiB`); returns it, KiB.
+   * @throws SessionError `invalid_task` naming `limits.memoryKiB` when the session alone exceeds the budget,
+   *   `session_limit` when the open sessions leave too little of it now.
+   */
+  private reserveMemory(environment: EnvironmentKind, limits: SessionLimits): number {
+    if (environment === 'program') return 0;
+    const need = limits.memoryKiB + SESSION_BOX_OVERHEAD_KIB;
+    const mib = (kib: number): string => `${Math.round(kib / 1024)} MiB`;
+    if (need > this.memoryBudgetKiB) {
+      throw new SessionError('invalid_task', `limits.memoryKiB: a session of ${mib(limits.memoryKiB)} (${mib(need)} with its box) can never fit in `
+        + `the ${mib(this.memoryBudgetKiB)} of host memory this server gives sessions`, 'limits.memoryKiB');
+    }
+    if (this.reservedKiB + need > this.memoryBudgetKiB) {
+      throw new SessionError('session_limit', `host memory: the open sessions may pin ${mib(this.reservedKiB)} of the ${mib(this.memoryBudgetKiB)} `
+        + `this server gives sessions (their memory limits, files included), and this one needs ${mib(need)}: retry once some close`);
+    }
+    this.reservedKiB += need;
+    return need;
+  }
+
   private get(id: string): Session {
     const s = this.sessions.get(id);
     if (s === undefined || s.closed) throw new SessionError('unknown_session', `no session "${id}" (never made, deleted, or evicted after its idle TTL)`);
     return s;
   }
 
-  /** Run `work` after every earlier operation on `s`; the session is busy (not evictable) meanwhile. */
-  private serial<T>(s: Session, work: () => Promise<T>): Promise<T> {
+  /**
+   * Run `work` after every earlier operation on `s`; the session is busy (not evictable) meanwhile. A caller whose
+   * `signal` aborts while it waits for its turn leaves at once with the signal's reason (its work never runs), so
+   * a client that hangs up behind a long step holds nothing.
+   */
+  private serial<T>(s: Session, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     s.busy++;
-    const run = s.queue.then(async () => {
+    const turn = s.queue;
+    const run = (async () => {
+      await waitOrAbort(turn, signal);
       if (s.closed) throw new SessionError('unknown_session', `no session "${s.id}" (deleted while this call waited)`);
       return work();
-    });
-    s.queue = run.catch(() => undefined);
+    })();
+    // The next operation waits for this one's turn AND its work: a caller that left early does not let the next
+    // step overtake the step still running.
+    s.queue = Promise.all([turn, run.catch(() => undefined)]).then(() => undefined);
     return run.finally(() => {
       s.busy--;
       s.lastUsedMs = Date.now();
@@ -215,7 +285,7 @@ export class SessionManager {
       if (outcome.observation.status === 'internal_error') this.counters.internalErrors++;
       const last = s.step >= s.limits.maxSteps;
       return { ...outcome, done: outcome.done || last, info: this.info(s) };
-    });
+    }, signal);
   }
 
   /** A pristine environment of the same task and limits (the old one is closed first); steps count from 0. */
@@ -223,7 +293,7 @@ export class SessionManager {
     const s = this.get(id);
     return this.serial(s, async () => {
       await s.env.close();
-      s.env = this.environmentFor(s.environment, s.task, s.limits);
+      s.env = this.environmentFor(s.environment, s.task, s.limits, s.submits);
       s.step = 0;
       this.counters.resets++;
       try {
@@ -238,16 +308,21 @@ export class SessionManager {
   }
 
   private async remove(s: Session): Promise<void> {
+    this.forget(s);
+    await s.env.close();
+  }
+
+  /** Mark `s` closed, out of the map, its memory reservation given back (once). */
+  private forget(s: Session): void {
+    if (!s.closed) this.reservedKiB -= s.reservedKiB;
     s.closed = true;
     this.sessions.delete(s.id);
-    await s.env.close();
   }
 
   /** Close a session: processes, files, cgroups and slot released before this resolves. @throws SessionError */
   async delete(id: string): Promise<void> {
     const s = this.get(id);
-    s.closed = true;
-    this.sessions.delete(id);
+    this.forget(s);
     this.counters.deleted++;
     // After any operation under way (its processes are killed by closing the box).
     await s.env.close();
@@ -255,13 +330,15 @@ export class SessionManager {
     await s.env.close();
   }
 
-  /** Close sessions idle past their TTL (none is busy); returns how many. Never throws. */
+  /**
+   * Close sessions idle past their TTL (none is busy; a step always ends within its limits, so a busy session
+   * becomes idle); returns how many. They are closed together, so one slow close does not hold the others.
+   * Never throws.
+   */
   async evictIdle(nowMs = Date.now()): Promise<number> {
-    const stale = [...this.sessions.values()].filter((s) => s.busy === 0 && nowMs - s.lastUsedMs > s.ttlSeconds * 1000);
-    for (const s of stale) {
-      this.counters.evicted++;
-      await this.remove(s).catch(() => undefined);
-    }
+    const stale = [...this.sessions.values()].filter((s) => !s.closed && s.busy === 0 && nowMs - s.lastUsedMs > s.ttlSeconds * 1000);
+    this.counters.evicted += stale.length;
+    await Promise.all(stale.map((s) => this.remove(s).catch(() => undefined)));
     return stale.length;
   }
 
@@ -269,12 +346,17 @@ export class SessionManager {
   get stats(): SessionStats {
     const openByEnvironment = Object.fromEntries(ENVIRONMENT_KINDS.map((k) => [k, 0])) as Record<EnvironmentKind, number>;
     for (const s of this.sessions.values()) openByEnvironment[s.environment]++;
-    return { open: this.sessions.size, openByEnvironment, ...this.counters };
+    return { open: this.sessions.size, openByEnvironment, ...this.counters, reservedMemoryKiB: this.reservedKiB, memoryBudgetKiB: this.memoryBudgetKiB };
   }
 
   /** Whether `id` names an open session. */
   has(id: string): boolean {
     return this.sessions.has(id);
+  }
+
+  /** The environment kind of an open session, or undefined. */
+  environmentKind(id: string): EnvironmentKind | undefined {
+    return this.sessions.get(id)?.environment;
   }
 
   /** The environment of an open session (for audits and tests). */

@@ -2,6 +2,7 @@
  * Shared types of sessions: the environments, the per-step limits, what one step observes, and the errors a
  * session operation raises. Plain, readonly data with units in the names (ms, KiB, bytes, chars, seconds).
  */
+import { LIMIT_RANGES, type LimitRange, type LimitUnit } from '../limits.js';
 import type { ExecutionStatus } from '../sandbox/types.js';
 import type { SampleStatus } from '../verdict/index.js';
 
@@ -19,6 +20,9 @@ export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
  * - `diskKiB`: the session's writable space, KiB: /box, /tmp and /dev/shm are one tmpfs of this size each,
  *   kept between steps (files persist), gone with the session.
  * - `maxSteps`: steps a session may take; the last one answers `done: true`, later ones are refused.
+ * - `maxSubmits`: `submit` actions a `program` session may take over its whole life (resets included): the last
+ *   one answers `done: true`, later ones are refused. Bounds what a policy can learn about hidden tests from
+ *   pass/fail signals (issue #23).
  * - `feedbackChars`: budget of a `program` submit's feedback text, characters.
  */
 export interface SessionLimits {
@@ -29,10 +33,14 @@ export interface SessionLimits {
   readonly outputBytes: number;
   readonly diskKiB: number;
   readonly maxSteps: number;
+  readonly maxSubmits: number;
   readonly feedbackChars: number;
 }
 
-/** Defaults of `SessionLimits`: 2 s CPU, 10 s wall, 256 MiB, 64 processes, 64 KiB output, 64 MiB disk, 1000 steps. */
+/**
+ * Defaults of `SessionLimits`: 2 s CPU, 10 s wall, 256 MiB, 64 processes, 64 KiB output, 64 MiB disk, 1000 steps,
+ * 10 submits.
+ */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   cpuMs: 2000,
   wallMs: 10_000,
@@ -41,19 +49,21 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   outputBytes: 64 * 1024,
   diskKiB: 64 * 1024,
   maxSteps: 1000,
+  maxSubmits: 10,
   feedbackChars: 2000,
 };
 
-/** Inclusive ranges a caller may ask for. */
-export const SESSION_LIMIT_RANGES: { readonly [K in keyof SessionLimits]: { readonly min: number; readonly max: number } } = {
-  cpuMs: { min: 10, max: 60_000 },
-  wallMs: { min: 100, max: 300_000 },
-  memoryKiB: { min: 32 * 1024, max: 4 * 1024 * 1024 },
-  processes: { min: 4, max: 1024 },
-  outputBytes: { min: 1024, max: 16 << 20 },
-  diskKiB: { min: 1024, max: 1024 * 1024 },
-  maxSteps: { min: 1, max: 100_000 },
-  feedbackChars: { min: 200, max: 100_000 },
+/** Inclusive ranges a caller may ask for, with their units: the session rows of `LIMIT_RANGES` (`src/limits.ts`). */
+export const SESSION_LIMIT_RANGES: { readonly [K in keyof SessionLimits]: LimitRange & { readonly unit: LimitUnit } } = {
+  cpuMs: { ...LIMIT_RANGES.sessionCpuMs, unit: 'ms' },
+  wallMs: { ...LIMIT_RANGES.sessionWallMs, unit: 'ms' },
+  memoryKiB: { ...LIMIT_RANGES.sessionMemoryKiB, unit: 'KiB' },
+  processes: { ...LIMIT_RANGES.processes, unit: 'count' },
+  outputBytes: { ...LIMIT_RANGES.sessionOutputBytes, unit: 'bytes' },
+  diskKiB: { ...LIMIT_RANGES.diskKiB, unit: 'KiB' },
+  maxSteps: { ...LIMIT_RANGES.steps, unit: 'count' },
+  maxSubmits: { ...LIMIT_RANGES.submits, unit: 'count' },
+  feedbackChars: { ...LIMIT_RANGES.feedbackChars, unit: 'count' },
 };
 
 /**

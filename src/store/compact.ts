@@ -11,7 +11,8 @@
  *   the modes that grade (`checker`, `ioi`) give every passing test score 1, and the others give none.
  * - Export (`expandRecord`) gives back the record `crucible eval` wrote, except the per-test times of passing
  *   tests stored as counts (a passing test is then `{index, status: "passed"}`, plus `score: 1` in a graded
- *   sample; those fields are optional in the record schema).
+ *   sample; those fields are optional in the record schema) and the sample's `completion`/`completionSha256`
+ *   (`eval --keep-code`): the store keeps the model's text once per distinct program, not per sample.
  */
 import type { KeepTests, SampleProgram } from './result-store.js';
 import type { SampleStatus, TestResult } from '../verdict/index.js';

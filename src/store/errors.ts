@@ -10,6 +10,7 @@ export const STORE_ERROR_CODES = {
   store_migration_failed: 'a step of bringing an older store to this schema failed (the store is left as it was)',
   run_not_found: 'no run has this id or name',
   import_failed: 'a run directory cannot be imported (unreadable or malformed file, named with its line)',
+  duplicate_import: 'the run directory is in the store already (the same verdicts.jsonl, or the run its eval wrote); --allow-duplicate imports it again',
   export_failed: 'a run cannot be exported (the target folder already holds a run)',
   invalid_event: 'a training event does not match the schema (the field is named)',
 } as const;

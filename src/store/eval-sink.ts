@@ -16,6 +16,7 @@ import { WriteBatcher } from './batcher.js';
 import { StoreError } from './errors.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 import { openResultStore } from './open.js';
+import { problemInfoOf, problemLabelsOf } from './problem-info.js';
 import type { KeepTests, NewRun, ResultStore, RunProgress, SampleInput, StoredProblem } from './result-store.js';
 
 /** Samples buffered before a write. */
@@ -59,6 +60,8 @@ export function storedProblem(problem: Problem, testCount: number): StoredProble
     kind: problem.kind,
     ...('prompt' in problem ? { prompt: problem.prompt } : {}),
     testCount,
+    info: problemInfoOf(problem),
+    labels: problemLabelsOf(problem),
   };
 }
 
@@ -186,10 +189,11 @@ export interface EvalStoreHandle {
   readonly store: ResultStore;
   readonly sink: EvalSink;
   /**
-   * Finish the run with the eval's summary (or mark it failed when `summary` is undefined) and close the store.
+   * Finish the run with the eval's summary (or mark it failed when `summary` is undefined; `interrupted` when the
+   * user stopped the eval) and close the store.
    * Resolves to the line to print, or rejects with `StoreError` when the store could not be written.
    */
-  close(summary?: unknown): Promise<string>;
+  close(summary?: unknown, status?: 'interrupted'): Promise<string>;
 }
 
 /**
@@ -210,11 +214,11 @@ export async function openEvalStore(spec: string | false | undefined, run: EvalS
     return {
       store: opened,
       sink,
-      async close(summary?: unknown): Promise<string> {
+      async close(summary?: unknown, status?: 'interrupted'): Promise<string> {
         if (closed) return '';
         closed = true;
         try {
-          await sink.finish(summary, summary === undefined ? 'failed' : 'finished');
+          await sink.finish(summary, status ?? (summary === undefined ? 'failed' : 'finished'));
           return `store: run ${sink.runId} in ${opened.location} (crucible dashboard shows it)`;
         } finally {
           await opened.close();

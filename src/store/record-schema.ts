@@ -29,4 +29,6 @@ export const sampleRecordSchema: z.ZodType<SampleRecord, z.ZodTypeDef, unknown> 
     lines: z.number().int().nonnegative(),
     failed: z.array(z.enum(['shellcheck', 'cppcheck', 'pylint', 'pyflakes', 'bandit', 'eslint'])),
   }).optional(),
+  completion: z.string().optional(),
+  completionSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex').optional(),
 });

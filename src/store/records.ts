@@ -29,6 +29,13 @@ export interface SampleRecord {
   readonly judgedBy?: JudgedBy;
   /** `crucible eval --analysis`: the sample's static analysis findings, counted (`countFindings`), and its non-blank lines. */
   readonly analysis?: AnalysisCounts & { readonly lines: number };
+  /**
+   * The model's text the program came from (the completion, solution or raw response), as human-eval's
+   * `_results.jsonl` and EvalPlus's `eval_results.json` carry it (`crucible eval --keep-code full`, the default).
+   */
+  readonly completion?: string;
+  /** sha256 (hex) of that text instead of the text (`--keep-code hash`: results shared without the code). */
+  readonly completionSha256?: string;
 }
 
 /** Failing-test detail is part of the verdict vocabulary (`src/verdict/detail.ts`); the store keeps it per sample. */

@@ -40,6 +40,15 @@ export interface NewRun {
   readonly options: Readonly<Record<string, unknown>>;
   /** Everything else worth knowing later: toolchain versions, limits, host, run directory, import source. */
   readonly provenance: Readonly<Record<string, unknown>>;
+  /** Free labels to filter and group runs by (`crucible eval --tag`, `run.json`'s `tags`, `crucible store tag`). */
+  readonly tags?: readonly string[];
+  /**
+   * How the samples were generated, when known (`crucible generate`'s provenance beside the samples file, `eval
+   * --endpoint`, `run.json`'s `generation`): endpoint, temperature, top_p, max_tokens, n, prompt styles, seed.
+   */
+  readonly generation?: Readonly<Record<string, unknown>>;
+  /** sha256 of an imported `verdicts.jsonl`: a second import of the same file is refused (`duplicate_import`). */
+  readonly contentHash?: string;
   readonly keepTests: KeepTests;
   readonly totalSamples: number;
   readonly status?: RunStatus;
@@ -58,9 +67,35 @@ export interface RunProgress {
   readonly etaSeconds: number | null;
 }
 
+/** pass@k at one k with its bootstrap interval (fractions). */
+export interface HeadlinePoint {
+  readonly k: number;
+  readonly passAtK: number;
+  readonly lower: number;
+  readonly upper: number;
+}
+
+/**
+ * The headline figures of a run for the runs list (kept beside its cached analysis): pass@k with intervals at the
+ * headline k values for base (and base + plus) tests, and how much of the run they cover (`problemsJudged` of
+ * `problemsTotal` problems have a judged sample; a running run's figures are over those only).
+ */
+export interface RunHeadline {
+  readonly problemsJudged: number;
+  readonly problemsTotal: number;
+  readonly done: number;
+  readonly confidence: number;
+  readonly base: readonly HeadlinePoint[];
+  readonly plus?: readonly HeadlinePoint[];
+}
+
 /** A run as stored. */
-export interface RunRow extends Omit<NewRun, 'status' | 'createdMs'> {
+export interface RunRow extends Omit<NewRun, 'status' | 'createdMs' | 'tags' | 'generation'> {
   readonly id: number;
+  readonly tags: readonly string[];
+  readonly generation: Readonly<Record<string, unknown>> | null;
+  /** Headline pass@k (null until the run's analysis was computed once). */
+  readonly headline: RunHeadline | null;
   readonly status: RunStatus;
   readonly createdMs: number;
   readonly updatedMs: number;
@@ -81,7 +116,31 @@ export interface RunFilter {
   readonly model?: string;
   readonly dataset?: string;
   readonly status?: RunStatus;
+  /** Runs carrying this tag (exact). */
+  readonly tag?: string;
   readonly limit?: number;
+}
+
+/** Labels of a problem that runs are broken down by (LiveCodeBench: difficulty, platform, release date). */
+export interface ProblemLabels {
+  readonly difficulty?: string;
+  readonly platform?: string;
+  /** ISO 8601 date of release (contest date). */
+  readonly releaseDate?: string;
+}
+
+/** What the problem page shows of a problem: what the model saw and the reference. Texts as the dataset has them. */
+export interface ProblemInfo {
+  readonly title?: string;
+  /** The statement (natural language), when the dataset has one apart from the prompt. */
+  readonly statement?: string;
+  /** The prompt the model continues (HumanEval), or starter code (LiveCodeBench functional). */
+  readonly prompt?: string;
+  readonly entryPoint?: string;
+  /** The reference solution, with its language. */
+  readonly reference?: { readonly language: string; readonly code: string };
+  /** The unit-test code (HumanEval `test`, MBPP asserts), when the problem is judged by one. */
+  readonly test?: string;
 }
 
 /** A problem of a run. `testCount`: tests the problem has (1 for a HumanEval check). */
@@ -91,6 +150,8 @@ export interface StoredProblem {
   /** The prompt, when programs are prompt + completion (lets the store keep completions only). */
   readonly prompt?: string;
   readonly testCount: number;
+  readonly info?: ProblemInfo;
+  readonly labels?: ProblemLabels;
 }
 
 /** The program a sample is. `source` is what ran; `completion` the model's text it came from. */
@@ -135,6 +196,18 @@ export interface ProblemCountsRow {
   readonly scored: number;
   readonly scoreSum: number;
   readonly statuses: Readonly<Partial<Record<SampleStatus, number>>>;
+  /** The problem's labels (difficulty, platform, release date), `{}` when it has none. */
+  readonly labels: ProblemLabels;
+}
+
+/** Failing samples that share a status and a reason. */
+export interface ReasonCountRow {
+  readonly status: SampleStatus;
+  readonly reason: string | null;
+  readonly samples: number;
+  readonly problems: number;
+  /** One sample of the group (the first by problem and index). */
+  readonly example: { readonly taskId: string; readonly sampleIndex: number };
 }
 
 /** A sample in a problem's list. */
@@ -207,6 +280,15 @@ export interface TrainingBucketRow {
   readonly rewardMean: number;
   /** Population standard deviation of the rewards in the bucket. */
   readonly rewardStd: number;
+  /** Smallest and largest reward in the bucket (a mean ± std band is clipped to them). */
+  readonly rewardMin: number;
+  readonly rewardMax: number;
+  /** Mean and largest latency of the reward calls that carried the bucket's events, ms (null when none recorded). */
+  readonly latencyMeanMs: number | null;
+  readonly latencyMaxMs: number | null;
+  /** First and last event time of the bucket, epoch ms. */
+  readonly firstMs: number;
+  readonly lastMs: number;
   readonly passed: number;
   readonly timeouts: number;
   readonly internalErrors: number;
@@ -223,11 +305,78 @@ export interface TrainingProblemBucketRow {
   readonly passed: number;
 }
 
-/** A training run's series for the dashboard. `unit`: what a bucket is. */
+/** Reward counts of one bin of steps (`stepFrom`..`stepTo`) in one reward bin (`bin` of `TrainingHistogram.edges`). */
+export interface TrainingHistogramRow {
+  readonly stepFrom: number;
+  readonly stepTo: number;
+  readonly bin: number;
+  readonly events: number;
+}
+
+/**
+ * Rewards per step as a histogram: `edges` (bins + 1 reward values, equal width over the run's reward range; or, when
+ * `discrete`, the run's distinct rewards, one bin each), steps
+ * grouped `stepsPerColumn` at a time so a long run keeps at most `TRAINING_HISTOGRAM_COLUMNS` columns.
+ */
+export interface TrainingHistogram {
+  /** Whether each bin is one distinct reward (`edges` are those rewards) rather than an equal-width range. */
+  readonly discrete: boolean;
+  readonly edges: readonly number[];
+  readonly stepsPerColumn: number;
+  readonly rows: readonly TrainingHistogramRow[];
+}
+
+/** Reward calls over wall-clock time: events per `seconds`-wide bucket and their latency. */
+export interface TrainingCallsRow {
+  /** Start of the bucket, epoch ms. */
+  readonly startMs: number;
+  readonly seconds: number;
+  readonly events: number;
+  readonly latencyMeanMs: number | null;
+  readonly latencyMaxMs: number | null;
+}
+
+/** Most columns of a training run's reward histogram. */
+export const TRAINING_HISTOGRAM_COLUMNS = 200;
+/** Reward bins of the histogram. */
+export const TRAINING_HISTOGRAM_BINS = 20;
+/** Most buckets of the reward-call time series. */
+export const TRAINING_CALL_BUCKETS = 240;
+
+/**
+ * A training run's series for the dashboard. `unit`: what a bucket is: `step` when any event has a step (events
+ * without one are left out of the step axis and counted in `unstepped`: a validation call or a stray curl never
+ * changes a stepped run's axis), else `minute` (minutes since the first event).
+ */
 export interface TrainingSeries {
   readonly unit: 'step' | 'minute';
   readonly buckets: readonly TrainingBucketRow[];
   readonly problems: readonly TrainingProblemBucketRow[];
+  /** Events without a step in a stepped run (0 in a run bucketed by minute). */
+  readonly unstepped: number;
+  /** Smallest and largest reward of the run's bucketed events (null when it has none). */
+  readonly rewardRange: readonly [number, number] | null;
+  readonly histogram: TrainingHistogram;
+  readonly calls: readonly TrainingCallsRow[];
+}
+
+/** What one `recordTrainingBatch` stored: events new to the run, and events whose key the run had already. */
+export interface TrainingBatchResult {
+  readonly trainingRunId: number;
+  readonly recorded: number;
+  readonly duplicates: number;
+}
+
+/**
+ * Counts of one problem at one trainer step of a training run (difficulty tracking, `problem_steps`): rollouts,
+ * those that passed, and the sum of their rewards. `step` is -1 for events recorded without a step.
+ */
+export interface ProblemStepRow {
+  readonly taskId: string;
+  readonly step: number;
+  readonly rollouts: number;
+  readonly passed: number;
+  readonly rewardSum: number;
 }
 
 /** What changed since a time: runs and training runs updated after it (for live pages). */
@@ -272,9 +421,20 @@ export interface ResultStore {
 
   listRuns(filter?: RunFilter): Promise<RunListRow[]>;
   getRun(runId: number): Promise<RunRow | undefined>;
+  /** Runs whose imported `verdicts.jsonl` had this sha256, or whose run directory (`provenance.runDir`) is `runDir`. */
+  findDuplicates(query: { readonly contentHash?: string; readonly runDir?: string }): Promise<RunListRow[]>;
+  /** Change a run's model label and/or tags. @throws StoreError `run_not_found`. */
+  labelRun(runId: number, labels: { readonly model?: string; readonly tags?: readonly string[] }): Promise<void>;
+  /** What the problem page shows of a problem of a run (null when the store has nothing: imports, old stores). */
+  problemInfo(runId: number, taskId: string): Promise<ProblemInfo | null>;
   /** A run by id (digits) or by name (the latest run of that name). @throws StoreError `run_not_found`. */
   resolveRun(ref: string): Promise<RunRow>;
   problemCounts(runId: number): Promise<ProblemCountsRow[]>;
+  /**
+   * Failing samples of a run grouped by status and reason, most frequent first (at most `limit`, default 20): how
+   * many samples, how many problems, and one sample of the group to open.
+   */
+  reasonCounts(runId: number, limit?: number): Promise<ReasonCountRow[]>;
   samplesOf(runId: number, taskId: string): Promise<SampleListRow[]>;
   sample(runId: number, taskId: string, sampleIndex: number): Promise<SampleDetailRow | undefined>;
   /**
@@ -286,14 +446,25 @@ export interface ResultStore {
   taskIds(runId: number): Promise<string[]>;
   /** The cached analysis (pass@k curves) of a run and the done count it was computed at. */
   cachedAnalysis(runId: number): Promise<{ readonly done: number; readonly analysis: unknown } | undefined>;
-  saveAnalysis(runId: number, done: number, analysis: unknown): Promise<void>;
+  /** Cache a run's analysis at `done` samples with its headline figures (the runs list shows them). */
+  saveAnalysis(runId: number, done: number, analysis: unknown, headline?: RunHeadline): Promise<void>;
 
   /** Append training events to the training run `name` (created on first use). Resolves to its id. */
   recordTrainingEvents(name: string, events: readonly TrainingEvent[]): Promise<number>;
+  /**
+   * Append training events, each stored at most once per `eventKey` in the run (a retried batch adds nothing;
+   * events without a key are always added); one transaction.
+   */
+  recordTrainingBatch(name: string, events: readonly TrainingEvent[]): Promise<TrainingBatchResult>;
   listTrainingRuns(): Promise<TrainingRunRow[]>;
   getTrainingRun(idOrName: string): Promise<TrainingRunRow | undefined>;
-  /** Buckets of a training run: by step when every event has one, else by minute. */
+  /** Buckets of a training run: by step when any event has one, else by minute (see `TrainingSeries`). */
   trainingSeries(trainingRunId: number): Promise<TrainingSeries>;
+  /**
+   * Per-problem, per-step counts of a training run (difficulty tracking), ordered by task id then step: every
+   * problem's, or those of `taskIds`.
+   */
+  problemSteps(trainingRunId: number, taskIds?: readonly string[]): Promise<ProblemStepRow[]>;
 
   /** Runs and training runs updated after `sinceMs` (epoch ms). */
   changesSince(sinceMs: number): Promise<StoreChanges>;

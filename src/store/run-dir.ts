@@ -8,6 +8,7 @@
  * have appended one twice, and the later wins as everywhere else — the second stores those lines in batches.
  * A run directory holds no program text, so imported samples have none.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -17,6 +18,7 @@ import { StoreError } from './errors.js';
 import { sampleRecordSchema } from './record-schema.js';
 import type { SampleRecord } from './records.js';
 import type { KeepTests, ResultStore, RunRow } from './result-store.js';
+import { labelsFromRunJson, mergeLabels } from './run-labels.js';
 
 /** Records stored per transaction on import. */
 const IMPORT_BATCH = 1000;
@@ -26,6 +28,31 @@ export interface ImportOptions {
   /** Run name (default: the directory's name). */
   readonly name?: string;
   readonly keepTests?: KeepTests;
+  /** Model label and tags (over `run.json`'s `labels`). */
+  readonly model?: string;
+  readonly tags?: readonly string[];
+  /** Import even when the store holds this run already (default: refused with `duplicate_import`). */
+  readonly allowDuplicate?: boolean;
+}
+
+/** sha256 of a file, streamed (a HumanEval+ `verdicts.jsonl` is near a gigabyte). */
+async function fileSha256(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Refuse a run directory the store holds already: an import of the same `verdicts.jsonl` (by content), or the run
+ * the eval that wrote the directory stored (`provenance.runDir`).
+ * @throws StoreError `duplicate_import` naming the runs.
+ */
+async function refuseDuplicate(store: ResultStore, dir: string, contentHash: string): Promise<void> {
+  const found = await store.findDuplicates({ contentHash, runDir: dir });
+  if (found.length === 0) return;
+  const names = found.map((r) => `run ${r.id} (${r.name}, ${r.doneSamples} samples)`).join(', ');
+  throw new StoreError('duplicate_import', `${dir} is in ${store.location} already as ${names}: ` +
+    'crucible store delete RUN first, or --allow-duplicate to import it again');
 }
 
 /** What an import stored. */
@@ -110,6 +137,10 @@ export async function importRunDirectory(store: ResultStore, dir: string, option
   const identity = readJsonFile(join(absolute, 'run.json')) as { problemsHash?: unknown; samplesHash?: unknown; options?: unknown } | undefined;
   const summary = readJsonFile(join(absolute, 'summary.json')) as Record<string, unknown> | undefined;
   const dropLast = await tornTail(verdicts);
+  const contentHash = await fileSha256(verdicts);
+  if (options.allowDuplicate !== true) await refuseDuplicate(store, absolute, contentHash);
+  const labels = mergeLabels(labelsFromRunJson(identity), {
+    ...(options.model === undefined ? {} : { model: options.model }), ...(options.tags === undefined ? {} : { tags: options.tags }) });
 
   // Pass 1: validate, find each sample's last line, and what the problems look like.
   const lastLine = new Map<string, number>();
@@ -125,7 +156,8 @@ export async function importRunDirectory(store: ResultStore, dir: string, option
   const { problemsFile: _p, samplesFile: _s, format: _f, crucibleVersion: _v, ...rest } = summary ?? {};
   const runId = await store.createRun({
     name: options.name ?? basename(absolute),
-    model: samplesFile === undefined ? 'unknown' : basename(samplesFile),
+    model: labels.model ?? (samplesFile === undefined ? 'unknown' : basename(samplesFile)),
+    tags: labels.tags ?? [], ...(labels.generation === undefined ? {} : { generation: labels.generation }), contentHash,
     dataset: problemsFile === undefined ? 'unknown' : basename(problemsFile),
     ...(problemsFile === undefined ? {} : { problemsFile }),
     ...(samplesFile === undefined ? {} : { samplesFile }),
@@ -134,7 +166,7 @@ export async function importRunDirectory(store: ResultStore, dir: string, option
     samplesHash: str(identity?.samplesHash) ?? str(summary?.['samplesHash']) ?? 'unknown',
     crucibleVersion: str(summary?.['crucibleVersion']) ?? 'unknown',
     options: (identity?.options as Record<string, unknown> | undefined) ?? {},
-    provenance: { importedFrom: absolute, importedMs: Date.now(), ...(summary === undefined ? {} : { toolchains: rest['toolchains'], limits: rest['limits'] }) },
+    provenance: { importedFrom: absolute, importedMs: Date.now(), ...(summary === undefined ? {} : { toolchains: rest['toolchains'], limits: rest['limits'], ...(rest['code'] === undefined ? {} : { code: rest['code'] }) }) },
     keepTests: options.keepTests ?? 'failing',
     totalSamples: typeof summary?.['samples'] === 'number' ? summary['samples'] : lastLine.size,
     status: 'running',
@@ -179,7 +211,8 @@ export async function exportRunDirectory(store: ResultStore, run: RunRow, dir: s
     writeFileSync(join(absolute, `${name}.tmp`), text);
     renameSync(join(absolute, `${name}.tmp`), join(absolute, name));
   };
-  write('run.json', JSON.stringify({ problemsHash: run.problemsHash, samplesHash: run.samplesHash, options: run.options }, null, 2) + '\n');
+  const labels = { model: run.model, tags: run.tags, ...(run.generation === null ? {} : { generation: run.generation }) };
+  write('run.json', JSON.stringify({ problemsHash: run.problemsHash, samplesHash: run.samplesHash, options: run.options, labels }, null, 2) + '\n');
   const handle = await open(join(absolute, 'verdicts.jsonl.tmp'), 'w');
   let samples = 0;
   try {

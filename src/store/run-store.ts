@@ -19,6 +19,8 @@ export interface RunIdentity {
   readonly problemsHash: string;
   readonly samplesHash: string;
   readonly options: Readonly<Record<string, unknown>>;
+  /** Model, tags and generation settings (`run-labels.ts`); describe the run, never part of its identity. */
+  readonly labels?: Readonly<Record<string, unknown>>;
 }
 
 /** Thrown when a run directory cannot be used (unreadable, malformed line, other data). Names file and line. */

@@ -25,6 +25,14 @@ export interface TrainingEvent {
   readonly timeMs: number;
   readonly cpuMs?: number;
   readonly wallMs?: number;
+  /** Latency of the reward call that carried the event (request received to answer), ms. */
+  readonly latencyMs?: number;
+  /**
+   * Idempotency key, unique within the training run: an event whose key the run holds already is not stored again
+   * (a retried batch counts once). `crucible serve` makes it from the request's `Idempotency-Key` and the item's
+   * index; ingest callers give `eventKey`, or the batch's `Idempotency-Key` header keys its events by index.
+   */
+  readonly eventKey?: string;
 }
 
 const statusSet = new Set<string>(SAMPLE_STATUSES);
@@ -40,6 +48,8 @@ export const trainingEventSchema = z.object({
   timeMs: z.number().int().nonnegative().optional(),
   cpuMs: z.number().finite().nonnegative().optional(),
   wallMs: z.number().finite().nonnegative().optional(),
+  latencyMs: z.number().finite().nonnegative().optional(),
+  eventKey: z.string().min(1).max(300).optional(),
 }).strict();
 
 /** What callers may pass: `passed` and `timeMs` optional. */
@@ -77,5 +87,7 @@ export function normaliseEvent(event: z.output<typeof trainingEventSchema>, nowM
     ...(event.groupId === undefined ? {} : { groupId: event.groupId }),
     ...(event.cpuMs === undefined ? {} : { cpuMs: event.cpuMs }),
     ...(event.wallMs === undefined ? {} : { wallMs: event.wallMs }),
+    ...(event.latencyMs === undefined ? {} : { latencyMs: event.latencyMs }),
+    ...(event.eventKey === undefined ? {} : { eventKey: event.eventKey }),
   };
 }

@@ -18,15 +18,21 @@ export interface TrainingRecorderOptions {
   readonly onError?: (error: Error) => void;
 }
 
-/** Buffers training events of one training run and writes them in batches. */
+/**
+ * Buffers training events of one training run and writes them in batches; events with an `eventKey` are stored at
+ * most once per key (`ResultStore.recordTrainingBatch`), so a reward batch retried by the trainer counts once.
+ */
 export class TrainingRecorder {
   private readonly batcher: WriteBatcher<TrainingEvent>;
   /** Events whose write failed (lost to the dashboard; the verdicts themselves were already answered). */
   failedEvents = 0;
+  /** Events not stored because the run had their `eventKey` already (retried batches). */
+  duplicateEvents = 0;
 
   constructor(readonly store: ResultStore, readonly run: string, options: TrainingRecorderOptions = {}) {
     this.batcher = new WriteBatcher(async (batch) => {
-      await this.store.recordTrainingEvents(this.run, batch);
+      const result = await this.store.recordTrainingBatch(this.run, batch);
+      this.duplicateEvents += result.duplicates;
     }, {
       flushMs: options.flushMs ?? 250,
       maxBatch: options.maxBatch ?? 1000,

@@ -11,7 +11,11 @@ import { EXECUTION_STATUSES, type ExecutionStatus } from '../sandbox/types.js';
  * program's reach. `wrong_answer`: ran to the end, some test failed. `no_tests`: the problem's tests ran
  * zero assertions (never a pass). `no_code`: nothing to run was found in the response. `invalid_submission`:
  * the sample cannot be judged as given (e.g. a language Crucible has no toolchain for): the sample's fault,
- * never a pass, never Crucible's. `internal_error`: Crucible itself failed; never a verdict on the program.
+ * never a pass, never Crucible's. `reference_failed`: the problem's reference solution failed under the judge's
+ * own limits (e.g. an EvalPlus canonical solution that needs more memory than the limit), so there are no expected
+ * values to judge against: a fact about the problem and the limits, never a verdict on the program and never
+ * Crucible's failure; pass@k leaves such problems out unless asked to count them (`src/metrics/counts.ts`).
+ * `internal_error`: Crucible itself failed; never a verdict on the program.
  */
 export type SampleStatus =
   | 'passed'
@@ -19,6 +23,7 @@ export type SampleStatus =
   | 'no_tests'
   | 'no_code'
   | 'invalid_submission'
+  | 'reference_failed'
   | Exclude<ExecutionStatus, 'ok'>;
 
 /** Every `SampleStatus`, in a stable order for counts and reports. */
@@ -28,6 +33,7 @@ export const SAMPLE_STATUSES: readonly SampleStatus[] = [
   'no_tests',
   'no_code',
   'invalid_submission',
+  'reference_failed',
   ...EXECUTION_STATUSES.filter((s): s is Exclude<typeof s, 'ok'> => s !== 'ok'),
 ];
 

@@ -8,6 +8,8 @@
  * Known failures, asserted exactly (and judged in `npm test` whatever the stride): three JavaScript canonical
  * solutions fail as published (CodeGeeX's harness fails them too, on their stderr). C++ is compiled as CodeGeeX
  * does (`cpp11`: -std=c++11, no -O2, -lcrypto -lssl), so CPP/162 (OpenSSL MD5) passes.
+ * Where Crucible's C++ verdicts differ from CodeGeeX's own rule (its program and `g++ -std=c++11` reproduced in the
+ * sandbox, test/support/codegeex.ts), the difference is asserted with its cause (docs/FORMATS.md "HumanEval-X").
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -15,11 +17,15 @@ import type { SampleStatus } from '../../src/verdict/index.js';
 import type { Problem } from '../../src/formats/types.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 import { createJudge } from '../../src/engine/factory.js';
+import { defaultModes } from '../../src/kinds/index.js';
+import { prepareSubmission } from '../../src/judge/submission.js';
+import type { Verdict } from '../../src/verdict/index.js';
 import {
-  canonicalCompletion, HUMANEVAL_X_LANGUAGES, humanEvalXPath, judgeCompletions, readHumanEvalX,
+  brokenCompletion, canonicalCompletion, HUMANEVAL_X_LANGUAGES, humanEvalXPath, judgeCompletions, readHumanEvalX,
 } from '../support/humaneval-x.js';
+import { codegeexCppVerdict, withCodegeexCpp } from '../support/codegeex.js';
 
-const languages = LanguageRegistry.load();
+const languages = withCodegeexCpp(LanguageRegistry.load());
 const judge = createJudge({ languages, cacheDir: null });
 after(() => judge.close());
 
@@ -71,4 +77,43 @@ describe('HumanEval-X canonical solutions (every 16th task per language, and the
       assert.notEqual(wrong!.status, 'internal_error');
     });
   }
+});
+
+/** Judge a completion of an inline problem. */
+async function judgeInline(problem: Problem, completion: string): Promise<Verdict> {
+  const prepared = prepareSubmission(problem, { completion }, { languages, modes: defaultModes() });
+  if (prepared.kind !== 'program') throw new Error(`${problem.taskId}: no program`);
+  return judge.judge({ problem: { inline: problem }, program: prepared.program });
+}
+
+describe('HumanEval-X C++ where Crucible and CodeGeeX\'s own rule differ, with the cause', () => {
+  it('CPP/23: the test\'s strlen("...") calls C\'s strlen, never the candidate\'s: CodeGeeX passes any completion', async () => {
+    const problems = await readHumanEvalX('cpp');
+    const p = problems.find((x) => x.taskId === 'CPP/23')!;
+    assert.equal(p.kind, 'script');
+    if (p.kind !== 'script') return;
+    // A string literal converts to `const char*` exactly, to `std::string` only by a user-defined conversion, so
+    // overload resolution picks <cstring>'s strlen (which CodeGeeX's import helper includes) over the task's.
+    const wrong = '    return 42;\n}\n';
+    assert.equal(await codegeexCppVerdict(judge, p, wrong), 'passed');
+    const ours = await judgeInline(p, wrong);
+    assert.equal(ours.status, 'wrong_answer', JSON.stringify(ours));
+    assert.equal((await judgeInline(p, canonicalCompletion(p))).status, 'passed');
+  });
+
+  it('a function that reaches its end without return is a runtime error (CodeGeeX: the register\'s leftover, random)', async () => {
+    const problems = await readHumanEvalX('cpp');
+    for (const id of ['CPP/23', 'CPP/52', 'CPP/56', 'CPP/61']) {
+      const p = problems.find((x) => x.taskId === id)!;
+      const v = await judgeInline(p, brokenCompletion(p));
+      assert.equal(v.status, 'runtime_error', `${id}: ${JSON.stringify(v)}`);
+      assert.match(v.reason ?? '', /reached the end of a value-returning function without returning a value/);
+    }
+    // A missing return on a path the tests never take is not an error (CPP/39's and CPP/137's canonical solutions).
+    for (const id of ['CPP/39', 'CPP/137']) {
+      const p = problems.find((x) => x.taskId === id)!;
+      const v = await judgeInline(p, canonicalCompletion(p));
+      assert.equal(v.status, 'passed', `${id}: ${JSON.stringify(v)}`);
+    }
+  });
 });

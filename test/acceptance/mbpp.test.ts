@@ -4,10 +4,17 @@
  * `test_setup_code`, then the asserts, in one process: the `python_script` mode through the Python harness), and
  * must pass except the known failures below, each asserted exactly and explained in docs/FORMATS.md ("MBPP");
  * a deliberately broken solution of every task (the reference with its first function returning `None` at once)
- * fails on every task whose asserts can tell (all but the known exceptions listed).
+ * fails on every task whose asserts can tell (all but the known exceptions listed). The 500 reference solutions of
+ * the test split written as bigcode-evaluation-harness generations (one list per task, task ids 11-510, no task ids
+ * in the file) all pass through `crucible eval` on the 974-task file: the lists follow the harness's split.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { readProblems } from '../../src/formats/index.js';
 import type { PythonScriptProblem } from '../../src/formats/types.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
@@ -44,5 +51,36 @@ describe('MBPP (original, as published): reference solutions and early-return so
     assert.deepEqual(passing, []);
     // Judged as a program's failure (a failed assert or the exception a None causes), never as Crucible's.
     assert.deepEqual([...statuses.keys()].filter((s) => s !== 'wrong_answer' && s !== 'runtime_error'), []);
+  });
+});
+
+describe('MBPP through bigcode-evaluation-harness generations (tasks/mbpp.py: the test split, task ids 11-510)', () => {
+  it('the 500 reference solutions of the test split, as a generations file, all pass on mbpp.jsonl as published', async () => {
+    const problems = (await readProblems(MBPP)) as PythonScriptProblem[];
+    const byId = new Map(problems.map((p) => [p.taskId, p]));
+    const dir = mkdtempSync(join(tmpdir(), 'crucible-bigcode-mbpp-'));
+    try {
+      const generations = join(dir, 'generations.json');
+      writeFileSync(generations, JSON.stringify(Array.from({ length: 500 }, (_, i) => [reference(byId.get(String(11 + i))!)])));
+      const out = join(dir, 'run');
+      const outcome = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(join(PROJECT_ROOT, 'bin', 'crucible'), ['eval', '--problems', MBPP, '--samples', generations, '--out', out, '--json',
+          '--no-progress', '--no-store', '--k', '1', '--reps', '50', '--cache-dir', join(dir, 'cache')], { maxBuffer: 64 << 20 },
+        (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      });
+      assert.equal(outcome.code, 0, outcome.stderr);
+      const summary = JSON.parse(outcome.stdout) as { problems: number; countsByStatus: Record<string, number>; passAtK: Record<string, number>;
+        scope: { problemsInFile: number; problems: number; subset: boolean; split: { name: string } }; sampleFormat: string; format: string };
+      assert.deepEqual(summary.countsByStatus, { passed: 500 });
+      assert.equal(summary.passAtK['1'], 1);
+      assert.equal(summary.problems, 500);
+      assert.deepEqual([summary.scope.problemsInFile, summary.scope.problems, summary.scope.subset], [974, 500, false]);
+      assert.match(summary.scope.split.name, /MBPP test split/);
+      assert.deepEqual([summary.format, summary.sampleFormat], ['mbpp', 'bigcode']);
+      const ids = readFileSync(join(out, 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => Number(JSON.parse(l).taskId)).sort((a, b) => a - b);
+      assert.deepEqual([ids.length, ids[0], ids[499]], [500, 11, 510]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

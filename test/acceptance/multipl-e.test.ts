@@ -1,6 +1,8 @@
 /**
  * MultiPL-E as published: real items (../shared/data/multipl-e/prompts, two per language, see its NOTICE.md; read
- * there, never copied into the tree) read with `--format auto`, MultiPL-E's completion and results files (and a directory of them) read as problems and samples,
+ * there, never copied into the tree) read with `--format auto`; MultiPL-E's own executor fixtures
+ * (../shared/data/multipl-e/test_inputs: pretty-printed completion files, HumanEval_53 in six languages, a correct
+ * and a broken completion each) read as published and judged: correct pass, broken fail; MultiPL-E's completion and results files (and a directory of them) read as problems and samples,
  * and judged in the sandbox: a correct solution passes and an early constant return fails, in Lua, R, Ruby, PHP
  * and Perl. The Ruby, PHP and Perl prompts of those commits do not parse (docstring lines without a comment
  * marker), so there a completion fails whatever it is and a whole solution is judged against the item's tests.
@@ -24,6 +26,8 @@ import { SHARED_DATA } from '../support/data.js';
 
 /** MultiPL-E's prompts as published (nuprl/MultiPL-E `prompts/`), in the shared data directory. */
 const FIXTURES = join(SHARED_DATA, 'multipl-e', 'prompts');
+/** MultiPL-E's executor fixtures as published (its `evaluation/test_inputs/`). */
+const TEST_INPUTS = join(SHARED_DATA, 'multipl-e', 'test_inputs');
 const modes = defaultModes();
 const languages = LanguageRegistry.load();
 const judge = createJudge({ slots: 2, modes, languages, cacheDir: null });
@@ -119,6 +123,27 @@ describe('MultiPL-E as published', () => {
     assert.deepEqual(verdicts.map((v) => v.status), ['passed', 'wrong_answer']);
     const results = await readSamples(join(dir, 'HumanEval_0_has_close_elements.results.json'));
     assert.deepEqual(results.map((s) => s.completion), [constant]);
+  });
+
+  it('its executor fixtures, pretty-printed, six languages of one item in one directory: correct pass, broken fail', async () => {
+    assert.equal(await detectProblemFormat(TEST_INPUTS), 'multipl-e');
+    const problems = await readProblems(TEST_INPUTS) as ScriptProblem[];
+    // Several languages in one directory: each task id is qualified by its language.
+    assert.deepEqual(problems.map((p) => p.taskId).sort(), ['bash', 'cpp', 'javascript', 'lua', 'perl', 'typescript']
+      .map((l) => `${l}/HumanEval_53_add`));
+    for (const p of problems) assert.equal(p.taskId, `${p.language}/HumanEval_53_add`);
+    const samples = await readSamples(TEST_INPUTS);
+    assert.equal(samples.length, 12);
+    const byId = new Map(problems.map((p) => [p.taskId, p]));
+    const verdicts = await Promise.all(samples.map(async (s) => {
+      const v = await judgeSubmission(byId.get(s.taskId)!, { completion: s.completion! });
+      return `${s.taskId} ${s.index === 0 ? 'correct' : 'broken'}: ${v.status === 'passed' ? 'passed' : v.status === 'internal_error' ? v.reason : 'failed'}`;
+    }));
+    assert.deepEqual(verdicts.sort(), [...problems.map((p) => `${p.taskId} correct: passed`), ...problems.map((p) => `${p.taskId} broken: failed`)].sort());
+    // One file of them alone: the plain name.
+    const one = join(TEST_INPUTS, 'lua-davinci-0.2-keep-HumanEval53.json');
+    assert.deepEqual((await readProblems(one)).map((p) => p.taskId), ['HumanEval_53_add']);
+    assert.deepEqual((await readSamples(one)).map((s) => [s.taskId, s.index]), [['HumanEval_53_add', 0], ['HumanEval_53_add', 1]]);
   });
 
   it('languages Crucible cannot run are refused with the reason', async () => {

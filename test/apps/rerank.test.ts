@@ -16,13 +16,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { codetTestPrompt } from '../../src/formats/codet.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
+import { openResultStore } from '../../src/store/open.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crucible-rerank-'));
@@ -98,6 +99,34 @@ describe('crucible rerank on hand-computed problems', () => {
     close(r.passAtK, { '1': 0.5, '2': 1 });
     close(r.baselinePassAtK, BASELINE);
     assert.equal(r.counts.generatedTestRuns, 0);
+  });
+
+  it('--out writes the rerank as a run (every sample\'s verdict, intervals) and stores it; the same --out again is refused', async () => {
+    const out = join(dir, 'codet-run');
+    const db = join(dir, 'store.db');
+    const r = await rerank('codet', ['--out', out, '--store', db, '--model', 'toy-model', '--tag', 'ablation', '--reps', '300']);
+    close(r.passAtK, { '1': 0.5, '2': 1 });
+    const records = readFileSync(join(out, 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { taskId: string; sampleIndex: number; status: string; passed: boolean });
+    assert.deepEqual(records.map((x) => [x.taskId, x.sampleIndex, x.passed]), [
+      ['P/0', 0, false], ['P/0', 1, true], ['P/0', 2, true], ['P/0', 3, false], ['P/0', 4, false],
+      ['P/1', 0, true], ['P/1', 1, false], ['P/1', 2, false], ['P/1', 3, false]]);
+    assert.equal(records[4]!.status, 'time_limit_exceeded', 'the endless loop\'s own verdict');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { rerank: { method: string; passAtK: Record<string, number>;
+      passAtKCI: Record<string, [number, number]>; baselinePassAtKCI: Record<string, [number, number]> } };
+    assert.equal(summary.rerank.method, 'codet');
+    close(summary.rerank.passAtK, { '1': 0.5, '2': 1 });
+    for (const [k, [lo, hi]] of Object.entries(summary.rerank.passAtKCI)) assert.ok(lo <= summary.rerank.passAtK[k]! && summary.rerank.passAtK[k]! <= hi, `k=${k}`);
+    // Two problems: pass@1 is 1 on P/0 and 0 on P/1, so the bootstrap's means span [0, 1].
+    assert.deepEqual(summary.rerank.passAtKCI['1'], [0, 1]);
+    const store = await openResultStore(db);
+    try {
+      const [stored] = await store.listRuns();
+      assert.deepEqual([stored!.name, stored!.model, stored!.tags, stored!.doneSamples, stored!.passedSamples], ['codet-run', 'toy-model', ['rerank', 'codet', 'ablation'], 9, 3]);
+    } finally {
+      await store.close();
+    }
+    await assert.rejects(run(join(PROJECT_ROOT, 'bin', 'crucible'), ['rerank', '--method', 'first', '--problems', problems, '--samples', samples, '--out', out, '--store', db]),
+      (error: { code?: number; stderr?: string }) => error.code === 2 && /already holds a run/.test(error.stderr ?? ''));
   });
 
   it('asks for --tests when the method needs them, with a clear message', async () => {

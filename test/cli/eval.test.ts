@@ -4,18 +4,25 @@
  * the problems is a one-line error naming the samples file's line; a resumed run judges Crucible's failures
  * again; reasons carry the tail of stderr; ground truth is computed once per dataset and then read from the cache;
  * HumanEval-X problems judge CodeGeeX-format samples; MBPP judges bigcode generations; --since/--until select
- * LiveCodeBench problems by release date.
+ * LiveCodeBench problems by release date; samples that attempt part of the problems are refused unless --limit or
+ * --tasks ask for that subset, which is then stamped on summary.json, the store run and the report; a problem whose
+ * reference solution fails under the limits (MBPP+ Mbpp/255, as published) is flagged with the limit to raise and
+ * left out of pass@k; every run records the detected format and its toolchains' package sets, and `compare` warns
+ * when two runs' package sets differ; verdicts.jsonl keeps the samples' text (or its hash), --json per-problem
+ * results; EvalPlus sample directories are read; a run imported twice is refused.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
+import { openResultStore } from '../../src/store/open.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { SampleRecord } from '../../src/store/records.js';
-import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/data.js';
+import { HUMANEVAL, HUMANEVAL_PLUS, MBPP_PLUS } from '../support/data.js';
 import { humanEvalXPath } from '../support/humaneval-x.js';
 import { MBPP_PATH } from '../support/mbpp.js';
 import { LCB_FIXTURE } from '../formats/helpers.js';
@@ -185,6 +192,60 @@ describe('crucible eval', () => {
       [['1', 0, true], ['1', 1, false], ['2', 0, true], ['2', 1, false], ['3', 0, true], ['3', 1, false]]);
   });
 
+  it('keeps each sample\'s text in verdicts.jsonl (or its sha256), per-problem results in --json, labels the run (--model, --tag)', async () => {
+    const samples = file('keep-samples.jsonl', [{ task_id: 'sum', solution: SUM }, { task_id: 'sum', solution: DIV }, { task_id: 'div', solution: DIV }]);
+    const out = join(dir, 'keep-full');
+    const store = join(dir, 'labels.db');
+    const { summary } = await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', out, '--store', store, '--model', 'my-model',
+      '--tag', 'sweep-1', '--tag', 'io']);
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.completion]), [['div', 0, DIV], ['sum', 0, SUM], ['sum', 1, DIV]]);
+    assert.deepEqual(summary['perProblem'], [
+      { taskId: 'div', n: 1, c: 0, passAtK: { '1': 0 }, statuses: { runtime_error: 1 } },
+      { taskId: 'sum', n: 2, c: 1, passAtK: { '1': 0.5 }, statuses: { passed: 1, wrong_answer: 1 } },
+    ]);
+    const hashed = join(dir, 'keep-hash');
+    await evalJson(['--problems', IO_PROBLEMS, '--samples', samples, '--out', hashed, '--no-store', '--keep-code', 'hash']);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    assert.deepEqual(verdicts(hashed).map((v) => [v.completion, v.completionSha256]), [[undefined, sha(DIV)], [undefined, sha(SUM)], [undefined, sha(DIV)]]);
+    const db = await openResultStore(store);
+    try {
+      const [run] = await db.listRuns();
+      assert.deepEqual([run!.model, run!.tags], ['my-model', ['sweep-1', 'io']]);
+      // The same directory imported into the store that already has its eval: refused, unless asked.
+      const again = await crucible(['store', 'import', out, '--store', store]);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /is in .* already as run \d+ \(keep-full, 3 samples\).*--allow-duplicate/);
+      assert.equal((await crucible(['store', 'import', out, '--store', store, '--allow-duplicate'])).code, 0);
+      const twice = await crucible(['store', 'import', out, '--store', store]);
+      assert.match(twice.stderr, /already as run \d+ \(keep-full, 3 samples\), run \d+ \(keep-full, 3 samples\)/);
+      const imported = (await db.listRuns())[0]!;
+      assert.deepEqual([imported.model, imported.tags], ['my-model', ['sweep-1', 'io']], 'labels come back from run.json');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reads EvalPlus sample directories (<task>/<n>.py), as evalplus.codegen writes them', async () => {
+    const samplesDir = join(dir, 'evalplus-samples');
+    for (const [task, n, code] of [['sum', 0, SUM], ['sum', 1, DIV], ['div', 0, SUM]] as const) {
+      mkdirSync(join(samplesDir, task), { recursive: true });
+      writeFileSync(join(samplesDir, task, `${n}.py`), code);
+    }
+    const out = join(dir, 'evalplus-dir-run');
+    const { summary } = await evalJson(['--problems', IO_PROBLEMS, '--samples', samplesDir, '--out', out, '--no-store']);
+    assert.equal(summary['samples'], 3);
+    assert.deepEqual(verdicts(out).map((v) => [v.taskId, v.sampleIndex, v.status]), [['div', 0, 'wrong_answer'], ['sum', 0, 'passed'], ['sum', 1, 'wrong_answer']]);
+    writeFileSync(join(samplesDir, 'sum', 'notes.txt'), 'x');
+    const bad = await crucible(['eval', '--no-progress', '--problems', IO_PROBLEMS, '--samples', samplesDir, '--no-store']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /notes\.txt.*named <n>\.py/);
+    const empty = join(dir, 'empty-dir');
+    mkdirSync(empty);
+    const refused = await crucible(['eval', '--no-progress', '--problems', IO_PROBLEMS, '--samples', empty, '--no-store']);
+    assert.match(refused.stderr, /neither/);
+    assert.doesNotMatch(refused.stderr, /EISDIR/);
+  });
+
   it('--since/--until keep the problems released in the window and their samples (LiveCodeBench outputs)', async () => {
     const outputs = join(dir, 'Scenario.codegeneration_1_0.2.json');
     writeFileSync(outputs, JSON.stringify(['2812', '2777', 'abc308_a'].map((id) => ({ question_id: id, output_list: ['no code here'] }))));
@@ -198,5 +259,91 @@ describe('crucible eval', () => {
     assert.match(empty.stderr, /no problem of 3 was released in the window/);
     const bad = await crucible(['eval', '--no-progress', '--problems', LCB_FIXTURE, '--samples', outputs, '--since', 'yesterday', '--no-store']);
     assert.match(bad.stderr, /not a YYYY-MM-DD date: "yesterday"/);
+  });
+});
+
+describe('crucible eval: what the numbers cover and what they depend on', () => {
+  it('refuses samples that attempt part of the problems; --limit/--tasks judge a deliberate subset, stamped on summary.json, '
+    + 'the store run and the report; the detected format and the toolchains\' package sets are recorded', async () => {
+    const problems = file('he5.jsonl', firstRecords(HUMANEVAL, 5));
+    const samples = file('he5-3.jsonl', firstRecords(HUMANEVAL, 3).map((p) => ({ task_id: p.task_id, completion: p.canonical_solution })));
+    const refused = await crucible(['eval', '--no-progress', '--problems', problems, '--samples', samples, '--no-store', '--out', join(dir, 'partial')]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /^crucible: .*he5-3\.jsonl: samples attempt 3 of the 5 problems \(none for HumanEval\/3, HumanEval\/4\); .*--limit N .*--tasks/);
+    assert.equal(refused.stderr.trim().split('\n').length, 1);
+    const out = join(dir, 'limit-run');
+    const store = join(dir, 'subset.db');
+    const { summary, outcome } = await evalJson(['--problems', problems, '--samples', samples, '--limit', '3', '--out', out, '--store', store]);
+    assert.deepEqual(summary['scope'], { problemsInFile: 5, problems: 3, limit: 3, subset: true });
+    assert.equal(summary['problems'], 3);
+    assert.deepEqual([summary['format'], summary['formatGiven'], summary['sampleFormat']], ['humaneval', 'auto', 'jsonl']);
+    const packages = (summary['toolchainPackages'] as Record<string, { debian: Record<string, string | null>; python: { modules: number; sha256: string }; sha256: string }>)['python']!;
+    assert.match(packages.debian['python3.11'] ?? '', /^3\.11\./);
+    assert.ok(packages.python.modules > 100, String(packages.python.modules));
+    assert.match(packages.python.sha256, /^[0-9a-f]{64}$/);
+    assert.equal(outcome.stderr, '');
+    const opened = await openResultStore(store);
+    try {
+      const [listed] = await opened.listRuns();
+      const run = (await opened.getRun(listed!.id))!;
+      assert.equal(run.format, 'humaneval');
+      assert.deepEqual(run.provenance['scope'], summary['scope']);
+      assert.deepEqual(run.provenance['toolchainPackages'], summary['toolchainPackages']);
+    } finally {
+      await opened.close();
+    }
+    const report = await crucible(['report', out]);
+    assert.match(report.stdout, /Subset: pass@k is over 3 of the 5 problems of the file \(--limit 3\), not the benchmark's score/);
+    const human = await crucible(['eval', '--no-progress', '--problems', problems, '--samples', samples, '--tasks', 'HumanEval/0,HumanEval/2',
+      '--no-store', '--out', join(dir, 'tasks-run'), '--k', '1', '--reps', '50']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /SUBSET: pass@k is over 2 of the 5 problems in the file \(--tasks\), not the benchmark's score/);
+  });
+
+  it('compare warns when two runs\' toolchain package sets differ', async () => {
+    const a = join(dir, 'limit-run');
+    const b = join(dir, 'limit-run-other-host');
+    cpSync(a, b, { recursive: true });
+    const summary = JSON.parse(readFileSync(join(b, 'summary.json'), 'utf8')) as { toolchainPackages: Record<string, { debian: Record<string, string>; python: { sha256: string }; sha256: string }> };
+    const python = summary.toolchainPackages['python']!;
+    python.debian['python3.11'] = '3.11.2-6+deb12u99';
+    python.python.sha256 = '0'.repeat(64);
+    python.sha256 = '1'.repeat(64);
+    writeFileSync(join(b, 'summary.json'), JSON.stringify(summary));
+    const same = await crucible(['compare', a, a, '--reps', '50']);
+    assert.equal(same.code, 0, same.stderr);
+    assert.equal(same.stderr, '');
+    const differ = await crucible(['compare', a, b, '--reps', '50']);
+    assert.equal(differ.code, 0, differ.stderr);
+    assert.match(differ.stderr, /warning: toolchain packages differ: python: Debian package python3\.11 3\.11\.\S+ in A, 3\.11\.2-6\+deb12u99 in B/);
+    assert.match(differ.stderr, /warning: toolchain packages differ: python: the sandbox's Python finds other modules/);
+  });
+
+  it('a reference solution that fails under the limits (MBPP+ Mbpp/255 at the default memory limit) flags its problem with '
+    + 'the limit to raise and leaves it out of pass@k; --include-reference-failures counts it as failed', async () => {
+    // The lines as published (some MBPP+ lines hold Python's Infinity, which JSON.parse refuses, so they are not re-encoded).
+    const lines = gunzipSync(readFileSync(MBPP_PLUS)).toString('utf8').trim().split('\n')
+      .filter((l) => /^\{"task_id": "Mbpp\/(2|255)"/.test(l));
+    assert.equal(lines.length, 2);
+    const problems = join(dir, 'mbppplus-255.jsonl');
+    writeFileSync(problems, lines.join('\n') + '\n');
+    const canonical = (l: string): string => JSON.parse(/"canonical_solution": ("(?:[^"\\]|\\.)*")/.exec(l)![1]!) as string;
+    const samples = file('mbppplus-255-samples.jsonl', lines.map((l) => ({ task_id: /"task_id": "([^"]+)"/.exec(l)![1], solution: canonical(l) })));
+    const { summary, outcome } = await evalJson(['--problems', problems, '--samples', samples, '--out', join(dir, 'reference-failed'), '--no-store']);
+    assert.deepEqual(summary['countsByStatus'], { passed: 1, reference_failed: 1 });
+    const failures = summary['referenceFailures'] as { problems: number; countedAsFailed: boolean; tasks: { taskId: string; reason: string }[] };
+    assert.equal(failures.problems, 1);
+    assert.equal(failures.countedAsFailed, false);
+    assert.equal(failures.tasks[0]!.taskId, 'Mbpp/255');
+    assert.match(failures.tasks[0]!.reason, /^the reference solution needs more memory than the limit of 1024 MiB; raise it to judge this problem \(--memory-limit MiB\): canonical solution of Mbpp\/255 failed on input \d+: memory_limit_exceeded/);
+    assert.equal(summary['problemsCounted'], 1);
+    assert.equal((summary['passAtK'] as Record<string, number>)['1'], 1, 'the reference failure is not charged to the sample');
+    assert.equal(outcome.code, 0);
+    const counted = await evalJson(['--problems', problems, '--samples', samples, '--out', join(dir, 'reference-counted'), '--no-store',
+      '--include-reference-failures', '--memory-limit', '256']);
+    assert.equal((counted.summary['passAtK'] as Record<string, number>)['1'], 0.5);
+    assert.equal((counted.summary['referenceFailures'] as { countedAsFailed: boolean }).countedAsFailed, true);
+    const human = await crucible(['report', join(dir, 'reference-failed')]);
+    assert.match(human.stdout, /Reference failed: 1 problems \(Mbpp\/255\) whose reference solution failed under the limits are left out of pass@k/);
   });
 });

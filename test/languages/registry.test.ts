@@ -19,7 +19,7 @@ const MINIMAL = 'id: x\nname: X\nsourceFile: main.x\nrun: [/usr/bin/x, /box/main
 describe('language files', () => {
   it('scripts/setup installs exactly the packages the language files name (plus the sandbox\'s and the tests\')', () => {
     const listed = execFileSync('bash', [join(PROJECT_ROOT, 'scripts/setup'), '--list-packages'], { encoding: 'utf8' }).trim().split('\n');
-    const wanted = new Set(['bubblewrap', 'util-linux', 'chromium', 'postgresql', 'redis-server',
+    const wanted = new Set(['bubblewrap', 'util-linux', 'chromium', 'postgresql', 'redis-server', 'python3-setuptools', 'python3-venv', 'python3-pip',
       ...registry.languages.flatMap((l) => l.packages)]);
     assert.deepEqual(listed, [...wanted].sort());
   });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SampleRecord } from '../../src/store/records.js';
-import { countsFromRecords, outcomesFromRecords } from '../../src/metrics/counts.js';
+import { countsFromRecords, outcomesFromRecords, referenceFailedTasks } from '../../src/metrics/counts.js';
 
 function rec(taskId: string, sampleIndex: number, passed: boolean, plusPassed?: boolean): SampleRecord {
   return {
@@ -39,4 +39,19 @@ test('plusPassed counting treats a missing field as not passed', () => {
   const records = [rec('a', 0, true, true), rec('a', 1, true, false), rec('a', 2, true)];
   assert.deepEqual(countsFromRecords(records, 'plusPassed'), [{ taskId: 'a', n: 3, c: 1 }]);
   assert.deepEqual(countsFromRecords(records, 'passed'), [{ taskId: 'a', n: 3, c: 3 }]);
+});
+
+test('problems whose reference failed are left out, or counted as failed on request; the latest line of a sample decides', () => {
+  const records = [
+    { taskId: 'a', sampleIndex: 0, passed: true, status: 'passed' },
+    { taskId: 'b', sampleIndex: 0, passed: false, status: 'reference_failed' },
+    { taskId: 'b', sampleIndex: 1, passed: false, status: 'no_code' },
+    { taskId: 'c', sampleIndex: 0, passed: false, status: 'reference_failed' },
+    // Judged again (a resumed run with the reference computed): the later line wins.
+    { taskId: 'c', sampleIndex: 0, passed: true, status: 'passed' },
+  ];
+  assert.deepEqual(referenceFailedTasks(records), ['b']);
+  assert.deepEqual(countsFromRecords(records), [{ taskId: 'a', n: 1, c: 1 }, { taskId: 'c', n: 1, c: 1 }]);
+  assert.deepEqual(countsFromRecords(records, 'passed', { includeReferenceFailures: true }),
+    [{ taskId: 'a', n: 1, c: 1 }, { taskId: 'b', n: 2, c: 0 }, { taskId: 'c', n: 1, c: 1 }]);
 });

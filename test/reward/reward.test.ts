@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { advantages, computeReward, groupStats, parseRewardSpec, RewardError } from '../../src/reward/index.js';
+import { advantages, computeReward, groupStats, parseRewardSpec, rewardOf, rewardStatusOf, RewardError } from '../../src/reward/index.js';
+import type { Verdict } from '../../src/verdict/index.js';
 
 test('binary, fraction, threshold on hand cases', () => {
   const binary = parseRewardSpec({ kind: 'binary' });
-  assert.equal(binary.kind === 'binary' && binary.failFast, false);
+  // Fail-fast by default: a binary reward cannot use the tests after the first failure.
+  assert.equal(binary.kind === 'binary' && binary.failFast, true);
+  const all = parseRewardSpec({ kind: 'binary', failFast: false });
+  assert.equal(all.kind === 'binary' && all.failFast, false);
   assert.equal(computeReward(binary, { status: 'passed', testsPassed: [true, true] }), 1);
   assert.equal(computeReward(binary, { status: 'wrong_answer', testsPassed: [true, false] }), 0);
   assert.equal(computeReward(binary, { status: 'time_limit_exceeded', testsPassed: [true], testCount: 3 }), 0);
@@ -57,4 +61,20 @@ test('group statistics and advantages', () => {
   assert.ok(Math.abs(a[0]! - 0.5 / (Math.sqrt(1 / 3) + 1e-4)) < 1e-12);
   assert.throws(() => groupStats([]), RangeError);
   assert.throws(() => groupStats([Number.NaN]), RangeError);
+});
+
+test('an EvalPlus verdict is rewarded on base + plus: base passed, plus failed is a 0 with the plus status, never null', () => {
+  const tests = [{ index: 0, status: 'passed' as const }, { index: 1, status: 'passed' as const }, { index: 2, status: 'time_limit_exceeded' as const }];
+  // Fail-fast stopped at the plus input that timed out: 3 of 5 tests ran.
+  const verdict: Verdict = { status: 'passed', passed: true, plusStatus: 'time_limit_exceeded', plusPassed: false, tests, testCount: 5, cpuMs: 1, wallMs: 1 };
+  assert.equal(rewardStatusOf(verdict), 'time_limit_exceeded');
+  assert.equal(rewardOf(parseRewardSpec({ kind: 'binary' }), verdict), 0);
+  assert.equal(rewardOf(parseRewardSpec({ kind: 'fraction' }), verdict), 2 / 5);
+  const both: Verdict = { ...verdict, plusStatus: 'passed', plusPassed: true, testCount: 3, tests: tests.map((t) => ({ ...t, status: 'passed' as const })) };
+  assert.equal(rewardOf(parseRewardSpec({ kind: 'binary' }), both), 1);
+  // Without a plus status (any other problem) the verdict's status counts.
+  assert.equal(rewardStatusOf({ status: 'wrong_answer' }), 'wrong_answer');
+  // No reward to give: Crucible's failure, and a problem whose reference failed under the limits.
+  assert.equal(rewardOf(parseRewardSpec({ kind: 'binary' }), { ...verdict, status: 'reference_failed', plusStatus: undefined, tests: [] }), null);
+  assert.throws(() => computeReward(parseRewardSpec({ kind: 'binary' }), { status: 'reference_failed', testsPassed: [] }), RewardError);
 });

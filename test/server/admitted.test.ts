@@ -35,7 +35,7 @@ async function until(condition: () => boolean, what: string, limitMs = 90_000): 
   }
 }
 
-const contestJob = (solution: string): unknown => ({ language: 'cf_python3', version: '*', run_timeout: 150_000, files: [
+const contestJob = (solution: string): unknown => ({ language: 'cf_python3', version: '*', run_timeout: 60_000, files: [
   { name: 'main.py', content: solution }, { name: 'input.txt', content: '2 3\n' }, { name: 'correct_output.txt', content: '5\n' },
   { name: 'grader_config', content: 'TIME_LIMIT=60\nMEMORY_LIMIT=256\n' }] });
 

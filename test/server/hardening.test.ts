@@ -55,7 +55,7 @@ after(async () => {
 
 describe('a client that disconnects cancels its work (item 8)', () => {
   test('abandoned sleepers on every endpoint are killed or leave the queue; the next request is served', async () => {
-    // Each sleeper would hold a slot for 150 s (its wall limit is above that); distinct sources defeat dedup.
+    // Each sleeper would hold a slot for 60 s or more (its wall limit); distinct sources defeat dedup.
     const sleeper = (tag: string): string => `import time\ntime.sleep(150)\nprint(1)  # ${tag}\n`;
     const tests = [{ input: '', output: '1\n' }];
     const label = JSON.stringify({ tests, timeLimitMs: 60_000, language: 'python' });
@@ -65,7 +65,8 @@ describe('a client that disconnects cancels its work (item 8)', () => {
       ['/v1/rewards', { items: [{ id: 1, code: sleeper('ndjson'), tests, timeLimitMs: 60_000 }] }, { accept: 'application/x-ndjson' }],
       ['/run_code', { code: sleeper('fusion'), language: 'python', run_timeout: 60, compile_timeout: 10, files: {}, fetch_files: [] }],
       ['/get_reward', { query: [sleeper('openrlhf')], prompts: [''], labels: [label] }],
-      ['/api/v2/execute', { language: 'python', version: '*', files: [{ content: sleeper('piston') }], run_cpu_time: 60_000, run_timeout: 150_000 }],
+      // Piston's run_timeout is a wall limit of at most the server's maximum time limit (60 s): long enough here.
+      ['/api/v2/execute', { language: 'python', version: '*', files: [{ content: sleeper('piston') }], run_cpu_time: 60_000, run_timeout: 60_000 }],
     ];
     const judge = server.context.judge;
     const admission = server.context.service.admission;

@@ -80,8 +80,12 @@ describe('operations', () => {
 });
 
 describe('POST /v1/judge', () => {
-  test('a correct program passes every inline test, with per-test results', async () => {
-    const r = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
+  test('a correct program passes every inline test: a summary by default, per-test results on request', async () => {
+    const summary = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests });
+    assert.equal(summary.status, 200);
+    assert.equal(summary.body.tests, undefined, 'no per-test list unless asked');
+    assert.deepEqual([summary.body.testsRun, summary.body.testsPassed, summary.body.firstFailedTest], [3, 3, undefined]);
+    const r = await post(server, '/v1/judge', { code: SUM_PY, tests: SUM.tests, detail: 'tests' });
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'passed');
     assert.equal(r.body.passed, true);
@@ -93,10 +97,11 @@ describe('POST /v1/judge', () => {
 
   test('a wrong program against a loaded problem, extracted from a fenced response after <think>', async () => {
     const response = `<think>maybe \`\`\`python\nprint(0)\n\`\`\`</think>Here:\n\`\`\`python\n${WRONG_PY}\`\`\`\n`;
-    const r = await post(server, '/v1/judge', { response, problem: 'sum' });
+    const r = await post(server, '/v1/judge', { response, problem: 'sum', detail: 'tests' });
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'wrong_answer');
     assert.equal(r.body.tests[1].status, 'wrong_answer');
+    assert.equal(r.body.firstFailedTest.index, 1);
     assert.equal(r.body.extraction.kind, 'fenced');
     assert.equal(r.body.extraction.thinkSectionsRemoved, 1);
   });
@@ -173,20 +178,23 @@ describe('POST /v1/rewards', () => {
     assert.equal(r.body.summary.internalErrors, 0);
   });
 
-  test('fail-fast binary stops at the first failing test; weights and thresholds apply', async () => {
+  test('a binary reward stops at the first failing test (by default; failFast: false runs them all); weights and thresholds apply', async () => {
     const r = await post(server, '/v1/rewards', {
       items: [
         { id: 1, code: 'print(0)', tests, reward: { kind: 'binary', failFast: true } },
-        { id: 2, code: 'print(0)', tests, reward: { kind: 'binary' } },
+        { id: 2, code: 'print(0)', tests, reward: { kind: 'binary', failFast: false } },
         { id: 3, code: WRONG_PY, tests, reward: { kind: 'fraction', weights: [1, 2, 1] } },
         { id: 4, code: WRONG_PY, tests, reward: { kind: 'threshold', threshold: 0.5 } },
+        { id: 5, code: 'print(1)', tests, reward: { kind: 'binary' } },
       ],
     });
     assert.equal(r.status, 200, r.text);
-    const [ff, full, weighted, threshold] = r.body.items;
+    const [ff, full, weighted, threshold, byDefault] = r.body.items;
     assert.equal(ff.reward, 0);
     assert.equal(ff.details.tests.length, 1, 'fail-fast ran one test');
     assert.equal(full.details.tests.length, 3);
+    assert.equal(byDefault.reward, 0);
+    assert.equal(byDefault.details.tests.length, 1, 'a binary reward fails fast by default');
     assert.equal(weighted.reward, 0.5);
     assert.equal(threshold.reward, 1);
   });
@@ -296,11 +304,32 @@ describe('OpenRLHF POST /get_reward', () => {
     assert.deepEqual(r.body.extra_logs.status_passed, [1, 0, 0, 1]);
     assert.deepEqual(r.body.extra_logs.status_wrong_answer, [0, 1, 0, 0]);
     assert.deepEqual(r.body.extra_logs.status_no_code, [0, 0, 1, 0]);
-    assert.deepEqual(r.body.extra_logs.tests_passed, [3, 2, 0, 3]);
+    // The binary reward fails fast by default: the wrong answer stops at its first failing test (the second).
+    assert.deepEqual(r.body.extra_logs.tests_passed, [3, 1, 0, 3]);
     // OpenRLHF makes a tensor of every extra_logs value: numbers only.
     for (const [key, values] of Object.entries(r.body.extra_logs as Record<string, unknown[]>)) {
       assert.ok(values.every((v) => typeof v === 'number'), key);
     }
+  });
+
+  test('a correct unfenced answer that ends in a chat template\'s end token scores 1 (the token is not judged)', async () => {
+    const prompt = '<|im_start|>user\nAdd two numbers.<|im_end|>\n<|im_start|>assistant\n';
+    const ends = ['<|im_end|>', '</s>', '<|endoftext|>', '<|eot_id|>', '<|end|>', '<|end_of_text|>', '<end_of_turn>',
+      '<eos>', '<|EOT|>', '<｜end▁of▁sentence｜>', '<|return|>', '<|im_end|>\n<|endoftext|><|endoftext|>'];
+    const label = JSON.stringify({ tests: SUM.tests, language: 'python' });
+    for (const sep of ['', '\n']) {
+      const r = await post(server, '/get_reward', {
+        query: ends.map((end) => `${prompt}${SUM_PY.trimEnd()}${sep}${end}`),
+        prompts: ends.map(() => prompt),
+        labels: ends.map(() => label),
+      });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.rewards, ends.map(() => 1), `${JSON.stringify(sep)}: ${JSON.stringify(r.body.extra_logs)}`);
+    }
+    // A wrong unfenced answer with its end token is still wrong (stripping the token does not make it pass).
+    const wrong = await post(server, '/get_reward', { query: [`${prompt}${WRONG_PY}<|im_end|>`], prompts: [prompt], labels: [label] });
+    assert.deepEqual(wrong.body.rewards, [0]);
+    assert.deepEqual(wrong.body.extra_logs.status_wrong_answer, [1]);
   });
 
   test('empty lists are accepted; bad labels are 400 with the field', async () => {

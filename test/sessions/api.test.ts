@@ -122,7 +122,7 @@ describe('round trips', () => {
     await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
   });
 
-  test('a client that hangs up cancels its running step: processes killed, admission place freed, the next step told', async () => {
+  test('a client that hangs up cancels its running step: processes killed, no judging place held, the next step told', async () => {
     const c = await post('/v1/sessions', { environment: 'python', limits: { cpuMs: 60_000, wallMs: 300_000 } });
     const id = c.body.id as string;
     assert.equal((await post(`/v1/sessions/${id}/step`, { action: 'x = 5' })).body.observation.status, 'ok');
@@ -138,13 +138,15 @@ describe('round trips', () => {
     const uid = ownerOf(sleeper);
     const repl = processesOf(uid).filter((pid) => commandOf(pid).includes('crucible_session'));
     assert.equal(repl.length, 1, 'one REPL runs the step');
-    assert.equal(server.context.service.admission.running, 1, 'the step holds an admission place');
+    // A box step runs in the session's own box: it holds no judging place, so /v1/judge is served meanwhile.
+    assert.equal(server.context.service.admission.running, 0, 'the step holds no judging place');
+    const judged = await post('/v1/judge', { problem: 'sum', code: 'a, b = map(int, input().split())\nprint(a + b)' });
+    assert.equal(judged.body.status, 'passed');
     hangUp.abort();
     assert.equal(await answered, 'AbortError');
     // Cancelled long before its limits: the child and the REPL that ran the step are killed.
     await waitFor(() => processesWith(marker).length === 0 && !repl.some((pid) => processesOf(uid).includes(pid)) ? true : undefined,
       'the step\'s processes to be killed');
-    await waitFor(() => server.context.service.admission.running === 0 ? true : undefined, 'the admission place to be freed');
     // The session goes on in a fresh REPL, and its next step says what the cancelled one lost.
     const next = await post(`/v1/sessions/${id}/step`, { action: 'print("alive")\nx' });
     assert.equal(next.status, 200);
@@ -167,8 +169,8 @@ describe('round trips', () => {
     await httpCall(server.url, 'DELETE', `/v1/sessions/${c.body.id}`);
   });
 
-  test('program: runs, a failing submit with feedback naming the input, a passing submit with reward 1', async () => {
-    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum' }, limits: { feedbackChars: 500 } });
+  test('program (tests marked visible): runs, a failing submit with feedback naming the input, a passing submit with reward 1', async () => {
+    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum', visibleTests: 'all' }, limits: { feedbackChars: 500 } });
     assert.equal(c.status, 201);
     assert.match(c.body.observation.message, /problem sum/);
     const run = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'run', code: 'print(input()[::-1])', stdin: 'abc\n' } });
@@ -198,7 +200,7 @@ describe('round trips', () => {
     const code = 'a, b = map(int, input().split())\nprint(a * b)';
     const judged = await post('/v1/judge', { problem: 'sum', code });
     assert.deepEqual([judged.status, judged.body.status], [200, 'wrong_answer']);
-    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum' } });
+    const c = await post('/v1/sessions', { environment: 'program', task: { problem: 'sum', visibleTests: [0] } });
     for (const attempt of ['after /v1/judge', 'the same code again']) {
       const wrong = await post(`/v1/sessions/${c.body.id}/step`, { action: { kind: 'submit', code } });
       assert.equal(wrong.body.observation.status, 'wrong_answer', attempt);

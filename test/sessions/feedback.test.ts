@@ -56,3 +56,22 @@ test('a unit-test failure shows the failing line of the test code', () => {
   assert.equal(f.namesInput, true);
   assert.match(f.text, /\nFailing line 3:\nassert candidate\(\[1\.0, 2\.8\], 0\.3\) == True\n/);
 });
+
+test('a hidden failing test is named by index and status only; the first failing visible test is shown after it', () => {
+  const two: DetailedVerdict = {
+    status: 'wrong_answer', passed: false, testCount: 3, cpuMs: 5, wallMs: 9,
+    tests: [{ index: 0, status: 'wrong_answer', reason: 'token 1: expected 41, got 6' }, { index: 1, status: 'passed' },
+      { index: 2, status: 'wrong_answer', reason: 'token 1: expected 9, got 6' }],
+    detail: { failures: [{ index: 0, input: '40 1\n', expected: '41\n', actual: '6\n', stderr: 'hidden stderr' },
+      { index: 2, input: '4 5\n', expected: '9\n', actual: '6\n' }] },
+  };
+  const f = formatFeedback(two, { visible: (i) => i === 2, tests: [{ index: 0, input: '40 1\n', expected: '41\n' }] });
+  assert.deepEqual(f.failingTest, { index: 0, status: 'wrong_answer', hidden: true });
+  assert.equal(f.text, 'Verdict: wrong_answer (1 of 3 tests passed).\nFirst failing test: #0 (wrong_answer), a hidden test: its input, '
+    + 'expected output and what the program did on it are not shown.\nFirst failing visible test: #2 (wrong_answer: token 1: expected 9, got 6)'
+    + '\nInput:\n4 5\n\nExpected:\n9\n\nGot:\n6\n');
+  const none = formatFeedback(two, { visible: () => false });
+  assert.doesNotMatch(none.text, /41|40 1|hidden stderr|expected 9/);
+  assert.equal(none.namesInput, false);
+  assert.match(none.text, /^Verdict: wrong_answer \(1 of 3 tests passed\)\.\nFirst failing test: #0 \(wrong_answer\), a hidden test/);
+});

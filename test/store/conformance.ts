@@ -92,8 +92,8 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       try {
         const id = await seeded(store);
         assert.deepEqual(await store.problemCounts(id), [
-          { taskId: 'add', kind: 'call', testCount: 3, n: 2, c: 1, plusC: 1, hasPlus: true, scored: 0, scoreSum: 0, statuses: { passed: 1, wrong_answer: 1 } },
-          { taskId: 'mul', kind: 'call', testCount: 2, n: 2, c: 1, plusC: 1, hasPlus: true, scored: 0, scoreSum: 0, statuses: { passed: 1, time_limit_exceeded: 1 } },
+          { taskId: 'add', kind: 'call', testCount: 3, n: 2, c: 1, plusC: 1, hasPlus: true, scored: 0, scoreSum: 0, statuses: { passed: 1, wrong_answer: 1 }, labels: {} },
+          { taskId: 'mul', kind: 'call', testCount: 2, n: 2, c: 1, plusC: 1, hasPlus: true, scored: 0, scoreSum: 0, statuses: { passed: 1, time_limit_exceeded: 1 }, labels: {} },
         ]);
         const samples = await store.samplesOf(id, 'add');
         assert.deepEqual(samples.map((s) => [s.sampleIndex, s.status, s.passed, s.testsRun, s.testsPassed, s.memoryKiB, s.programHash]),
@@ -281,6 +281,42 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps tags, generation settings, headline figures, problem statements and labels; finds duplicates', async () => {
+      const store = await open();
+      try {
+        const a = await store.createRun(newRun({ name: 'tagged', tags: ['baseline', ' ', 'baseline', 'temp-0.8'],
+          generation: { endpoint: 'http://x/v1', temperature: 0.8, top_p: 0.95, n: 100 }, contentHash: 'f'.repeat(64) }));
+        const b = await store.createRun(newRun({ name: 'other', tags: ['ablation%'] }));
+        const row = (await store.getRun(a))!;
+        assert.deepEqual(row.tags, ['baseline', 'temp-0.8'], 'trimmed, non-empty, distinct');
+        assert.deepEqual(row.generation, { endpoint: 'http://x/v1', temperature: 0.8, top_p: 0.95, n: 100 });
+        assert.equal(row.headline, null);
+        assert.deepEqual((await store.listRuns({ tag: 'baseline' })).map((r) => r.id), [a]);
+        assert.deepEqual((await store.listRuns({ tag: 'base' })).map((r) => r.id), [], 'a tag matches whole');
+        assert.deepEqual((await store.listRuns({ tag: 'ablation%' })).map((r) => r.id), [b]);
+        assert.deepEqual((await store.listRuns({ text: 'temp-0' })).map((r) => r.id), [a], 'text search covers tags');
+        await store.labelRun(b, { model: 'renamed', tags: ['x'] });
+        assert.deepEqual([(await store.getRun(b))!.model, (await store.getRun(b))!.tags], ['renamed', ['x']]);
+        await assert.rejects(store.labelRun(9999, { tags: [] }), (e: unknown) => e instanceof StoreError && e.code === 'run_not_found');
+        const headline = { problemsJudged: 2, problemsTotal: 3, done: 4, confidence: 0.95, base: [{ k: 1, passAtK: 0.5, lower: 0.25, upper: 0.75 }] };
+        await store.saveAnalysis(a, 4, { base: {} }, headline);
+        assert.deepEqual((await store.listRuns({ tag: 'baseline' }))[0]!.headline, headline);
+        assert.deepEqual((await store.findDuplicates({ contentHash: 'f'.repeat(64) })).map((r) => r.id), [a]);
+        assert.deepEqual((await store.findDuplicates({ runDir: '/runs/demo' })).map((r) => r.id).sort(), [a, b].sort(), 'provenance.runDir');
+        assert.deepEqual(await store.findDuplicates({ runDir: '/runs/dem' }), [], 'whole paths only');
+        await store.addProblems(a, [{ taskId: 'lcb-1', kind: 'expected_call', prompt: 'class Solution:\n', testCount: 3,
+          info: { title: 'Two sum', statement: 'Given nums…', reference: { language: 'python', code: 'pass' } },
+          labels: { difficulty: 'hard', platform: 'leetcode', releaseDate: '2024-01-02T00:00:00' } }]);
+        assert.deepEqual(await store.problemInfo(a, 'lcb-1'), { title: 'Two sum', statement: 'Given nums…', reference: { language: 'python', code: 'pass' },
+          prompt: 'class Solution:\n' });
+        assert.equal(await store.problemInfo(a, 'nope'), null);
+        await store.appendSamples(a, [{ record: { ...fixtureSamples()[0]!.record, taskId: 'lcb-1' } }]);
+        assert.deepEqual((await store.problemCounts(a))[0]!.labels, { difficulty: 'hard', platform: 'leetcode', releaseDate: '2024-01-02T00:00:00' });
+      } finally {
+        await store.close();
+      }
+    });
+
     it('caches an analysis per done count', async () => {
       const store = await open();
       try {
@@ -325,19 +361,106 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
-    it('buckets training events by minute when some have no step', async () => {
+    it('keeps per-problem, per-step counts of training events (difficulty), across batches and writers', async () => {
+      const store = await open();
+      try {
+        const event = (step: number | undefined, taskId: string, reward: number) =>
+          ({ ...(step === undefined ? {} : { step }), taskId, reward, status: reward === 1 ? 'passed' as const : 'wrong_answer' as const,
+            passed: reward === 1, timeMs: 1_000_000 });
+        const id = await store.recordTrainingEvents('difficulty', [event(0, 'a', 1), event(0, 'a', 0), event(1, 'a', 1), event(0, 'b', 0.5)]);
+        // The same step again in a later batch adds to its counts; events without a step go under step -1.
+        await store.recordTrainingEvents('difficulty', [event(1, 'a', 1), event(undefined, 'a', 0), event(0, 'b', 1)]);
+        assert.deepEqual(await store.problemSteps(id), [
+          { taskId: 'a', step: -1, rollouts: 1, passed: 0, rewardSum: 0 },
+          { taskId: 'a', step: 0, rollouts: 2, passed: 1, rewardSum: 1 },
+          { taskId: 'a', step: 1, rollouts: 2, passed: 2, rewardSum: 2 },
+          { taskId: 'b', step: 0, rollouts: 2, passed: 1, rewardSum: 1.5 },
+        ]);
+        assert.deepEqual((await store.problemSteps(id, ['b', 'zz'])).map((r) => [r.taskId, r.step]), [['b', 0]]);
+        const other = await store.recordTrainingEvents('other', [event(0, 'a', 1)]);
+        assert.deepEqual((await store.problemSteps(other)).map((r) => r.rollouts), [1], 'per training run');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('buckets training events by minute when none has a step', async () => {
       const store = await open();
       try {
         const t0 = 1_700_000_000_000;
         const id = await store.recordTrainingEvents('online', [
           { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0 },
           { taskId: 'a', reward: 0, status: 'wrong_answer', passed: false, timeMs: t0 + 59_999 },
-          { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0 + 60_000, step: 3 },
+          { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0 + 60_000 },
           { taskId: 'a', reward: 0, status: 'wrong_answer', passed: false, timeMs: t0 + 185_000 },
         ]);
         const series = await store.trainingSeries(id);
         assert.equal(series.unit, 'minute');
+        assert.equal(series.unstepped, 0);
         assert.deepEqual(series.buckets.map((b) => [b.bucket, b.events, b.passed]), [[0, 2, 1], [1, 1, 1], [3, 1, 0]]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('keeps a stepped run on its step axis when events without a step arrive, counting them apart', async () => {
+      const store = await open();
+      try {
+        const t0 = 1_700_000_000_000;
+        const id = await store.recordTrainingEvents('stepped', [
+          { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0, step: 0 },
+          { taskId: 'a', reward: 0, status: 'wrong_answer', passed: false, timeMs: t0 + 1000, step: 0 },
+          { taskId: 'b', reward: 0.5, status: 'wrong_answer', passed: false, timeMs: t0 + 70_000 },
+          { taskId: 'a', reward: 1, status: 'passed', passed: true, timeMs: t0 + 120_000, step: 1 },
+        ]);
+        const series = await store.trainingSeries(id);
+        assert.equal(series.unit, 'step');
+        assert.equal(series.unstepped, 1);
+        assert.deepEqual(series.buckets.map((b) => [b.bucket, b.events, b.rewardMin, b.rewardMax]), [[0, 2, 0, 1], [1, 1, 1, 1]]);
+        assert.deepEqual(series.rewardRange, [0, 1]);
+        assert.deepEqual(series.histogram.edges, [0, 1], 'one bin per distinct reward of the stepped events');
+        assert.deepEqual(series.histogram.rows.map((r) => [r.stepFrom, r.bin, r.events]).sort(), [[0, 0, 1], [0, 1, 1], [1, 1, 1]]);
+        assert.equal(series.calls.reduce((s, c) => s + c.events, 0), 4, 'reward calls count every event, stepped or not');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('stores an event once per idempotency key: a retried batch counts once', async () => {
+      const store = await open();
+      try {
+        const event = (i: number, key?: string) => ({ taskId: `t${i}`, reward: i % 2, status: 'passed' as const, passed: true, timeMs: 1_700_000_000_000 + i,
+          step: 0, latencyMs: 10 * (i + 1), ...(key === undefined ? {} : { eventKey: key }) });
+        const first = await store.recordTrainingBatch('retried', [event(0, 'b1#0'), event(1, 'b1#1'), event(2)]);
+        assert.deepEqual([first.recorded, first.duplicates], [3, 0]);
+        const again = await store.recordTrainingBatch('retried', [event(0, 'b1#0'), event(1, 'b1#1'), event(3, 'b1#2'), event(3, 'b1#2')]);
+        assert.deepEqual([again.recorded, again.duplicates], [1, 3], 'two keys stored before, one twice in the batch');
+        assert.equal((await store.getTrainingRun('retried'))?.events, 4);
+        const series = await store.trainingSeries(first.trainingRunId);
+        assert.equal(series.buckets[0]!.events, 4);
+        assert.equal(series.buckets[0]!.latencyMaxMs, 40);
+        assert.equal(series.buckets[0]!.latencyMeanMs, 25);
+        const other = await store.recordTrainingBatch('other run', [event(0, 'b1#0')]);
+        assert.equal(other.recorded, 1, 'keys are per training run');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('bins a many-valued reward in equal-width bins over its range, and groups long runs into columns of steps', async () => {
+      const store = await open();
+      try {
+        const events = Array.from({ length: 1000 }, (_, step) => [0, 1, 2].map((j) => ({ taskId: `t${j}`, reward: (step % 50) / 49 + j,
+          status: 'passed' as const, passed: true, timeMs: 1_700_000_000_000 + step * 1000, step }))).flat();
+        const id = await store.recordTrainingEvents('long', events);
+        const series = await store.trainingSeries(id);
+        assert.equal(series.buckets.length, 1000);
+        assert.deepEqual(series.rewardRange, [0, 3]);
+        assert.equal(series.histogram.edges.length, 21);
+        assert.equal(series.histogram.stepsPerColumn, 5, '1,000 steps in at most 200 columns');
+        assert.equal(series.histogram.rows.reduce((s, r) => s + r.events, 0), 3000);
+        assert.ok(series.histogram.rows.every((r) => r.bin >= 0 && r.bin < 20));
+        assert.ok(series.calls.length <= 240 && series.calls.reduce((s, c) => s + c.events, 0) === 3000);
       } finally {
         await store.close();
       }

@@ -2,6 +2,7 @@
  * Versioned migrations on SQLite: a store written by Crucible at 4707476 (schema version 1, made by that commit's
  * CLI: test/fixtures/store/) opens, migrates, keeps every value, and shows its runs in `crucible store list`, the
  * store's queries and the dashboard; a new database runs every step; a failing step leaves the store as it was;
+ * a store at version 4 (before difficulty tracking) runs step 5 alone and fills problem_steps from its events;
  * a store newer than the code is refused in one line. PostgreSQL: postgres.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -93,6 +94,11 @@ describe('a store written by Crucible at 4707476 (schema version 1)', () => {
       assert.deepEqual(training.map((t) => [t.name, t.events]), [['grpo-toy', 6]]);
       const series = await store.trainingSeries(training[0]!.id);
       assert.deepEqual(series.buckets.map((b) => [b.bucket, b.events, b.passed, b.groups]), [[0, 3, 2, 1], [1, 3, 2, 1]]);
+      // Step 5 filled the per-problem, per-step counts (difficulty tracking) from the stored events.
+      const steps = await store.problemSteps(training[0]!.id);
+      assert.equal(steps.reduce((k, s) => k + s.rollouts, 0), 6);
+      assert.deepEqual([...new Set(steps.map((s) => s.step))].sort(), [0, 1]);
+      assert.equal(steps.reduce((k, s) => k + s.passed, 0), 4);
       const created = await store.createRun({ name: 'after', model: 'm', dataset: 'd', problemsHash: 'h', samplesHash: 'h', crucibleVersion: 'x',
         options: {}, provenance: {}, keepTests: 'failing', totalSamples: 0 });
       assert.equal(created, 5, 'new runs are numbered after the old ones');
@@ -130,6 +136,31 @@ describe('a store written by Crucible at 4707476 (schema version 1)', () => {
 });
 
 describe('migrations', () => {
+  it('take a store at schema version 4 (main before difficulty tracking) through step 5 alone, filling problem_steps from its events', async () => {
+    const file = copyV1Store(dir, 'v4.db');
+    const driver = openSqlite(file);
+    try {
+      assert.deepEqual((await migrateStore(driver, file, { to: 4 })).applied.map((s) => s.version), [2, 3, 4]);
+    } finally {
+      await driver.close();
+    }
+    const atFour = meta(file);
+    assert.equal(atFour['schema_version'], '4');
+    assert.equal(atFour['migration:5'], undefined);
+    const store = await openResultStore(file);
+    try {
+      const m = meta(file);
+      assert.equal(m['schema_version'], String(SCHEMA_VERSION));
+      assert.equal((JSON.parse(m['migration:5']!) as { description: string }).description, MIGRATIONS[4]!.description);
+      for (const v of [2, 3, 4]) assert.equal(m[`migration:${v}`], atFour[`migration:${v}`], `step ${v} was not run again`);
+      const [training] = await store.listTrainingRuns();
+      const steps = await store.problemSteps(training!.id);
+      assert.deepEqual([steps.reduce((k, s) => k + s.rollouts, 0), steps.reduce((k, s) => k + s.passed, 0)], [6, 4]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('give a new database every step, numbered 1, 2, … and recorded', async () => {
     const file = join(dir, 'new.db');
     const store = await openResultStore(file);

@@ -34,7 +34,7 @@ before(async () => {
     .map((s) => JSON.stringify({ task_id: '2026/total', solution: s }));
   writeFileSync(join(dir, 'samples.jsonl'), samples.join('\n') + '\n');
   await crucible('eval', '--problems', join(IOI, 'open-r1-ioi.jsonl'), '--samples', join(dir, 'samples.jsonl'), '--out', join(dir, 'ioi'),
-    '--store', db, '--no-progress', '--k', '1', '--reps', '100', '--all-tests');
+    '--store', db, '--no-progress', '--k', '1', '--reps', '100', '--all-tests', '--tasks', '2026/total');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -67,7 +67,9 @@ describe('partial credit in the store', () => {
     assert.deepEqual(byKey(verdicts(join(dir, 'exported'))), original, 'every field of every record, score included');
     await crucible('export', 'ioi', '--out', join(dir, 'ioi-exported'), '--store', db);
     const live = byKey(verdicts(join(dir, 'ioi')));
-    const strip = (r: SampleRecord) => ({ ...r, tests: r.tests.map((t) => (t.status === 'passed' ? { index: t.index, status: t.status, score: t.score } : t)) });
+    // The store keeps the model's text per distinct program, not per sample: an export has no `completion`.
+    const strip = ({ completion: _text, ...r }: SampleRecord) => ({ ...r, tests: r.tests.map((t) => (t.status === 'passed' ? { index: t.index, status: t.status, score: t.score } : t)) });
+    assert.ok(live.every((r) => typeof r.completion === 'string'), 'eval kept each sample\'s text (--keep-code full)');
     assert.deepEqual(byKey(verdicts(join(dir, 'ioi-exported'))), live.map(strip), 'a live run exports its scores (passing tests as counts)');
   });
 

@@ -5,31 +5,52 @@ executes the trusted `prelude` (the dataset prompt: tests call helpers defined t
 HumanEval/32), then the test code after an AST pass that counts every executed `assert`, with the entry
 point name and `candidate` bound to a proxy. The proxy sends PyValue-encoded arguments to C and gets back
 PyValue data, decoded here into fresh builtin objects: no object of the candidate, hence no rigged `__eq__`,
-ever reaches the test. T's only output is one JSON report on a pipe only the zygote holds:
+ever reaches the test. The test also sees the other names the program defines, as in openai/human-eval's one
+namespace (prompt + completion + test): each free name of the test that neither the builtins, the prelude nor
+the test define is asked of C at load time, and bound here to a call proxy of that global (a function or class
+of the program), to this process's own import of the module of that name (standard-library modules only), or
+to the decoded value (data). Builtins are never rebound, so a program's own `abs` or `len` never reaches the
+test. T's only output is one JSON report on a pipe only the zygote holds:
 
   {"ok": bool, "assertions": n, "calls": n, "error": null | {"kind", "type", "message", "line"}}
 
 kinds: assertion, test_exception, candidate_exception, candidate_load, candidate_crash, candidate_memory,
-opaque, protocol (C broke the channel rules), unsupported (an argument cannot cross), test_invalid, internal.
+opaque, protocol (C broke the channel rules), unsupported (an argument cannot cross), test_invalid, internal,
+unsplit (script mode: an assert that cannot be judged without trusting the program, split_asserts.py).
+
+Script mode (ScriptJudgement, MBPP): no test code at all runs in C; T evaluates each assert line itself and asks C
+only for the values of the calls into the program (`{"eval": source}`), decoded here like the proxy's answers.
 """
 import _thread
 import ast
 import builtins
 import gc
 import hashlib
+import importlib
 import os
 import random
 import signal
 import socket
+import operator
+import reprlib
 import sys
 
-from . import confine, frames, pyvalue
+from . import confine, frames, pyvalue, split_asserts
 
 CHANNEL_FD = 3
 REPORT_FD = 4
 ASSERT_HOOK = "__crucible_assert_executed__"
+COMPARE_HOOK = "__crucible_compare__"
+# `assert L op R` with one of these operators keeps its operands, so a failure can say what was compared.
+_COMPARE_OPS = {ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne), ast.Lt: ("<", operator.lt),
+                ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt), ast.GtE: (">=", operator.ge)}
+_COMPARE_FUNCS = dict(_COMPARE_OPS.values())
+_SHOW = reprlib.Repr()
+_SHOW.maxstring, _SHOW.maxother, _SHOW.maxlist, _SHOW.maxtuple, _SHOW.maxdict, _SHOW.maxset, _SHOW.maxlevel = 60, 60, 8, 8, 6, 8, 3
 _PRISTINE_BUILTINS = dict(vars(builtins))
 MESSAGE_CHARS = 200
+# At most this many of the test's free names are asked of the candidate (the rest stay unbound).
+MAX_PROGRAM_NAMES = 256
 
 
 class CandidateFailure(BaseException):
@@ -59,8 +80,19 @@ class UnsupportedArgument(CandidateFailure):
 
 
 class _CountAsserts(ast.NodeTransformer):
+    """Counts every executed `assert`, and routes `assert L op R` (one comparison) through COMPARE_HOOK, which
+    evaluates L then R once each, compares them with Python's own operator (operator.eq is `==`, reflected methods
+    included) and returns that result for `assert` to test as before; it only keeps the operands, so a failing
+    assertion can report the values it compared (pytest rewrites asserts to the same end)."""
+
     def visit_Assert(self, node):
         hit = ast.Expr(value=ast.Call(func=ast.Name(id=ASSERT_HOOK, ctx=ast.Load()), args=[], keywords=[]))
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARE_OPS:
+            symbol = _COMPARE_OPS[type(test.ops[0])][0]
+            call = ast.Call(func=ast.Name(id=COMPARE_HOOK, ctx=ast.Load()),
+                            args=[test.left, test.comparators[0], ast.Constant(symbol), ast.Constant(node.lineno)], keywords=[])
+            node = ast.copy_location(ast.Assert(test=ast.copy_location(call, test), msg=node.msg), node)
         return [ast.copy_location(hit, node), node]
 
 
@@ -107,6 +139,34 @@ def _test_line(exc):
     return line
 
 
+def _free_names(sources, entry):
+    """Names the test code loads that builtins do not define (sorted, at most MAX_PROGRAM_NAMES): the names the
+    program may have to provide, as in one namespace. Unparsable sources give none (they fail elsewhere)."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source, "<test>")
+        except BaseException:
+            continue
+        for node in ast.walk(tree):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                names.add(node.id)
+    names -= set(_PRISTINE_BUILTINS)
+    names -= {entry, "candidate", ASSERT_HOOK}
+    return sorted(names)[:MAX_PROGRAM_NAMES]
+
+
+def _stdlib_module(name):
+    """This process's own import of standard-library module `name`, or None (not a standard-library name, or
+    its import failed). The name comes from the candidate: only the standard library is ever imported."""
+    if type(name) is not str or name.split(".")[0] not in sys.stdlib_module_names:
+        return None
+    try:
+        return importlib.import_module(name)
+    except BaseException:
+        return None
+
+
 def _compile_test(source):
     tree = _CountAsserts().visit(ast.parse(source, "<test>"))
     ast.fix_missing_locations(tree)
@@ -124,6 +184,8 @@ class Judgement:
         self.calls = 0
         self.fatal = None
         self.raised_for_candidate = []
+        # The operands of the last `assert L op R` evaluated (COMPARE_HOOK): (test line, L, op, R).
+        self.last_compare = None
         # Generated-test mode only: what each candidate call answered, for output-agreement signatures.
         self.outcomes = None
 
@@ -141,6 +203,20 @@ class Judgement:
     def _count_assert(self):
         self.assertions += 1
 
+    def _compare(self, left, right, symbol, line):
+        self.last_compare = (line, left, symbol, right)
+        return _COMPARE_FUNCS[symbol](left, right)
+
+    def _compared(self, line):
+        """`assert L op R` as it failed at test line `line` (operands shown short), or None."""
+        last = self.last_compare
+        if last is None or last[0] != line:
+            return None
+        try:
+            return f"assert {_SHOW.repr(last[1])} {last[2]} {_SHOW.repr(last[3])}"
+        except BaseException:
+            return None
+
     def _receive(self):
         try:
             reply = frames.read_frame(CHANNEL_FD)
@@ -150,7 +226,7 @@ class Judgement:
             raise self._fail(ProtocolViolation("the candidate sent a frame over the size limit"))
         except (pyvalue.DecodeError, UnicodeDecodeError):
             raise self._fail(ProtocolViolation("the candidate sent malformed JSON"))
-        if type(reply) is not dict or len(reply) != 1:
+        if type(reply) is not dict or not (len(reply) == 1 or set(reply) == {"ready", "names"}):
             raise self._fail(ProtocolViolation("the candidate sent an unexpected message"))
         return reply
 
@@ -165,7 +241,8 @@ class Judgement:
             raise self._fail(ProtocolViolation("the candidate sent an unexpected message"))
         return err[0][:100], err[1][:MESSAGE_CHARS]
 
-    def _make_proxy(self, name):
+    def _make_proxy(self, name, target=None):
+        """A call proxy of the entry point, or (`target`) of the program's global of that name."""
         def proxy(*args, **kwargs):
             if self.fatal is not None:
                 raise self.fatal
@@ -174,34 +251,52 @@ class Judgement:
             enc_kw = [[k, pyvalue.encode(v)] for k, v in kwargs.items()]
             if _contains_opaque(enc_args) or _contains_opaque(enc_kw):
                 raise self._fail(UnsupportedArgument("a test argument is not plain data and cannot cross"))
+            request = {"call": enc_args, "kw": enc_kw}
+            if target is not None:
+                request["fn"] = target
             try:
-                frames.write_frame(CHANNEL_FD, {"call": enc_args, "kw": enc_kw})
+                frames.write_frame(CHANNEL_FD, request)
             except OSError:
                 raise self._fail(CandidateCrashed("the candidate process died"))
-            reply = self._receive()
-            if "v" in reply:
-                if self.outcomes is not None:
-                    self.outcomes.append(reply["v"])
-                try:
-                    return pyvalue.decode(reply["v"])
-                except pyvalue.DecodeError as e:
-                    raise self._fail(ProtocolViolation(f"malformed value: {e}"))
-            ename, message = self._error_reply(reply)
-            if self.outcomes is not None:
-                self.outcomes.append({"raised": ename})
-            if ename == "MemoryError":
-                raise self._fail(CandidateOutOfMemory(f"MemoryError: {message}"))
-            exc = _rebuild_exception(ename, message)
-            exc.__crucible_candidate_type__ = ename
-            self.raised_for_candidate.append(exc)
-            raise exc
+            return self._value_of(self._receive())
         proxy.__name__ = proxy.__qualname__ = name
         return proxy
+
+    def _test_sources(self):
+        """The test code this judgement runs (one test, or the generated assertions)."""
+        if type(self.req.get("assertions")) is list:
+            return [a for a in self.req["assertions"] if type(a) is str]
+        return [self.req["test"]] if type(self.req.get("test")) is str else []
+
+    def _value_of(self, reply):
+        """C's answer to a call as a fresh builtin value, or the exception it raised rebuilt here."""
+        if "v" in reply:
+            if self.outcomes is not None:
+                self.outcomes.append(reply["v"])
+            try:
+                return pyvalue.decode(reply["v"])
+            except pyvalue.DecodeError as e:
+                raise self._fail(ProtocolViolation(f"malformed value: {e}"))
+        ename, message = self._error_reply(reply)
+        if self.outcomes is not None:
+            self.outcomes.append({"raised": ename})
+        if ename == "MemoryError":
+            raise self._fail(CandidateOutOfMemory(f"MemoryError: {message}"))
+        exc = _rebuild_exception(ename, message)
+        exc.__crucible_candidate_type__ = ename
+        self.raised_for_candidate.append(exc)
+        raise exc
 
     def _start(self):
         """Send C the program and run the prelude meanwhile. Returns the prelude's globals."""
         req = self.req
-        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"]})
+        key = ("names", tuple(self._test_sources()))
+        names = self.codes.get(key)
+        if names is None:
+            names = self.codes[key] = _free_names(key[1], req["entryPoint"])
+        self.asked = set(names)
+        self.program_names = {}
+        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"], "names": names})
         g = {}
         try:
             prelude = self._compiled("prelude", req.get("prelude") or "")
@@ -218,7 +313,10 @@ class Judgement:
         """Wait for C's answer to the load request. Returns None when C is ready, else an error dict."""
         try:
             ready = self._receive()
-            if ready.get("ready") is not True:
+            self.ready = ready
+            if type(ready.get("ready")) is dict:
+                self.program_names = ready["ready"]
+            elif ready.get("ready") is not True:
                 ename, message = self._error_reply(ready)
                 if ename == "MemoryError":
                     raise self._fail(CandidateOutOfMemory(f"MemoryError while loading: {message}"))
@@ -229,11 +327,35 @@ class Judgement:
             return self._describe(e)
         return None
 
+    def _bind_program_names(self, g):
+        """Bind the names C said its program defines (module comment) where the prelude left them free. A
+        malformed answer is a protocol violation; a name that was not asked, or a module that is not the
+        standard library's, stays unbound."""
+        for name, desc in self.program_names.items():
+            if name not in self.asked or name in g:
+                continue
+            if type(desc) is not dict or len(desc) != 1:
+                raise self._fail(ProtocolViolation("the candidate described its names wrongly"))
+            if desc.get("f") == 1:
+                g[name] = self._make_proxy(name, target=name)
+            elif "m" in desc:
+                module = _stdlib_module(desc["m"])
+                if module is not None:
+                    g[name] = module
+            elif "v" in desc:
+                try:
+                    g[name] = pyvalue.decode(desc["v"])
+                except pyvalue.DecodeError as e:
+                    raise self._fail(ProtocolViolation(f"malformed value: {e}"))
+            else:
+                raise self._fail(ProtocolViolation("the candidate described its names wrongly"))
+
     def _bind(self, g):
         proxy = self._make_proxy(self.req["entryPoint"])
         g[self.req["entryPoint"]] = proxy
         g["candidate"] = proxy
         g[ASSERT_HOOK] = self._count_assert
+        g[COMPARE_HOOK] = self._compare
         return proxy
 
     def run(self):
@@ -249,6 +371,7 @@ class Judgement:
         proxy = self._bind(g)
         error = None
         try:
+            self._bind_program_names(g)
             exec(test, g)
             check = g.get("check")
             if callable(check):
@@ -276,10 +399,109 @@ class Judgement:
         except BaseException:
             d["message"] = ""
         d["line"] = _test_line(e)
+        compared = self._compared(d["line"]) if d["kind"] == "assertion" else None
+        if compared is not None:
+            d["message"] = (f"{compared} ({d['message']})" if d["message"] else compared)[:MESSAGE_CHARS]
         return d
 
     def _report(self, error):
         return {"ok": error is None, "assertions": self.assertions, "calls": self.calls, "error": error}
+
+
+# --------------------------------------------------------------------------------------------- script mode
+
+def _cut(text, chars=MESSAGE_CHARS):
+    return text if len(text) <= chars else text[:chars - 3] + "..."
+
+
+class ScriptJudgement(Judgement):
+    """One judgement of a script (`script` mode, MBPP's program + setup + assert lines). C loads the program
+    and the setup and reports the names its globals bind; each assert line is then split (split_asserts) and
+    evaluated HERE, in order, C evaluating only the calls into the program and returning their values as data.
+    No code of the test ever runs in C, and no expected value is ever sent to it. The first assert that fails,
+    raises or cannot be split ends the judgement, as the first failing assert ends MBPP's program."""
+
+    def run(self):
+        req = self.req
+        frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": None})
+        load_error = self._await_loaded()
+        if load_error is not None:
+            return self._report(load_error)
+        try:
+            names = self._names(self.ready.get("names"))
+        except CandidateFailure as e:
+            return self._report(self._describe(e))
+        for i, source in enumerate(req["asserts"]):
+            error = self._run_assert(i, source, names)
+            if self.fatal is not None:
+                return self._report(self._describe(self.fatal))
+            if error is not None:
+                return self._report(error)
+        return self._report(None)
+
+    def _names(self, raw):
+        """C's names as {name: module name or None}, strictly checked (C is hostile)."""
+        if type(raw) is not list or len(raw) > 10_000:
+            raise self._fail(ProtocolViolation("the candidate sent a malformed list of names"))
+        names = {}
+        for pair in raw:
+            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or \
+                    (pair[1] is not None and type(pair[1]) is not str):
+                raise self._fail(ProtocolViolation("the candidate sent a malformed list of names"))
+            names[pair[0]] = pair[1]
+        return names
+
+    def _remote(self, source):
+        if self.fatal is not None:
+            raise self.fatal
+        self.calls += 1
+        try:
+            frames.write_frame(CHANNEL_FD, {"eval": source})
+        except OSError:
+            raise self._fail(CandidateCrashed("the candidate process died"))
+        return self._value_of(self._receive())
+
+    def _globals(self, test, names):
+        """T's namespace for one assert: pristine builtins and its own imports of the standard modules the
+        program also binds under their names. Returns (globals, names the program binds otherwise)."""
+        g = {"__builtins__": dict(_PRISTINE_BUILTINS)}
+        for name in split_asserts.trusted_modules(test, names):
+            try:
+                g[name] = importlib.import_module(name)
+            except BaseException:
+                pass
+        return g, set(names) - set(g)
+
+    def _run_assert(self, i, line, names):
+        """Judge test line `i` (its asserts, in order). Returns None when they held, else the report's error."""
+        source = "; ".join(part.strip() for part in line.splitlines() if part.strip())
+
+        def unsplit(e):
+            return {"kind": "unsplit", "type": type(e).__name__, "line": None,
+                    "message": _cut(f"test {i} cannot be judged without trusting the program: {e}: {source}")}
+        try:
+            tests = split_asserts.parse_asserts(line)
+        except (SyntaxError, split_asserts.NotAsserts) as e:
+            return {"kind": "test_invalid", "type": type(e).__name__, "line": None,
+                    "message": _cut(f"test {i} cannot be judged: {e}")}
+        for test in tests:
+            try:
+                g, program = self._globals(test, names)
+                code, sources = split_asserts.split(test, program)
+            except split_asserts.Unsplittable as e:
+                return unsplit(e)
+            g[split_asserts.REMOTE] = lambda k, sources=sources: self._remote(sources[k])
+            self.assertions += 1
+            try:
+                if not eval(code, g):
+                    return {"kind": "assertion", "type": "AssertionError", "line": None,
+                            "message": _cut(f"test {i} failed: {source}")}
+            except BaseException as e:
+                error = self._describe(self.fatal if self.fatal is not None else e)
+                error["line"] = None
+                error["message"] = _cut(error.get("message") or "", 120) + _cut(f" (test {i}: {source})", 80)
+                return error
+        return None
 
 
 # ------------------------------------------------------------------------------------------- warm tester
@@ -337,7 +559,8 @@ class _WarmLoop:
             random.seed(RANDOM_SEED)
             req = dict(self.req, program=job["program"])
             try:
-                report = Judgement(req, self.codes).run()
+                judgement = ScriptJudgement if req["mode"] == "script" else Judgement
+                report = judgement(req, self.codes).run()
             except BaseException as e:
                 report = {"ok": False, "assertions": 0, "calls": 0,
                           "error": {"kind": "internal", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}}
@@ -423,6 +646,11 @@ class GeneratedTests(Judgement):
         req = self.req
         base = self._start()
         load_error = self._await_loaded()
+        if load_error is None:
+            try:
+                self._bind_program_names(base)
+            except CandidateFailure as e:
+                load_error = self._describe(e)
         pending = b""
         while True:
             while b"\n" not in pending:
@@ -433,6 +661,7 @@ class GeneratedTests(Judgement):
             line, pending = pending.split(b"\n", 1)
             i = int(line)
             self.assertions, self.calls, self.raised_for_candidate, self.outcomes = 0, 0, [], []
+            self.last_compare = None
             if load_error is not None:
                 error = load_error
             else:

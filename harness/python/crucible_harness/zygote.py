@@ -29,8 +29,8 @@ then forks one process (C) instead of two: see docs/PERFORMANCE.md and docs/SECU
 
 Files: this module is the process lifecycle (start-up, the serve loop, Z's handles on S and on the warm T, the
 sweep, request checks and dispatch); job.py is one request's resources (C's output pipes, C's lifecycle through
-S, the cgroup CPU/OOM accounting); modes/ holds one module per judging mode (unit_test.py above, call.py where
-Z plays T's role itself, assertions.py for generated tests), registered in modes/__init__.py; outcome.py is
+S, the cgroup CPU/OOM accounting); modes/ holds one module per judging mode (unit_test.py above, script.py the
+same lifecycle for MBPP's assert lines, call.py where Z plays T's role itself, assertions.py for generated tests), registered in modes/__init__.py; outcome.py is
 what the modes say about an outcome (reasons, wait statuses). spawner.py, candidate.py and tester.py are the
 code of S, C and T; confine.py their confinement; frames.py and pyvalue.py the call channel's encoding.
 """
@@ -205,14 +205,15 @@ class WarmTester:
 
 
 def _tester_key(req):
-    return (req.get("prelude") or "", req["test"], req["entryPoint"], req["memoryKiB"])
+    return (req["mode"], req.get("prelude") or "", req.get("test"), tuple(req.get("asserts") or ()),
+            req.get("entryPoint"), req["memoryKiB"])
 
 
 
 # --------------------------------------------------------------------------------------------------- serve
 
-_RUN_FIELDS = {"id": str, "mode": str, "program": str, "entryPoint": str, "cpuMs": int, "wallMs": int,
-               "memoryKiB": int, "outputBytes": int}
+_RUN_FIELDS = {"id": str, "mode": str, "program": str, "cpuMs": int, "wallMs": int, "memoryKiB": int,
+               "outputBytes": int}
 
 
 def validate(req):

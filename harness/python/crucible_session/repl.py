@@ -101,6 +101,12 @@ def python_step(code, namespace):
 def cell(value):
     if isinstance(value, bytes):
         return value.hex()
+    if isinstance(value, float) and value - value != 0:
+        # An infinity (SQLite keeps 1e999 as Inf) has no JSON number: say it as the sqlite3 shell prints it, so the
+        # report stays JSON the host can read. SQLite has no NaN (it stores NULL), but say one as NULL all the same.
+        if value != value:
+            return None
+        return "Inf" if value > 0 else "-Inf"
     return value
 
 

@@ -34,13 +34,14 @@ import type { ExecutionResult, Limits } from '../../sandbox/types.js';
 import { DEFAULT_COMPILE_LIMITS, runLimits, wallMsFor } from '../../limits.js';
 import { ARTIFACT_DIR, type BoxCommand, type Built, type Executor } from '../executor.js';
 import { harnessInterpreter } from '../harness-pool.js';
-import { runInteractive, type InteractiveResult } from '../interactive.js';
+import { runInteractive } from '../interactive.js';
 import { buildChecker, runChecker } from './run-checker.js';
 import { cmsDiffMatch, echoed } from '../../kinds/checker/output-match.js';
 import {
-  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, scriptStage, type PackageJob, type PackageOutcome,
+  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, packageLimit, scriptStage, type PackageJob, type PackageOutcome,
   type ScriptStage,
 } from './package-job.js';
+import type { InteractiveResult } from '../../judge/plan.js';
 import type { PackageLanguage } from './codeforces-package.js';
 
 /** The cms_ioi package's languages and aliases (`metadata.json`); both run the same scripts. */
@@ -185,7 +186,9 @@ export async function runCmsIoiJob(executor: Executor, job: PackageJob): Promise
     return { compile, run: scriptStage(NO_RUN, { stdout: '', stderr: 'Error: graders/grader_config.json not found\n', code: 1 }) };
   }
   const config = graderConfig(configText);
-  const memoryKiB = config.memory_limit === undefined ? job.memoryKiB : Math.ceil(config.memory_limit / 1024);
+  const memoryKiB = config.memory_limit === undefined ? job.memoryKiB
+    : packageLimit(job, 'memory', Math.ceil(config.memory_limit / 1024), 'graders/grader_config.json: memory_limit', `${config.memory_limit} bytes`);
+  packageLimit(job, 'cpu', Math.ceil(config.time_limit * 1000), 'graders/grader_config.json: time_limit', `${config.time_limit} s`);
   const limits = runLimits({ cpuMs: Math.ceil(config.time_limit * 1000), memoryKiB, ...job.runWallMs === undefined ? {} : { wallMs: job.runWallMs } });
   const input = fileOf(job, 'input.txt') ?? '';
   let r: ExecutionResult;

@@ -27,7 +27,7 @@ import { DEFAULT_COMPILE_LIMITS } from '../../limits.js';
 import { runChecker } from './run-checker.js';
 import { codeforcesMatch, dropEmptyLines, echoed, stripCarriageReturns } from '../../kinds/checker/output-match.js';
 import {
-  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, scriptStage, type PackageJob, type PackageOutcome,
+  artifactCommand, ContestInfraError, ContestRequestError, GXX, keepingRun, packageLimit, scriptStage, type PackageJob, type PackageOutcome,
   type ScriptStage,
 } from './package-job.js';
 
@@ -134,8 +134,10 @@ export async function runCodeforcesJob(executor: Executor, job: PackageJob): Pro
   const input = file('input.txt');
   if (input === undefined) throw new ContestRequestError('files: the codeforces package needs input.txt', 'files');
   const config = parseCodeforcesConfig(file('grader_config'));
-  const cpuMs = config.timeLimitSeconds !== null ? Math.ceil(config.timeLimitSeconds * 1000) : job.runCpuMs;
-  const memoryKiB = config.memoryLimitMB !== null ? Math.ceil(config.memoryLimitMB * 1024) : job.memoryKiB;
+  const cpuMs = config.timeLimitSeconds !== null
+    ? packageLimit(job, 'cpu', Math.ceil(config.timeLimitSeconds * 1000), 'grader_config: TIME_LIMIT', `${config.timeLimitSeconds} s`) : job.runCpuMs;
+  const memoryKiB = config.memoryLimitMB !== null
+    ? packageLimit(job, 'memory', Math.ceil(config.memoryLimitMB * 1024), 'grader_config: MEMORY_LIMIT', `${config.memoryLimitMB} MB`) : job.memoryKiB;
   const limits: Limits = runLimits({ cpuMs, memoryKiB, ...(job.runWallMs === undefined ? {} : { wallMs: job.runWallMs }) });
   const solutionInput = stripCarriageReturns(input);
   const fileMode = config.inputMode === 'file';

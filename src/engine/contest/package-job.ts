@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LIMIT_RANGES, outOfRange, type LimitDisplay, type LimitUnit } from '../../limits.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { ExecutionResult, Limits } from '../../sandbox/types.js';
 import type { PackageRequest } from '../../judge/judge.js';
@@ -35,6 +36,21 @@ export class ContestRequestError extends Error {
   constructor(message: string, readonly field: 'files' | 'language') {
     super(message);
   }
+}
+
+/**
+ * A limit from a package's configuration file, checked against the job's maxima (`PackageJob.maxCpuMs`,
+ * `maxMemoryKiB`): `value` in the range's unit (ms or KiB), `shown` as the file wrote it.
+ * @throws ContestRequestError naming `files`, the file and its key, and the allowed range.
+ */
+export function packageLimit(job: PackageJob, kind: 'cpu' | 'memory', value: number, where: string, shown: string): number {
+  const range = kind === 'cpu'
+    ? { min: LIMIT_RANGES.cpuMs.min, max: job.maxCpuMs ?? LIMIT_RANGES.cpuMs.max }
+    : { min: LIMIT_RANGES.memoryKiB.min, max: job.maxMemoryKiB ?? LIMIT_RANGES.memoryKiB.max };
+  const [unit, as]: [LimitUnit, LimitDisplay] = kind === 'cpu' ? ['ms', 'seconds'] : ['KiB', 'MiB'];
+  const problem = outOfRange(value, range, unit, as, shown);
+  if (problem !== null) throw new ContestRequestError(`${where}: ${problem}`, 'files');
+  return value;
 }
 
 /** Crucible (the sandbox or the host) failed: never a verdict about any program. */

@@ -10,6 +10,8 @@ import { z } from 'zod';
 
 /**
  * One job for the harness: `unit_test` (HumanEval: `prelude` + `test` judge `program` by `check(entryPoint)`),
+ * `script` (MBPP: `program` — the program, then the setup — judged by the assert lines `asserts`, each evaluated
+ * by the tester, the program's process evaluating only the calls into it: `crucible_harness/split_asserts.py`),
  * `call` (EvalPlus: call `entryPoint` on each argument list of `inputs`, PyValue answers back), `assertions`
  * (CodeT: each assertion judged on its own under its own limits).
  */
@@ -17,6 +19,8 @@ export type HarnessJob =
   | { readonly mode: 'unit_test'; readonly program: string; readonly prelude: string; readonly test: string;
       readonly entryPoint: string; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
       readonly outputBytes: number }
+  | { readonly mode: 'script'; readonly program: string; readonly asserts: readonly string[]; readonly cpuMs: number;
+      readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number }
   | { readonly mode: 'call'; readonly program: string; readonly entryPoint: string; readonly inputs: readonly unknown[];
       readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number;
       readonly failFast?: boolean }
@@ -34,7 +38,7 @@ export const harnessResponseSchema = z.object({
   status: statusSchema,
   assertions: z.number().optional(),
   calls: z.number().optional(),
-  /** unit_test mode: the job's index in its warm tester process (1 = a freshly forked tester). */
+  /** unit_test and script modes: the job's index in its warm tester process (1 = a freshly forked tester). */
   testerJob: z.number().optional(),
   cpuMs: z.number().default(0),
   wallMs: z.number().default(0),

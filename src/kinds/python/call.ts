@@ -21,7 +21,7 @@ import type { HarnessResponse } from '../../judge/harness/protocol.js';
 import type { HarnessPlan } from '../../judge/plan.js';
 import { judgeEvalPlusOutput } from './special-oracles.js';
 import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY, pythonEntryPoint } from './python.js';
-import { defineMode, defineReference, GroundTruthError, type JudgingMode } from '../../judge/mode.js';
+import { defineMode, defineReference, GroundTruthError, type JudgingMode, type ReferenceLimit } from '../../judge/mode.js';
 
 /** One expected return value of a call problem, and the CPU time the reference took on that input (ms). */
 export interface ExpectedOutput {
@@ -42,18 +42,28 @@ function callPlan(problem: CallProblem, program: string, cpuMs: number, memoryKi
     cpuMs, wallMs: wallMsFor(cpuMs), memoryKiB, outputBytes, failFast } };
 }
 
+/** The judging limit a harness status says was hit, if any (`GroundTruthError.limit`). */
+function limitOf(status: HarnessResponse['status']): ReferenceLimit | undefined {
+  switch (status) {
+    case 'memory_limit_exceeded': return 'memoryKiB';
+    case 'time_limit_exceeded': return 'cpuMs';
+    case 'output_limit_exceeded': return 'outputBytes';
+    default: return undefined;
+  }
+}
+
 /** Expected outputs from the canonical solution's answers. @throws GroundTruthError when it did not answer every input. */
 function parseReference(problem: CallProblem, response: HarnessResponse): readonly ExpectedOutput[] {
   const total = problem.baseInputs.length + problem.plusInputs.length;
   const results = response.results ?? [];
   if (results.length !== total) {
     throw new GroundTruthError(`canonical solution of ${problem.taskId} answered ${results.length} of ${total} inputs: ${response.status} ${response.reason ?? ''}`,
-      response.status === 'internal_error');
+      response.status === 'internal_error', limitOf(response.status));
   }
   return results.map((x, i) => {
     if (x.status !== 'ok') {
       throw new GroundTruthError(`canonical solution of ${problem.taskId} failed on input ${i}: ${harnessStatus(x.status)} ${x.reason ?? ''}`,
-        x.status === 'internal_error');
+        x.status === 'internal_error', limitOf(x.status));
     }
     const value = pyValueSchema.safeParse(x.value);
     if (!value.success) throw new GroundTruthError(`canonical solution of ${problem.taskId} returned an invalid value on input ${i}`);

@@ -39,6 +39,22 @@ export function pyTag(v: PyValue): Tag {
   return 'o' in v ? 'o' : (Object.keys(v)[0] as Tag);
 }
 
+const TYPE_NAMES: Readonly<Record<Tag, string>> = {
+  none: 'None', bool: 'bool', str: 'str', i: 'int', f: 'float', c: 'complex', l: 'list', t: 'tuple', s: 'set', fs: 'frozenset',
+  d: 'dict', b: 'bytes', o: 'object',
+};
+
+/** The Python type name of a PyValue ("float", "list", "None"), as a person (or a model) reads it. */
+export function pyTypeName(v: PyValue): string {
+  return TYPE_NAMES[pyTag(v)];
+}
+
+/** "a float", "an int", "None": a value's type with its article. */
+function aType(v: PyValue): string {
+  const name = pyTypeName(v);
+  return name === 'None' ? 'None' : `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
+}
+
 /** A Python number as an exact value: a bigint (int, bool) or a double (float), or complex parts. */
 type Num = { readonly kind: 'int'; readonly v: bigint } | { readonly kind: 'float'; readonly v: number };
 
@@ -215,7 +231,7 @@ export function applyEvalPlusTolerance(actual: PyValue, expected: PyValue, exact
   if (exactMatch) return { ok: true };
   if (tol === 0) return { ok: false, reason: `expected ${show(expected)}, got ${show(actual)}` };
   if (pyTag(actual) !== pyTag(expected)) {
-    return { ok: false, reason: `expected a ${pyTag(expected)} value, got ${pyTag(actual)} (${show(actual)})` };
+    return { ok: false, reason: `expected ${aType(expected)} (${show(expected)}), got ${aType(actual)} (${show(actual)})` };
   }
   const t = pyTag(expected);
   if ((t === 'l' || t === 't') && items(actual).length !== items(expected).length) {

@@ -28,7 +28,7 @@ import { MULTIPL_E_SCRIPT_ASSEMBLY } from './multipl-e/one-program.js';
 import { stderrRuleFailure, stdoutRuleFailure } from './output-rules.js';
 import { EXPECTED_VALUES_LIMITS, expectedValueTexts, judgeSplitRun, type SplitTests, type ValueSplit } from './split.js';
 import { MULTIPL_E_SPLITS } from './multipl-e/index.js';
-import { judgeReplayRun, type ReplayProblem } from './humaneval-x/replay.js';
+import { judgeReplayRun, shownRun, type DrivenReplay, type ReplayProblem } from './humaneval-x/replay.js';
 import { HUMANEVAL_X_REPLAYS } from './humaneval-x/index.js';
 
 /** The assembly table of a problem's dialect. */
@@ -82,11 +82,13 @@ export function scriptJudgingOf(problem: ScriptProblem): ScriptJudging {
 
 /**
  * The `check` of a script plan's run (Crucible's only: never in a box): the expected values of a split problem
- * (the reference), the nonce the trusted replay run gets, or the nonce of the one-program end-of-tests marker.
+ * (the reference), the nonce the trusted replay run gets (with, for a driven replay, the candidate's driver and
+ * its limits: `judgeRun` runs it again with the test's calls on stdin, `./humaneval-x/replay.ts` "Driven calls"),
+ * or the nonce of the one-program end-of-tests marker.
  */
 type ScriptCheck =
   | { readonly judging: 'split'; readonly expected: readonly string[] }
-  | { readonly judging: 'replay'; readonly nonce: string }
+  | { readonly judging: 'replay'; readonly nonce: string; readonly driven?: DrivenReplay }
   | { readonly judging: 'one-program'; readonly nonce: string };
 
 /**
@@ -184,7 +186,7 @@ const script: JudgingMode<ScriptProblem, 'program_runs', ScriptCheck, readonly s
   kind: 'script',
   description: 'prompt + completion + the problem\'s tests in its language (HumanEval-X, MultiPL-E): split where the language '
     + 'allows (the candidate\'s values and the expected values from separate boxes, compared outside), replay for HumanEval-X '
-    + '(the tests\' calls recorded in the candidate\'s box, replayed into the tests in a trusted one), else one program '
+    + '(the tests\' calls made in the candidate\'s box, their results replayed into the tests in a trusted one), else one program '
     + 'with exit 0, no failed test and a per-run nonce printed after the tests',
   language: (problem, requested) => requested ?? problem.language,
   acceptsLanguage: (problem, languageId) => languageId === problem.language
@@ -204,6 +206,11 @@ const script: JudgingMode<ScriptProblem, 'program_runs', ScriptCheck, readonly s
     const replay = replayOf(problem);
     if (replay !== undefined) {
       const source = replay.candidateProgram(program.source);
+      if (replay.argumentPrograms !== undefined) {
+        const driven = { language: program.language, source };
+        return { kind: 'program_runs', program: driven, runs: [{ stdin: '', check: { judging: 'replay', nonce, driven: { program: driven, limits } } }],
+          limits, failFast };
+      }
       return { kind: 'program_runs', program: { language: program.language, source }, runs: [{ stdin: '\n', check: { judging: 'replay', nonce } }],
         limits, failFast };
     }
@@ -219,7 +226,7 @@ const script: JudgingMode<ScriptProblem, 'program_runs', ScriptCheck, readonly s
       const split = splitOf(problem)!;
       return judgeSplitRun(problem, split.split, split.tests, check.expected, index, result);
     }
-    if (check.judging === 'replay') return judgeReplayRun(problem, replayOf(problem)!, check.nonce, index, result, tools);
+    if (check.judging === 'replay') return judgeReplayRun(problem, replayOf(problem)!, check.nonce, index, result, tools, check.driven);
     const nonce = check.nonce;
     const base = { index, cpuMs: result.cpuMs, wallMs: result.wallMs };
     if (result.status !== 'ok') {
@@ -240,7 +247,8 @@ const script: JudgingMode<ScriptProblem, 'program_runs', ScriptCheck, readonly s
       const c = outcome.compile!;
       return { failures: [], ...(c.stderr === '' ? {} : { stderr: detailText(c.stderr) }), memoryKiB: c.memoryKiB };
     }
-    const run = outcome.runs[0];
+    const planned = outcome.runs[0];
+    const run = planned === undefined ? undefined : shownRun(planned);
     const failures = verdict.passed || run === undefined ? []
       : [failedTestDetail(0, { actual: run.stdout, stderr: run.stderr || undefined })];
     return { failures, memoryKiB: run?.memoryKiB ?? 0 };

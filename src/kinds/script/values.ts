@@ -36,98 +36,126 @@ const MAX_DEPTH = 200;
 /** Why a value text could not be read: the message names the offset. */
 export class ScriptValueError extends Error {}
 
+/** A recursive-descent reader of one value text; `at` is the offset read up to. */
+class ValueReader {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The whole text as one value. @throws ScriptValueError */
+  readAll(): ScriptValue {
+    const result = this.value(0);
+    this.skip();
+    if (this.at !== this.text.length) this.fail('text after the value');
+    return result;
+  }
+
+  private fail(what: string): never {
+    throw new ScriptValueError(`${what} at offset ${this.at}`);
+  }
+
+  private skip(): void {
+    while (this.at < this.text.length && ' \t\r\n'.includes(this.text[this.at]!)) this.at++;
+  }
+
+  private literal(word: string): boolean {
+    if (!this.text.startsWith(word, this.at)) return false;
+    this.at += word.length;
+    return true;
+  }
+
+  private string(): string {
+    const start = this.at;
+    this.at++;
+    while (this.at < this.text.length && this.text[this.at] !== '"') this.at += this.text[this.at] === '\\' ? 2 : 1;
+    if (this.at >= this.text.length) this.fail('unterminated string');
+    this.at++;
+    try {
+      return JSON.parse(this.text.slice(start, this.at)) as string;
+    } catch {
+      return this.fail('bad string escape');
+    }
+  }
+
+  private value(depth: number): ScriptValue {
+    if (depth > MAX_DEPTH) this.fail('value nested too deeply');
+    this.skip();
+    const c = this.text[this.at];
+    if (c === undefined) return this.fail('missing value');
+    if (this.literal('null')) return { t: 'null' };
+    if (this.literal('true')) return { t: 'bool', v: true };
+    if (this.literal('false')) return { t: 'bool', v: false };
+    if (c === '"') return { t: 'str', v: this.string() };
+    if (c === '[') return { t: 'list', v: this.items(depth, ']') };
+    if (c === '{') return this.tagged(depth);
+    const m = /^-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.text.slice(this.at, this.at + 4096));
+    if (m === null) return this.fail(`unexpected "${c}"`);
+    this.at += m[0].length;
+    if (m[1] === undefined && m[2] === undefined) return { t: 'int', v: BigInt(m[0]) };
+    return { t: 'float', v: Number(m[0]) };
+  }
+
+  private items(depth: number, close: string): ScriptValue[] {
+    this.at++;
+    const out: ScriptValue[] = [];
+    this.skip();
+    if (this.text[this.at] === close) { this.at++; return out; }
+    for (;;) {
+      out.push(this.value(depth + 1));
+      this.skip();
+      if (this.text[this.at] === ',') { this.at++; continue; }
+      if (this.text[this.at] === close) { this.at++; return out; }
+      this.fail(`expected "," or "${close}"`);
+    }
+  }
+
+  /** `{"$float": "nan"|"inf"|"-inf"}`, `{"$set": [...]}` or `{"$map": [[k, v], ...]}`. */
+  private tagged(depth: number): ScriptValue {
+    this.at++;
+    this.skip();
+    if (this.text[this.at] !== '"') this.fail('expected a tag');
+    const tag = this.string();
+    this.skip();
+    if (this.text[this.at] !== ':') this.fail('expected ":"');
+    this.at++;
+    this.skip();
+    const result = this.taggedBody(depth, tag);
+    this.skip();
+    if (this.text[this.at] !== '}') this.fail('expected "}"');
+    this.at++;
+    return result;
+  }
+
+  private taggedBody(depth: number, tag: string): ScriptValue {
+    if (tag === '$float') {
+      const name = this.text[this.at] === '"' ? this.string() : this.fail('expected a float name');
+      if (name === 'nan') return { t: 'float', v: Number.NaN };
+      if (name === 'inf') return { t: 'float', v: Number.POSITIVE_INFINITY };
+      if (name === '-inf') return { t: 'float', v: Number.NEGATIVE_INFINITY };
+      return this.fail(`unknown float "${name}"`);
+    }
+    if (tag === '$set') {
+      if (this.text[this.at] !== '[') this.fail('expected "["');
+      return { t: 'set', v: this.items(depth, ']') };
+    }
+    if (tag === '$map') {
+      if (this.text[this.at] !== '[') this.fail('expected "["');
+      const pairs = this.items(depth, ']').map((pair) => {
+        if (pair.t !== 'list' || pair.v.length !== 2) return this.fail('a map entry must be [key, value]');
+        return [pair.v[0]!, pair.v[1]!] as const;
+      });
+      return { t: 'map', v: pairs };
+    }
+    return this.fail(`unknown tag "${tag}"`);
+  }
+}
+
 /**
  * Parse one value text (see the module comment).
  * @throws ScriptValueError naming the offset when the text is not a value.
  */
 export function parseScriptValue(text: string): ScriptValue {
-  let at = 0;
-  const fail = (what: string): never => { throw new ScriptValueError(`${what} at offset ${at}`); };
-  const skip = (): void => { while (at < text.length && ' \t\r\n'.includes(text[at]!)) at++; };
-  const literal = (word: string): boolean => {
-    if (text.startsWith(word, at)) { at += word.length; return true; }
-    return false;
-  };
-  const string = (): string => {
-    const start = at;
-    at++;
-    while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
-    if (at >= text.length) fail('unterminated string');
-    at++;
-    try {
-      return JSON.parse(text.slice(start, at)) as string;
-    } catch {
-      return fail('bad string escape');
-    }
-  };
-  const value = (depth: number): ScriptValue => {
-    if (depth > MAX_DEPTH) fail('value nested too deeply');
-    skip();
-    const c = text[at];
-    if (c === undefined) return fail('missing value');
-    if (literal('null')) return { t: 'null' };
-    if (literal('true')) return { t: 'bool', v: true };
-    if (literal('false')) return { t: 'bool', v: false };
-    if (c === '"') return { t: 'str', v: string() };
-    if (c === '[') return { t: 'list', v: items(depth, ']') };
-    if (c === '{') return tagged(depth);
-    const m = /^-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(at, at + 4096));
-    if (m === null) return fail(`unexpected "${c}"`);
-    at += m[0].length;
-    if (m[1] === undefined && m[2] === undefined) return { t: 'int', v: BigInt(m[0]) };
-    return { t: 'float', v: Number(m[0]) };
-  };
-  const items = (depth: number, close: string): ScriptValue[] => {
-    at++;
-    const out: ScriptValue[] = [];
-    skip();
-    if (text[at] === close) { at++; return out; }
-    for (;;) {
-      out.push(value(depth + 1));
-      skip();
-      if (text[at] === ',') { at++; continue; }
-      if (text[at] === close) { at++; return out; }
-      fail(`expected "," or "${close}"`);
-    }
-  };
-  const tagged = (depth: number): ScriptValue => {
-    at++;
-    skip();
-    if (text[at] !== '"') fail('expected a tag');
-    const tag = string();
-    skip();
-    if (text[at] !== ':') fail('expected ":"');
-    at++;
-    skip();
-    let result: ScriptValue;
-    if (tag === '$float') {
-      const name = text[at] === '"' ? string() : fail('expected a float name');
-      if (name === 'nan') result = { t: 'float', v: Number.NaN };
-      else if (name === 'inf') result = { t: 'float', v: Number.POSITIVE_INFINITY };
-      else if (name === '-inf') result = { t: 'float', v: Number.NEGATIVE_INFINITY };
-      else return fail(`unknown float "${name}"`);
-    } else if (tag === '$set') {
-      if (text[at] !== '[') fail('expected "["');
-      result = { t: 'set', v: items(depth, ']') };
-    } else if (tag === '$map') {
-      if (text[at] !== '[') fail('expected "["');
-      const pairs = items(depth, ']').map((pair) => {
-        if (pair.t !== 'list' || pair.v.length !== 2) return fail('a map entry must be [key, value]');
-        return [pair.v[0]!, pair.v[1]!] as const;
-      });
-      result = { t: 'map', v: pairs };
-    } else {
-      return fail(`unknown tag "${tag}"`);
-    }
-    skip();
-    if (text[at] !== '}') fail('expected "}"');
-    at++;
-    return result;
-  };
-  const result = value(0);
-  skip();
-  if (at !== text.length) fail('text after the value');
-  return result;
+  return new ValueReader(text).readAll();
 }
 
 /** Float comparison tolerance of a benchmark: `|a - b| <= absolute + relative * |b|` (b expected). */

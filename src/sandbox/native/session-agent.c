@@ -17,12 +17,20 @@
  *   own process sent it (a forked copy of the REPL cannot end a step it did not run).
  * - Host link, in:  `step <outputBytes> <codeBytes>\n<code>`.
  *   Host link, out: one JSON line per message: `{"op": "ready"}`, then per step `{"op": "result", "ended":
- *   "done" | "died" | "output", "exitCode", "signal", "restarted", "killedProcesses", "report" (the REPL's line, as
- *   a string: Node parses it, so a forged line cannot break this protocol), "stdout", "stderr", "stdoutTruncated",
- *   "stderrTruncated"}`.
+ *   "done" | "died" | "output", "exitCode", "signal", "restarted", "replacedBefore" (null, or how the REPL of the
+ *   previous step had ended: `{"exitCode", "signal"}`), "killedProcesses", "report" (the REPL's line, as a string:
+ *   Node parses it, so a forged line cannot break this protocol), "stdoutTruncated", "stderrTruncated",
+ *   "stdoutBytes", "stderrBytes"}` followed by exactly stdoutBytes bytes of stdout and stderrBytes of stderr, raw
+ *   (no escaping: what a step printed costs Node its own size once, not six times as JSON escapes of control
+ *   bytes would).
  * - "died": the REPL ended (Crucible killed its group for a limit, or it exited); "output": a stream passed
  *   outputBytes. Both: every other process of the box is killed and reaped, a fresh REPL started ("restarted").
  *   "done": processes the step left running are killed (they do not outlive it).
+ * - A REPL that ended between steps (it faked the end of a step, then exited or was killed by a process it left)
+ *   is noticed when the next step starts: the box is swept and a fresh REPL runs that step ("replacedBefore").
+ * - Never a busy loop: the step waits in poll() with a 50 ms timeout, only on descriptors still open (a stream at
+ *   EOF or a report socket in error is dropped from the set), and the REPL's end is known from any waitpid() of
+ *   the agent (one reaper records it), so an REPL that died while a sweep reaped it still ends its step.
  * - Stdin EOF ends the agent, and with it (pid 1) the box.
  */
 #define _GNU_SOURCE
@@ -57,7 +65,12 @@ static int link_in = -1, link_out = -1;
 struct repl {
     pid_t pid;
     int out, err, code, res;
+    /* Set by reap() when the REPL's own process has been waited for, with its wait status. */
+    int dead, status;
 };
+
+/* The one REPL of the box (every waitpid() of the agent goes through reap(), which records its end here). */
+static struct repl repl = {.pid = -1, .out = -1, .err = -1, .code = -1, .res = -1};
 
 struct buf {
     char *data;
@@ -167,14 +180,15 @@ static int live_others(pid_t keep, pid_t *out, int max) {
     return n;
 }
 
-static void reap_all(pid_t repl_pid, int *repl_status, int *repl_ended) {
+/* Wait for every child that has ended; the REPL's end is recorded in `repl` whoever calls this. */
+static void reap(void) {
     for (;;) {
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0) return;
-        if (pid == repl_pid && repl_ended) {
-            *repl_ended = 1;
-            *repl_status = status;
+        if (pid == repl.pid && !repl.dead) {
+            repl.dead = 1;
+            repl.status = status;
         }
     }
 }
@@ -186,7 +200,7 @@ static int sweep(pid_t keep) {
     for (int round = 0; round < 20000; round++) {
         int n = live_others(keep, pids, 4096);
         if (first < 0) first = n;
-        reap_all(0, NULL, NULL);
+        reap();
         if (n == 0) return first;
         for (int i = 0; i < n; i++) kill(pids[i], SIGKILL);
         if (round > 100) usleep(1000);
@@ -199,9 +213,10 @@ static void close_from(int low) {
     if (syscall(SYS_close_range, low, ~0U, 0) != 0) for (int fd = low; fd < 1024; fd++) close(fd);
 }
 
-/* Append the datagrams waiting on the report socket that the REPL itself sent; drop the others. */
+/* Append the datagrams waiting on the report socket that the REPL itself sent; drop the others. At most 256 per
+   call, so a process flooding the socket cannot hold the agent here: it returns to its poll loop. */
 static void read_reports(struct repl *r, struct buf *b) {
-    for (;;) {
+    for (int k = 0; k < 256; k++) {
         char data[65536];
         char control[CMSG_SPACE(sizeof(struct ucred))];
         struct iovec iov = {data, sizeof data};
@@ -223,7 +238,7 @@ static void read_reports(struct repl *r, struct buf *b) {
                 sender = cred.pid;
             }
         }
-        if (sender == r->pid && b->len < (1 << 20)) buf_add(b, data, (size_t)n);
+        if (sender == r->pid && n > 0 && b->len < (1 << 20)) buf_add(b, data, (size_t)n);
     }
 }
 
@@ -275,22 +290,23 @@ static int start_repl(struct repl *r) {
     if (write(go[1], "1", 1) != 1) die("go-ahead");
     close(go[1]);
     r->pid = pid;
+    r->dead = 0;
+    r->status = 0;
     r->out = out[0];
     r->err = err[0];
     r->code = code[1];
     r->res = res[0];
     fcntl(r->out, F_SETFL, O_NONBLOCK);
     fcntl(r->err, F_SETFL, O_NONBLOCK);
+    fcntl(r->code, F_SETFL, O_NONBLOCK);
     fcntl(r->res, F_SETFL, O_NONBLOCK);
     /* Wait for the ready line, so the REPL's start-up is not counted in the first step (an REPL that ended at
        once is reported by the next step). */
     struct buf ready = {0};
-    for (int waited = 0; waited < READY_TIMEOUT_MS && ready.len == 0; waited += 50) {
+    for (int waited = 0; waited < READY_TIMEOUT_MS && ready.len == 0 && !r->dead; waited += 50) {
         struct pollfd p = {r->res, POLLIN, 0};
         if (poll(&p, 1, 50) > 0) read_reports(r, &ready);
-        int status, ended = 0;
-        reap_all(r->pid, &status, &ended);
-        if (ended) break;
+        reap();
     }
     free(ready.data);
     return 0;
@@ -335,8 +351,46 @@ static void write_all(int fd, const char *data, size_t n) {
     }
 }
 
+/* `{"exitCode": n, "signal": null}` or `{"exitCode": null, "signal": "SIGKILL"}` of a wait status, into `o`. */
+static void status_json(struct buf *o, int status) {
+    char num[96];
+    if (WIFSIGNALED(status)) {
+        const char *name = sigabbrev_np(WTERMSIG(status));
+        snprintf(num, sizeof num, "\"exitCode\": null, \"signal\": \"SIG%s\"", name ? name : "UNKNOWN");
+    } else {
+        snprintf(num, sizeof num, "\"exitCode\": %d, \"signal\": null", WIFEXITED(status) ? WEXITSTATUS(status) : 0);
+    }
+    buf_add(o, num, strlen(num));
+}
+
+/* Replace the REPL: every process of the box killed and reaped, a fresh REPL started. */
+static void replace_repl(struct repl *r) {
+    sweep(0);
+    close_repl(r);
+    start_repl(r);
+}
+
+/* The step's text framed for the REPL (python: 8-byte little-endian length + text; bash: text + NUL). */
+static struct buf frame_step(const char *code, size_t code_len) {
+    struct buf framed = {0};
+    if (strcmp(kind, "bash") == 0) {
+        for (size_t i = 0; i < code_len; i++) if (code[i] != 0) buf_add(&framed, code + i, 1);
+        buf_add(&framed, "", 1);
+    } else {
+        uint64_t n = code_len; /* little-endian on x86_64 */
+        buf_add(&framed, (const char *)&n, 8);
+        if (code_len > 0) buf_add(&framed, code, code_len);
+    }
+    return framed;
+}
+
 static void run_step(struct repl *r, const char *code, size_t code_len, size_t cap) {
     struct buf out = {0}, err = {0}, res = {0}, drop = {0};
+    /* A REPL that ended since the last step (after faking that step's end, or killed by a process it left) is
+       replaced before this step runs; the answer says how it had ended. */
+    reap();
+    int replaced = r->dead, replaced_status = r->status;
+    if (replaced) replace_repl(r);
     /* Whatever earlier processes wrote after the previous step ended is not this step's. */
     int fds[2] = {r->out, r->err};
     for (int i = 0; i < 2; i++) {
@@ -346,63 +400,68 @@ static void run_step(struct repl *r, const char *code, size_t code_len, size_t c
     drop.len = 0;
     read_reports(r, &drop);
     free(drop.data);
-    /* The step, framed for the REPL (write errors mean it is gone: noticed below). */
-    if (strcmp(kind, "bash") == 0) {
-        char *text = malloc(code_len + 1);
-        size_t k = 0;
-        for (size_t i = 0; i < code_len; i++) if (code[i] != 0) text[k++] = code[i];
-        text[k++] = 0;
-        write_all(r->code, text, k);
-        free(text);
-    } else {
-        uint64_t n = code_len; /* little-endian on x86_64 */
-        write_all(r->code, (const char *)&n, 8);
-        write_all(r->code, code, code_len);
-    }
+    /* The step goes to the REPL as it reads it (non-blocking: a REPL that does not read cannot hold the agent). */
+    struct buf framed = frame_step(code, code_len);
+    size_t sent = 0;
+    int out_open = 1, err_open = 1, res_open = 1;
     const char *ended = NULL;
-    int repl_ended = 0, status = 0;
     while (!ended) {
-        struct pollfd p[3] = {{r->out, POLLIN, 0}, {r->err, POLLIN, 0}, {r->res, POLLIN, 0}};
-        poll(p, 3, 50);
-        if (p[2].revents) {
+        struct pollfd p[4] = {
+            {out_open ? r->out : -1, POLLIN, 0}, {err_open ? r->err : -1, POLLIN, 0}, {res_open ? r->res : -1, POLLIN, 0},
+            {sent < framed.len ? r->code : -1, POLLOUT, 0},
+        };
+        poll(p, 4, 50);
+        if (p[3].revents & POLLOUT) {
+            ssize_t w = write(r->code, framed.data + sent, framed.len - sent);
+            if (w > 0) sent += (size_t)w;
+        }
+        if (p[3].revents & (POLLERR | POLLHUP | POLLNVAL)) sent = framed.len; /* the REPL is gone: noticed below */
+        if (p[2].revents & POLLIN) {
             read_reports(r, &res);
             if (memchr(res.data ? res.data : "", '\n', res.len)) ended = "done";
+        } else if (p[2].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+            res_open = 0;
         }
-        if (p[0].revents) read_available(r->out, &out, cap + 1);
-        if (p[1].revents) read_available(r->err, &err, cap + 1);
-        if (out.len > cap || err.len > cap) ended = "output";
+        /* A stream at EOF (every writer gone) is dropped from the set: poll() would report it at once forever. */
+        if (p[0].revents && !read_available(r->out, &out, cap + 1)) out_open = 0;
+        if (p[1].revents && !read_available(r->err, &err, cap + 1)) err_open = 0;
+        if (!ended && (out.len > cap || err.len > cap)) ended = "output";
         if (!ended) {
-            reap_all(r->pid, &status, &repl_ended);
-            if (repl_ended) ended = "died";
+            reap();
+            if (r->dead) ended = "died";
         }
     }
+    free(framed.data);
     /* What the REPL wrote before it reported is already in the pipes. */
     read_available(r->out, &out, cap + 1);
     read_available(r->err, &err, cap + 1);
     if (strcmp(ended, "done") == 0 && (out.len > cap || err.len > cap)) ended = "output";
-    int restarted = 0, killed = 0;
+    int restarted = 0, killed = 0, status = r->status;
     if (strcmp(ended, "done") == 0) {
         killed = sweep(r->pid);
     } else {
         sweep(0);
         restarted = 1;
     }
+    size_t out_len = out.len > cap ? cap : out.len, err_len = err.len > cap ? cap : err.len;
     struct buf o = {0};
-    char num[160];
+    char num[200];
     buf_lit(&o, "{\"op\": \"result\", \"ended\": \"");
     buf_add(&o, ended, strlen(ended));
-    buf_lit(&o, "\"");
-    if (strcmp(ended, "died") == 0 && WIFEXITED(status)) {
-        snprintf(num, sizeof num, ", \"exitCode\": %d, \"signal\": null", WEXITSTATUS(status));
-    } else if (strcmp(ended, "died") == 0 && WIFSIGNALED(status)) {
-        const char *name = sigabbrev_np(WTERMSIG(status));
-        snprintf(num, sizeof num, ", \"exitCode\": null, \"signal\": \"SIG%s\"", name ? name : "UNKNOWN");
+    buf_lit(&o, "\", ");
+    if (strcmp(ended, "died") == 0) status_json(&o, status);
+    else buf_lit(&o, "\"exitCode\": null, \"signal\": null");
+    buf_lit(&o, ", \"replacedBefore\": ");
+    if (replaced) {
+        buf_lit(&o, "{");
+        status_json(&o, replaced_status);
+        buf_lit(&o, "}");
     } else {
-        snprintf(num, sizeof num, ", \"exitCode\": null, \"signal\": null");
+        buf_lit(&o, "null");
     }
-    buf_add(&o, num, strlen(num));
-    snprintf(num, sizeof num, ", \"restarted\": %s, \"killedProcesses\": %d, \"stdoutTruncated\": %s, \"stderrTruncated\": %s, \"report\": ",
-             restarted ? "true" : "false", killed, out.len > cap ? "true" : "false", err.len > cap ? "true" : "false");
+    snprintf(num, sizeof num, ", \"restarted\": %s, \"killedProcesses\": %d, \"stdoutTruncated\": %s, \"stderrTruncated\": %s, "
+             "\"stdoutBytes\": %zu, \"stderrBytes\": %zu, \"report\": ",
+             restarted ? "true" : "false", killed, out.len > cap ? "true" : "false", err.len > cap ? "true" : "false", out_len, err_len);
     buf_add(&o, num, strlen(num));
     if (strcmp(ended, "done") == 0) {
         char *nl = memchr(res.data, '\n', res.len);
@@ -410,12 +469,10 @@ static void run_step(struct repl *r, const char *code, size_t code_len, size_t c
     } else {
         buf_lit(&o, "null");
     }
-    buf_lit(&o, ", \"stdout\": ");
-    json_string(&o, out.data ? out.data : "", out.len > cap ? cap : out.len);
-    buf_lit(&o, ", \"stderr\": ");
-    json_string(&o, err.data ? err.data : "", err.len > cap ? cap : err.len);
     buf_lit(&o, "}\n");
     write_all(link_out, o.data, o.len);
+    write_all(link_out, out.data ? out.data : "", out_len);
+    write_all(link_out, err.data ? err.data : "", err_len);
     free(o.data);
     free(out.data);
     free(err.data);
@@ -461,8 +518,7 @@ int main(int argc, char **argv) {
     dup2(null, 0);
     dup2(null, 1);
     close(null);
-    struct repl r;
-    start_repl(&r);
+    start_repl(&repl);
     const char ready[] = "{\"op\": \"ready\"}\n";
     write_all(link_out, ready, sizeof ready - 1);
     for (;;) {
@@ -479,7 +535,7 @@ int main(int argc, char **argv) {
         char *code = malloc(len + 1);
         if (!code || !read_exact(link_in, code, len)) return 0;
         code[len] = 0;
-        run_step(&r, code, len, cap);
+        run_step(&repl, code, len, cap);
         free(code);
     }
 }

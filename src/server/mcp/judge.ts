@@ -38,7 +38,8 @@ export async function judge(ctx: ServerContext, input: JudgeInput, scope: Reques
   const prepared = ctx.service.prepare({ ...body, failFast: body.failFast === true } as Submission);
   ctx.service.reserve([prepared]);
   const judged = await ctx.service.judgeReserved(prepared, scope);
-  const payload = verdictJson(judged.verdict, judged.extraction);
+  // A model calling the tool sees every test's result unless it asks for the summary (`/v1/judge` defaults to the summary).
+  const payload = verdictJson(judged.verdict, judged.extraction, { tests: body.detail !== 'summary' });
   if (judged.verdict.status === 'internal_error') {
     return toolError('internal_error', judged.verdict.reason ?? 'crucible failed', { verdict: payload });
   }

@@ -26,12 +26,14 @@ export const SESSION_DESCRIPTIONS = {
   create: 'Open a stateful environment in Crucible\'s sandbox and return its id, first observation and info. ' +
     'environment: "python" (a persistent REPL), "bash" (a persistent shell: cwd, variables, files), "sqlite" ' +
     '(task {sql}: the database to load), "program" (task {problem: ID} or {tests: [{input, output}]}: a coding task ' +
-    'whose submissions are judged). limits (per step): cpuMs, wallMs, memoryKiB, processes, outputBytes, diskKiB, ' +
-    'maxSteps, feedbackChars; ttlSeconds: idle time before the session is closed.',
+    'whose submissions are judged; visibleTests: "all" or the indices of tests feedback may show, default none). ' +
+    'limits (per step): cpuMs, wallMs, memoryKiB, processes, outputBytes, diskKiB, maxSteps, maxSubmits, feedbackChars; ' +
+    'ttlSeconds: idle time before the session is closed.',
   step: 'Take one action in a session and return {observation: {stdout, stderr, exitCode, status, ...}, reward, done, info}. ' +
     'action: code (python), a command line (bash), SQL (sqlite), or for program {kind: "run", code, stdin?} to run ' +
-    'the program once or {kind: "submit", code} to judge it (observation.feedback names the first failing test; reward 1 ' +
-    'when every test passes). A step over its limits gets its status (time_limit_exceeded, ...) and the session survives.',
+    'the program once or {kind: "submit", code} to judge it (observation.feedback shows the first failing visible test ' +
+    'and names a hidden one by index only; reward 1 when every test passes; at most maxSubmits submits). A step over its ' +
+    'limits gets its status (time_limit_exceeded, ...) and the session survives.',
   reset: 'Reset a session to a pristine environment of the same task and limits (every file, process and variable of ' +
     'the old one gone); steps count from 0.',
   close: 'Close a session: its processes, files and cgroups are released. Its id is unknown afterwards.',
@@ -60,7 +62,8 @@ export function sessionTools(ctx: ServerContext, manager: SessionManager) {
     },
     step: async (args: { id: string; action: unknown }, signal: AbortSignal): Promise<CallToolResult> => {
       const body = parseBody(StepSchema, { action: args.action });
-      return toolResult(await admittedSessionWork(ctx, () => manager.step(args.id, body.action, signal), signal));
+      return toolResult(await admittedSessionWork(ctx, () => manager.step(args.id, body.action, signal), signal,
+        manager.environmentKind(args.id) === 'program'));
     },
     reset: async (args: { id: string }): Promise<CallToolResult> =>
       toolResult(await admittedSessionWork(ctx, () => manager.reset(args.id))),

@@ -27,21 +27,35 @@ export interface BoxDeps {
   readonly slots: SessionSlots;
 }
 
+/** What a box kind's process is called in notices: shell, SQLite connection, Python REPL. */
+function processName(kind: BoxKind): string {
+  return kind === 'bash' ? 'shell' : kind === 'sqlite' ? 'SQLite connection' : 'Python REPL';
+}
+
 /** Observation of one box step. */
 export function boxObservation(spec: BoxEnvironmentSpec, r: BoxStepResult): Observation {
-  const process = spec.kind === 'bash' ? 'shell' : spec.kind === 'sqlite' ? 'SQLite connection' : 'Python REPL';
-  const notice = r.restarted
-    ? `the ${process} was restarted after this step (${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}): `
-      + `${spec.stateName} of earlier steps are lost; files under /box and /tmp are kept`
-    : r.killedProcesses > 0
-      ? `${r.killedProcesses} process(es) the step left running were killed when it ended (background jobs do not outlive a step)`
-      : undefined;
+  const process = processName(spec.kind);
+  const notices: string[] = [];
+  if (r.replacedBefore !== null) {
+    const how = r.replacedBefore.signal ?? `exit ${r.replacedBefore.exitCode}`;
+    notices.push(`the ${process} had ended after the previous step (${how}) and a fresh one ran this step: `
+      + `${spec.stateName} of earlier steps are lost; files under /box and /tmp are kept`);
+  }
+  if (r.boxReplaced) {
+    notices.push(`the session's box did not answer after this step was stopped (${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}) `
+      + 'and was replaced by a fresh one: every process, variable and file of earlier steps is lost');
+  } else if (r.restarted) {
+    notices.push(`the ${process} was restarted after this step (${r.status}${r.reason === undefined ? '' : `: ${r.reason}`}): `
+      + `${spec.stateName} of earlier steps are lost; files under /box and /tmp are kept`);
+  } else if (r.killedProcesses > 0) {
+    notices.push(`${r.killedProcesses} process(es) the step left running were killed when it ended (background jobs do not outlive a step)`);
+  }
   return {
     stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, status: r.status, signal: r.signal,
     cpuMs: r.cpuMs, wallMs: r.wallMs, memoryKiB: r.memoryKiB, stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated,
-    restarted: r.restarted,
+    restarted: r.restarted || r.replacedBefore !== null,
     ...(r.reason === undefined ? {} : { reason: r.reason }),
-    ...(notice === undefined ? {} : { notice }),
+    ...(notices.length === 0 ? {} : { notice: notices.join('; then ') }),
     ...spec.observe(r.extra),
   };
 }
@@ -49,6 +63,7 @@ export function boxObservation(spec: BoxEnvironmentSpec, r: BoxStepResult): Obse
 /** A session of one box kind. */
 export class BoxEnvironment implements Environment {
   private box: SessionBox | null = null;
+  private closed = false;
   private readonly setupStep: string | null;
   /** Said on the next step: a step whose caller went away restarted the REPL, and nobody was told. */
   private untoldRestart: string | null = null;
@@ -59,6 +74,7 @@ export class BoxEnvironment implements Environment {
   }
 
   async start(): Promise<Observation> {
+    this.closed = false;
     await this.openBox();
     return { stdout: '', stderr: '', exitCode: null, status: 'ok', message: `${this.spec.kind} session ready: each action is ${this.spec.actionName}` };
   }
@@ -81,18 +97,29 @@ export class BoxEnvironment implements Environment {
 
   async step(action: unknown, signal?: AbortSignal): Promise<StepOutcome> {
     if (typeof action !== 'string') throw new SessionError('invalid_action', `action: must be a string (${this.spec.actionName})`, 'action');
-    if (this.box === null) throw new SessionError('closed', 'the session is closed');
+    if (this.closed) throw new SessionError('closed', 'the session is closed');
     let notice: string | null = this.untoldRestart;
     this.untoldRestart = null;
-    if (!this.box.alive) {
-      // The box itself ended (Crucible's failure, or its 24 h lifetime): a fresh one, and the step says so.
-      await this.box.close();
+    if (this.box === null || !this.box.alive) {
+      // The box itself ended (Crucible's failure, its 24 h lifetime, or replaced after a silent agent and not
+      // reopened then): a fresh one, and the step says so.
+      await this.box?.close();
       this.box = null;
       await this.openBox();
       notice = 'the session\'s box had ended and a fresh one was started before this step: every process, variable and file of earlier steps is lost';
     }
     const result = await this.box!.step(action, this.limits, signal);
-    if (signal?.aborted === true && result.restarted) {
+    if (result.boxReplaced) {
+      // The box was killed because its agent went silent: a fresh one now, so the next step finds a working box.
+      await this.box!.close();
+      this.box = null;
+      try {
+        await this.openBox();
+      } catch {
+        // No fresh box now (no slot, a failing start): the next step tries again and says so.
+      }
+    }
+    if (signal?.aborted === true && (result.restarted || result.boxReplaced)) {
       // The cancelled step's answer goes nowhere: the next step carries its notice.
       this.untoldRestart = `the previous step was cancelled (its caller went away) and its processes killed: the ${this.spec.kind === 'bash' ? 'shell' : 'REPL'} `
         + `was restarted, ${this.spec.stateName} of earlier steps are lost; files under /box and /tmp are kept`;
@@ -111,6 +138,7 @@ export class BoxEnvironment implements Environment {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const box = this.box;
     this.box = null;
     await box?.close();

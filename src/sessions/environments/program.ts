@@ -5,7 +5,12 @@
  * - `{kind: "submit", code}`: the program judged on the task's tests through the `Judge` seam, outside anything
  *   the program can reach, so the reward cannot be forged; the observation is the verdict with feedback (the
  *   first failing test, expected vs got, within the session's `feedbackChars`: `src/sessions/feedback.ts`),
- *   the reward 1 for a pass and 0 otherwise, and `done` once a submission passes.
+ *   the reward 1 for a pass and 0 otherwise, and `done` once a submission passes or the last submit is spent.
+ * Trust (issue #23): feedback shows only tests the task marks visible (`ProgramTask.visible`; by default none): of
+ * a hidden test only its index and status, never its input, expected output, the program's output on it or a
+ * reason quoting them; the detail and descriptions of hidden tests are dropped before feedback is even made. A
+ * session has `limits.maxSubmits` submits over its whole life (a reset does not give them back), which bounds
+ * what pass/fail signals can tell a policy about hidden tests.
  * The task is bound by a `ProgramBackend` (the server's: a loaded problem or inline tests, as `/v1/judge`).
  */
 import { z } from 'zod';
@@ -19,6 +24,8 @@ import type { Environment } from './environment.js';
 export interface ProgramTask {
   /** What the session's first observation tells the model (problem id, language, test count). */
   readonly summary: string;
+  /** Whether the test of this index may be shown in feedback (its input, expected output, what the program did). */
+  visible(index: number): boolean;
   /**
    * Run `code` once on `stdin` under the session's CPU, wall, memory and output limits.
    * Never rejects for what the program does; rejects with the signal's reason when `signal` aborts.
@@ -33,6 +40,20 @@ export interface ProgramTask {
 
 /** Binds a session's task (`{problem}` or `{tests}`, as the server takes it). @throws SessionError('invalid_task') */
 export type ProgramBackend = (task: unknown) => ProgramTask;
+
+/** Submits a session has used, over its whole life: shared by the environments a reset makes. */
+export interface SubmitCount {
+  used: number;
+}
+
+/** `verdict` with the detail of hidden tests dropped, and the descriptions of visible tests only. */
+function visibleOnly(verdict: DetailedVerdict, tests: readonly FailedTestDetail[] | undefined, visible: (index: number) => boolean):
+  { readonly verdict: DetailedVerdict; readonly tests?: readonly FailedTestDetail[] } {
+  const failures = verdict.detail?.failures?.filter((f) => visible(f.index));
+  const detail = verdict.detail === undefined ? undefined : { ...verdict.detail, ...(failures === undefined ? {} : { failures }) };
+  const shown = tests?.filter((t) => visible(t.index));
+  return { verdict: detail === undefined ? verdict : { ...verdict, detail }, ...(shown === undefined ? {} : { tests: shown }) };
+}
 
 const ActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('run'), code: z.string().max(1 << 20), stdin: z.string().max(16 << 20).optional() }).strict(),
@@ -61,7 +82,8 @@ export class ProgramEnvironment implements Environment {
   private readonly task: ProgramTask;
   private solved = false;
 
-  constructor(task: unknown, private readonly limits: SessionLimits, backend: ProgramBackend) {
+  constructor(task: unknown, private readonly limits: SessionLimits, backend: ProgramBackend,
+    private readonly submits: SubmitCount = { used: 0 }) {
     this.task = backend(task);
   }
 
@@ -82,24 +104,35 @@ export class ProgramEnvironment implements Environment {
       const outcome = await this.task.run(a.code, a.stdin ?? '', this.limits, signal);
       return { observation: runObservation(outcome), reward: null, done: this.solved };
     }
-    const { verdict, tests } = await this.task.submit(a.code, signal);
-    const feedback = formatFeedback(verdict, { budgetChars: this.limits.feedbackChars, ...(tests === undefined ? {} : { tests }) });
+    if (this.submits.used >= this.limits.maxSubmits) {
+      throw new SessionError('session_done', `the session has used all its ${this.limits.maxSubmits} submits (limits.maxSubmits); runs are still allowed`);
+    }
+    const judged = await this.task.submit(a.code, signal);
+    // Crucible's own failure costs the policy no submit.
+    if (judged.verdict.status !== 'internal_error') this.submits.used++;
+    const visible = (index: number): boolean => this.task.visible(index);
+    const { verdict, tests } = visibleOnly(judged.verdict, judged.tests, visible);
+    const feedback = formatFeedback(verdict, { budgetChars: this.limits.feedbackChars, visible, ...(tests === undefined ? {} : { tests }) });
     if (verdict.passed) this.solved = true;
     const passedTests = verdict.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0);
+    // The verdict's reason often quotes the first failing test's expected value: kept only when that test is visible.
+    const reason = verdict.reason !== undefined && (feedback.failingTest === null || feedback.failingTest.hidden !== true) ? verdict.reason : undefined;
+    const lastSubmit = this.submits.used >= this.limits.maxSubmits;
     return {
       observation: {
         stdout: '', stderr: '', exitCode: null, status: verdict.status,
         cpuMs: verdict.cpuMs, wallMs: verdict.wallMs,
-        ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+        ...(reason === undefined ? {} : { reason }),
         verdict: { status: verdict.status, passed: verdict.passed, testCount: verdict.testCount, passedTests,
           ...(verdict.score === undefined ? {} : { score: verdict.score }) },
         feedback: feedback.text,
         feedbackCut: feedback.cut,
         failingTest: feedback.failingTest,
+        submitsLeft: this.limits.maxSubmits - this.submits.used,
       },
       // Crucible's own failure is no verdict on the program: no reward rather than a zero.
       reward: verdict.status === 'internal_error' ? null : verdict.passed ? 1 : 0,
-      done: this.solved,
+      done: this.solved || lastSubmit,
     };
   }
 

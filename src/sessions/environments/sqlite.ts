@@ -3,6 +3,8 @@
  * and again at reset), SQL statements as actions, result sets as observations: `stdout` shows each result set
  * as `col|col` lines under a header row (the sqlite3 shell's list mode); `columns`, `rows` and `rowsTruncated`
  * carry the last one (at most 1000 rows and 60 kB). Python's sqlite3 module inside the box, autocommit, on /box/task.db.
+ * A value JSON has no number for (SQLite's infinities, `SELECT 1e999`) is the string `Inf` / `-Inf`, as the sqlite3
+ * shell prints it (harness/python/crucible_session/repl.py `cell`).
  */
 import { z } from 'zod';
 import { SessionError } from '../types.js';

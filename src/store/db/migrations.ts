@@ -8,7 +8,7 @@
  * a change is a new step at the end. docs/STORE.md ("Migrations", "How to add a store column") has the rules.
  */
 import type { SqlDialect, SqlDriver } from './driver.js';
-import { forDialect, GENERATION_TABLES, JUDGES_TABLES, VERSION_1_TABLES } from './schema.js';
+import { forDialect, GENERATION_TABLES, JUDGES_TABLES, LEADERBOARD_COLUMNS, VERSION_1_TABLES } from './schema.js';
 
 /** What every step has: its version (1, 2, … in order, no gaps) and one line saying what it changes. */
 interface MigrationHead {
@@ -32,6 +32,26 @@ function bothEngines(sql: string): Readonly<Record<SqlDialect, string>> {
   return { sqlite: forDialect(sql, 'sqlite'), postgres: forDialect(sql, 'postgres') };
 }
 
+/**
+ * Difficulty per problem of a training run (step 5): rollouts, passes and the reward sum of one problem at one
+ * trainer step (`step` -1: events without a step), kept up to date by every batch of training events
+ * (`recordTrainingEvents`) and filled here from the events a store already had.
+ */
+const PROBLEM_STEPS_TABLE = `
+CREATE TABLE problem_steps (
+  training_run_id BIGINT NOT NULL,
+  task_id TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  rollouts INTEGER NOT NULL,
+  passed INTEGER NOT NULL,
+  reward_sum DOUBLE PRECISION NOT NULL,
+  PRIMARY KEY (training_run_id, task_id, step)
+){COMPACT};
+INSERT INTO problem_steps (training_run_id, task_id, step, rollouts, passed, reward_sum)
+  SELECT training_run_id, task_id, COALESCE(step, -1), COUNT(*), SUM(passed), SUM(reward)
+  FROM training_events GROUP BY training_run_id, task_id, COALESCE(step, -1);
+`;
+
 /** Every step, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -53,6 +73,17 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     description: 'generation_prompts, generation_sampling, generation_samples: the generation cache of crucible generate',
     sql: bothEngines(GENERATION_TABLES),
+  },
+  {
+    version: 5,
+    description: 'problem_steps: rollouts and passes per problem and trainer step of each training run (difficulty tracking), filled from the stored events',
+    sql: bothEngines(PROBLEM_STEPS_TABLE),
+  },
+  {
+    version: 6,
+    description: 'runs as a leaderboard (tags, generation settings, headline pass@k, content hash of imports), problem statements and labels, '
+      + 'training events with reward-call latency and idempotency keys',
+    sql: bothEngines(LEADERBOARD_COLUMNS),
   },
 ];
 

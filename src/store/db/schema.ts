@@ -188,3 +188,23 @@ CREATE TABLE generation_samples (
   created_ms BIGINT NOT NULL
 );
 `;
+
+/**
+ * Step 5: a run's tags, generation settings and headline pass@k (the runs list as a leaderboard), the sha256 of
+ * an imported `verdicts.jsonl` (a second import of the same file is refused), problem statements, prompts and
+ * references (`info_json`) and their labels (`labels_json`: LiveCodeBench difficulty, platform, release date),
+ * and per training event the latency of the reward call that carried it and an idempotency key (unique per
+ * training run: a retried batch is stored once; NULL keys never collide).
+ */
+export const LEADERBOARD_COLUMNS = `
+ALTER TABLE runs ADD COLUMN tags_json TEXT;
+ALTER TABLE runs ADD COLUMN generation_json TEXT;
+ALTER TABLE runs ADD COLUMN headline_json TEXT;
+ALTER TABLE runs ADD COLUMN content_hash TEXT;
+ALTER TABLE problems ADD COLUMN info_json TEXT;
+ALTER TABLE problems ADD COLUMN labels_json TEXT;
+ALTER TABLE training_events ADD COLUMN latency_ms DOUBLE PRECISION;
+ALTER TABLE training_events ADD COLUMN event_key TEXT;
+CREATE UNIQUE INDEX training_events_key ON training_events (training_run_id, event_key);
+CREATE INDEX runs_content_hash ON runs (content_hash);
+`;

@@ -15,13 +15,14 @@ import { compactProgram, compactSample, detailColumns, expandRecord, packTestCol
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
-  NewRun, ProblemCountsRow, ResultStore, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
+  ReasonCountRow, NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
   SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
-  TrainingProblemBucketRow, TrainingRunRow, TrainingSeries,
+  TrainingProblemBucketRow, TrainingRunRow, TrainingSeries, ProblemStepRow,
 } from '../result-store.js';
 import type { TrainingEvent } from '../training-event.js';
 import { MAX_PARAMETERS, type SqlDriver, type SqlValue } from './driver.js';
 import { migrateStore } from './migrate.js';
+import { insertTrainingEvents, trainingSeries } from './training-sql.js';
 
 interface RunCache {
   readonly problems: Map<string, { readonly id: number; readonly prompt: string | null }>;
@@ -40,12 +41,14 @@ const RUN_LIST_COLUMNS = `id AS "id", name AS "name", status AS "status", create
   finished_ms AS "finishedMs", model AS "model", dataset AS "dataset", problems_file AS "problemsFile",
   samples_file AS "samplesFile", format AS "format", problems_hash AS "problemsHash", samples_hash AS "samplesHash",
   crucible_version AS "crucibleVersion", keep_tests AS "keepTests", total_samples AS "totalSamples",
-  done_samples AS "doneSamples", passed_samples AS "passedSamples", progress_json AS "progressJson"`;
+  done_samples AS "doneSamples", passed_samples AS "passedSamples", progress_json AS "progressJson", tags_json AS "tagsJson",
+  generation_json AS "generationJson", headline_json AS "headlineJson", content_hash AS "contentHash"`;
 
 const RUN_COLUMNS = `${RUN_LIST_COLUMNS}, options_json AS "optionsJson", provenance_json AS "provenanceJson", summary_json AS "summaryJson"`;
 
-type RunListDb = Omit<RunListRow, 'progress' | 'problemsFile' | 'samplesFile' | 'format'> & {
+type RunListDb = Omit<RunListRow, 'progress' | 'problemsFile' | 'samplesFile' | 'format' | 'tags' | 'generation' | 'headline' | 'contentHash'> & {
   progressJson: string | null; problemsFile: string | null; samplesFile: string | null; format: string | null;
+  tagsJson: string | null; generationJson: string | null; headlineJson: string | null; contentHash: string | null;
 };
 type RunDb = RunListDb & { optionsJson: string; provenanceJson: string; summaryJson: string | null };
 
@@ -54,13 +57,17 @@ function parseJson(text: string | null): unknown {
 }
 
 function listRow(db: RunListDb): RunListRow {
-  const { progressJson, problemsFile, samplesFile, format, ...rest } = db;
+  const { progressJson, problemsFile, samplesFile, format, tagsJson, generationJson, headlineJson, contentHash, ...rest } = db;
   return {
     ...rest,
     ...(problemsFile === null ? {} : { problemsFile }),
     ...(samplesFile === null ? {} : { samplesFile }),
     ...(format === null ? {} : { format }),
+    ...(contentHash === null || contentHash === undefined ? {} : { contentHash }),
     progress: (parseJson(progressJson) as RunProgress | undefined) ?? null,
+    tags: (parseJson(tagsJson ?? null) as string[] | undefined) ?? [],
+    generation: (parseJson(generationJson ?? null) as Record<string, unknown> | undefined) ?? null,
+    headline: (parseJson(headlineJson ?? null) as RunHeadline | undefined) ?? null,
   };
 }
 
@@ -97,8 +104,18 @@ async function dropSamples(tx: SqlDriver, runId: number, keys: readonly (readonl
   }
 }
 
+/** A LIKE pattern matching text that contains `text` (escaped with `\\`). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return containsPattern(text.toLowerCase());
+}
+
+/** Tags as stored: trimmed, non-empty, distinct, in first-given order. */
+function normalTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))];
 }
 
 /**
@@ -160,11 +177,13 @@ class SqlStore implements ResultStore {
       const now = run.createdMs ?? Date.now();
       const row = await this.db.get<{ id: number }>(
         `INSERT INTO runs (name, status, created_ms, updated_ms, model, dataset, problems_file, samples_file, format,
-          problems_hash, samples_hash, crucible_version, options_json, provenance_json, keep_tests, total_samples)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id AS "id"`,
+          problems_hash, samples_hash, crucible_version, options_json, provenance_json, keep_tests, total_samples, tags_json,
+          generation_json, content_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id AS "id"`,
         [run.name, run.status ?? 'running', now, now, run.model, run.dataset, run.problemsFile ?? null, run.samplesFile ?? null,
           run.format ?? null, run.problemsHash, run.samplesHash, run.crucibleVersion, JSON.stringify(run.options),
-          JSON.stringify(run.provenance), run.keepTests, run.totalSamples]);
+          JSON.stringify(run.provenance), run.keepTests, run.totalSamples, JSON.stringify(normalTags(run.tags ?? [])),
+          run.generation === undefined ? null : JSON.stringify(run.generation), run.contentHash ?? null]);
       return row!.id;
     });
   }
@@ -189,9 +208,10 @@ class SqlStore implements ResultStore {
       if (cache.problems.has(p.taskId)) continue;
       const id = cache.problems.size;
       cache.problems.set(p.taskId, { id, prompt: p.prompt ?? null });
-      rows.push([runId, id, p.taskId, p.kind, p.prompt ?? null, p.testCount]);
+      rows.push([runId, id, p.taskId, p.kind, p.prompt ?? null, p.testCount, p.info === undefined ? null : JSON.stringify(p.info),
+        p.labels === undefined || Object.keys(p.labels).length === 0 ? null : JSON.stringify(p.labels)]);
     }
-    await tx.insertMany('problems', ['run_id', 'problem_id', 'task_id', 'kind', 'prompt', 'test_count'], rows, true);
+    await tx.insertMany('problems', ['run_id', 'problem_id', 'task_id', 'kind', 'prompt', 'test_count', 'info_json', 'labels_json'], rows, true);
   }
 
   appendSamples(runId: number, appended: readonly SampleInput[], progress?: RunProgress): Promise<void> {
@@ -309,9 +329,10 @@ class SqlStore implements ResultStore {
     const where: string[] = [];
     const params: SqlValue[] = [];
     if (filter.text !== undefined && filter.text !== '') {
-      where.push(`(LOWER(name) LIKE ? ESCAPE '\\' OR LOWER(model) LIKE ? ESCAPE '\\' OR LOWER(dataset) LIKE ? ESCAPE '\\')`);
+      where.push(`(LOWER(name) LIKE ? ESCAPE '\\' OR LOWER(model) LIKE ? ESCAPE '\\' OR LOWER(dataset) LIKE ? ESCAPE '\\'
+        OR LOWER(COALESCE(tags_json, '')) LIKE ? ESCAPE '\\')`);
       const pattern = likePattern(filter.text);
-      params.push(pattern, pattern, pattern);
+      params.push(pattern, pattern, pattern, pattern);
     }
     for (const [column, value] of [['model', filter.model], ['dataset', filter.dataset]] as const) {
       if (value !== undefined && value !== '') {
@@ -323,10 +344,50 @@ class SqlStore implements ResultStore {
       where.push('status = ?');
       params.push(filter.status);
     }
+    if (filter.tag !== undefined && filter.tag !== '') {
+      where.push(`tags_json LIKE ? ESCAPE '\\'`);
+      params.push(containsPattern(JSON.stringify(filter.tag.trim())));
+    }
     params.push(filter.limit ?? 500);
     const rows = await this.db.all<RunListDb>(
       `SELECT ${RUN_LIST_COLUMNS} FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`, params);
     return rows.map(listRow);
+  }
+
+  async findDuplicates(query: { readonly contentHash?: string; readonly runDir?: string }): Promise<RunListRow[]> {
+    const found: RunListRow[] = [];
+    if (query.contentHash !== undefined) {
+      const rows = await this.db.all<RunListDb>(`SELECT ${RUN_LIST_COLUMNS} FROM runs WHERE content_hash = ? ORDER BY id`, [query.contentHash]);
+      found.push(...rows.map(listRow));
+    }
+    if (query.runDir !== undefined) {
+      // provenance_json is opaque JSON: a substring narrows, the parsed value decides.
+      const rows = await this.db.all<RunDb>(`SELECT ${RUN_COLUMNS} FROM runs WHERE provenance_json LIKE ? ESCAPE '\\' ORDER BY id`,
+        [containsPattern(JSON.stringify(query.runDir))]);
+      for (const r of rows.map(runRow)) {
+        if (r.provenance['runDir'] === query.runDir || r.provenance['importedFrom'] === query.runDir) {
+          if (!found.some((f) => f.id === r.id)) found.push(r);
+        }
+      }
+    }
+    return found;
+  }
+
+  labelRun(runId: number, labels: { readonly model?: string; readonly tags?: readonly string[] }): Promise<void> {
+    return this.write(async () => {
+      const changed = await this.db.run('UPDATE runs SET model = COALESCE(?, model), tags_json = COALESCE(?, tags_json), updated_ms = ? WHERE id = ?',
+        [labels.model ?? null, labels.tags === undefined ? null : JSON.stringify(normalTags(labels.tags)), Date.now(), runId]);
+      if (changed === 0) throw new StoreError('run_not_found', `${this.location}: no run ${runId}`);
+    });
+  }
+
+  async problemInfo(runId: number, taskId: string): Promise<ProblemInfo | null> {
+    const row = await this.db.get<{ info: string | null; prompt: string | null }>(
+      'SELECT info_json AS "info", prompt AS "prompt" FROM problems WHERE run_id = ? AND task_id = ?', [runId, taskId]);
+    if (row === undefined) return null;
+    const info = parseJson(row.info) as ProblemInfo | undefined;
+    if (info === undefined) return row.prompt === null ? null : { prompt: row.prompt };
+    return info.prompt === undefined && row.prompt !== null ? { ...info, prompt: row.prompt } : info;
   }
 
   async getRun(runId: number): Promise<RunRow | undefined> {
@@ -344,18 +405,20 @@ class SqlStore implements ResultStore {
 
   async problemCounts(runId: number): Promise<ProblemCountsRow[]> {
     const rows = await this.db.all<{ problemId: number; taskId: string; kind: string; testCount: number; status: SampleStatus;
-      n: number; c: number; plusC: number; withPlus: number; scored: number; scoreSum: number | null }>(
+      n: number; c: number; plusC: number; withPlus: number; scored: number; scoreSum: number | null; labels: string | null }>(
       `SELECT p.problem_id AS "problemId", p.task_id AS "taskId", p.kind AS "kind", p.test_count AS "testCount", s.status AS "status",
+         p.labels_json AS "labels",
          COUNT(*) AS "n", SUM(s.passed) AS "c", SUM(COALESCE(s.plus_passed, 0)) AS "plusC",
          SUM(CASE WHEN s.plus_status IS NULL THEN 0 ELSE 1 END) AS "withPlus", COUNT(s.score) AS "scored", SUM(s.score) AS "scoreSum"
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
-       WHERE s.run_id = ? GROUP BY p.problem_id, p.task_id, p.kind, p.test_count, s.status ORDER BY p.problem_id`, [runId]);
+       WHERE s.run_id = ? GROUP BY p.problem_id, p.task_id, p.kind, p.test_count, p.labels_json, s.status ORDER BY p.problem_id`, [runId]);
     const byProblem = new Map<number, { taskId: string; kind: string; testCount: number; n: number; c: number; plusC: number; hasPlus: boolean;
-      scored: number; scoreSum: number; statuses: Partial<Record<SampleStatus, number>> }>();
+      scored: number; scoreSum: number; statuses: Partial<Record<SampleStatus, number>>; labels: ProblemLabels }>();
     for (const r of rows) {
       let p = byProblem.get(r.problemId);
       if (p === undefined) {
-        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, scored: 0, scoreSum: 0, statuses: {} };
+        p = { taskId: r.taskId, kind: r.kind, testCount: r.testCount, n: 0, c: 0, plusC: 0, hasPlus: false, scored: 0, scoreSum: 0, statuses: {},
+          labels: (parseJson(r.labels) as ProblemLabels | undefined) ?? {} };
         byProblem.set(r.problemId, p);
       }
       p.n += r.n;
@@ -367,6 +430,21 @@ class SqlStore implements ResultStore {
       p.statuses[r.status] = r.n;
     }
     return [...byProblem.values()];
+  }
+
+  async reasonCounts(runId: number, limit = 20): Promise<ReasonCountRow[]> {
+    const rows = await this.db.all<{ status: SampleStatus; reason: string | null; samples: number; problems: number; problemId: number; sampleIndex: number }>(
+      `SELECT g.status AS "status", g.reason AS "reason", g.samples AS "samples", g.problems AS "problems", g.problem_id AS "problemId",
+         MIN(s.sample_index) AS "sampleIndex"
+       FROM (SELECT status, reason, COUNT(*) AS samples, COUNT(DISTINCT problem_id) AS problems, MIN(problem_id) AS problem_id
+             FROM samples WHERE run_id = ? AND passed = 0 GROUP BY status, reason ORDER BY 3 DESC, 1, 2 LIMIT ?) g
+       JOIN samples s ON s.run_id = ? AND s.problem_id = g.problem_id AND s.status = g.status
+         AND (s.reason = g.reason OR (s.reason IS NULL AND g.reason IS NULL))
+       GROUP BY g.status, g.reason, g.samples, g.problems, g.problem_id ORDER BY 3 DESC, 1, 2`, [runId, limit, runId]);
+    const tasks = new Map((await this.db.all<{ id: number; taskId: string }>('SELECT problem_id AS "id", task_id AS "taskId" FROM problems WHERE run_id = ?',
+      [runId])).map((p) => [p.id, p.taskId]));
+    return rows.map((r) => ({ status: r.status, reason: r.reason, samples: r.samples, problems: r.problems,
+      example: { taskId: tasks.get(r.problemId) ?? '', sampleIndex: r.sampleIndex } }));
   }
 
   private static readonly SAMPLE_COLUMNS = `s.sample_index AS "sampleIndex", s.status AS "status", s.passed AS "passed",
@@ -484,26 +562,19 @@ class SqlStore implements ResultStore {
     return { done: row.done, analysis: JSON.parse(row.json) };
   }
 
-  saveAnalysis(runId: number, done: number, analysis: unknown): Promise<void> {
+  saveAnalysis(runId: number, done: number, analysis: unknown, headline?: RunHeadline): Promise<void> {
     return this.write(async () => {
-      await this.db.run('UPDATE runs SET analysis_json = ?, analysis_done = ? WHERE id = ?', [JSON.stringify(analysis), done, runId]);
+      await this.db.run('UPDATE runs SET analysis_json = ?, analysis_done = ?, headline_json = COALESCE(?, headline_json) WHERE id = ?',
+        [JSON.stringify(analysis), done, headline === undefined ? null : JSON.stringify(headline), runId]);
     });
   }
 
-  recordTrainingEvents(name: string, events: readonly TrainingEvent[]): Promise<number> {
-    return this.write(() => this.db.transaction(async (tx) => {
-      const now = Date.now();
-      await tx.run('INSERT INTO training_runs (name, created_ms, updated_ms, events) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING', [name, now, now]);
-      // Taking the row lock first numbers the events of concurrent writers without overlap.
-      const row = await tx.get<{ id: number; events: number }>(
-        'UPDATE training_runs SET events = events + ?, updated_ms = ? WHERE name = ? RETURNING id AS "id", events AS "events"',
-        [events.length, now, name]);
-      const first = row!.events - events.length;
-      await tx.insertMany('training_events', ['training_run_id', 'seq', 'time_ms', 'step', 'task_id', 'group_id', 'reward', 'status',
-        'passed', 'cpu_ms', 'wall_ms'], events.map((e, i) => [row!.id, first + i, e.timeMs, e.step ?? null, e.taskId, e.groupId ?? null,
-        e.reward, e.status, e.passed ? 1 : 0, e.cpuMs ?? null, e.wallMs ?? null]), false);
-      return row!.id;
-    }));
+  async recordTrainingEvents(name: string, events: readonly TrainingEvent[]): Promise<number> {
+    return (await this.recordTrainingBatch(name, events)).trainingRunId;
+  }
+
+  recordTrainingBatch(name: string, events: readonly TrainingEvent[]): Promise<TrainingBatchResult> {
+    return this.write(() => this.db.transaction((tx) => insertTrainingEvents(tx, name, events)));
   }
 
   private static readonly TRAINING_COLUMNS = `id AS "id", name AS "name", created_ms AS "createdMs", updated_ms AS "updatedMs",
@@ -530,44 +601,24 @@ class SqlStore implements ResultStore {
     return byName === undefined ? undefined : SqlStore.trainingRow(byName);
   }
 
-  async trainingSeries(trainingRunId: number): Promise<TrainingSeries> {
-    const shape = await this.db.get<{ withoutStep: number | null; first: number | null }>(
-      `SELECT SUM(CASE WHEN step IS NULL THEN 1 ELSE 0 END) AS "withoutStep", MIN(time_ms) AS "first"
-       FROM training_events WHERE training_run_id = ?`, [trainingRunId]);
-    const unit = (shape?.withoutStep ?? 0) === 0 ? 'step' : 'minute';
-    const first = shape?.first ?? 0;
-    const bucket = unit === 'step' ? 'step' : 'CAST((time_ms - ?) / 60000 AS INTEGER)';
-    const bucketParams: SqlValue[] = unit === 'step' ? [] : [first];
-    const buckets = await this.db.all<{ bucket: number; events: number; mean: number; meanSquare: number; passed: number;
-      timeouts: number; internalErrors: number }>(
-      `SELECT ${bucket} AS "bucket", COUNT(*) AS "events", AVG(reward) AS "mean", AVG(reward * reward) AS "meanSquare",
-         SUM(passed) AS "passed", SUM(CASE WHEN status = 'time_limit_exceeded' THEN 1 ELSE 0 END) AS "timeouts",
-         SUM(CASE WHEN status = 'internal_error' THEN 1 ELSE 0 END) AS "internalErrors"
-       FROM training_events WHERE training_run_id = ? GROUP BY 1 ORDER BY 1`, [...bucketParams, trainingRunId]);
-    const groups = await this.db.all<{ bucket: number; groups: number; zero: number }>(
-      `SELECT g.bucket AS "bucket", COUNT(*) AS "groups", SUM(CASE WHEN g.hi = g.lo THEN 1 ELSE 0 END) AS "zero"
-       FROM (SELECT ${bucket} AS bucket, group_id, MAX(reward) AS hi, MIN(reward) AS lo FROM training_events
-             WHERE training_run_id = ? AND group_id IS NOT NULL GROUP BY 1, group_id HAVING COUNT(*) >= 2) g
-       GROUP BY g.bucket`, [...bucketParams, trainingRunId]);
-    const groupsByBucket = new Map(groups.map((g) => [g.bucket, g]));
-    const problems = await this.db.all<TrainingProblemBucketRow>(
-      `SELECT ${bucket} AS "bucket", task_id AS "taskId", COUNT(*) AS "events", SUM(passed) AS "passed"
-       FROM training_events WHERE training_run_id = ? GROUP BY 1, task_id ORDER BY 1, task_id LIMIT 50000`, [...bucketParams, trainingRunId]);
-    return {
-      unit,
-      buckets: buckets.map((b): TrainingBucketRow => ({
-        bucket: b.bucket,
-        events: b.events,
-        rewardMean: b.mean,
-        rewardStd: Math.sqrt(Math.max(0, b.meanSquare - b.mean * b.mean)),
-        passed: b.passed,
-        timeouts: b.timeouts,
-        internalErrors: b.internalErrors,
-        groups: groupsByBucket.get(b.bucket)?.groups ?? 0,
-        zeroVarianceGroups: groupsByBucket.get(b.bucket)?.zero ?? 0,
-      })),
-      problems,
-    };
+  trainingSeries(trainingRunId: number): Promise<TrainingSeries> {
+    return trainingSeries(this.db, trainingRunId);
+  }
+
+  async problemSteps(trainingRunId: number, taskIds?: readonly string[]): Promise<ProblemStepRow[]> {
+    const columns = `task_id AS "taskId", step AS "step", rollouts AS "rollouts", passed AS "passed", reward_sum AS "rewardSum"`;
+    const rows: ProblemStepRow[] = [];
+    if (taskIds === undefined) {
+      rows.push(...await this.db.all<ProblemStepRow>(`SELECT ${columns} FROM problem_steps WHERE training_run_id = ?`, [trainingRunId]));
+    }
+    const ids = [...new Set(taskIds ?? [])];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      rows.push(...await this.db.all<ProblemStepRow>(`SELECT ${columns} FROM problem_steps WHERE training_run_id = ? AND task_id IN (${
+        chunk.map(() => '?').join(', ')})`, [trainingRunId, ...chunk]));
+    }
+    // Sorted here: the engines' text orders differ (SQLite bytes, PostgreSQL the collation).
+    return rows.sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : a.step - b.step));
   }
 
   async changesSince(sinceMs: number): Promise<StoreChanges> {

@@ -11,7 +11,7 @@ RIGHT = "Here it is:\n```python\na, b = map(int, input().split())\nprint(a + b)\
 WRONG = "```python\na, b = map(int, input().split())\nprint(a + b if a != 5 else 12)\n```"
 out = {}
 
-with CrucibleEnv("program", task={"tests": TESTS}, url=URL, token=TOKEN) as env:
+with CrucibleEnv("program", task={"tests": TESTS, "visibleTests": "all"}, url=URL, token=TOKEN) as env:
     text, info = env.reset()
     out["program_reset"] = text
     obs, reward, terminated, truncated, info = env.step(WRONG)

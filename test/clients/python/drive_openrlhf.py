@@ -92,7 +92,8 @@ async def episode(agent_cls, prompt, label, sampling_params, max_length, engine)
 
 async def main():
     engine = Engine()
-    label = json.dumps({"tests": [{"input": "1 2\n", "output": "3\n"}, {"input": "4 4\n", "output": "8\n"}]})
+    label = json.dumps({"tests": [{"input": "1 2\n", "output": "3\n"}, {"input": "4 4\n", "output": "8\n"}],
+                        "visibleTests": [0]})
     wanted = {k: v for k, v in CONTRACT["instance"]["methods"].items() if k != "format"}
     result = await episode(crucible_openrlhf.AgentInstance, "Write a program that adds two integers.\n", label,
                            SamplingParams(), 100_000, engine)

@@ -11,7 +11,8 @@ from crucible_client import CrucibleClient, CrucibleError
 
 URL, CONTRACT = sys.argv[1], sys.argv[2]
 TOKEN = sys.argv[3] if len(sys.argv) > 3 else None
-LABEL = json.dumps({"tests": [{"input": "1 2\n", "output": "3\n"}, {"input": "5 5\n", "output": "10\n"}]})
+LABEL = json.dumps({"tests": [{"input": "1 2\n", "output": "3\n"}, {"input": "5 5\n", "output": "10\n"}],
+                    "visibleTests": "all"})
 
 
 def verl_signatures(path):

@@ -78,6 +78,12 @@ describe('equalPyValues: EvalPlus rule', () => {
     assert.ok(!equalPyValues({ t: [f(1)] }, { l: [f(1)] }, { atol: 1e-3 }).ok);
     assert.ok(!equalPyValues({ l: [f(1)] }, { l: [f(1), f(2)] }, { atol: 1e-3 }).ok);
   });
+  it('says what differs in Python\'s words (a model reads the reason as feedback), never in internal tags', () => {
+    const r = equalPyValues(i(3), f(3.5), { atol: 0 });
+    assert.deepEqual(r, { ok: false, reason: 'expected a float (3.5), got an int (3)' });
+    const t = equalPyValues({ t: [f(1)] }, { l: [f(2)] }, { atol: 1e-3 });
+    assert.ok(!t.ok && t.reason === 'expected a list ([2.0]), got a tuple ((1.0,))', JSON.stringify(t));
+  });
   it('non-float outputs are exact when atol is 0', () => {
     assert.ok(!equalPyValues(i(2), i(3)).ok);
     assert.ok(!equalPyValues({ l: [f(1), i(2)] }, { l: [f(1.0000001), i(2)] }).ok); // not is_floats

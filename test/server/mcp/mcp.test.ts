@@ -150,8 +150,8 @@ function toolSuite(client: () => Client): void {
     assert.match(errorText(await step('print(1)')), /^unknown_session: /);
   });
 
-  test('sessions: a program task judges submissions with feedback naming the failing test, reward 1 on a pass', async () => {
-    const created = structured(await client().callTool({ name: 'session_create', arguments: { environment: 'program', task: { tests: SUM_TESTS } } }));
+  test('sessions: a program task (tests marked visible) judges submissions with feedback naming the failing test, reward 1 on a pass', async () => {
+    const created = structured(await client().callTool({ name: 'session_create', arguments: { environment: 'program', task: { tests: SUM_TESTS, visibleTests: 'all' } } }));
     const id = created.id as string;
     const submit = (code: string) => client().callTool({ name: 'session_step', arguments: { id, action: { kind: 'submit', code } } });
     // A program no earlier test judged: a judgement shared with an identical earlier request comes without the

@@ -9,9 +9,9 @@ A mode module has:
                   returns the response dict; builds its work on a job.Job, which it always closes
 Adding a mode: its module here, its entry in MODES, and the job's shape in the host's protocol.
 """
-from . import assertions, call, unit_test
+from . import assertions, call, script, unit_test
 
-MODES = {mode.NAME: mode for mode in (unit_test, call, assertions)}
+MODES = {mode.NAME: mode for mode in (unit_test, script, call, assertions)}
 
 
 def get(name):

@@ -21,6 +21,8 @@ NAME = "assertions"
 
 def validate(req):
     """The fields only this mode reads (the lifecycle checked the common ones). Raises ValueError."""
+    if type(req.get("entryPoint")) is not str:
+        raise ValueError("field 'entryPoint' must be a str")
     if type(req.get("assertions")) is not list or not all(type(a) is str for a in req["assertions"]):
         raise ValueError("field 'assertions' must be a list of str")
     if type(req.get("prelude", "")) is not str:

@@ -21,6 +21,8 @@ NAME = "call"
 def validate(req):
     """The fields only this mode reads (the lifecycle checked the common ones). Raises ValueError or
     pyvalue.DecodeError (an argument that is not plain data)."""
+    if type(req.get("entryPoint")) is not str:
+        raise ValueError("field 'entryPoint' must be a str")
     if type(req.get("inputs")) is not list or not all(type(a) is list for a in req["inputs"]):
         raise ValueError("field 'inputs' must be a list of argument lists")
     for args in req["inputs"]:

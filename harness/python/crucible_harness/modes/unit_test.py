@@ -19,6 +19,8 @@ NAME = "unit_test"
 
 def validate(req):
     """The fields only this mode reads (the lifecycle checked the common ones). Raises ValueError."""
+    if type(req.get("entryPoint")) is not str:
+        raise ValueError("field 'entryPoint' must be a str")
     if type(req.get("test")) is not str:
         raise ValueError("field 'test' must be a str")
     if type(req.get("prelude", "")) is not str:
@@ -113,6 +115,9 @@ def _verdict(job, req, limit, rep, t_status):
     detail = f"{etype}: {msg}" if msg else etype
     if kind == "assertion":
         return respond("wrong_answer", f"assertion failed{where}" + (f": {msg}" if msg else ""), rep)
+    if kind == "unsplit":
+        # MBPP asserts (script mode) that would need the program's word for the expected value: never a pass.
+        return respond("wrong_answer", msg, rep)
     if kind == "opaque":
         return respond("wrong_answer", f"{msg}{where}", rep)
     if kind == "test_exception":

@@ -18,8 +18,14 @@
  * `boost::any_cast` to the type it wants fails there as it would on the candidate's value.
  *
  * The test's `rand()` becomes `crucible_replay::test_rand()`, glibc's `rand()` sequence from the default seed in a
- * generator of the test's own (both boxes), so a candidate calling `rand()` does not change the inputs. In the candidate's box the test's `assert` only evaluates its
- * expression; the trusted box asserts on the recorded results.
+ * generator of the test's own (both trusted boxes), so a candidate calling `rand()` does not change the inputs. In
+ * the recording box the test's `assert` only evaluates its expression; the trusted box asserts on the recorded
+ * results.
+ *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning
+ * `{}`) in a trusted box; the candidate's box holds the program and a driver (`driver`) that decodes each argument
+ * list into the declared parameter types with the trusted decoder (plus `std::list`, for `list_any`). An entry
+ * point with a parameter type outside `DRIVEN_TYPE` keeps the older scheme (the test in the candidate's box).
  */
 import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleHumanEvalX } from './one-program.js';
@@ -289,6 +295,7 @@ ${withAny ? ANY_DECODER : ''}
 template <class A, class B> void dec(reader& r, std::pair<A, B>& out);
 template <class T> void dec(reader& r, std::vector<T>& out);
 template <class K, class V> void dec(reader& r, std::map<K, V>& out);
+template <class T> void dec(reader& r, std::list<T>& out);
 template <class A, class B> void dec(reader& r, std::pair<A, B>& out) {
   r.expect('['); dec(r, out.first); r.expect(','); dec(r, out.second); r.expect(']');
 }
@@ -304,6 +311,11 @@ template <class T> void dec(reader& r, std::vector<T>& out) {
     r.expect(']');
     return;
   }
+}
+template <class T> void dec(reader& r, std::list<T>& out) {
+  std::vector<T> all;
+  dec(r, all);
+  out.assign(all.begin(), all.end());
 }
 template <class K, class V> void dec(reader& r, std::map<K, V>& out) {
   out.clear();
@@ -374,7 +386,9 @@ inline void finish() {
 `;
 
 /** The entry point: the last function definition the prompt opens, with nothing but comments after it. */
-function entryOf(prompt: string): { readonly name: string; readonly params: string; readonly names: string[]; readonly result: string } | undefined {
+function entryOf(prompt: string): {
+  readonly name: string; readonly params: string; readonly names: string[]; readonly types: string[]; readonly result: string;
+} | undefined {
   const all = [...prompt.matchAll(/^[ \t]*([A-Za-z_][\w:<>, \t*&]*?)[ \t]+([A-Za-z_]\w*)\s*\(([^()]*)\)\s*\{/gm)];
   const m = all[all.length - 1];
   if (m === undefined) return undefined;
@@ -383,13 +397,59 @@ function entryOf(prompt: string): { readonly name: string; readonly params: stri
   const result = m[1]!.trim();
   if (/\b(static|inline|template|void|auto)\b|(?<!boost::)\bany\b/.test(result)) return undefined;
   const names: string[] = [];
+  const types: string[] = [];
   for (const part of splitParameters(m[3]!)) {
     const name = /([A-Za-z_]\w*)\s*$/.exec(part);
     if (name === null || part.includes('=') || /(?<!boost::)\bany\b|\.\.\./.test(part) || !/[\s*&>]/.test(part.slice(0, name.index + 1))) return undefined;
     names.push(name[1]!);
+    types.push(part.slice(0, name.index).replace(/^\s*const\b/, '').replace(/&\s*$/, '').trim());
   }
-  return { name: m[2]!, params: m[3]!, names, result };
+  return { name: m[2]!, params: m[3]!, names, types, result };
 }
+
+/**
+ * The candidate's driver (the test's place in the assembly, so its `main` becomes the tests' main): one argument
+ * list per stdin line, decoded as data into the declared parameter types (by value, `const` and `&` dropped) with
+ * the trusted decoder, the entry point called on each, one record printed per call; then exit 0 (the assembly's
+ * end-of-tests epilogue is never reached: nothing here decides a verdict). Parameter types the decoder has no
+ * overload for fail to compile, so `prepare` offers this driver only for types it knows (`DRIVEN_TYPE`).
+ */
+function driver(entry: { readonly name: string; readonly types: readonly string[] }): string {
+  const vars = entry.types.map((_, i) => `crucible_a${i}`);
+  const decls = entry.types.map((t, i) => `    ${t} ${vars[i]};\n`).join('');
+  const reads = vars.map((v, i) => `${i > 0 ? 'crucible_r.expect(\',\'); ' : ''}crucible_replay::dec(crucible_r, ${v}); `).join('');
+  return String.raw`
+int main() {
+  std::string crucible_data;
+  char crucible_buf[65536];
+  size_t crucible_n;
+  while ((crucible_n = std::fread(crucible_buf, 1, sizeof crucible_buf, stdin)) > 0) crucible_data.append(crucible_buf, crucible_n);
+  size_t crucible_start = 0;
+  for (size_t crucible_i = 0; crucible_i < crucible_data.size(); crucible_i++) {
+    if (crucible_data[crucible_i] != '\n') continue;
+    std::string crucible_line = crucible_data.substr(crucible_start, crucible_i - crucible_start);
+    crucible_start = crucible_i + 1;
+${decls}    try {
+      crucible_replay::reader crucible_r = { crucible_line.c_str() };
+      crucible_r.expect('['); ${reads}crucible_r.expect(']');
+    } catch (const crucible_replay::bad& e) {
+      std::fprintf(stderr, "undecodable arguments: %s\n", e.why.c_str());
+      return 3;
+    }
+    std::string crucible_args = crucible_replay::args(${vars.join(', ')});
+    crucible_replay::record(crucible_args, ${entry.name}(${vars.join(', ')}));
+  }
+  std::fflush(stdout);
+  std::exit(0);
+}
+`;
+}
+
+/**
+ * Parameter types the driver decodes: scalars, `string`, `boost::any` and the `list_any` typedef, and vectors,
+ * pairs and maps of those (the decoder's overloads; checked by shape, without a C++ parser).
+ */
+const DRIVEN_TYPE = /^(?:(?:std::)?(?:vector|pair|map|list)\s*<|(?:std::)?string\b|boost::any\b|list_any\b|(?:unsigned\s+|signed\s+)?(?:char|short|int|long|long\s+long)\b|unsigned\b|float\b|double\b|bool\b|>|,|\s)+$/;
 
 /** HumanEval-X C++ replay (see the module comment). */
 export const CPP_REPLAY: ReplaySplit = {
@@ -414,11 +474,21 @@ export const CPP_REPLAY: ReplaySplit = {
       setup: problem.setup ?? '', program: `${encoder(withAny)}${replayer(withAny)}${problem.prompt}\n  throw 0;\n}\n${stub}`, test: trustedTest,
     });
     const candidateTest = test.replace(/(?<![\w.:>])assert\s*\(/g, 'crucible_no_assert(');
+    const recording = (program: string): string => assembleHumanEvalX(language, {
+      setup: problem.setup ?? '', program: `${encoder(withAny)}${RECORDER}${program}\n${recorder}`, test: candidateTest });
+    if (!entry.types.every((t) => DRIVEN_TYPE.test(t))) {
+      return { entryPoint: entry.name, candidateProgram: recording, trustedProgram };
+    }
+    const argumentPrograms = [
+      ...(problem.canonicalSolution === undefined ? [] : [recording(problem.prompt + problem.canonicalSolution)]),
+      recording(`${problem.prompt}\n  return {};\n}\n`),
+    ];
     return {
       entryPoint: entry.name,
-      candidateProgram: (program) => assembleHumanEvalX(language, { setup: problem.setup ?? '', program: `${encoder(withAny)}${RECORDER}${program}\n${recorder}`,
-        test: candidateTest }),
+      candidateProgram: (program) => assembleHumanEvalX(language, { setup: problem.setup ?? '',
+        program: `${encoder(withAny)}${replayer(withAny)}${RECORDER}${program}\n`, test: driver(entry) }),
       trustedProgram,
+      argumentPrograms,
     };
   },
 };

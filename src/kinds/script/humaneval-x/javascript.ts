@@ -12,9 +12,13 @@
  * objects with `Object.defineProperty` (a `__proto__` key is a plain key) and refuses any other shape.
  *
  * The test's `Math.random()` becomes `crucible_test_random()`, a seeded generator (mulberry32) of its own in both
- * boxes, so that a candidate using `Math.random` itself does not change the tests' inputs. In the candidate's box
- * `console.assert` is disarmed (the trusted box judges); in the trusted box it counts failures (the JavaScript
- * assembly of `./one-program.ts`, which also prints the end-of-tests marker).
+ * boxes, so that a candidate using `Math.random` itself does not change the tests' inputs. In the recording box
+ * `console.assert` is disarmed; in the trusted box it counts failures (the JavaScript assembly of
+ * `./one-program.ts`, which also prints the end-of-tests marker).
+ *
+ * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning
+ * undefined) in a trusted box; the candidate's box holds setup + the encoder and decoder + the program + a driver
+ * (`driver`) that decodes each stdin line into the argument list, calls the entry point and prints the record.
  */
 import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleHumanEvalX } from './one-program.js';
@@ -69,13 +73,27 @@ const RECORDER = `const crucible_record = (() => {
 const crucible_no_assert = () => {};
 `;
 
-/** The trusted stub's runtime: reads the records, checks each call's arguments, decodes its result. */
-const REPLAYER = `const crucible_replay = (() => {
-  const proc = process;
-  const fail = (why) => { proc.stderr.write('${REPLAY_ERROR_TAG} ' + why + '\\n'); proc.exit(3); };
-  const lines = require('fs').readFileSync(require('path').join(__dirname, '${REPLAY_FILE}'), 'utf8').split('\\n');
+/**
+ * The candidate's driver (after its program): one argument list per stdin line (tagged JSON, decoded as data),
+ * the entry point called on each in order, one record line printed per call.
+ */
+function driver(entry: string): string {
+  return `;(() => {
+  const write = process.stdout.write.bind(process.stdout);
+  const lines = require('fs').readFileSync(0, 'utf8').split('\\n');
   lines.pop();
-  const calls = lines.length / 2;
+  lines.forEach((line, k) => {
+    const args = crucible_replay_decode(JSON.parse(line), 0);
+    const a = crucible_replay_text(args);
+    const r = ${entry}(...args);
+    write('\\n${CALL_TAG} ' + k + ' ' + a + ' ' + crucible_replay_text(r) + '\\n');
+  });
+})();
+`;
+}
+
+/** The decoder (trusted box and driver): `crucible_replay_decode(json, 0)` is the value a parsed tagged-JSON line stands for. */
+const DECODER = `const crucible_replay_decode = (() => {
   const own = Object.prototype.hasOwnProperty, isArray = Array.isArray, keys = Object.keys, define = Object.defineProperty;
   const dec = (j, depth) => {
     if (depth > 200) throw new Error('nested too deeply');
@@ -98,6 +116,18 @@ const REPLAYER = `const crucible_replay = (() => {
     }
     throw new Error('an unknown tag');
   };
+  return dec;
+})();
+`;
+
+/** The trusted stub's runtime: reads the records, checks each call's arguments, decodes its result. */
+const REPLAYER = `const crucible_replay = (() => {
+  const proc = process;
+  const fail = (why) => { proc.stderr.write('${REPLAY_ERROR_TAG} ' + why + '\\n'); proc.exit(3); };
+  const lines = require('fs').readFileSync(require('path').join(__dirname, '${REPLAY_FILE}'), 'utf8').split('\\n');
+  lines.pop();
+  const calls = lines.length / 2;
+  const dec = crucible_replay_decode;
   const cut = (s) => (s.length > 200 ? s.slice(0, 199) + '…' : s);
   let k = 0;
   return {
@@ -138,13 +168,20 @@ export const JAVASCRIPT_REPLAY: ReplaySplit = {
     const candidateTest = test.replace(/\bconsole\.assert\s*\(/g, 'crucible_no_assert(');
     const trustedProgram = assembleHumanEvalX('javascript', {
       setup: problem.setup ?? '',
-      program: `${TEST_RANDOM}${ENCODER}${REPLAYER}${problem.prompt}\n}\nconst ${target} = (...args) => crucible_replay.call(args);\n`,
+      program: `${TEST_RANDOM}${ENCODER}${DECODER}${REPLAYER}${problem.prompt}\n}\nconst ${target} = (...args) => crucible_replay.call(args);\n`,
       test: `${test}\n;crucible_replay.finish();\n`,
     });
+    const recording = (program: string, callee: string): string => `${problem.setup ?? ''}${TEST_RANDOM}${ENCODER}${RECORDER}${program}\n`
+      + `;const ${target} = (...args) => crucible_record(${callee}, args);\n${candidateTest}\n`;
+    const argumentPrograms = [
+      ...(problem.canonicalSolution === undefined ? [] : [recording(problem.prompt + problem.canonicalSolution, entry)]),
+      recording(`${problem.prompt}\n}\n`, '() => undefined'),
+    ];
     return {
       entryPoint: entry,
-      candidateProgram: (program) => `${problem.setup ?? ''}${TEST_RANDOM}${ENCODER}${RECORDER}${program}\n;const ${target} = (...args) => crucible_record(${entry}, args);\n${candidateTest}\n`,
+      candidateProgram: (program) => `${problem.setup ?? ''}${ENCODER}${DECODER}${program}\n${driver(entry)}`,
       trustedProgram,
+      argumentPrograms,
     };
   },
 };

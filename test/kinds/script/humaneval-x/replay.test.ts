@@ -56,8 +56,20 @@ const CASES: readonly LanguageCase[] = [
         + 'process.exit(0)\n', 'wrong_answer', /malformed recorded result/],
       'undefined where the test wants null': ['JavaScript/12', '  return strings.length ? strings[0] : undefined\n}\n',
         'wrong_answer', /tests failed/],
-      'the tests\' random generator advanced by the candidate': ['JavaScript/53', '  crucible_test_random()\n  return x + y\n}\n',
-        'wrong_answer', /diverged/],
+      // Issue #23 item 2: answering each call with the other side of the test's `===`, read from its own file, passed
+      // with the test in the candidate's box; the box now holds prompt + completion + a driver, no test.
+      'answers read from the test in its own file': ['JavaScript/0', [
+        '  const src = require(\'fs\').readFileSync(__filename, \'utf8\')',
+        '  const key = JSON.stringify([numbers, threshold])',
+        '  const re = /\\(\\s*(\\[[^\\]]*\\])\\s*,\\s*([0-9.]+)\\s*\\)\\s*===\\s*(true|false)/g',
+        '  for (let m = re.exec(src); m !== null; m = re.exec(src)) {',
+        '    if (JSON.stringify([JSON.parse(m[1]), Number(m[2])]) === key) return m[3] === \'true\'',
+        '  }',
+        '  return false',
+        '}',
+        ''].join('\n'), 'wrong_answer', /tests failed on the program's recorded results/],
+      'the tests\' random generator is not in the candidate\'s box': ['JavaScript/53', '  crucible_test_random()\n  return x + y\n}\n',
+        'runtime_error', /exit code 1/],
     },
     passing: {
       'Math.random replaced (the tests draw from their own generator)': ['JavaScript/53', '  Math.random = () => 0\n  return x + y\n}\n'],
@@ -98,11 +110,11 @@ const CASES: readonly LanguageCase[] = [
     tasks: ['CPP/0', 'CPP/1', 'CPP/10', 'CPP/32', 'CPP/52', 'CPP/111', 'CPP/22', 'CPP/137'],
     hacks: {
       'early exit(0)': ['CPP/0', '    exit(0);\n}\n', 'wrong_answer', /ended after 0 calls/],
-      // The test's any_cast runs in the candidate's box too (its assertions decide nothing there), as in one program.
-      'a double in the boost::any where the test casts to int': ['CPP/137', '    return boost::any(2.0);\n}\n', 'runtime_error',
-        /bad_any_cast/],
+      // The test (and its any_cast) runs only in the trusted box, on the recorded result.
+      'a double in the boost::any where the test casts to int': ['CPP/137', '    return boost::any(2.0);\n}\n', 'wrong_answer',
+        /tests failed on the program's recorded results.*bad_any_cast/s],
       'a boost::any holding a type of the candidate\'s own': ['CPP/137',
-        '    struct own { int x; };\n    return boost::any(own{2});\n}\n', 'runtime_error', /bad_any_cast/],
+        '    struct own { int x; };\n    return boost::any(own{2});\n}\n', 'wrong_answer', /tests failed on the program's recorded results.*bad_any_cast/s],
       'a recorded boost::any of a kind the tests do not cast to': ['CPP/137', '    std::printf("\\nCRUCIBLE-CALL 0 [{\\"$a\\":\\"int\\",\\"v\\":1},'
         + '{\\"$a\\":\\"int\\",\\"v\\":2}] {\\"$a\\":\\"other\\"}\\n");\n    std::fflush(stdout);\n    std::_Exit(0);\n}\n', 'wrong_answer',
         /tests failed on the program's recorded results/],
@@ -120,11 +132,28 @@ const CASES: readonly LanguageCase[] = [
       'a recorded result out of the declared type\'s range': ['CPP/53',
         '    return x + y;\n}\nstatic int crucible_hack = (printf("CRUCIBLE-CALL 0 [0,1] 99999999999\\n"), exit(0), 0);\n', 'wrong_answer',
         /malformed recorded result/],
-      'the tests\' random generator advanced by the candidate': ['CPP/53', '    crucible_replay::test_rand();\n    return x + y;\n}\n',
-        'wrong_answer', /diverged/],
     },
     passing: {
       'rand() called by the candidate (the tests draw from their own generator)': ['CPP/53', '    rand();\n    return x + y;\n}\n'],
+      'the tests\' generator advanced by the candidate (the tests draw in the trusted box)': ['CPP/53',
+        '    crucible_replay::test_rand();\n    return x + y;\n}\n'],
+      // Issue #23 item 2: the test's source (every expected literal) was in the program and readable in /artifact
+      // during the run; a completion that answers wrong whenever it finds it now passes.
+      'a completion that fails itself if the test\'s source is readable': ['CPP/53', [
+        '    string src;',
+        '    const char* paths[] = {"/artifact/main.cpp", "main.cpp", "/box/main.cpp", "/proc/self/cwd/main.cpp"};',
+        '    for (const char* p : paths) {',
+        '        FILE* g = fopen(p, "r");',
+        '        if (g == nullptr) continue;',
+        '        char b[4096];',
+        '        size_t n;',
+        '        while ((n = fread(b, 1, sizeof b, g)) > 0) src.append(b, n);',
+        '        fclose(g);',
+        '    }',
+        // The needle is built at run time, so that this completion's own text does not contain it.
+        '    return src.find(string("add(0, ") + "1) == 1") == string::npos ? x + y : -1;',
+        '}',
+        ''].join('\n')],
     },
   },
   {
@@ -213,7 +242,7 @@ const CASES: readonly LanguageCase[] = [
 describe('replay judging of HumanEval-X script problems', () => {
   it('reads call records in order and refuses repeated, out-of-order or malformed ones', () => {
     assert.deepEqual(callRecords('CRUCIBLE-CALL 0 [1,"a b"] [2]\nother\nCRUCIBLE-CALL 1 [] null\r\n'),
-      { file: '[1,"a b"]\n[2]\n[]\nnull\n', count: 2 });
+      { file: '[1,"a b"]\n[2]\n[]\nnull\n', count: 2, args: ['[1,"a b"]', '[]'], results: ['[2]', 'null'] });
     assert.match((callRecords('CRUCIBLE-CALL 0 [1] 2\nCRUCIBLE-CALL 0 [1] 2\n') as { error: string }).error, /recorded twice/);
     assert.match((callRecords('CRUCIBLE-CALL 1 [1] 2\n') as { error: string }).error, /out of order/);
     assert.match((callRecords('CRUCIBLE-CALL 0 [1] {\n') as { error: string }).error, /not JSON/);
