@@ -9,6 +9,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { auditSmtScript, readModel, readSolverAnswer, recheckScript, solverScript } from '../../../src/kinds/proof/smt/script.js';
 import { normalSExpr, parseSExprs, SExprError } from '../../../src/kinds/proof/smt/sexpr.js';
+import { smtFirstRun, smtRecheck } from '../../../src/kinds/proof/smt/verdict.js';
+import type { ExecutionResult } from '../../../src/sandbox/types.js';
+
+/** A finished solver run that printed `stdout`. */
+const ran = (stdout: string): ExecutionResult => ({ status: 'ok', exitCode: 0, signal: null, cpuMs: 5, wallMs: 9, memoryKiB: 1024, stdout,
+  stderr: '', stdoutTruncated: false, stderrTruncated: false, memoryEnforcement: 'cgroup' });
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../../test/fixtures/proof');
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -45,6 +51,18 @@ describe('SMT script audit', () => {
     assert.deepEqual(rules('(push 1)(assert true)(pop 1)(reset-assertions)(check-sat)'), ['state_command', 'state_command', 'state_command']);
     assert.deepEqual(rules('(set-option :regular-output-channel "out.txt")(check-sat)'), ['output_option']);
     assert.equal(auditSmtScript('(assert (> x 1)', 'sat').unreadable, 'line 1: unclosed (');
+    assert.deepEqual(rules('(include "/tmp/assert-false.smt2")(check-sat)'), ['include']);
+  });
+  it('a command binding a name the statement uses is a cheat (z3 drops the statement\'s commands, or reads * as a function)', () => {
+    const rules = (src: string, expected: 'sat' | 'unsat' = 'sat'): string[] => auditSmtScript(src, expected, statement).findings.map((f) => f.rule);
+    const body = statement.replace('(check-sat)\n', '');
+    assert.deepEqual(rules(`(declare-const x Bool)${body}(check-sat)`), ['shadowed_symbol']);
+    assert.deepEqual(rules(`(declare-fun > (Int Int) Bool)${body}(check-sat)`), ['shadowed_symbol']);
+    assert.deepEqual(rules(`(define-fun |x| () Int 0)${body}(check-sat)`, 'unsat'), ['shadowed_symbol']);
+    assert.deepEqual(rules(`(declare-datatypes ((D 0)) (((x) (k (sel Int)))))${body}(check-sat)`), ['shadowed_symbol']);
+    assert.deepEqual(rules(`${body}(assert (! (= x 5) :named x))(check-sat)`), ['shadowed_symbol']);
+    // The statement's own declarations, and helpers of other names, are free.
+    assert.deepEqual(rules(`${body}(define-fun twice ((x Int)) Int (* 2 x))(assert (= x (twice 2)))(check-sat)`), []);
   });
 });
 
@@ -76,5 +94,21 @@ describe('solver answers and models', () => {
     const recheck = recheckScript(script, readModel(readSolverAnswer(fixture('smt-cvc5-sat.txt'), MARKER).rest));
     assert.match(recheck, /\(declare-fun u \(\) U\)/);
     assert.match(recheck, /\(define-fun a \(\) \(Array Int Int\) \(store \(\(as const \(Array Int Int\)\) 0\) 2 4\)\)/);
+  });
+});
+
+describe('a solver that refused a command', () => {
+  const script = auditSmtScript('(declare-const x Int)(assert (> x 3))(check-sat)', 'unsat');
+  it('before our marker: failed, whatever it answered (the refused command may be the statement\'s)', () => {
+    const first = smtFirstRun(script, 'unsat', MARKER, ran(`(error "line 2 column 9: ambiguous constant reference")\n${MARKER}\nunsat\n`));
+    assert.ok('done' in first);
+    assert.equal(first.done.verdict, 'failed');
+    assert.match(first.done.reason!, /refused a command.*ambiguous/);
+    const clean = smtFirstRun(script, 'unsat', MARKER, ran(`${MARKER}\nunsat\n`));
+    assert.ok('done' in clean && clean.done.verdict === 'proved');
+  });
+  it('in the model re-check: failed', () => {
+    assert.equal(smtRecheck(script, ran('(error "line 3: unknown constant y")\nsat\n')).verdict, 'failed');
+    assert.equal(smtRecheck(script, ran('sat\n')).verdict, 'proved');
   });
 });

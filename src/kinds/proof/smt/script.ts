@@ -6,10 +6,12 @@
  * - `auditSmtScript`: the commands up to the script's first `check-sat` or `check-sat-assuming` are kept (the
  *   check itself is ours; what follows is dropped); a `check-sat-assuming` keeps its assumptions. Findings
  *   (`cheat`): commands that would change what our check sees or where its answer goes (`push`, `pop`, `reset`,
- *   `reset-assertions`, output-channel options); with a problem `statement`: a statement declaration or
+ *   `reset-assertions`, output-channel options) and `include` (z3 and cvc5 read another file's commands, which this
+ *   audit would never see: an unsat goal proved by an included `(assert false)`); with a problem `statement`: a statement declaration or
  *   assertion missing from the top level, or other assumptions than the statement's (`changed_statement`), and,
  *   when `unsat` is expected, an assertion the statement does not have (`added_assertion`: `(assert false)`
- *   proves any unsat goal).
+ *   proves any unsat goal); a command of the candidate's that binds a name the statement uses
+ *   (`shadowed_symbol`: `shadowFindings`).
  * - `solverScript`: `(set-option :produce-models true)`, the kept commands, `(echo marker)`, the check
  *   (`(check-sat)`, or the script's `(check-sat-assuming ...)`), and `(get-model)` when `sat` is expected.
  * - `readSolverAnswer`: the first line after the marker (`sat`, `unsat`, `unknown`, ...) and the model after it.
@@ -59,6 +61,8 @@ export function auditSmtScript(source: string, expected: 'sat' | 'unsat', statem
     const head = headOf(command);
     if (head === null) {
       findings.push(cheat('not_a_command', `not a command: ${clip(normalSExpr(command))}`, command.line));
+    } else if (head === 'include') {
+      findings.push(cheat('include', `(include ...) reads commands from a file this audit never sees`, command.line));
     } else if (STATE_COMMANDS.has(head)) {
       findings.push(cheat('state_command', `(${head} ...) changes what the final check-sat sees`, command.line));
     } else if (head === 'set-option' && command.kind === 'list' && OUTPUT_OPTIONS.has(command.items[1]?.kind === 'atom' ? command.items[1].text : '')) {
@@ -90,11 +94,90 @@ function statementFindings(commands: readonly SExpr[], assuming: SExpr | null, s
     if (n === 0) findings.push(cheat('changed_statement', `the statement's ${clip(text)} is missing`));
     else have.set(text, n - 1);
   }
+  findings.push(...shadowFindings(commands, all.slice(0, end)));
   if (expected === 'unsat') {
     for (const c of commands) {
       if (headOf(c) === 'assert' && !posedAsserts.has(normalSExpr(c))) {
         findings.push(cheat('added_assertion', `an assertion the statement does not make: ${clip(normalSExpr(c))}`, c.line));
       }
+    }
+  }
+  return findings;
+}
+
+/** A symbol's name (`|p|` names `p`); null for anything else. */
+function nameOf(e: SExpr | undefined): string | null {
+  if (e?.kind !== 'atom') return null;
+  return e.text.startsWith('|') && e.text.endsWith('|') && e.text.length >= 2 ? e.text.slice(1, -1) : e.text;
+}
+
+/** Constructor and selector names of datatype constructor declarations (`((c (s T)) (d))`, or under `par`). */
+function constructorNames(decls: SExpr | undefined, into: string[]): void {
+  if (decls?.kind !== 'list') return;
+  const list = headOf(decls) === 'par' ? decls.items[2] : decls;
+  if (list?.kind !== 'list') return;
+  for (const ctor of list.items) {
+    if (ctor.kind !== 'list') continue;
+    const [name, ...selectors] = ctor.items;
+    const n = nameOf(name);
+    if (n !== null) into.push(n);
+    for (const sel of selectors) if (sel.kind === 'list') { const s = nameOf(sel.items[0]); if (s !== null) into.push(s); }
+  }
+}
+
+/** Every name a command binds: what it declares or defines, datatype constructors and selectors, `:named` terms. */
+function boundNames(command: SExpr): string[] {
+  const names: string[] = [];
+  const head = headOf(command);
+  if (command.kind !== 'list') return names;
+  const items = command.items;
+  if (head !== null && DECLARATIONS.has(head) && head !== 'define-funs-rec' && head !== 'declare-datatypes') {
+    const n = nameOf(items[1]);
+    if (n !== null) names.push(n);
+  }
+  if (head === 'define-funs-rec' && items[1]?.kind === 'list') {
+    for (const decl of items[1].items) if (decl.kind === 'list') { const n = nameOf(decl.items[0]); if (n !== null) names.push(n); }
+  }
+  if (head === 'declare-datatype') constructorNames(items[2], names);
+  if (head === 'declare-datatypes' && items[1]?.kind === 'list' && items[2]?.kind === 'list') {
+    for (const sort of items[1].items) { const n = nameOf(sort.kind === 'list' ? sort.items[0] : sort); if (n !== null) names.push(n); }
+    for (const decls of items[2].items) constructorNames(decls, names);
+  }
+  const named = (e: SExpr): void => {
+    if (e.kind !== 'list') return;
+    e.items.forEach((item, i) => {
+      if (item.kind === 'atom' && item.text === ':named') { const n = nameOf(e.items[i + 1]); if (n !== null) names.push(n); }
+      named(item);
+    });
+  };
+  named(command);
+  return names;
+}
+
+/**
+ * A command the statement does not have that binds a name the statement uses (`shadowed_symbol`): declaring the
+ * statement's constant with another sort first makes the solver refuse the statement's own commands (z3 reports
+ * an error and goes on without them), and a user function named like a theory symbol (`(declare-fun * (Int Int)
+ * Int)`, which z3 accepts) turns the statement's arithmetic into an uninterpreted function.
+ */
+function shadowFindings(commands: readonly SExpr[], posed: readonly SExpr[]): ProofFinding[] {
+  const used = new Set<string>();
+  const posedText = new Map<string, number>();
+  for (const p of posed) {
+    for (const atom of atomsOf(p)) used.add(atom.startsWith('|') && atom.endsWith('|') && atom.length >= 2 ? atom.slice(1, -1) : atom);
+    posedText.set(normalSExpr(p), (posedText.get(normalSExpr(p)) ?? 0) + 1);
+  }
+  const findings: ProofFinding[] = [];
+  for (const c of commands) {
+    const text = normalSExpr(c);
+    const n = posedText.get(text) ?? 0;
+    if (n > 0) {
+      posedText.set(text, n - 1);
+      continue;
+    }
+    const shadowed = [...new Set(boundNames(c).filter((name) => used.has(name)))];
+    if (shadowed.length > 0) {
+      findings.push(cheat('shadowed_symbol', `binds ${shadowed.join(', ')}, which the statement uses: ${clip(text)}`, c.line));
     }
   }
   return findings;

@@ -1,7 +1,9 @@
 /**
  * An SMT candidate's proof verdict from the audit (`./script.ts`) and the solver's runs: the first run of our
  * script (its answer read after our marker) and, for an expected `sat`, the re-check of the model (`recheckScript`),
- * which must answer `sat`. The answer decides, gated on the run: a run that ran out of time is `timeout`; no
+ * which must answer `sat`. The answer decides, gated on the run: a run that ran out of time is `timeout`; a run
+ * whose solver refused a command (an `(error ...)` line before our marker, or anywhere in the re-check) is
+ * `failed`, since the statement's commands may be the ones dropped; no
  * answer after the marker (the solver stopped on an error, crashed) or another answer than expected is `failed`;
  * a model the re-check refutes is `failed` too (the solver's model does not satisfy the assertions: a solver bug,
  * never a pass). Crucible's failures (`internal_error` results) are thrown as `SmtCheckError`.
@@ -38,6 +40,8 @@ function judgement(outcome: 'accepted' | 'rejected' | 'timeout', findings: reado
 export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker: string, run: ExecutionResult): SmtFirstRun {
   if (run.status === 'internal_error') throw new SmtCheckError(`the solver's run failed on Crucible's side: ${run.reason ?? ''}`);
   if (run.status === 'time_limit_exceeded') return { done: judgement('timeout', script.findings, 'the solver ran out of time') };
+  const refused = refusedCommand(run.stdout.slice(0, Math.max(0, run.stdout.indexOf(marker))));
+  if (refused !== null) return { done: judgement('rejected', script.findings, `the solver refused a command, so it did not check the script as read: ${refused}`) };
   const { answer, rest } = readSolverAnswer(run.stdout, marker);
   if (answer === null) return { done: judgement('rejected', script.findings, `no answer (${run.status}${run.exitCode === null ? '' : `, exit ${run.exitCode}`}): ${tail(run)}`) };
   if (answer !== expected) return { done: judgement('rejected', script.findings, `the solver answered ${answer}, expected ${expected}`) };
@@ -54,6 +58,8 @@ export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker
 export function smtRecheck(script: SmtScript, run: ExecutionResult): SmtJudgement {
   if (run.status === 'internal_error') throw new SmtCheckError(`the model re-check failed on Crucible's side: ${run.reason ?? ''}`);
   if (run.status === 'time_limit_exceeded') return judgement('timeout', script.findings, 'the model re-check ran out of time');
+  const refused = refusedCommand(run.stdout);
+  if (refused !== null) return judgement('rejected', script.findings, `the model re-check refused a command: ${refused}`);
   const last = run.stdout.trim().split('\n').at(-1)?.trim();
   if (last !== 'sat') return judgement('rejected', script.findings, `the model does not satisfy the assertions (re-check answered ${last ?? 'nothing'})`);
   return judgement('accepted', script.findings, undefined);
@@ -63,6 +69,16 @@ export function smtRecheck(script: SmtScript, run: ExecutionResult): SmtJudgemen
 export function smtBeforeRun(script: SmtScript): SmtJudgement | null {
   if (script.unreadable !== null) return { verdict: 'failed', findings: [], reason: `cannot read the script: ${script.unreadable}` };
   return script.findings.some((f) => f.severity === 'cheat') ? judgement('accepted', script.findings, undefined) : null;
+}
+
+/**
+ * The first `(error "...")` line of a solver's output (z3 and cvc5 print errors on stdout and go on without the
+ * command), or null. A script some of whose commands the solver refused is not the script the audit read: the
+ * statement's own assertions may be among them.
+ */
+function refusedCommand(stdout: string): string | null {
+  const line = stdout.split('\n').find((l) => l.trimStart().startsWith('(error'));
+  return line === undefined ? null : line.trim().slice(0, 160);
 }
 
 function tail(run: ExecutionResult): string {
