@@ -58,5 +58,5 @@ export async function judgeSmt(executor: Executor, languages: LanguageRegistry, 
   const limits = runLimits({ cpuMs });
   const first = smtFirstRun(script, expected, marker, await executor.runProgram(language, solverScript(script, expected, marker), '', limits));
   if ('done' in first) return first.done;
-  return smtRecheck(script, await executor.runProgram(language, first.recheck, '', limits));
+  return smtRecheck(script, await executor.runProgram(language, first.recheck, '', limits), first.recheck);
 }

@@ -154,7 +154,7 @@ export async function judgeProofRun(check: ProofCheck, result: ExecutionResult, 
     case 'smt': {
       const first = smtFirstRun(check.script, check.expected, check.marker, result);
       if ('done' in first) return first.done;
-      return smtRecheck(check.script, await tools.runProgram({ language: check.solver, source: first.recheck }, '', check.limits));
+      return smtRecheck(check.script, await tools.runProgram({ language: check.solver, source: first.recheck }, '', check.limits), first.recheck);
     }
   }
 }

@@ -107,6 +107,15 @@ describe('a solver that refused a command', () => {
     const clean = smtFirstRun(script, 'unsat', MARKER, ran(`${MARKER}\nunsat\n`));
     assert.ok('done' in clean && clean.done.verdict === 'proved');
   });
+  it('an option another solver has (z3 refuses it and goes on) is no refusal; an unplaced error is', () => {
+    const withOption = auditSmtScript('(set-option :incremental false)\n(declare-const x Int)(assert (> x 3))(check-sat)', 'unsat');
+    const option = smtFirstRun(withOption, 'unsat', MARKER, ran(`(error "line 2 column 26: unknown parameter 'incremental'")\n${MARKER}\nunsat\n`));
+    assert.ok('done' in option && option.done.verdict === 'proved', JSON.stringify(option));
+    const assertion = smtFirstRun(withOption, 'unsat', MARKER, ran(`(error "line 3 column 2: invalid assert")\n${MARKER}\nunsat\n`));
+    assert.ok('done' in assertion && assertion.done.verdict === 'failed');
+    const unplaced = smtFirstRun(withOption, 'unsat', MARKER, ran(`(error "Parse Error: main.smt2: x")\n${MARKER}\nunsat\n`));
+    assert.ok('done' in unplaced && unplaced.done.verdict === 'failed');
+  });
   it('in the model re-check: failed', () => {
     assert.equal(smtRecheck(script, ran('(error "line 3: unknown constant y")\nsat\n')).verdict, 'failed');
     assert.equal(smtRecheck(script, ran('sat\n')).verdict, 'proved');

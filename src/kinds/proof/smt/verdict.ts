@@ -2,16 +2,16 @@
  * An SMT candidate's proof verdict from the audit (`./script.ts`) and the solver's runs: the first run of our
  * script (its answer read after our marker) and, for an expected `sat`, the re-check of the model (`recheckScript`),
  * which must answer `sat`. The answer decides, gated on the run: a run that ran out of time is `timeout`; a run
- * whose solver refused a command (an `(error ...)` line before our marker, or anywhere in the re-check) is
- * `failed`, since the statement's commands may be the ones dropped; no
+ * whose solver refused a command other than an option (an `(error ...)` line before our marker, or anywhere in the
+ * re-check) is `failed`, since the statement's commands may be the ones dropped; no
  * answer after the marker (the solver stopped on an error, crashed) or another answer than expected is `failed`;
  * a model the re-check refutes is `failed` too (the solver's model does not satisfy the assertions: a solver bug,
  * never a pass). Crucible's failures (`internal_error` results) are thrown as `SmtCheckError`.
  */
 import type { ExecutionResult } from '../../../sandbox/types.js';
 import { findingsReason, proofVerdict, type ProofFinding, type ProofVerdict } from '../findings.js';
-import { readModel, readSolverAnswer, recheckScript, type SmtScript } from './script.js';
-import { SExprError } from './sexpr.js';
+import { readModel, readSolverAnswer, recheckScript, solverScript, type SmtScript } from './script.js';
+import { headOf, parseSExprs, SExprError } from './sexpr.js';
 
 /** Crucible could not run the solver (not a verdict on the candidate). */
 export class SmtCheckError extends Error {
@@ -40,7 +40,7 @@ function judgement(outcome: 'accepted' | 'rejected' | 'timeout', findings: reado
 export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker: string, run: ExecutionResult): SmtFirstRun {
   if (run.status === 'internal_error') throw new SmtCheckError(`the solver's run failed on Crucible's side: ${run.reason ?? ''}`);
   if (run.status === 'time_limit_exceeded') return { done: judgement('timeout', script.findings, 'the solver ran out of time') };
-  const refused = refusedCommand(run.stdout.slice(0, Math.max(0, run.stdout.indexOf(marker))));
+  const refused = refusedCommand(run.stdout.slice(0, Math.max(0, run.stdout.indexOf(marker))), solverScript(script, expected, marker));
   if (refused !== null) return { done: judgement('rejected', script.findings, `the solver refused a command, so it did not check the script as read: ${refused}`) };
   const { answer, rest } = readSolverAnswer(run.stdout, marker);
   if (answer === null) return { done: judgement('rejected', script.findings, `no answer (${run.status}${run.exitCode === null ? '' : `, exit ${run.exitCode}`}): ${tail(run)}`) };
@@ -54,11 +54,15 @@ export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker
   }
 }
 
-/** Read the re-check run of a `sat` answer's model. Throws `SmtCheckError`. */
-export function smtRecheck(script: SmtScript, run: ExecutionResult): SmtJudgement {
+/**
+ * Read the re-check run of a `sat` answer's model; `source` is the re-check script it ran (`SmtFirstRun.recheck`), so
+ * that an error on an option command is told from a refused assertion (without it, every error refuses). Throws
+ * `SmtCheckError`.
+ */
+export function smtRecheck(script: SmtScript, run: ExecutionResult, source?: string): SmtJudgement {
   if (run.status === 'internal_error') throw new SmtCheckError(`the model re-check failed on Crucible's side: ${run.reason ?? ''}`);
   if (run.status === 'time_limit_exceeded') return judgement('timeout', script.findings, 'the model re-check ran out of time');
-  const refused = refusedCommand(run.stdout);
+  const refused = refusedCommand(run.stdout, source);
   if (refused !== null) return judgement('rejected', script.findings, `the model re-check refused a command: ${refused}`);
   const last = run.stdout.trim().split('\n').at(-1)?.trim();
   if (last !== 'sat') return judgement('rejected', script.findings, `the model does not satisfy the assertions (re-check answered ${last ?? 'nothing'})`);
@@ -71,14 +75,31 @@ export function smtBeforeRun(script: SmtScript): SmtJudgement | null {
   return script.findings.some((f) => f.severity === 'cheat') ? judgement('accepted', script.findings, undefined) : null;
 }
 
+/** Commands whose refusal changes nothing the answer depends on: z3 refuses other solvers' options and goes on. */
+const HARMLESS_WHEN_REFUSED = new Set(['set-option', 'set-info']);
+
 /**
- * The first `(error "...")` line of a solver's output (z3 and cvc5 print errors on stdout and go on without the
- * command), or null. A script some of whose commands the solver refused is not the script the audit read: the
- * statement's own assertions may be among them.
+ * The first `(error "...")` line of a solver's output that a command other than an option refused (z3 and cvc5 print
+ * errors on stdout and go on without the command), or null. A script some of whose commands the solver refused is
+ * not the script the audit read: the statement's own assertions may be among them. An error is an option's when its
+ * `line N` (z3's) falls in a `set-option`/`set-info` command of `source`, the script the solver ran; an error that
+ * names no line, or no `source`, refuses.
  */
-function refusedCommand(stdout: string): string | null {
-  const line = stdout.split('\n').find((l) => l.trimStart().startsWith('(error'));
-  return line === undefined ? null : line.trim().slice(0, 160);
+function refusedCommand(stdout: string, source: string | undefined): string | null {
+  let commands: { head: string | null; line: number }[] = [];
+  try {
+    commands = source === undefined ? [] : parseSExprs(source).map((e) => ({ head: headOf(e), line: e.line }));
+  } catch (error) {
+    if (!(error instanceof SExprError)) throw error;
+  }
+  for (const raw of stdout.split('\n')) {
+    const line = raw.trim();
+    if (!line.startsWith('(error')) continue;
+    const at = /\bline (\d+)\b/.exec(line);
+    const command = at === null ? undefined : commands.filter((c) => c.line <= Number(at[1])).at(-1);
+    if (command === undefined || !HARMLESS_WHEN_REFUSED.has(command.head ?? '')) return line.slice(0, 160);
+  }
+  return null;
 }
 
 function tail(run: ExecutionResult): string {
