@@ -13,7 +13,7 @@ import { coqCheckFile } from '../../src/kinds/proof/coq/check-file.js';
 import { coqJudgement, type CoqJudgement } from '../../src/kinds/proof/coq/verdict.js';
 import type { ExecutionResult } from '../../src/sandbox/types.js';
 import { auditSmtScript, solverScript } from '../../src/kinds/proof/smt/script.js';
-import { smtBeforeRun, smtFirstRun, smtRecheck, type SmtJudgement } from '../../src/kinds/proof/smt/verdict.js';
+import { recheckRetry, smtBeforeRun, smtFirstRun, smtRecheck, type SmtJudgement } from '../../src/kinds/proof/smt/verdict.js';
 
 /** A nonce as the kind draws one: 16 lowercase hex digits. */
 export function nonce(): string {
@@ -58,5 +58,7 @@ export async function judgeSmt(executor: Executor, languages: LanguageRegistry, 
   const limits = runLimits({ cpuMs });
   const first = smtFirstRun(script, expected, marker, await executor.runProgram(language, solverScript(script, expected, marker), '', limits));
   if ('done' in first) return first.done;
-  return smtRecheck(script, await executor.runProgram(language, first.recheck, '', limits), first.recheck);
+  const run = await executor.runProgram(language, first.recheck, '', limits);
+  const retry = recheckRetry(script, first.model, run, first.recheck);
+  return retry === null ? smtRecheck(script, run, first.recheck) : smtRecheck(script, await executor.runProgram(language, retry, '', limits), retry);
 }

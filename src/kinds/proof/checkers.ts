@@ -32,7 +32,7 @@ import { auditDafny, dafnyProblemSpec, type DafnyAudit } from './dafny/audit.js'
 import { dafnyBeforeRun, dafnyJudgement } from './dafny/verdict.js';
 import { findingsReason, proofVerdict, type ProofVerdict } from './findings.js';
 import { auditSmtScript, solverScript, type SmtScript } from './smt/script.js';
-import { smtBeforeRun, smtFirstRun, smtRecheck } from './smt/verdict.js';
+import { recheckRetry, smtBeforeRun, smtFirstRun, smtRecheck } from './smt/verdict.js';
 
 /** One checker's answer: a proof verdict and a one-line reason. */
 export interface ProofJudgement {
@@ -154,7 +154,10 @@ export async function judgeProofRun(check: ProofCheck, result: ExecutionResult, 
     case 'smt': {
       const first = smtFirstRun(check.script, check.expected, check.marker, result);
       if ('done' in first) return first.done;
-      return smtRecheck(check.script, await tools.runProgram({ language: check.solver, source: first.recheck }, '', check.limits), first.recheck);
+      const recheck = (source: string): Promise<ExecutionResult> => tools.runProgram({ language: check.solver, source }, '', check.limits);
+      const run = await recheck(first.recheck);
+      const retry = recheckRetry(check.script, first.model, run, first.recheck);
+      return retry === null ? smtRecheck(check.script, run, first.recheck) : smtRecheck(check.script, await recheck(retry), retry);
     }
   }
 }

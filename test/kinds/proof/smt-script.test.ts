@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { auditSmtScript, readModel, readSolverAnswer, recheckScript, solverScript } from '../../../src/kinds/proof/smt/script.js';
 import { normalSExpr, parseSExprs, SExprError } from '../../../src/kinds/proof/smt/sexpr.js';
-import { smtFirstRun, smtRecheck } from '../../../src/kinds/proof/smt/verdict.js';
+import { recheckRetry, smtFirstRun, smtRecheck } from '../../../src/kinds/proof/smt/verdict.js';
 import type { ExecutionResult } from '../../../src/sandbox/types.js';
 
 /** A finished solver run that printed `stdout`. */
@@ -119,5 +119,23 @@ describe('a solver that refused a command', () => {
   it('in the model re-check: failed', () => {
     assert.equal(smtRecheck(script, ran('(error "line 3: unknown constant y")\nsat\n')).verdict, 'failed');
     assert.equal(smtRecheck(script, ran('sat\n')).verdict, 'proved');
+  });
+});
+
+describe('a model value the solver cannot read back', () => {
+  const script = auditSmtScript('(set-logic QF_AX)\n(declare-const x (Array Bool Bool))\n(declare-const b Bool)\n(assert (select (store x b false) false))\n(check-sat)', 'sat');
+  const model = readModel('(model (define-fun x () (Array Bool Bool) (lambda ((y Bool)) (not y))) (define-fun b () Bool true))');
+  const recheck = recheckScript(script, model);
+  it('the re-check is retried with term-valued symbols left declared (z3 placed the refusal at the next assertion)', () => {
+    const retry = recheckRetry(script, model, ran('(error "line 4 column 41: logic does not support quantifiers")\nsat\n'), recheck);
+    assert.ok(retry !== null);
+    assert.match(retry, /\(declare-const x \(Array Bool Bool\)\)\n\(define-fun b \(\) Bool true\)/);
+  });
+  it('a refused model definition is left declared alone; a clean re-check is not retried', () => {
+    const line = recheck.split('\n').findIndex((l) => l.startsWith('(define-fun b')) + 1;
+    const retry = recheckRetry(script, model, ran(`(error "line ${line} column 3: bad value")\nsat\n`), recheck);
+    assert.match(retry!, /\(declare-const b Bool\)/);
+    assert.match(retry!, /\(define-fun x /);
+    assert.equal(recheckRetry(script, model, ran('sat\n'), recheck), null);
   });
 });

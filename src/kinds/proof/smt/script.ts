@@ -230,8 +230,11 @@ export function readModel(rest: string): Map<string, SExpr> {
   return defs;
 }
 
-/** The re-check script of a model (see the module comment). */
-export function recheckScript(script: SmtScript, model: ReadonlyMap<string, SExpr>): string {
+/**
+ * The re-check script of a model (see the module comment). `keepDeclared`: symbols left declared whatever the model
+ * says (a value the solver could not read back in a first re-check: `recheckRetry`).
+ */
+export function recheckScript(script: SmtScript, model: ReadonlyMap<string, SExpr>, keepDeclared: ReadonlySet<string> = new Set()): string {
   const declared = new Set<string>();
   for (const c of script.commands) {
     if (headOf(c) === 'declare-fun' || headOf(c) === 'declare-const') declared.add(symbolName(c.kind === 'list' ? c.items[1] : undefined) ?? '');
@@ -250,7 +253,7 @@ export function recheckScript(script: SmtScript, model: ReadonlyMap<string, SExp
     const head = headOf(c);
     const name = (head === 'declare-fun' || head === 'declare-const') && c.kind === 'list' ? symbolName(c.items[1]) : null;
     const def = name === null ? undefined : model.get(name);
-    if (name !== null && def !== undefined && headOf(def) !== 'declare-fun' && !/(^|[\s(])@/.test(normalSExpr(def))) {
+    if (name !== null && def !== undefined && !keepDeclared.has(name) && headOf(def) !== 'declare-fun' && !/(^|[\s(])@/.test(normalSExpr(def))) {
       emit(name, new Set());
     } else {
       out.push(text(script, c));

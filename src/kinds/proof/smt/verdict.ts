@@ -11,7 +11,7 @@
 import type { ExecutionResult } from '../../../sandbox/types.js';
 import { findingsReason, proofVerdict, type ProofFinding, type ProofVerdict } from '../findings.js';
 import { readModel, readSolverAnswer, recheckScript, solverScript, type SmtScript } from './script.js';
-import { headOf, parseSExprs, SExprError } from './sexpr.js';
+import { headOf, parseSExprs, SExprError, type SExpr } from './sexpr.js';
 
 /** Crucible could not run the solver (not a verdict on the candidate). */
 export class SmtCheckError extends Error {
@@ -28,7 +28,7 @@ export interface SmtJudgement {
 /** The first run's reading: the answer, and for `sat` the re-check script to run next (null when none is needed). */
 export type SmtFirstRun =
   | { readonly done: SmtJudgement }
-  | { readonly recheck: string };
+  | { readonly recheck: string; readonly model: ReadonlyMap<string, SExpr> };
 
 function judgement(outcome: 'accepted' | 'rejected' | 'timeout', findings: readonly ProofFinding[], reason: string | undefined): SmtJudgement {
   const verdict = proofVerdict(outcome, findings);
@@ -47,7 +47,8 @@ export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker
   if (answer !== expected) return { done: judgement('rejected', script.findings, `the solver answered ${answer}, expected ${expected}`) };
   if (expected === 'unsat') return { done: judgement('accepted', script.findings, undefined) };
   try {
-    return { recheck: recheckScript(script, readModel(rest)) };
+    const model = readModel(rest);
+    return { recheck: recheckScript(script, model), model };
   } catch (error) {
     if (error instanceof SExprError) return { done: judgement('rejected', script.findings, `the model cannot be read: ${error.message}`) };
     throw error;
@@ -67,6 +68,46 @@ export function smtRecheck(script: SmtScript, run: ExecutionResult, source?: str
   const last = run.stdout.trim().split('\n').at(-1)?.trim();
   if (last !== 'sat') return judgement('rejected', script.findings, `the model does not satisfy the assertions (re-check answered ${last ?? 'nothing'})`);
   return judgement('accepted', script.findings, undefined);
+}
+
+/**
+ * The re-check to run instead when the solver refused some of the model's own definitions in `source` (z3 4.8 cannot
+ * read back some array values it prints, `((as const (Array Index Element)) e)`; the assertions that use the symbol
+ * are then refused too; a lambda in a quantifier-free logic is refused at the assertion after it): a re-check with
+ * those symbols left declared (when no model definition was the refused command: every symbol whose value is a term,
+ * not a literal), as values the input language cannot state are (`recheckScript`), or null when the re-check refused
+ * nothing or nothing can be left declared. The retry is read strictly (`smtRecheck`).
+ */
+export function recheckRetry(script: SmtScript, model: ReadonlyMap<string, SExpr>, run: ExecutionResult, source: string): string | null {
+  let commands: SExpr[];
+  try {
+    commands = parseSExprs(source);
+  } catch (error) {
+    if (error instanceof SExprError) return null;
+    throw error;
+  }
+  const declared = new Set(script.commands.flatMap((c) => {
+    const head = headOf(c);
+    return (head === 'declare-fun' || head === 'declare-const') && c.kind === 'list' && c.items[1]?.kind === 'atom' ? [c.items[1].text] : [];
+  }));
+  const refused = new Set<string>();
+  if (refusedCommand(run.stdout, source) === null) return null;
+  for (const raw of run.stdout.split('\n')) {
+    const at = raw.trim().startsWith('(error') ? /\bline (\d+)\b/.exec(raw) : null;
+    const command = at === null ? undefined : commands.filter((c) => c.line <= Number(at[1])).at(-1);
+    const name = command !== undefined && headOf(command) === 'define-fun' && command.kind === 'list' && command.items[1]?.kind === 'atom'
+      ? command.items[1].text : null;
+    if (name !== null && declared.has(name) && model.has(name)) refused.add(name);
+  }
+  if (refused.size === 0) {
+    // The error was placed elsewhere (z3 reports a lambda in a quantifier-free logic at the next assertion): leave
+    // every symbol whose model value is a term rather than a literal declared.
+    for (const name of declared) {
+      const def = model.get(name);
+      if (def?.kind === 'list' && def.items.at(-1)?.kind === 'list') refused.add(name);
+    }
+  }
+  return refused.size === 0 ? null : recheckScript(script, model, refused);
 }
 
 /** The candidate could not be read or the audit already decided (no run needed): the judgement, else null. */
