@@ -152,6 +152,29 @@ describe('a step\'s output costs the server about its own size (item 10)', () =>
     assert.equal((await step(id, 'print(3)')).stdout, '3\n');
     await manager.delete(id);
   });
+  test('four steps that each write 16 MiB grow the server\'s resident memory by tens of MiB at most, not the 2.5 GiB they once cost', { timeout: 120_000 }, async () => {
+    const id = (await manager.create({ environment: 'python', limits: { outputBytes: 1 << 20 } })).id;
+    const baseKiB = process.memoryUsage().rss / 1024;
+    let peakKiB = baseKiB;
+    const sampler = setInterval(() => { peakKiB = Math.max(peakKiB, process.memoryUsage().rss / 1024); }, 5);
+    try {
+      for (let i = 0; i < 4; i++) {
+        const r = await step(id, program('output_amplifier.py', `n_bytes = ${16 << 20}`));
+        assert.equal(r.status, 'output_limit_exceeded', `${r.status}: ${r.reason ?? ''}`);
+        assert.equal(r.stdout.length, 1 << 20);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    peakKiB = Math.max(peakKiB, process.memoryUsage().rss / 1024);
+    const grownMiB = (peakKiB - baseKiB) / 1024;
+    // 64 MiB written; the returned outputs are 4 MiB of text. Before the fix a step's output was held whole and
+    // re-encoded several times (~20x its size); a bound of 48 MiB leaves room for the allocator and GC lag.
+    console.log(`four 16 MiB steps: the server grew ${grownMiB.toFixed(1)} MiB`);
+    assert.ok(grownMiB < 48, `the server grew by ${grownMiB.toFixed(1)} MiB over four 16 MiB steps`);
+    assert.equal((await step(id, 'print(3)')).stdout, '3\n');
+    await manager.delete(id);
+  });
 });
 
 describe('host memory: an idle session pins at most its memory limit, and admission reserves it (item 7)', () => {

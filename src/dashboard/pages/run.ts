@@ -160,16 +160,31 @@ function head(run: RunRow, data: RunPageData): string {
       ? progressBar(run.doneSamples, run.totalSamples, run.progress?.samplesPerSecond ?? null, run.progress?.etaSeconds ?? null) : '');
 }
 
+/** What the "Compare with" form shows of a run. */
+export type CompareOption = Pick<RunListRow, 'id' | 'name' | 'model' | 'dataset'>;
+
+/**
+ * The "Compare with" form (HTML): runs on the same dataset first (the first of them preselected, since comparing runs on
+ * different datasets is refused or warned about on the compare page), then the others, marked with their dataset.
+ */
+export function compareWith(run: CompareOption, others: readonly CompareOption[]): string {
+  const candidates = others.filter((o) => o.id !== run.id);
+  if (candidates.length === 0) return '';
+  const same = candidates.filter((o) => o.dataset === run.dataset);
+  const ordered = [...same, ...candidates.filter((o) => o.dataset !== run.dataset)];
+  const option = (o: CompareOption): string => `<option value="${o.id}">${o.id} · ${esc(o.name)} (${esc(o.model)})` +
+    `${o.dataset === run.dataset ? '' : ` · other dataset: ${esc(o.dataset)}`}</option>`;
+  return `<form class="inline" method="get" action="compare"><input type="hidden" name="run" value="${run.id}">` +
+    `<label>Compare with <select name="run">${ordered.map(option).join('')}</select></label> <button type="submit">Compare</button></form>`;
+}
+
 /** Render a run page. */
 export function renderRun(base: string, run: RunRow, data: RunPageData): string {
   const { problems, analysis } = data;
   const counts = verdictCounts(problems);
   const series = analysis === undefined ? {} : { base: analysis.base, ...(analysis.plus === undefined ? {} : { 'base + plus': analysis.plus }) };
   const coverage = coverageText(run, problems.length, data.totalProblems);
-  const compare = data.others.filter((o) => o.id !== run.id);
-  const compareForm = compare.length === 0 ? '' : `<form class="inline" method="get" action="compare"><input type="hidden" name="run" value="${run.id}">` +
-    `<label>Compare with <select name="run">${compare.map((o) => `<option value="${o.id}">${o.id} · ${esc(o.name)} (${esc(o.model)})</option>`).join('')}</select></label>` +
-    ' <button type="submit">Compare</button></form>';
+  const compareForm = compareWith(run, data.others);
   const body = `${head(run, data)}
 <section><h2>pass@k</h2>${analysis === undefined ? '<p class="empty">No sample judged yet.</p>' : passAtKTable(analysis, coverage) + chart('curve', passAtKCurveSpec(series), 'pass@k against k with its confidence band')}</section>
 ${rerankSection(run)}
