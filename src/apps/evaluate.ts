@@ -23,7 +23,9 @@ import { createHash } from 'node:crypto';
 import { messageOf } from '../errors.js';
 import { DatasetError } from '../formats/errors.js';
 import type { Problem, Sample } from '../formats/types.js';
-import type { Judge } from '../judge/judge.js';
+import type { Judge, Program } from '../judge/judge.js';
+import { countFindings, type AnalysisReport, type AnalyzerId } from '../verdict/analysis.js';
+import { analyseSample } from './analyse.js';
 import { SubmissionError, defaultSubmissionContext } from '../kinds/index.js';
 import { prepareSubmission, type PreparedSubmission, type SubmissionContext } from '../judge/submission.js';
 import { countsFromRecords, referenceFailedTasks } from '../metrics/counts.js';
@@ -73,6 +75,11 @@ export interface EvaluateOptions {
    * Arrivals of samples already in the store are skipped; the iteration must bring every other sample.
    */
   readonly arrivals?: AsyncIterable<ArrivedSample>;
+  /**
+   * Static analysis of every judged program (`crucible eval --analysis`): the analysers to run (`[]`: every one
+   * that reads the program's language), through the judge's `runPlain` (`./analyse.ts`); counted in each record.
+   */
+  readonly analysis?: readonly AnalyzerId[];
   /** Count the samples of problems whose reference failed as failed (default: leave those problems out of pass@k). */
   readonly includeReferenceFailures?: boolean;
   /** Stops the evaluation when aborted (see the module comment). */
@@ -188,6 +195,7 @@ function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict, keepCo
     ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
     ...(verdict.score !== undefined ? { score: verdict.score } : {}),
     ...(verdict.judgedBy !== undefined ? { judgedBy: verdict.judgedBy } : {}),
+    ...(verdict.analysis !== undefined ? { analysis: { ...countFindings(verdict.analysis), lines: verdict.analysis.lines } } : {}),
     ...codeFields(sample, keepCode),
   };
 }
@@ -248,12 +256,25 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   let done = resumed;
   options.onProgress?.(done, total);
   const started = Date.now();
+  // Identical programs are analysed once (as they are judged once).
+  const analyses = new Map<string, Promise<AnalysisReport>>();
+  const analysed = (program: Program, hash: string, only: readonly AnalyzerId[]): Promise<AnalysisReport> => {
+    let report = analyses.get(hash);
+    if (report === undefined) {
+      report = analyseSample(judge, context.languages, program.language, program.source, only.length === 0 ? undefined : only);
+      analyses.set(hash, report);
+    }
+    return report;
+  };
   const stopped = (): boolean => options.signal?.aborted === true;
   const judgeOne = async ({ sample, problem, decided }: { sample: Sample; problem: Problem; decided?: ArrivedSample['decided'] }): Promise<void> => {
     if (stopped()) return;
     const prepared = decided === undefined ? prepareSample(problem, sample, context) : decidedSample(problem, decided, context);
-    const verdict = await judgeSample(options, sample, prepared);
-    if (verdict === undefined || stopped()) return;
+    const judged = await judgeSample(options, sample, prepared);
+    if (judged === undefined || stopped()) return;
+    const verdict = options.analysis === undefined || prepared.kind !== 'program' ? judged
+      : { ...judged, analysis: await analysed(prepared.program, preparedHash(prepared), options.analysis) };
+    if (stopped()) return;
     const record = recordOf(sample, preparedHash(prepared), verdict, options.keepCode);
     store.append(record);
     options.sink?.record(record, judgedSample(problem, sample, prepared, verdict));

@@ -4,6 +4,7 @@
  * harness's split, a deliberate `--limit`/`--tasks` subset), which problems were left out because their reference
  * failed, the detected problem and sample formats, limits, toolchain versions and package sets.
  */
+import { analysisSummary, type AnalysisSummary } from '../apps/analyse.js';
 import type { EvaluationResult } from '../apps/evaluate.js';
 import type { ToolchainPackages } from '../apps/provenance.js';
 import { scopeLine, type RunScope } from '../apps/selection.js';
@@ -79,6 +80,12 @@ export interface SummaryExtras {
   readonly efficiency?: unknown;
 }
 
+/** The summary's `analysis` field (`crucible eval --analysis`) when some record carries an analysis. */
+function analysisField(records: EvaluationResult['records']): { analysis?: AnalysisSummary } {
+  const summary = analysisSummary(records);
+  return summary === null ? {} : { analysis: summary };
+}
+
 /** The summary object (`summary.json`). */
 export function buildSummary(input: SummaryInput) {
   const { result } = input;
@@ -115,6 +122,7 @@ export function buildSummary(input: SummaryInput) {
     toolchains: input.toolchains,
     toolchainPackages: input.toolchainPackages,
     ...Object.fromEntries(input.modeSummaries.map((m) => [m.field, m.value])),
+    ...analysisField(result.records),
     referenceFailures: { problems: result.referenceFailures.length, countedAsFailed: input.includeReferenceFailures,
       tasks: result.referenceFailures.slice(0, REFERENCE_FAILURES_NAMED) },
     countsByStatus: result.countsByStatus,
@@ -235,6 +243,11 @@ export function humanSummary(summary: EvalSummary, result: EvaluationResult, mod
   lines.push('');
   lines.push('verdicts: ' + SAMPLE_STATUSES.filter((s) => summary.countsByStatus[s]).map((s) => `${s} ${summary.countsByStatus[s]}`).join(', '));
   lines.push(...modeLines);
+  if (summary.analysis !== undefined) {
+    const a = summary.analysis;
+    lines.push(`static analysis: ${a.samples} samples, ${a.findingsPerSample.toFixed(2)} findings per sample, `
+      + `${a.securityPerKloc.toFixed(2)} security findings per 1,000 lines${a.failedAnalyses > 0 ? ` (${a.failedAnalyses} analyser runs failed)` : ''}`);
+  }
   if (summary.groundTruth.runs + summary.groundTruth.cacheHits > 0) {
     lines.push(`ground truth: ${summary.groundTruth.runs} runs, ${summary.groundTruth.cacheHits} from the cache (${summary.groundTruth.cacheDir})`);
   }

@@ -30,6 +30,7 @@ import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limi
 import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult, type KeepCode } from '../apps/evaluate.js';
 import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
 import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
+import { ANALYZER_IDS, type AnalyzerId } from '../verdict/analysis.js';
 import { openJudge } from '../queue/open.js';
 import { queueLocation, QueueUnreachableError, QueueUrlError } from '../queue/connection.js';
 import { CACHE_DIR_ENV, DEFAULT_BENCHMARK, defaultCacheDir } from '../paths.js';
@@ -65,7 +66,7 @@ interface EvalFlags extends GenerationFlags {
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
-  windowBy?: WindowBy; repoSource?: string[]; registry?: string;
+  windowBy?: WindowBy; repoSource?: string[]; registry?: string; analysis?: true | string;
   efficiency?: boolean; efficiencyRepeats: number; efficiencyTests: number; instructions: boolean;
 }
 
@@ -84,6 +85,19 @@ function writeSweBenchReport(input: EvalInput, records: readonly SampleRecord[],
       ...(r.reason === undefined ? {} : { reason: r.reason }) };
   });
   writeFileSync(join(dir, 'swe-bench-report.json'), `${JSON.stringify(sweBenchReport(problems, judged), null, 1)}\n`);
+}
+
+/** The analysers `--analysis` names (`[]`: every one that reads the sample's language). @throws InvalidArgumentError. */
+function parseAnalysers(value: string): string {
+  const unknown = value.split(',').map((t) => t.trim()).filter((t) => !(ANALYZER_IDS as readonly string[]).includes(t));
+  if (unknown.length > 0) throw new InvalidArgumentError(`unknown analyser ${unknown.join(', ')}; analysers: ${ANALYZER_IDS.join(', ')}`);
+  return value;
+}
+
+/** The analysers of `--analysis` as `evaluate` takes them; undefined without the flag. */
+function analysersOf(flags: EvalFlags): readonly AnalyzerId[] | undefined {
+  if (flags.analysis === undefined) return undefined;
+  return flags.analysis === true ? [] : flags.analysis.split(',').map((t) => t.trim() as AnalyzerId);
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -334,6 +348,7 @@ async function evaluateWithGeneration(flags: EvalFlags, input: EvalInput, run: {
       seed: flags.seed, onProgress: (done, total) => progress.update(...(judged = [done, total])),
       includeReferenceFailures: flags.includeReferenceFailures === true, signal: run.signal,
       ...(run.results === null ? {} : { sink: run.results.sink }), ...(generation === undefined ? {} : { arrivals: generation.arrivals }),
+      ...(analysersOf(flags) === undefined ? {} : { analysis: analysersOf(flags)! }),
     });
     if (generation === undefined || input.generation === undefined) return { evaluation };
     return { evaluation, generation: finishEndpointGeneration(input.generation, await generation.done, input) };
@@ -465,6 +480,7 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', `ground-truth cache (default: $${CACHE_DIR_ENV}, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)`)
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
+    .option('--analysis [analysers]', `static analysis of every judged program, counted per sample and summarised (comma-separated: ${ANALYZER_IDS.join(', ')}; default every one that reads the language)`, parseAnalysers)
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--tag <tag>', 'a label of the run, to filter and group runs by (repeatable); with --samples, --model NAME names the model that wrote them',
       (value: string, previous: string[]) => [...previous, value], [] as string[])

@@ -1,7 +1,7 @@
 /**
  * Dataset hash: lowercase hex sha256 of the problem file's decompressed bytes, so that the same data gzipped
  * or not (or gzipped with another level) hashes the same. Stamped into results (EvalPlus does the same with
- * md5 of its dataset file, `get_human_eval_plus_hash`). A directory (e.g. MultiPL-E completion files)
+ * md5 of its dataset file, `get_human_eval_plus_hash`). A directory (MultiPL-E completion files, the proof layouts)
  * hashes as the sha256 of `<relative path>\0<sha256 of its decompressed bytes>\n` over every
  * regular file below it, in code-point order of the paths (`/`-separated): the same files give the same hash
  * wherever the directory is. Errors: `DatasetError` when a file cannot be read.

@@ -24,6 +24,11 @@ import { readBird } from './bird.js';
 import { readSpider } from './spider.js';
 import { readCodevJsonl, readRtllm, readVerilogEval } from './verilog.js';
 import { isSweBenchInstance, readSweBench } from './swe-bench.js';
+import { readCoqTheorems } from './coq-theorems.js';
+import { dafnyBenchDatasetDir, readDafnyBench } from './dafnybench.js';
+import { readSmtLib } from './smt-lib.js';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
 import { readDecompressedText, readLines } from './jsonl.js';
 import { JsonObject, parsePyJson } from './pyjson.js';
@@ -161,6 +166,24 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: readSweBench,
   },
   {
+    id: 'coq-art', aliases: ['coq'],
+    description: 'Coq proof problems: a theorems.jsonl index ({file, name} per theorem) beside the .v solutions (coq-community/coq-art\'s layout in ../shared/data/coq-art), or its folder',
+    detect: (r) => r.keys.has('file') && r.keys.has('name') && r.keys.has('statement') && typeof r.get('file') === 'string' && String(r.get('file')).endsWith('.v'),
+    read: readCoqTheorems,
+  },
+  {
+    id: 'dafnybench', aliases: ['dafny'],
+    description: 'DafnyBench\'s folder (hints_removed/ and ground_truth/ as published): Dafny programs to complete, the audit against the ground truth\'s contracts',
+    detect: () => false,
+    read: readDafnyBench,
+  },
+  {
+    id: 'smt-lib', aliases: ['smtlib', 'smt2'],
+    description: 'SMT-LIB 2 scripts (a .smt2 file or a folder of them) with (set-info :status sat|unsat): the check must answer it, a sat model re-checked',
+    detect: () => false,
+    read: readSmtLib,
+  },
+  {
     id: 'crucible', aliases: [],
     description: 'Crucible stdin/stdout problems in any language ({"problems": [...]} or JSONL; docs/FORMATS.md)',
     detect: (r) => (r.keys.has('tests') && Array.isArray(r.get('tests'))) || r.keys.has('problems'),
@@ -210,12 +233,27 @@ async function firstRecord(given: string): Promise<FirstRecord> {
 /** The id of a problem file's format, from its first record. @throws DatasetError when no format fits. */
 export async function detectProblemFormat(path: string): Promise<string> {
   if (kattisPackages(path).length > 0) return 'kattis';
+  const folder = await folderFormat(path);
+  if (folder !== null) return folder;
   const first = await firstRecord(path);
   const format = PROBLEM_FORMATS.find((f) => f.detect(first));
   if (format === undefined) {
     throw new DatasetError(path, undefined, undefined, `cannot detect format from fields: ${[...first.keys].join(', ')}`);
   }
   return format.id;
+}
+
+/**
+ * The format of a folder by its layout (DafnyBench's `hints_removed/`, coq-art's `theorems.jsonl`, `.smt2`
+ * files), or null: a file, or a folder of none of these (MultiPL-E's folders are read by their first file).
+ */
+async function folderFormat(path: string): Promise<string | null> {
+  const isFolder = await stat(path).then((s) => s.isDirectory(), () => false);
+  if (!isFolder) return path.endsWith('.smt2') ? 'smt-lib' : null;
+  if (await dafnyBenchDatasetDir(path) !== null) return 'dafnybench';
+  if (await stat(join(path, 'theorems.jsonl')).then(() => true, () => false)) return 'coq-art';
+  const names = await readdir(path, { recursive: true });
+  return names.some((n) => String(n).endsWith('.smt2')) ? 'smt-lib' : null;
 }
 
 /** Thrown for a `--format` name no format has; the message lists the names accepted. */

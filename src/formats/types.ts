@@ -357,9 +357,76 @@ export interface RepositoryProblem {
   readonly environmentSetupCommit?: string;
 }
 
+/** What every proof problem has (`src/kinds/proof/`): its id, and the text a model is shown (default: `statement`). */
+interface ProofProblemBase {
+  readonly kind: 'proof';
+  readonly taskId: string;
+  readonly prompt?: string;
+  /** Never set: a proof problem is judged in its checker's language (`src/kinds/proof/`); kept so `Problem['language']` reads on every kind. */
+  readonly language?: undefined;
+}
+
+/**
+ * A Coq/Rocq proof problem. `statement` is the file the candidate completes: definitions and the statements of
+ * `theorems` (proofs may be `Admitted`). `reference`, when known, a solution (coq-art's exercise file). Compiled
+ * in a trusted run, the reference (else the statement file) gives the statements and definitions as Coq prints
+ * them, which the candidate's must equal: a theorem proved inside a `Section` is discharged over the section
+ * variables its proof uses, so a statement file alone fixes such statements only with `Proof using`.
+ * `definitions` names the definitions whose printed form must stay unchanged (default: every `Definition`,
+ * `Fixpoint`, `Inductive`, ... the statement file declares).
+ * `allowedAxioms`: axioms `Print Assumptions` may list, as Coq prints them in the trusted check
+ * (`name : type`, e.g. `Classical_Prop.classic : forall P : Prop, or P (not P)`); default none.
+ */
+export interface CoqProofProblem extends ProofProblemBase {
+  readonly checker: 'coq';
+  readonly statement: string;
+  readonly reference?: string;
+  readonly theorems: readonly string[];
+  readonly definitions?: readonly string[];
+  readonly allowedAxioms?: readonly string[];
+}
+
+/**
+ * A Dafny verification problem: `statement` is the program the candidate completes (DafnyBench's
+ * `hints_removed`), `reference` a verified solution when known (`ground_truth`): the audit reads the contracts
+ * from it when given (`src/kinds/proof/dafny/audit.ts`).
+ */
+export interface DafnyProofProblem extends ProofProblemBase {
+  readonly checker: 'dafny';
+  readonly statement: string;
+  readonly reference?: string;
+}
+
+/**
+ * An SMT-LIB 2 problem: the candidate is a script whose `check-sat` must answer `expected` with `solver`
+ * (a `sat` answer's model is checked against the assertions in a second run). `statement`, when given, holds
+ * declarations and assertions the script must contain unchanged at top level.
+ */
+export interface SmtProofProblem extends ProofProblemBase {
+  readonly checker: 'smt';
+  readonly expected: 'sat' | 'unsat';
+  readonly solver: 'z3' | 'cvc5';
+  readonly statement?: string;
+}
+
+/**
+ * A Lean 4 proof problem, checked by a kimina-lean-server-compatible `/verify` endpoint: `statement` is the
+ * file with the theorems stated (proofs `sorry`), `theorems` their names; `allowedAxioms` what `#print axioms`
+ * may list (default `propext`, `Classical.choice`, `Quot.sound`).
+ */
+export interface LeanProofProblem extends ProofProblemBase {
+  readonly checker: 'lean';
+  readonly statement: string;
+  readonly theorems: readonly string[];
+  readonly allowedAxioms?: readonly string[];
+}
+
+/** A proof problem, judged by the `proof` kind (`src/kinds/proof/`) with one audit per checker. */
+export type ProofProblem = CoqProofProblem | DafnyProofProblem | SmtProofProblem | LeanProofProblem;
+
 /** Any problem the built-in readers produce (each kind has its judging mode in `src/kinds/`). */
 export type Problem = UnitTestProblem | CallProblem | IoProblem | AssertionsProblem | ScriptProblem | PythonScriptProblem
-  | ExpectedCallProblem | CheckerProblem | IoiProblem | SqlProblem | VerilogProblem | KattisProblem | RepositoryProblem;
+  | ExpectedCallProblem | CheckerProblem | IoiProblem | SqlProblem | VerilogProblem | KattisProblem | RepositoryProblem | ProofProblem;
 
 /**
  * One model sample for one problem. `completion` continues the prompt (HumanEval), `solution` is a whole

@@ -14,6 +14,7 @@ import { ioiMode } from './ioi/ioi.js';
 import { kattisMode } from './kattis/kattis.js';
 import type { AnyMode } from '../judge/mode.js';
 import { expectedCallMode } from './python/expected-call.js';
+import { proofMode } from './proof/proof.js';
 import { pythonScriptMode } from './python/python-script.js';
 import { repositoryMode } from './repository/repository.js';
 import { scriptMode } from './script/script.js';
@@ -29,7 +30,7 @@ export type { ExpectedOutput } from './python/call.js';
 
 /** The kinds Crucible ships, one module each (adding one: its module and an entry here). */
 export const BUILTIN_MODES: readonly AnyMode[] = [ioMode, unitTestMode, callMode, assertionsMode, scriptMode, checkerMode,
-  pythonScriptMode, expectedCallMode, ioiMode, sqlKindMode, verilogKindMode, kattisMode, repositoryMode];
+  pythonScriptMode, expectedCallMode, ioiMode, sqlKindMode, verilogKindMode, kattisMode, repositoryMode, proofMode];
 
 /** A registry of the built-in modes. */
 export function defaultModes(): ModeRegistry {

@@ -11,5 +11,6 @@ export {
 } from './spec.js';
 export { groupStats, advantages, type GroupStats, type AdvantageOptions } from './group.js';
 export { rewardOf, rewardStatusOf, testsPassedOf } from './verdict.js';
+export { AnalysisTermSchema, analysisPenalty, findingCost, type AnalysisTerm } from './analysis.js';
 export { groupSignals, type GroupSignals } from './signals.js';
 export { numpyStd, numpySum } from './numpy-float.js';

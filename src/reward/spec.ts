@@ -27,16 +27,22 @@
  *   measurement cannot dominate the pass term. A failing sample gets no efficiency term. A passing sample without a
  *   measurement is a `RewardError` (no made-up efficiency).
  *
- * Input: `{status, testsPassed, testCount?, efficiency?}`. `testsPassed[i]` is whether test i passed; tests not run (fail
+ * - `analysis` (any kind, optional): static analysis findings as a penalty term (`./analysis.ts`): the reward is
+ *   the verdict's reward minus the term's penalty (capped), for every status but `no_code` and `compile_error`
+ *   (which get their penalty alone).
+ *
+ * Input: `{status, testsPassed, testCount?, score?, similarity?, efficiency?, analysis?}`. `testsPassed[i]` is whether test i passed; tests not run (fail
  * fast, or the sample died) are missing or false. `testCount` (default `testsPassed.length`) is the number of
  * tests the problem has. Status `no_tests` gives 0 (never a pass).
- * Errors: `RewardError` for `internal_error` (Crucible failed, so there is no reward to give: the trainer must
+ * Errors: `RewardError` for a spec with `analysis` and a sample without an analysis report or with a counted
+ * analyser that failed, for `internal_error` (Crucible failed, so there is no reward to give: the trainer must
  * retry or drop the sample, not learn from a made-up 0) and `reference_failed` (the problem cannot be judged under
  * these limits), for `passed` with a failing test, and for weights whose
  * length is not `testCount`.
  */
 import { z } from 'zod';
-import type { SampleStatus } from '../verdict/index.js';
+import type { AnalysisReport, SampleStatus } from '../verdict/index.js';
+import { analysisPenalty, AnalysisTermError, AnalysisTermSchema } from './analysis.js';
 
 const PenaltiesSchema = z
   .object({
@@ -69,11 +75,12 @@ export const RewardSpecSchema = z.discriminatedUnion('kind', [
       penalties: PenaltiesSchema,
       efficiency: EfficiencyTermSchema,
       failFast: z.boolean().default(true).describe('The runner may stop at the first failing test (default true: a binary reward cannot use the rest).'),
+      analysis: AnalysisTermSchema.optional(),
     })
     .strict(),
-  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
-  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
-  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema }).strict(),
+  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
+  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
+  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
   z
     .object({
       kind: z.literal('threshold'),
@@ -81,6 +88,7 @@ export const RewardSpecSchema = z.discriminatedUnion('kind', [
       weights: WeightsSchema,
       penalties: PenaltiesSchema,
       efficiency: EfficiencyTermSchema,
+      analysis: AnalysisTermSchema.optional(),
     })
     .strict(),
 ]);
@@ -104,6 +112,8 @@ export interface RewardInput {
   readonly similarity?: number;
   /** A passing sample's measured cost and its reference's, same unit (needed when the spec has `efficiency`). */
   readonly efficiency?: { readonly cost: number; readonly referenceCost: number };
+  /** The sample's static analysis, needed when the spec has an `analysis` term. */
+  readonly analysis?: AnalysisReport;
 }
 
 /** The efficiency term of a passing sample (see the module comment). @throws RewardError without a usable measurement. */
@@ -137,8 +147,21 @@ export function passFraction(testsPassed: readonly boolean[], testCount: number,
   return total === 0 ? 0 : passed / total;
 }
 
-/** The reward of one sample under `spec`. Pure. */
+/** The reward of one sample under `spec`: the verdict's, minus the analysis term's penalty when the spec has one. Pure. */
 export function computeReward(spec: RewardSpec, input: RewardInput): number {
+  const base = verdictReward(spec, input);
+  if (spec.analysis === undefined || input.status === 'no_code' || input.status === 'compile_error') return base;
+  if (input.analysis === undefined) throw new RewardError('the spec has an analysis term but the sample has no static analysis');
+  try {
+    return base - analysisPenalty(spec.analysis, input.analysis, input.status === 'passed');
+  } catch (error) {
+    if (error instanceof AnalysisTermError) throw new RewardError(error.message);
+    throw error;
+  }
+}
+
+/** The reward of the verdict alone (no analysis term). */
+function verdictReward(spec: RewardSpec, input: RewardInput): number {
   const testCount = input.testCount ?? input.testsPassed.length;
   if (!Number.isInteger(testCount) || testCount < 0 || input.testsPassed.length > testCount) {
     throw new RewardError(`testCount ${testCount} does not fit ${input.testsPassed.length} test results`);

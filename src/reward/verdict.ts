@@ -27,8 +27,11 @@ export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
   const status = rewardStatusOf(verdict);
   if (status === 'internal_error' || status === 'reference_failed') return null;
   try {
-    return computeReward(spec, { status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
-      ...(verdict.score === undefined ? {} : { score: verdict.score }) });
+    return computeReward(spec, {
+      status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
+      ...(verdict.score === undefined ? {} : { score: verdict.score }),
+      ...(verdict.analysis === undefined ? {} : { analysis: verdict.analysis }),
+    });
   } catch (error) {
     if (error instanceof RewardError) return null;
     throw error;

@@ -10,7 +10,8 @@ import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { RepositoryProblem } from '../formats/types.js';
 import { patchSimilarity } from '../kinds/repository/similarity.js';
-import { verdictWithoutTests, type Verdict } from '../verdict/index.js';
+import { analyseSample } from '../apps/analyse.js';
+import { ANALYZER_IDS, countFindings, verdictWithoutTests, type AnalysisReport, type AnalyzerId, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
@@ -55,6 +56,8 @@ export const JudgeBodySchema = z.object({
   failFast: z.boolean().optional().describe('Stop at the first failing test.'),
   detail: z.enum(['summary', 'tests']).optional()
     .describe('"summary" (default): counts and the first failing test; "tests": every test\'s result too (a HumanEval+ problem has ~1,000).'),
+  analysis: z.union([z.literal(true), z.array(z.enum(ANALYZER_IDS as [AnalyzerId, ...AnalyzerId[]])).min(1)]).optional()
+    .describe('Static analysis of the program: true (every analyser that reads its language) or the analysers to run.'),
   tenant: tenantSchema,
 }).strict().superRefine(exactlyOne);
 
@@ -101,6 +104,46 @@ export function verdictJson(verdict: Verdict, extraction: Extraction, options: {
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
     extraction,
   };
+}
+
+/**
+ * The static analysis of a prepared submission's program (`analyseSample`: each analyser in the sandbox through the
+ * service's judge, `runPlain`), or undefined when there is no program (a decided `no_code`). `only`: the analysers to
+ * run (default every one that reads the program's language). A failed analyser is a `failed` outcome, never clean.
+ */
+async function analysisOf(ctx: ServerContext, prepared: Prepared, only: readonly AnalyzerId[] | undefined): Promise<AnalysisReport | undefined> {
+  if (prepared.kind !== 'judge') return undefined;
+  const { language, source } = prepared.request.program;
+  return analyseSample(ctx.service.judge, ctx.service.submission.languages, language, source, only);
+}
+
+/** An analysis as `/v1/judge` answers it: the counts (`countFindings`), non-blank lines, and each analyser's outcome. */
+function analysisJson(report: AnalysisReport): Record<string, unknown> {
+  return { ...countFindings(report), lines: report.lines, outcomes: report.outcomes };
+}
+
+/**
+ * The `analysis` field of a `/v1/judge` (or MCP `judge`) answer for the request's `analysis` option (`true`: every
+ * analyser of the language; a list: those), or undefined when none was asked, there is no program, or Crucible
+ * failed to judge it.
+ */
+export async function requestedAnalysis(ctx: ServerContext, prepared: Prepared, judged: Judged,
+  option: true | readonly AnalyzerId[] | undefined): Promise<Record<string, unknown> | undefined> {
+  if (option === undefined || judged.verdict.status === 'internal_error') return undefined;
+  const report = await analysisOf(ctx, prepared, option === true ? undefined : option);
+  return report === undefined ? undefined : analysisJson(report);
+}
+
+/**
+ * Judge one rollout of `/v1/rewards`; a spec with an `analysis` term has the program analysed too (its `tools`, else
+ * every analyser of the language), the report on the verdict for `rewardOf`. Not for Crucible's failures: an
+ * `internal_error` has no reward anyway.
+ */
+async function judgeRollout(ctx: ServerContext, prepared: Prepared, spec: RewardSpec, scope: RequestScope): Promise<Judged> {
+  const judged = await ctx.service.judgeReserved(prepared, scope);
+  if (spec.analysis === undefined || judged.verdict.status === 'internal_error') return judged;
+  const report = await analysisOf(ctx, prepared, spec.analysis.tools);
+  return report === undefined ? judged : { ...judged, verdict: { ...judged.verdict, analysis: report } };
 }
 
 function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean): Submission {
@@ -155,6 +198,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
       cpuMs: v.cpuMs,
       wallMs: v.wallMs,
       extraction: judged.extraction,
+      ...(v.analysis === undefined ? {} : { analysis: analysisJson(v.analysis) }),
     },
   };
 }
@@ -249,6 +293,8 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     ctx.service.reserve([prepared]);
     const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply, body.tenant));
     const payload = verdictJson(judged.verdict, judged.extraction, { tests: body.detail === 'tests' });
+    const analysis = await requestedAnalysis(ctx, prepared, judged, body.analysis);
+    if (analysis !== undefined) payload.analysis = analysis;
     if (judged.verdict.status === 'internal_error') {
       // A status-only client must not mistake Crucible's failure for a failing program.
       const error = new ServiceError('internal_error', judged.verdict.reason ?? 'crucible failed');
@@ -285,7 +331,7 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, where });
 
     const results = await Promise.all(prepared.map(async (p, i) => {
-      const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await ctx.service.judgeReserved(p, scope);
+      const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await judgeRollout(ctx, p, specs[i]!, scope);
       const result = itemResult(body.items[i]!, groups[i]!, specs[i]!, judged);
       feed(ctx, result, p.problemId, judged, where, i);
       return result;
@@ -328,7 +374,7 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: Req
   const byGroup = new Map<string, ItemResult[]>();
   const results: ItemResult[] = [];
   await Promise.all(prepared.map(async (p, i) => {
-    const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await ctx.service.judgeReserved(p, scope);
+    const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await judgeRollout(ctx, p, specs[i]!, scope);
     if (scope.signal.aborted) return;
     const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
     feed(ctx, result, p.problemId, judged, where, i);

@@ -23,6 +23,12 @@ export const sampleRecordSchema: z.ZodType<SampleRecord, z.ZodTypeDef, unknown> 
   reason: z.string().optional(),
   score: z.number().min(0).max(1).optional(),
   judgedBy: z.object({ worker: z.string().min(1), crucibleVersion: z.string(), toolchain: z.string().nullable() }).optional(),
+  analysis: z.object({
+    findings: z.number().int().nonnegative(), errors: z.number().int().nonnegative(), warnings: z.number().int().nonnegative(),
+    infos: z.number().int().nonnegative(), security: z.number().int().nonnegative(), securityPerKloc: nonNegative,
+    lines: z.number().int().nonnegative(),
+    failed: z.array(z.enum(['shellcheck', 'cppcheck', 'pylint', 'pyflakes', 'bandit', 'eslint'])),
+  }).optional(),
   completion: z.string().optional(),
   completionSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex').optional(),
 });

@@ -5,6 +5,7 @@
  * `crucible compare`, `crucible report` and resumption read these files back. The statuses and test results
  * are the shared vocabulary of `src/verdict/`.
  */
+import type { AnalysisCounts } from '../verdict/analysis.js';
 import type { JudgedBy, SampleStatus, TestResult } from '../verdict/index.js';
 
 /** One line of `verdicts.jsonl`: a sample's verdict (without `testCount`) with its identity. */
@@ -26,6 +27,8 @@ export interface SampleRecord {
   readonly score?: number;
   /** Who judged the sample when a worker of a queue's fleet did (`eval --queue`); absent when judged locally. */
   readonly judgedBy?: JudgedBy;
+  /** `crucible eval --analysis`: the sample's static analysis findings, counted (`countFindings`), and its non-blank lines. */
+  readonly analysis?: AnalysisCounts & { readonly lines: number };
   /**
    * The model's text the program came from (the completion, solution or raw response), as human-eval's
    * `_results.jsonl` and EvalPlus's `eval_results.json` carry it (`crucible eval --keep-code full`, the default).

@@ -9,3 +9,7 @@ export {
   detailText, failedTestDetail, MAX_DETAILED_FAILURES, plainVerdict, TEST_DETAIL_CHARS,
   type DetailedVerdict, type FailedTestDetail, type JudgedBy, type TestDetailField, type VerdictDetail,
 } from './detail.js';
+export {
+  ANALYZER_IDS, countFindings, countLines,
+  type AnalysisCounts, type AnalysisReport, type AnalyzerId, type AnalyzerOutcome, type Finding, type FindingSeverity,
+} from './analysis.js';

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ExecutionResult } from '../sandbox/types.js';
+import type { AnalysisReport } from './analysis.js';
 import { sampleStatusSchema, type SampleStatus } from './status.js';
 
 /**
@@ -45,6 +46,8 @@ export interface Verdict {
   readonly wallMs: number;
   readonly reason?: string;
   readonly score?: number;
+  /** Static analysis of the sample, when the request asked for it (`src/analysis/`). */
+  readonly analysis?: AnalysisReport;
 }
 
 const nonNegative = z.number().finite().nonnegative();

@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['version.ts', 'languages'], // package version; languages/*.yaml
   ['limits.ts'], // limits with one home
   ['extract', 'formats'], // code out of responses; problem and sample readers
-  ['judge'], // the seam: Judge, plans, the mode contract and registry, submissions, harness protocol
+  ['judge', 'analysis'], // the seam: Judge, plans, mode contract, submissions, harness protocol; static analysers
   ['kinds'], // one folder per problem kind, and the built-in registry
   ['engine', 'sessions', 'environments'], // runs plans on this machine; multi-turn sessions; prepared environments
   ['queue', 'reward', 'metrics'], // a Judge on a fleet; rewards; pass@k and statistics

@@ -8,14 +8,14 @@ import {
   detectProblemFormat, findProblemFormat, PROBLEM_FORMATS, problemFormatNames, readProblems, UnknownFormatError,
 } from '../../src/formats/index.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/data.js';
+import { COQ_ART, DAFNYBENCH, HUMANEVAL, HUMANEVAL_PLUS, SMT_LIB } from '../support/data.js';
 
 describe('problem format registry', () => {
   it('has one entry per format, each id and alias unique, auto first among the names', () => {
     const names = problemFormatNames();
     assert.equal(names[0], 'auto');
     assert.equal(new Set(names).size, names.length);
-    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'spider', 'spider-available', 'bird', 'verilog-eval', 'rtllm', 'codev', 'kattis', 'swe-bench', 'crucible']);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'spider', 'spider-available', 'bird', 'verilog-eval', 'rtllm', 'codev', 'kattis', 'swe-bench', 'coq-art', 'dafnybench', 'smt-lib', 'crucible']);
   });
 
   it('detects Spider\'s dev.json and finds its databases in an ancestor folder', async () => {
@@ -38,6 +38,11 @@ describe('problem format registry', () => {
   it('detects by the first record and refuses an unknown name, listing the known ones', async () => {
     assert.equal(await detectProblemFormat(HUMANEVAL_PLUS), 'evalplus');
     assert.equal(await detectProblemFormat(join(PROJECT_ROOT, 'test', 'fixtures', 'contest', 'open-r1-ioi.jsonl')), 'ioi');
+    // Proof folders by their layout, coq-art's index by its rows.
+    assert.equal(await detectProblemFormat(DAFNYBENCH), 'dafnybench');
+    assert.equal(await detectProblemFormat(COQ_ART), 'coq-art');
+    assert.equal(await detectProblemFormat(join(COQ_ART, 'theorems.jsonl')), 'coq-art');
+    assert.equal(await detectProblemFormat(SMT_LIB), 'smt-lib');
     await assert.rejects(readProblems(HUMANEVAL, 'no-such-bench'), (e: Error) =>
       e instanceof UnknownFormatError && /unknown problem format "no-such-bench"; formats: auto, evalplus/.test(e.message));
   });

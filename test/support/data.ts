@@ -13,3 +13,6 @@ export const CODET_TESTS = join(SHARED_DATA, 'codet', 'HumanEval_codegen16B_temp
 export const HUMANEVAL = join(SHARED_DATA, 'HumanEval.jsonl.gz');
 export const HUMANEVAL_PLUS = join(SHARED_DATA, 'HumanEvalPlus.jsonl.gz');
 export const MBPP_PLUS = join(SHARED_DATA, 'MbppPlus.jsonl.gz');
+export const DAFNYBENCH = join(SHARED_DATA, 'dafnybench');
+export const COQ_ART = join(SHARED_DATA, 'coq-art');
+export const SMT_LIB = join(SHARED_DATA, 'smt-lib');

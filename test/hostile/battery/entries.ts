@@ -6,7 +6,7 @@
  * Adding a kind's entry is a data-only step: a small problem of the kind whose one expected value is `SECRET`
  * (no input determines it), the program that passes it (`honest`), and the attack set from the language's template
  * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`, `goAttacks`, `javaAttacks`, `rustAttacks`, `sqlAttacks`,
- * `verilogAttacks`; a new language adds a template beside them), and optionally `variants`: more candidates of the
+ * `verilogAttacks`, and the proof languages' `coqAttacks`, `smtAttacks`, `dafnyAttacks`; a new language adds a template beside them), and optionally `variants`: more candidates of the
  * same attack ids, judged the same way. A path known
  * to be forgeable by some attack names it in `knownForgeries` with the documented reason (docs/SECURITY.md), and
  * the battery then asserts that the attack does pass, so the documentation cannot go stale silently.
@@ -18,16 +18,19 @@ import Database from 'better-sqlite3';
 import type { ProblemBase, ScriptProblem, SqlProblem, VerilogProblem } from '../../../src/formats/types.js';
 import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/script.js';
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
+import { COQ_HONEST, COQ_STATEMENT, coqAttacks } from './coq.js';
 import { cppAttacks } from './cpp.js';
 import { goAttacks } from './go.js';
 import { javaAttacks } from './java.js';
 import { rustAttacks } from './rust.js';
+import { DAFNY_HONEST, DAFNY_STATEMENT, dafnyAttacks } from './dafny.js';
 import { javascriptAttacks } from './javascript.js';
 import { patchAttacks, protectedEdits } from './patch.js';
 import { pythonAttacks } from './python.js';
 import { SQL_BATTERY_SCHEMA, sqlAttacks, sqlAttackVariants } from './sql.js';
 import { verilogAttacks, verilogAttackVariants, type VerilogTargets } from './verilog.js';
 import { BATTERY_BASE, BATTERY_PROBLEM, HONEST_PATCH } from './repository.js';
+import { SMT_HONEST, SMT_STATEMENT, smtAttacks } from './smt.js';
 
 /** One kind's judging path in one language, attacked by the whole battery. */
 export interface BatteryCase {
@@ -389,6 +392,24 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
     {
       name: 'patch to a node:test repository, the attack plus an edit of what judges (tests, scripts, config, reports)',
       language: 'bash', submit: 'solution', honest: HONEST_PATCH, attacks: protectedEdits(BATTERY_BASE), problem: BATTERY_PROBLEM,
+    },
+  ],
+  proof: [
+    {
+      name: 'coq (candidate compiled in its box, our check loading its .vo in another)', language: 'coq', submit: 'solution',
+      honest: COQ_HONEST, attacks: coqAttacks(),
+      problem: { kind: 'proof', checker: 'coq', taskId: 'battery/proof-coq', statement: COQ_STATEMENT, reference: COQ_HONEST,
+        theorems: ['secret'] } as ProblemBase,
+    },
+    {
+      name: 'smt-lib on z3 (audit, our marker, the sat model re-checked)', language: 'z3', submit: 'solution',
+      honest: SMT_HONEST, attacks: smtAttacks(),
+      problem: { kind: 'proof', checker: 'smt', taskId: 'battery/proof-smt', expected: 'sat', solver: 'z3', statement: SMT_STATEMENT } as ProblemBase,
+    },
+    {
+      name: 'dafny (audit on the text, then Debian\'s verifier)', language: 'dafny', submit: 'solution',
+      honest: DAFNY_HONEST, attacks: dafnyAttacks(),
+      problem: { kind: 'proof', checker: 'dafny', taskId: 'battery/proof-dafny', statement: DAFNY_STATEMENT, reference: DAFNY_HONEST } as ProblemBase,
     },
   ],
 };
