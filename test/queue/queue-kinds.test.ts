@@ -11,24 +11,14 @@ import { queueLocation } from '../../src/queue/connection.js';
 import { QueueJudge } from '../../src/queue/queue-judge.js';
 import { startWorker, type RunningWorker } from '../../src/queue/worker.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
+import { adderTestbench } from '../support/verilog.js';
 
 const sql: SqlProblem = {
   kind: 'sql', taskId: 'queue/sql', dbId: 'toy', engine: 'sqlite', comparators: ['spider-testsuite', 'bird-ex'],
   databases: [{ sql: "CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, 'y');" }],
   gold: 'SELECT b FROM t WHERE a >= 2', timeLimitMs: 1000,
 };
-const TB = `module tb;
-  reg [3:0] a, b; wire [4:0] s; integer i, bad;
-  adder dut(.a(a), .b(b), .s(s));
-  initial begin
-    bad = 0;
-    for (i = 0; i < 256; i = i + 1) begin a = i[3:0]; b = i[7:4]; #1; if (s !== a + b) bad = bad + 1; end
-    if (bad == 0) $display("===========Your Design Passed===========");
-    else $display("===========Error===========");
-    $finish;
-  end
-endmodule
-`;
+const TB = adderTestbench('tb');
 const adder = (expr: string): string => `module adder(input [3:0] a, input [3:0] b, output [4:0] s);\n  assign s = ${expr};\nendmodule\n`;
 const verilog: VerilogProblem = {
   kind: 'verilog', taskId: 'queue/verilog', preset: 'rtllm', prompt: 'a 4-bit adder', topModule: 'adder',

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createJudge } from '../../../src/engine/factory.js';
 import type { VerilogProblem } from '../../../src/formats/types.js';
+import { adderTestbench } from '../../support/verilog.js';
 
 const judge = createJudge({ slots: 2, cacheDir: null });
 after(async () => {
@@ -25,18 +26,7 @@ const codev: VerilogProblem = {
   reference: COUNTER_GOLD, codev: { sequences: 3, steps: 20, seed: 7 },
 };
 
-const RTLLM_TB = `module tb_adder;
-  reg [3:0] a, b; wire [4:0] s; integer i, bad;
-  adder dut(.a(a), .b(b), .s(s));
-  initial begin
-    bad = 0;
-    for (i = 0; i < 256; i = i + 1) begin a = i[3:0]; b = i[7:4]; #1; if (s !== a + b) bad = bad + 1; end
-    if (bad == 0) $display("===========Your Design Passed===========");
-    else $display("===========Error===========");
-    $finish;
-  end
-endmodule
-`;
+const RTLLM_TB = adderTestbench('tb_adder');
 const rtllm: VerilogProblem = {
   kind: 'verilog', taskId: 'rtllm-adder', preset: 'rtllm', prompt: 'a 4-bit adder', topModule: 'adder',
   reference: 'module adder(input [3:0] a, input [3:0] b, output [4:0] s); assign s = a + b; endmodule\n', testbench: RTLLM_TB,
