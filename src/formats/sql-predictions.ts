@@ -4,7 +4,7 @@
  *   followed by a tab and the question's `db_id` (`readSpiderPredictions`: the official `evaluation.py` reading,
  *   line count equal to the dev file's question count, a named `db_id` checked against the question's). A file is
  *   one when its first character that is not whitespace is neither `{` nor `[` (JSON records start with those).
- * - BIRD (`bird`): the JSON object its scripts write, `{"<question_id>": "<SQL>\t----- bird -----\t<db_id>"}`
+ * - BIRD (`bird`, `bird-f1`): the JSON object its scripts write, `{"<question_id>": "<SQL>\t----- bird -----\t<db_id>"}`
  *   (`readBirdPredictions`), matched to the questions by `question_id`, never by position. A file is one when the
  *   whole text is one JSON object without a `task_id` field whose keys are all decimal integers.
  * Predictions of questions skipped for an absent database (`spider-available`) are dropped with them; every other
@@ -25,7 +25,7 @@ export interface SqlQuestionFile {
 /** The question file of a problem format, when the format is Spider's or BIRD's. */
 export function sqlQuestionFile(format: string, problemsPath: string): SqlQuestionFile | undefined {
   if (format === 'spider' || format === 'spider-available') return { dialect: 'spider', path: problemsPath };
-  if (format === 'bird') return { dialect: 'bird', path: problemsPath };
+  if (format === 'bird' || format === 'bird-f1') return { dialect: 'bird', path: problemsPath };
   return undefined;
 }
 

@@ -78,4 +78,18 @@ describe('eval --samples with SQL prediction files', () => {
     assert.equal(JSON.parse(r.stdout).sampleFormat, 'bird-predictions');
     assert.deepEqual(statuses(out), { 7: 'passed', 3: 'wrong_answer', 11: 'passed' });
   });
+
+  test('BIRD soft F1 (bird-f1): the partial score reaches the verdicts', async () => {
+    const pred = join(ws.dir, 'predict_f1.json');
+    // Question 7's gold gives (3); (3, 0) has one cell of two right: precision 1/2, recall 1, F1 2/3.
+    writeFileSync(pred, JSON.stringify({ 7: 'SELECT count(*), 0 FROM Pets', 3: 'SELECT max(age) FROM Pets', 11: 'SELECT name FROM Pets WHERE id = 1' }));
+    const out = join(ws.dir, 'run-bird-f1');
+    const r = await ws.crucible(['eval', '--json', '--no-progress', '--k', '1', '--reps', '50', '--format', 'bird-f1', '--problems', join(ws.dir, 'bird.json'), '--samples', pred, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const rows = readFileSync(join(out, 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { taskId: string; status: string; score?: number });
+    const seven = rows.find((x) => x.taskId === '7')!;
+    assert.equal(seven.status, 'wrong_answer');
+    assert.ok(Math.abs(seven.score! - 2 / 3) < 1e-12, JSON.stringify(seven));
+    assert.equal(rows.find((x) => x.taskId === '3')!.score, 1);
+  });
 });
