@@ -158,6 +158,7 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     return html(reply, renderRun(base, run, {
       problems, analysis, totalProblems: (await store.taskIds(run.id)).length, breakdowns: breakdownsOf(problems, runBootstrapOptions(run)),
       reasons: await store.reasonCounts(run.id, 20), others: await store.listRuns({ limit: 200 }), stalledMs: kit.stalledMs,
+      efficiency: await store.efficiencyOf(run.id),
     }));
   });
 
@@ -180,7 +181,8 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     if (run === undefined) return problemPage(reply, 404, 'Run not found', `There is no run ${p.id}.`);
     const sample = await store.sample(run.id, q.task, q.index);
     if (sample === undefined) return problemPage(reply, 404, 'Sample not found', `Run ${run.id} has no sample ${q.index} of ${q.task}.`);
-    return html(reply, renderSample(base, run, sample));
+    const efficiency = (await store.efficiencyOf(run.id)).find((r) => r.taskId === q.task && r.sampleIndex === q.index);
+    return html(reply, renderSample(base, run, sample, efficiency));
   });
 }
 
@@ -302,6 +304,7 @@ function registerRunApi(kit: RouteKit): void {
     const series = analysis === undefined ? {} : { base: analysis.base, ...(analysis.plus === undefined ? {} : { 'base + plus': analysis.plus }) };
     return {
       run, problems, verdicts, analysis: analysis ?? null, totalProblems: (await store.taskIds(run.id)).length,
+      efficiency: await store.efficiencyOf(run.id),
       specs: analysis === undefined ? {} : {
         curve: passAtKCurveSpec(series), verdicts: verdictChartSpec(verdicts), heatmap: verdictHeatSpec(problems, run.id),
         difficulty: difficultySpec(problems.map((x) => ({ taskId: x.taskId, passRate: x.c / x.n }))),
