@@ -15,6 +15,7 @@
  *   GET  /api/runs/:id/headline         JSON (a run's headline pass@k, recomputed while it runs; the runs list polls it)
  *   GET  /api/training/:id/series       JSON (a training run's buckets and chart specs; ?with=ID,ID&smooth=0.6)
  *   GET  /training/:id/problems, /api/training/:id/problems   difficulty per problem (pages/difficulty.ts)
+ *   GET  /signals[/:id], /api/signals[/:id]   stored tests-quality and elo results (pages/signals.ts)
  *   POST /api/training/:run/events      reward events of a training run (docs/DASHBOARD.md)
  *   GET  /static/:file                  scripts and styles
  * Handlers answer their own errors (an HTML page for pages, `{error: {code, message}}` for the API), so the
@@ -42,6 +43,7 @@ import { renderSample } from './pages/sample.js';
 import { DEFAULT_SMOOTHING, renderTraining, renderTrainingList, trainingFacts, trainingSpecs } from './pages/training.js';
 import type { TrainingLine } from './training-charts.js';
 import { registerDifficultyPages } from './pages/difficulty.js';
+import { registerSignalPages } from './pages/signals.js';
 
 /** Options of `registerDashboard`. */
 export interface DashboardOptions {
@@ -381,5 +383,6 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   registerRunApi(kit);
   registerTrainingApi(kit, options.ingest !== false);
   registerDifficultyPages(kit);
+  registerSignalPages(kit);
   return feed;
 }
