@@ -1,6 +1,6 @@
 /**
  * `--store` of `crucible tests-quality` and `crucible elo` (issue #28, item 8): their result, kept in the result store's
- * `signal_results` table (store step 8) so the dashboard's "Signals" pages and `crucible store signals` show it again.
+ * `signal_results` table (store step 9) so the dashboard's "Signals" pages and `crucible store signals` show it again.
  */
 import type { Command } from 'commander';
 import { STORE_ENV } from '../store/open.js';

@@ -215,7 +215,7 @@ export interface EfficiencyRow {
 export type SignalKind = 'tests-quality' | 'elo';
 
 /**
- * A result of `crucible tests-quality` or `crucible elo` kept in the store (table `signal_results`, step 8):
+ * A result of `crucible tests-quality` or `crucible elo` kept in the store (table `signal_results`, step 9):
  * `headline` the few numbers a list shows (tests-quality: `tpr`, `tnr`, `mutationScore`, `problems`, …; elo:
  * `rating`, `lower`, `upper`, `contests`), `result` the whole report as the command's `--json` prints it, `inputs`
  * the files and settings it came from. Times are epoch ms.

@@ -1,6 +1,6 @@
 /**
  * The dashboard's "Signals" pages (issue #28, item 8): results of `crucible tests-quality` and `crucible elo` kept in
- * the store (`signal_results`, store step 8; written with those commands' `--store`).
+ * the store (`signal_results`, store step 9; written with those commands' `--store`).
  *   GET /signals              every stored result, newest first, with its headline numbers
  *   GET /signals/:id          one result: tests-quality's per-problem TPR/TNR, redundant tests, minimal subset and
  *                             mutation score; elo's rating with its interval and each contest's place and rating

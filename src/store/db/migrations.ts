@@ -53,7 +53,7 @@ INSERT INTO problem_steps (training_run_id, task_id, step, rollouts, passed, rew
 `;
 
 /**
- * Step 8: results of the signals computed outside an eval run (issue #28, item 8): `crucible tests-quality` and
+ * Step 9: results of the signals computed outside an eval run (issue #28, item 8): `crucible tests-quality` and
  * `crucible elo` reports, one row each. `kind` is `tests-quality` or `elo`; `headline_json` the few numbers a list
  * shows (TPR/TNR/mutation score; rating and interval); `result_json` the whole report as the command's `--json`
  * prints it; `inputs_json` the files and settings it was computed from.
@@ -111,6 +111,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 8,
+    description: 'samples.completion_kind and samples.completion: each sample\'s model text (or its sha256) as verdicts.jsonl carried it, '
+      + 'kept only where it differs from its program\'s',
+    sql: bothEngines('ALTER TABLE samples ADD COLUMN completion_kind SMALLINT; ALTER TABLE samples ADD COLUMN completion TEXT'),
+  },
+  {
+    version: 9,
     description: 'signal_results: crucible tests-quality and crucible elo reports (headline numbers and the whole report)',
     sql: bothEngines(SIGNAL_RESULTS_TABLE),
   },
