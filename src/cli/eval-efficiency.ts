@@ -63,7 +63,8 @@ export function efficiencyLines(report: EfficiencyReport): string[] {
   const a = report.aggregate;
   return [
     `efficiency: ${a.measuredSamples} passing samples measured (${a.failedMeasurements} could not be), ${report.problems.length} problems, ${report.skipped.length} skipped (not io)`,
-    `  DPS ${fixed(a.dps)}  DPS_norm ${fixed(a.dpsNorm)}  Beyond ${fixed(a.beyond)}%  NET ${fixed(a.net, 3)}  NMU ${fixed(a.nmu, 3)}  NTMU – (${a.ntmuNote})`,
+    `  DPS ${fixed(a.dps)}  DPS_norm ${fixed(a.dpsNorm)}  Beyond ${fixed(a.beyond)}%  NET ${fixed(a.net, 3)}  NMU ${fixed(a.nmu, 3)}  NTMU ${fixed(a.ntmu, 3)}`,
+    `  NTMU's ${a.ntmuNote}`,
     `  wall time indistinguishable from the reference's: ${a.indistinguishableShare === null ? '–' : `${(100 * a.indistinguishableShare).toFixed(2)}%`} of samples (median of ${report.settings.repeats}, ${Math.round(100 * report.settings.confidence)}% bootstrap CIs overlap)`,
   ];
 }

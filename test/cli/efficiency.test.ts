@@ -19,8 +19,8 @@ const PYTHON = 'n = int(input())\nprint(sum(i * i for i in range(n)))\n';
 
 interface Summary {
   efficiency: {
-    problems: { taskId: string; reference: { instructions: number }; samples: { sampleIndex: number; costUnit: string; cost: number; dps: number; beyond: number; measurement: { language: string; wallMs: number[] } }[] }[];
-    aggregate: { measuredSamples: number; dps: number; beyond: number; nmu: number; ntmu: null };
+    problems: { taskId: string; reference: { instructions: number; memoryKiBMs: number; memorySamples: number }; samples: { sampleIndex: number; costUnit: string; cost: number; dps: number; beyond: number; ntmu: number; measurement: { language: string; wallMs: number[] } }[] }[];
+    aggregate: { measuredSamples: number; dps: number; beyond: number; nmu: number; ntmu: number };
   };
 }
 
@@ -52,7 +52,9 @@ describe('crucible eval --efficiency', () => {
     assert.equal(efficiency.aggregate.measuredSamples, 2);
     assert.equal(efficiency.aggregate.dps, 50);
     assert.ok(Math.abs(efficiency.aggregate.beyond - 100 / 3) < 1e-9, 'the failing sample counts 0 in Beyond');
-    assert.equal(efficiency.aggregate.ntmu, null);
+    assert.ok(problem!.reference.memoryKiBMs > 0 && problem!.reference.memorySamples >= 2, 'the reference\'s memory is sampled from outside the box');
+    for (const s of problem!.samples) assert.ok(s.ntmu > 0 && Number.isFinite(s.ntmu), `NTMU of sample ${s.sampleIndex}: ${s.ntmu}`);
+    assert.ok(efficiency.aggregate.ntmu > 0, 'NTMU is reported');
 
     const report = await crucible(['report', join(dir, 'run')]);
     assert.equal(report.code, 0, report.stderr);

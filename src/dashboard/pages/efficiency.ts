@@ -47,7 +47,7 @@ function aggregateTable(a: AggregateParts): string {
     '<thead><tr><th>DPS</th><th>DPS_norm</th><th>Beyond (%)</th><th>NET</th><th>NMU</th><th>NTMU</th><th>indistinguishable from the reference (%)</th></tr></thead>' +
     `<tbody><tr>${cell('dps', a.dps, 2)}${cell('dps-norm', a.dpsNorm, 2)}${cell('beyond', a.beyond, 2)}${cell('net', a.net, 3)}${cell('nmu', a.nmu, 3)}` +
     `${cell('ntmu', a.ntmu, 3)}<td data-field="indistinguishable">${share === null || share === undefined ? '–' : pct(share)}</td></tr></tbody></table>` +
-    (a.ntmu === null && a.ntmuNote !== undefined ? `<p class="muted">NTMU ${esc(a.ntmuNote)}.</p>` : '');
+    (a.ntmuNote !== undefined ? `<p class="muted">NTMU's ${esc(a.ntmuNote)}.</p>` : '');
 }
 
 function sampleRow(runId: number, r: EfficiencyRow): string {
