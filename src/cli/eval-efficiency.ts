@@ -76,6 +76,6 @@ export function efficiencyRows(report: EfficiencyReport): EfficiencyRow[] {
     instructions: s.measurement.instructions, wallMedianMs: s.measurement.wallMedianMs, wallLowerMs: s.measurement.wallLowerMs,
     wallUpperMs: s.measurement.wallUpperMs, cpuMedianMs: s.measurement.cpuMedianMs, peakMemoryKiB: s.measurement.peakMemoryKiB,
     dps: s.dps, dpsNorm: s.dpsNorm, beyond: s.beyond, net: s.net, nmu: s.nmu, indistinguishable: s.indistinguishable,
-    error: s.measurement.error ?? null,
+    error: s.measurement.error ?? null, memoryKiBMs: s.measurement.memoryKiBMs, ntmu: s.ntmu,
   })));
 }

@@ -75,6 +75,7 @@ describe('crucible eval --efficiency', () => {
       assert.deepEqual(rows.map((r) => [r.taskId, r.sampleIndex, r.language, r.costUnit, r.instructions, r.dps, r.error]),
         [['squares', 0, 'c', 'wallMs', null, null, null], ['squares', 1, 'python', 'wallMs', null, null, null]]);
       assert.ok(rows.every((r) => r.wallLowerMs <= r.wallMedianMs && r.wallMedianMs <= r.wallUpperMs && r.peakMemoryKiB > 0));
+      assert.ok(rows.every((r) => r.memoryKiBMs! > 0 && r.ntmu! > 0), 'step 10: the memory integral and NTMU are stored per sample');
       const summary = (await store.getRun(stored!.id))!.summary as Summary;
       assert.equal(summary.efficiency.aggregate.measuredSamples, 2, 'the summary the store keeps has the efficiency too');
 
@@ -86,6 +87,8 @@ describe('crucible eval --efficiency', () => {
         assert.match(runPage, /<caption>Means over measured passing samples \(DPS: over problems\); 2 measured, 0 could not be/);
         const cells = [...runPage.matchAll(/<tr data-task="squares" data-sample="(\d)">[^]*?data-field="wall">([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
         assert.deepEqual(cells, rows.map((r) => [r.sampleIndex, Number(r.wallMedianMs.toFixed(1))]), 'one row per stored sample with its median wall time');
+        const ntmus = [...runPage.matchAll(/data-field="ntmu">([\d.]+)</g)].map((m) => Number(m[1]));
+        assert.deepEqual(ntmus, rows.map((r) => Number(r.ntmu!.toFixed(3))), 'the run page shows each stored NTMU');
         const samplePage = await (await fetch(`${dashboard.url.replace(/\/$/, "")}/runs/${stored!.id}/sample?task=squares&index=1`)).text();
         const wall = /data-testid="efficiency-wall">([\d.]+)</.exec(samplePage);
         assert.equal(Number(wall?.[1]), Number(rows[1]!.wallMedianMs.toFixed(1)), 'the sample page shows the stored median');

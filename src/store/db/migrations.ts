@@ -120,6 +120,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'signal_results: crucible tests-quality and crucible elo reports (headline numbers and the whole report)',
     sql: bothEngines(SIGNAL_RESULTS_TABLE),
   },
+  {
+    version: 10,
+    description: 'sample_efficiency.memory_kib_ms and ntmu: the memory integral sampled from outside the box and EffiBench\'s NTMU',
+    sql: bothEngines('ALTER TABLE sample_efficiency ADD COLUMN memory_kib_ms DOUBLE PRECISION; ALTER TABLE sample_efficiency ADD COLUMN ntmu DOUBLE PRECISION'),
+  },
 ];
 
 /** The schema version this code writes and reads: the last step's. */
