@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
-  isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
+  isInline, JudgeRequestError, type AnalysisOption, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
   type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
@@ -40,6 +40,7 @@ import { internalRun } from '../sandbox/types.js';
 import {
   failedTestDetail, plainVerdict, verdictWithoutTests, type DetailedVerdict, type FailedTestDetail, type Verdict,
 } from '../verdict/index.js';
+import { analyseSample } from './analyse.js';
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
@@ -147,8 +148,22 @@ export class LocalJudge implements Judge {
       return Promise.reject(error);
     }
     const key = this.memoKey(resolved);
-    if (options.detail !== true) return this.memo.run(key, (signal) => this.judged(resolved, signal, false), options.signal);
-    return this.detailMemo.run(key, (signal) => this.judgedWithDetail(resolved, key, signal), options.signal);
+    const verdict = options.detail !== true
+      ? this.memo.run(key, (signal) => this.judged(resolved, signal, false), options.signal)
+      : this.detailMemo.run(key, (signal) => this.judgedWithDetail(resolved, key, signal), options.signal);
+    return request.analysis === undefined ? verdict : verdict.then((v) => this.withAnalysis(v, resolved, request.analysis!, options));
+  }
+
+  /**
+   * `verdict` with the static analysis of the judged program (`JudgeRequest.analysis`), its analysers run through
+   * this judge's `runPlain`; Crucible's failure (`internal_error`) is returned as it is. Not memoised with the
+   * verdict: the memo's verdicts stay the same whether or not a caller asked for analysis.
+   */
+  private async withAnalysis(verdict: DetailedVerdict, r: Resolved, option: AnalysisOption, options: CallOptions): Promise<DetailedVerdict> {
+    if (verdict.status === 'internal_error') return verdict;
+    const report = await analyseSample(this, this.options.languages, r.language.id, r.program.source, option === true ? undefined : option,
+      options.signal === undefined ? {} : { signal: options.signal });
+    return { ...verdict, analysis: report };
   }
 
   /** One judgement (retried on Crucible's failures), with the mode's detail when `detail`. */
