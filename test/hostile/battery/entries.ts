@@ -407,6 +407,11 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       problem: { kind: 'proof', checker: 'smt', taskId: 'battery/proof-smt', expected: 'sat', solver: 'z3', statement: SMT_STATEMENT } as ProblemBase,
     },
     {
+      name: 'smt-lib on cvc5 (the same attacks against the second solver: its --check-proofs/--check-models, our re-check)',
+      language: 'cvc5', submit: 'solution', honest: SMT_HONEST, attacks: smtAttacks(),
+      problem: { kind: 'proof', checker: 'smt', taskId: 'battery/proof-smt-cvc5', expected: 'sat', solver: 'cvc5', statement: SMT_STATEMENT } as ProblemBase,
+    },
+    {
       name: 'dafny (audit on the text, then Debian\'s verifier)', language: 'dafny', submit: 'solution',
       honest: DAFNY_HONEST, attacks: dafnyAttacks(),
       problem: { kind: 'proof', checker: 'dafny', taskId: 'battery/proof-dafny', statement: DAFNY_STATEMENT, reference: DAFNY_HONEST } as ProblemBase,
