@@ -85,8 +85,11 @@ interface ResolvedProblem {
 /** A request resolved against the catalog, the modes and the languages. */
 interface Resolved extends ResolvedProblem {
   readonly program: Program;
-  /** The program's language, resolved once here and handed down to the plan executor. */
-  readonly language: Language;
+  /**
+   * The program's language, resolved once here and handed down to the plan executor; undefined for a mode's
+   * remote language (`JudgingMode.remoteLanguages`: checked elsewhere, no local toolchain).
+   */
+  readonly language: Language | undefined;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
 }
@@ -161,7 +164,7 @@ export class LocalJudge implements Judge {
    */
   private async withAnalysis(verdict: DetailedVerdict, r: Resolved, option: AnalysisOption, options: CallOptions): Promise<DetailedVerdict> {
     if (verdict.status === 'internal_error') return verdict;
-    const report = await analyseSample(this, this.options.languages, r.language.id, r.program.source, option === true ? undefined : option,
+    const report = await analyseSample(this, this.options.languages, r.program.language, r.program.source, option === true ? undefined : option,
       options.signal === undefined ? {} : { signal: options.signal });
     return { ...verdict, analysis: report };
   }
@@ -279,12 +282,14 @@ export class LocalJudge implements Judge {
   /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
   private resolve(request: JudgeRequest): Resolved {
     const { problem, mode, datasetHash } = this.resolveProblem(request.problem);
-    const language = this.plans.language(request.program);
-    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language.id)) {
-      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language.id}`, 'program.language');
+    const remote = mode.remoteLanguages?.includes(request.program.language) === true && !this.options.languages.has(request.program.language);
+    const language = remote ? undefined : this.plans.language(request.program);
+    const id = language?.id ?? request.program.language;
+    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, id)) {
+      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${id}`, 'program.language');
     }
     return {
-      problem, mode, datasetHash, language, program: { language: language.id, source: request.program.source },
+      problem, mode, datasetHash, language, program: { language: id, source: request.program.source },
       limits: this.limits(request.limits), failFast: request.failFast === true,
     };
   }
@@ -332,7 +337,7 @@ export class LocalJudge implements Judge {
       signal.throwIfAborted();
       const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
       const plan = r.mode.plan(r.problem, r.program, context);
-      const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
+      const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, ...(r.language === undefined ? {} : { language: r.language }) });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);
       if (!detail || r.mode.detail === undefined) return verdict;
       return { ...verdict, detail: r.mode.detail(r.problem, outcome, verdict, context) };
