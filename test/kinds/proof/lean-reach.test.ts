@@ -56,6 +56,18 @@ describe('crucible eval on Lean statements', () => {
     const [problem] = (await readProblems(problems)) as LeanProofProblem[];
     assert.deepEqual({ checker: problem!.checker, theorems: problem!.theorems }, { checker: 'lean', theorems: ['add_zero\''] });
   });
+  test('miniF2F rows (header + formal_statement) are read with the proof sorry; bad rows name file, line and field', async () => {
+    const minif2f = cli.file('minif2f.jsonl', [{ name: 'mathd_algebra_10', split: 'valid', informal_prefix: '/- x -/\n',
+      header: 'import Mathlib\nimport Aesop\n\nset_option maxHeartbeats 400000\n\n', formal_statement: 'theorem mathd_algebra_10 : abs ((120 : ℝ) / 100 * 30 - 130) = 94 := by\n' }]);
+    const [p] = (await readProblems(minif2f)) as LeanProofProblem[];
+    assert.deepEqual(p!.theorems, ['mathd_algebra_10']);
+    assert.ok(p!.statement.startsWith('import Mathlib\nimport Aesop\n') && p!.statement.endsWith(':= by\n  sorry\n'), p!.statement);
+    assert.ok(p!.prompt!.endsWith(':= by\n'));
+    const twice = cli.file('twice.jsonl', [{ task_id: 'a', checker: 'lean', statement: STATEMENT }, { task_id: 'a', checker: 'lean', statement: STATEMENT }]);
+    await assert.rejects(readProblems(twice), /twice\.jsonl.*2.*task_id.*duplicate task id "a"/s);
+    const none = cli.file('none.jsonl', [{ task_id: 'b', checker: 'lean', statement: 'import Mathlib\n-- theorem hidden : True := sorry\n' }]);
+    await assert.rejects(readProblems(none), /theorems.*no theorem/s);
+  });
   test('--lean-endpoint: each sample gets its proof verdict from the stub', async () => {
     const outcome = await cli.crucible(evalArgs('judged', '--lean-endpoint', stub.url));
     assert.equal(outcome.code, 0, outcome.stderr);
