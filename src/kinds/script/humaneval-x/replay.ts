@@ -24,8 +24,8 @@
  * The trusted program's source depends on the problem only (records and nonce come as a file and on stdin), so a
  * compiled language compiles it once.
  *
- * Driven calls (problems whose `ReplayProblem` has `argumentPrograms`: every HumanEval-X problem of JavaScript, C++, Go and
- * Java, and Rust's but six, `./rust.ts`): step 1 above puts the
+ * Driven calls (problems whose `ReplayProblem` has `argumentPrograms`: every HumanEval-X problem of JavaScript, C++, Go,
+ * Java and Rust): step 1 above puts the
  * test's source, with every expected literal, in the candidate's box (issue #23 item 2). Instead the test's calls
  * are first recorded in a trusted box (setup + prompt + the canonical solution when the problem has one, else a
  * stub returning nothing, + the test with its assertions disarmed; the first that ends `ok` with records wins; only
@@ -36,7 +36,9 @@
  * arguments in order (no more records than lines), and writes the trusted arguments with the candidate's results
  * into the trusted box of step 2 (whose stub says when the candidate's run ended early).
  * A test whose later arguments depend on earlier results follows the canonical solution's results; a candidate
- * whose results differ then diverges (`wrong_answer`).
+ * whose results differ then diverges (`wrong_answer`) — except, with `linkResults` (Rust tests composing two
+ * functions the candidate defines, `decode_cyclic(&encode_cyclic(&s))`), an argument that was an earlier result of
+ * another function: it is sent as a reference the driver fills with its own result, as the one-process test did.
  */
 import type { ScriptProblem } from '../../../formats/types.js';
 import type { ExecutionResult } from '../../../sandbox/types.js';

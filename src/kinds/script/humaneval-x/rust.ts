@@ -17,27 +17,31 @@
  * `{"$m": [[k, v], ...]}` sorted by the encoded key (HashMap's equality ignores order; its iteration order differs
  * per process). The trusted decoder (trait `Dec`, a small JSON reader for exactly those shapes, into the declared
  * return type; `&str` results are leaked `String`s) refuses anything else, integers out of the type's range,
- * lone surrogates, repeated map keys and trailing text. `Box<dyn Any>` arguments (Rust/22; arguments are only
- * compared), and `&dyn Any` ones (Rust/137), are written as `{"$any": type, "v": value}` for the dynamic types the
- * tests box, `{"$any": null}` for others. A result of an enum the completion must define (Rust/137's
- * `RtnType<String,f64,i32>`, which the prompt names but does not declare) is written by a `match` on the variants
- * the test names, generated from the canonical solution's definition (`{"$v": variant, "x": [payload...]}`; any
- * other variant of the candidate's enum as `{"$v": null}`), and decoded in the trusted box into the canonical
- * solution's enum (its definition is problem data: derived `PartialEq`, tuple or unit variants only), so the
- * candidate's own `PartialEq` never judges. Signatures with other types are left to the one-program judging.
+ * lone surrogates, repeated map keys and trailing text. `Box<dyn Any>` arguments (Rust/22), and `&dyn Any` ones
+ * (Rust/137), are written as `{"$any": type, "v": value}` for the dynamic types the tests box, `{"$any": null}` for
+ * others; `Dec` rebuilds the listed types as a `Box<dyn Any>` of that type and refuses the rest. A result of an enum
+ * the completion must define (Rust/137's `RtnType<String,f64,i32>`, which the prompt names but does not declare) is
+ * written by a `match` on the variants the test names, generated from the canonical solution's definition
+ * (`{"$v": variant, "x": [payload...]}`; any other variant of the candidate's enum as `{"$v": null}`), and decoded
+ * in the trusted box into the canonical solution's enum (its definition is problem data: derived `PartialEq`, tuple
+ * or unit variants only), so the candidate's own `PartialEq` never judges. Signatures with other types are left to
+ * the one-program judging.
  *
  * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning
  * `Default::default()`) in a trusted box; the candidate's box holds the program + `Enc`/`Dec` + a driver test
- * (`driver`) that decodes each argument list with `Dec` (`&str`, `&[T]`, `&T`, `&mut T` parameters as borrows of
- * decoded `String`, `Vec<T>`, `T`) and prints one record per call. Kept on the older scheme (the test in the
- * candidate's box): tests that call a second function the candidate defines (a driver line does not name its
- * function: Rust/10, 32, 38, 50) and trait-object parameters, which `Dec` cannot build (Rust/22, 137).
+ * (`./rust-driver.ts`) that decodes each argument list with `Dec` and prints one record per call. When the test
+ * calls several functions (Rust/38, 50: the prompt's and a second one the candidate defines), every argument list
+ * (recorder, stub and driver alike) is led by `{"$fn": name}` and an argument that was an earlier result of the
+ * other function goes to the driver as a reference to its own result (`linkResults`). A test that calls nothing
+ * (Rust/32's, commented out in the dataset) gets an empty driver. A parameter type the driver cannot decode (a
+ * trait object other than `dyn Any`, a nested borrow; none in HumanEval-X) keeps the older scheme, the test in the
+ * candidate's box.
  *
  * The tests' `rand::thread_rng()` and `rand::random()` become a `StdRng` of the test's own with a fixed seed (one
  * stream shared by every `thread_rng()` the test makes), so the inputs are equal in both boxes and a candidate
  * drawing from `rand` does not change them; its inherent `gen_range(low, high)` is rand 0.7's, the form the tests
  * were written for (Debian's rand 0.8 takes a range, so Rust/50's test did not compile as one program). In the
- * candidate's box the test's `assert!`/`assert_eq!`/`assert_ne!` only evaluate their operands (the comparison
+ * recording box (the older scheme's candidate's box) the test's `assert!`/`assert_eq!`/`assert_ne!` only evaluate their operands (the comparison
  * stays, for type inference); the trusted box asserts on the recorded results and calls `finish` in a test named to
  * run after the dataset's tests, before the marker test (unless a test failed: the run fails anyway).
  */
