@@ -34,6 +34,7 @@ const submissionFields = {
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional().describe('Memory limit, KiB (inline tests).'),
   pick: z.enum(['first', 'last']).optional().describe('Which fenced block to take; default last.'),
   stripThink: z.boolean().optional().describe('Remove <think> sections first; default true.'),
+  formal: z.boolean().optional().describe('verilog problems: also check the design formally against the reference with yosys (verdict.formal); default false.'),
 };
 
 type SubmissionShape = { response?: string; code?: string; problem?: string; tests?: unknown };
@@ -85,7 +86,7 @@ type RewardItem = z.output<typeof ItemSchema>;
 
 /**
  * The wire form of a verdict (`/v1/judge`): status, counts (`testsRun`, `testsPassed`), the first failing test, resource
- * use, reason, score, extraction; with `tests` every test's result as well.
+ * use, reason, score, the formal check (`verilog` with `formal`), extraction; with `tests` every test's result as well.
  */
 export function verdictJson(verdict: Verdict, extraction: Extraction, options: { readonly tests?: boolean } = { tests: true }): Record<string, unknown> {
   const firstFailed = verdict.tests.find((t) => t.status !== 'passed');
@@ -102,6 +103,7 @@ export function verdictJson(verdict: Verdict, extraction: Extraction, options: {
     wallMs: verdict.wallMs,
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
+    ...(verdict.formal === undefined ? {} : { formal: verdict.formal }),
     extraction,
   };
 }
@@ -146,8 +148,8 @@ async function judgeRollout(ctx: ServerContext, prepared: Prepared, spec: Reward
   return report === undefined ? judged : { ...judged, verdict: { ...judged.verdict, analysis: report } };
 }
 
-function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean): Submission {
-  return { ...body, failFast } as Submission;
+function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean, synthesis = false): Submission {
+  return { ...body, failFast, ...(synthesis ? { synthesis: true } : {}) } as Submission;
 }
 
 /**
@@ -199,6 +201,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
       wallMs: v.wallMs,
       extraction: judged.extraction,
       ...(v.analysis === undefined ? {} : { analysis: analysisJson(v.analysis) }),
+      ...(v.formal === undefined ? {} : { formal: v.formal }),
     },
   };
 }
@@ -313,7 +316,8 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     body.items.forEach((item, i) => {
       const spec = item.reward ?? body.reward;
       const failFast = spec.kind === 'binary' && spec.failFast;
-      const p = ctx.service.prepare(toSubmission(item, failFast), `items[${i}].`);
+      // A spec with a synthesis term needs the design's synthesis statistics (verilog problems only: checked there).
+      const p = ctx.service.prepare(toSubmission(item, failFast, spec.synthesis !== undefined), `items[${i}].`);
       if ((spec.kind === 'fraction' || spec.kind === 'threshold') && spec.weights !== undefined && spec.weights.length !== p.testCount) {
         const field = item.reward ? `items[${i}].reward.weights` : 'reward.weights';
         throw new ServiceError('invalid_body', `${field}: ${spec.weights.length} weights for ${p.testCount} tests`, field);

@@ -15,9 +15,9 @@
  *    then `sat -seq N -set-init-zero -prove trigger 0`: "model found: FAIL!" is `refuted` (a sequence of at
  *    most N cycles on which the outputs differ, every register of both designs starting at zero and X in the
  *    reference matching anything); "no model found: SUCCESS!" or anything else is `unknown`.
- * Every pass but the deciding one runs under `tee -q` (its log suppressed), so the lines read come from
- * `equiv_status` and `sat` themselves; names in them cannot hold spaces, so a design cannot print a whole line
- * the readers match (they match whole lines).
+ * yosys runs with `-q` (its log off, warnings and errors on stderr) and only the deciding command's log is copied
+ * to stdout (`tee -a /dev/stdout`), so the lines read come from `equiv_status`, `sat` and `stat` themselves; names
+ * in them cannot hold spaces, so a design cannot print a whole line the readers match (they match whole lines).
  * A design with attributes (`(* ... *)`) is not checked (`unknown`): attributes steer yosys (`blackbox`,
  * `keep`, `init`) and no simulator reads them alike.
  * Measured (issue #26): yosys 0.23 proves 122 of the 156 VerilogEval references equal to themselves and refutes
@@ -50,21 +50,27 @@ export const BMC_CYCLES = 20;
 /** The formal check's answer. */
 export type FormalResult = FormalCheck['result'];
 
+/**
+ * yosys runs quiet (`-q`: only warnings and errors, on stderr); the deciding commands' logs are appended to stdout
+ * by `tee`, so stdout holds their lines alone.
+ */
+const SHOW = 'tee -a /dev/stdout';
+
 /** File names (under `/box`) of the renamed designs. */
 export const GOLD_FILE = 'gold.sv';
 export const GATE_FILE = 'gate.sv';
 
 /** The reading and preparation every script starts with (module comment). */
 function prepared(files: readonly string[]): string[] {
-  return [...files.map((f) => `read_verilog -sv /box/${f}`), 'tee -q prep', 'tee -q async2sync'];
+  return [...files.map((f) => `read_verilog -sv /box/${f}`), 'prep', 'async2sync'];
 }
 
 /** The yosys script of the equivalence proof; `files` are read in order (the renamed gold and gate designs). */
 export function equivalenceScript(files: readonly string[], secret: string): string {
   return [
     ...prepared(files),
-    `tee -q equiv_make ${goldTop(secret)} ${gateTop(secret)} crucible_equiv`, 'tee -q hierarchy -top crucible_equiv',
-    'tee -q equiv_simple -seq 5', 'tee -q equiv_induct -seq 5', 'equiv_status', '',
+    `equiv_make ${goldTop(secret)} ${gateTop(secret)} crucible_equiv`, 'hierarchy -top crucible_equiv',
+    'equiv_simple -seq 5', 'equiv_induct -seq 5', `${SHOW} equiv_status`, '',
   ].join('\n');
 }
 
@@ -72,9 +78,9 @@ export function equivalenceScript(files: readonly string[], secret: string): str
 export function boundedCheckScript(files: readonly string[], secret: string, cycles = BMC_CYCLES): string {
   return [
     ...prepared(files),
-    `tee -q miter -equiv -flatten -make_outputs -ignore_gold_x ${goldTop(secret)} ${gateTop(secret)} crucible_miter`,
-    'tee -q hierarchy -top crucible_miter',
-    `sat -seq ${cycles} -set-init-zero -prove trigger 0 crucible_miter`, '',
+    `miter -equiv -flatten -make_outputs -ignore_gold_x ${goldTop(secret)} ${gateTop(secret)} crucible_miter`,
+    'hierarchy -top crucible_miter',
+    `${SHOW} sat -seq ${cycles} -set-init-zero -prove trigger 0 crucible_miter`, '',
   ].join('\n');
 }
 
@@ -115,7 +121,7 @@ export function formalDesigns(reference: string, referenceTop: string, design: s
 
 /** The yosys script of the synthesis statistics of `top` (the design read from `file` under `/box`). */
 export function synthesisScript(file: string, top: string): string {
-  return [`read_verilog -sv /box/${file}`, `tee -q synth -top ${top}`, 'stat -tech cmos', ''].join('\n');
+  return [`read_verilog -sv /box/${file}`, `synth -top ${top}`, `${SHOW} stat -tech cmos`, ''].join('\n');
 }
 
 /** Read `stat`'s last report (the hierarchy total when there is one); undefined when there is none. */
