@@ -13,6 +13,7 @@ import type { VerilogProblem } from '../../../src/formats/types.js';
 import { readVerilogEval } from '../../../src/formats/verilog.js';
 import { referenceAsSample } from '../../../src/kinds/verilog/verilog-eval.js';
 import { SHARED_DATA } from '../../support/data.js';
+import { BATTERY } from '../../hostile/battery/entries.js';
 
 const VE = join(SHARED_DATA, 'verilog-eval', 'dataset_spec-to-rtl');
 const judge = createJudge({ slots: 2, cacheDir: null });
@@ -79,5 +80,19 @@ describe('--formal on VerilogEval designs, in the sandbox', () => {
     assert.ok(stats?.design !== undefined && stats.reference !== undefined, JSON.stringify(v.formal));
     assert.ok(stats.design.cells > 0);
     assert.deepEqual(stats.design, stats.reference);
+  });
+
+  test('the battery\'s forged designs never come back proven; its honest design does', async () => {
+    const entry = BATTERY.verilog![0]!;
+    const problem = { ...(entry.problem as VerilogProblem), formal: true };
+    const honest = await judged(problem, entry.honest);
+    assert.equal(honest.status, 'passed', honest.reason);
+    assert.equal(honest.formal?.result, 'proven');
+    const forged = [...Object.entries(entry.attacks), ...(entry.variants ?? [])];
+    for (const [id, design] of forged) {
+      const v = await judged(problem, design);
+      assert.notEqual(v.status, 'passed', `${id}: ${v.reason}`);
+      assert.notEqual(v.formal?.result, 'proven', `${id}: ${JSON.stringify(v.formal)}`);
+    }
   });
 });
