@@ -410,6 +410,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     problemsHash: input.problemsHash, samplesHash: input.samplesHash,
     ...(flags.since === undefined && flags.until === undefined ? {} : { releaseWindow: { since: flags.since ?? null, until: flags.until ?? null } }),
     scope: input.scope, problems: input.problems, sampleCount: input.samples.length, out: input.out, limits: input.limits,
+    timeLimitRule: flags.timeLimitRule === undefined ? CALIBRATED_TIME_DEFAULTS : flags.timeLimitRule,
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
