@@ -5,6 +5,7 @@
  * branch of `createJudge`, with the same options where they apply.
  */
 import type { EnvironmentProvider } from '../judge/environment.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import type { Judge } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
@@ -39,6 +40,11 @@ export interface JudgeOptions {
    * on the judge's sandbox (their preparation runs in it); default none, so plans with a workspace are `internal_error`.
    */
   readonly environments?: (sandbox: Sandbox) => readonly EnvironmentProvider[];
+  /**
+   * SQL servers for `sql_engine` plans (`src/judge/sql-engine.ts`: PostgreSQL for `sql` problems with
+   * `engine: "postgres"`, `src/environments/postgres/`); default none, so such problems are `internal_error`.
+   */
+  readonly sqlEngines?: readonly SqlEngine[];
 }
 
 /**
@@ -59,6 +65,6 @@ export function createJudge(options: JudgeOptions = {}): Judge {
   return new LocalJudge(sandbox, {
     languages, modes: options.modes ?? defaultModes(), limits,
     groundTruth: cacheDir === null ? null : new GroundTruthCache(cacheDir), ownsSandbox: options.sandbox === undefined,
-    environments,
+    environments, sqlEngines: new Map((options.sqlEngines ?? []).map((engine) => [engine.name, engine])),
   });
 }
