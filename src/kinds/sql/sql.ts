@@ -17,6 +17,11 @@
  * SQLite's progress handler; the box's CPU limit is the sum over the job's queries plus the runner's start-up, so a
  * query the handler cannot interrupt is still killed from outside. A result holds at most `SQL_MAX_ROWS` rows and
  * the request's `outputBytes` of cells (more is `output_limit_exceeded`).
+ *
+ * `engine: "postgres"`: the reference and the sample are `sql_engine` plans instead (`enginePlan`): the same job
+ * (texts, per-query limit, caps) for the judge's PostgreSQL server (`src/environments/postgres/`), which answers
+ * in the runner's protocol, read and judged the same way in `verdict` (no box, no `judgeRun`); the server's own
+ * failure is `internal_error`, an instance text that does not build is `reference_failed`.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
