@@ -10,9 +10,10 @@
  *   inside changed lines), and stderr.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
-import type { RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
+import type { EfficiencyRow, RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
 import { codeHtml } from '../highlight.js';
 import { badge, esc, facts, kib, ms, page, pct, preText } from '../html.js';
+import { sampleEfficiencyFacts } from './efficiency.js';
 
 /** Failing tests shown in full on the page (the rest are listed with status and reason). */
 export const TESTS_SHOWN = 50;
@@ -89,8 +90,8 @@ function limitsText(run: RunRow, s: SampleDetailRow): string {
   return `CPU ${ms(limits.timeLimitMs)} per ${per}, memory ${kib(limits.memoryLimitKiB)}, output ${output}`;
 }
 
-/** Render a sample page. */
-export function renderSample(base: string, run: RunRow, s: SampleDetailRow): string {
+/** Render a sample page; `efficiency`: the sample's measurement when the run was judged with `--efficiency`. */
+export function renderSample(base: string, run: RunRow, s: SampleDetailRow, efficiency?: EfficiencyRow): string {
   const failing = s.tests.filter((t) => t.status !== 'passed');
   const summary = facts([
     ['verdict', `${badge(s.status)}${s.plusStatus === null ? '' : ` plus: ${badge(s.plusStatus)}`}`],
@@ -102,6 +103,7 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow): str
     ['limits', limitsText(run, s)],
     ['language', esc(s.language ?? '–')],
     ['program', `<code>${esc(s.programHash)}</code>`],
+    ...sampleEfficiencyFacts(efficiency),
   ], 'sample-facts');
   const extraction = s.extraction === undefined || s.extraction === null
     ? '<p class="muted">The completion was judged as written (no extraction step).</p>'

@@ -219,7 +219,7 @@ const sqlMode: JudgingMode<SqlProblem, 'program_runs' | 'sql_engine', SqlCheck, 
       return { status: 'internal_error', passed: false, tests: [], testCount, cpuMs, wallMs, reason: 'the SQL runner did not start' };
     }
     const { status, reason } = aggregateTests(tests, testCount);
-    const score = problem.comparators[0] === 'soft-f1' ? tests[0]?.score : undefined;
+    const score = problem.comparators[0] === 'soft-f1' || problem.comparators[0] === 'intercode' ? tests[0]?.score : undefined;
     return { status, passed: status === 'passed', tests, testCount, cpuMs, wallMs,
       ...(reason === undefined ? {} : { reason }), ...(score === undefined ? {} : { score }) };
   },
