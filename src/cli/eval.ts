@@ -6,6 +6,7 @@
  * eval: the samples under way are cancelled, the store run is marked `interrupted`, the cursor comes back and the
  * command to resume is printed (exit 130).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -67,7 +68,7 @@ interface EvalFlags extends GenerationFlags {
   timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
-  windowBy?: WindowBy; repoSource?: string[]; registry?: string; analysis?: true | string;
+  windowBy?: WindowBy; repoSource?: string[]; registry?: string; analysis?: true | string; formal?: boolean;
   efficiency?: boolean; efficiencyRepeats: number; efficiencyTests: number; instructions: boolean;
 }
 
@@ -99,6 +100,19 @@ function parseAnalysers(value: string): string {
 function analysersOf(flags: EvalFlags): readonly AnalyzerId[] | undefined {
   if (flags.analysis === undefined) return undefined;
   return flags.analysis === true ? [] : flags.analysis.split(',').map((t) => t.trim() as AnalyzerId);
+}
+
+/**
+ * `--formal`: every verilog problem also gets the formal check (`VerilogProblem.formal`), and the run's problems
+ * hash says so (a run directory judged without it is not resumed with it, nor the reverse).
+ * @throws UsageError when no problem of the run is a verilog problem.
+ */
+function withFormal(flags: EvalFlags, input: EvalInput): EvalInput {
+  if (flags.formal !== true) return input;
+  if (!input.problems.some((p) => p.kind === 'verilog')) throw new UsageError('--formal checks verilog designs: the run has no verilog problem');
+  const problems = input.problems.map((p) => (p.kind === 'verilog' ? { ...p, formal: true } : p));
+  const problemsHash = createHash('sha256').update(`${input.problemsHash}\0formal`).digest('hex');
+  return { ...input, problems, problemsHash };
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -489,6 +503,7 @@ export function register(program: Command): void {
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--analysis [analysers]', `static analysis of every judged program, counted per sample and summarised (comma-separated: ${ANALYZER_IDS.join(', ')}; default every one that reads the language)`, parseAnalysers)
+    .option('--formal', 'verilog problems: after the simulation, check each design against the reference with yosys in the sandbox (proven/refuted/unknown beside the verdict, in verdicts.jsonl `formal`)')
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--tag <tag>', 'a label of the run, to filter and group runs by (repeatable); with --samples, --model NAME names the model that wrote them',
       (value: string, previous: string[]) => [...previous, value], [] as string[])
@@ -509,7 +524,7 @@ export function register(program: Command): void {
   addGenerationOptions(command, 'sampling-seed')
     .action(async (flags: EvalFlags) => {
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything is read
-      const input = await readInput(flags);
+      const input = withFormal(flags, await readInput(flags));
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
       const controller = new AbortController();
