@@ -35,7 +35,7 @@ import {
 import { GroundTruthError, referenceFailureReason, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
-import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, compileLimits, LIMIT_RANGES, outOfRange, runLimits, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { internalRun } from '../sandbox/types.js';
 import {
@@ -75,6 +75,11 @@ export interface LocalJudgeOptions {
   readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
   /** SQL servers `sql_engine` plans may name (`src/judge/sql-engine.ts`), by name; default none. */
   readonly sqlEngines?: ReadonlyMap<string, SqlEngine>;
+  /**
+   * Calibrated time limits for problems whose reference solution is measured (`ModeContext.calibration`);
+   * default `CALIBRATED_TIME_DEFAULTS`, null for the fixed limit everywhere.
+   */
+  readonly calibration?: CalibratedTimeLimit | null;
 }
 
 /** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
@@ -318,7 +323,8 @@ export class LocalJudge implements Judge {
     try {
       const reference = await this.reference(r);
       signal.throwIfAborted();
-      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
+      const calibration = this.options.calibration === undefined ? CALIBRATED_TIME_DEFAULTS : this.options.calibration;
+      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference, calibration };
       const plan = r.mode.plan(r.problem, r.program, context);
       const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);
