@@ -5,6 +5,7 @@
  * branch of `createJudge`, with the same options where they apply.
  */
 import type { EnvironmentProvider } from '../judge/environment.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import type { Judge } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
@@ -40,6 +41,11 @@ export interface JudgeOptions {
    */
   readonly environments?: (sandbox: Sandbox) => readonly EnvironmentProvider[];
   /**
+   * SQL servers for `sql_engine` plans (`src/judge/sql-engine.ts`: PostgreSQL for `sql` problems with
+   * `engine: "postgres"`, `src/environments/postgres/`); default none, so such problems are `internal_error`.
+   */
+  readonly sqlEngines?: readonly SqlEngine[];
+  /**
    * Calibrated time limits (`src/limits.ts`, `calibratedCpuMs`): a problem whose reference solution is measured
    * (HumanEval's canonical solution) gets min(limit, factor × its CPU time + floor). Default
    * `CALIBRATED_TIME_DEFAULTS` (4×, 200 ms); null judges every program under the fixed limit.
@@ -68,6 +74,7 @@ export function createJudge(options: JudgeOptions = {}): Judge {
   return new LocalJudge(sandbox, {
     languages, modes: options.modes ?? defaultModes(), limits,
     groundTruth: cacheDir === null ? null : new GroundTruthCache(cacheDir), ownsSandbox: options.sandbox === undefined,
-    environments, ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
+    environments, sqlEngines: new Map((options.sqlEngines ?? []).map((engine) => [engine.name, engine])),
+    ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
   });
 }

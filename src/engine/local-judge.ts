@@ -22,6 +22,7 @@
  * `internal_error`, tried again.
  */
 import type { EnvironmentProvider } from '../judge/environment.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
@@ -72,6 +73,8 @@ export interface LocalJudgeOptions {
   readonly ownsSandbox: boolean;
   /** Providers of the prepared environments plans may name (`PlanWorkspace`), by name; default none. */
   readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
+  /** SQL servers `sql_engine` plans may name (`src/judge/sql-engine.ts`), by name; default none. */
+  readonly sqlEngines?: ReadonlyMap<string, SqlEngine>;
   /**
    * Calibrated time limits for problems whose reference solution is measured (`ModeContext.calibration`);
    * default `CALIBRATED_TIME_DEFAULTS`, null for the fixed limit everywhere.
@@ -135,7 +138,7 @@ export class LocalJudge implements Judge {
   constructor(readonly sandbox: Sandbox, private readonly options: LocalJudgeOptions) {
     this.executor = new Executor(sandbox, options.languages);
     this.harness = new PythonHarnessPool(sandbox, harnessInterpreter(options.languages.get('python')));
-    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments);
+    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments, options.sqlEngines);
   }
 
   get capacity(): JudgeCapacity {
