@@ -34,6 +34,7 @@ import { bootstrapIntervals, resolveBootstrapOptions, type BootstrapOptions, typ
 import type { SampleRecord } from '../store/records.js';
 import { preparedHash, prepareSample, problemsOfSamples } from './evaluate.js';
 import { inPool } from './in-pool.js';
+import { priorKey, type PriorVerdicts } from './rerank-prior.js';
 
 /** The selection methods of `crucible rerank`. */
 export const RERANK_METHODS = ['codet', 'majority', 'first'] as const;
@@ -72,6 +73,11 @@ export interface RerankOptions {
   readonly scoring?: CodetScoring;
   /** Jobs in flight at once (default: the judge's `capacity.concurrency`). */
   readonly concurrency?: number;
+  /**
+   * Real-test verdicts of an earlier run of these samples on these problems (`priorVerdictsOf`): a distinct solution
+   * found there is not judged again. Absent: every distinct solution is judged.
+   */
+  readonly priorVerdicts?: PriorVerdicts;
   /** Progress: phase, done and total units of that phase. */
   readonly onProgress?: (phase: 'judge' | 'generated-tests', done: number, total: number) => void;
 }
@@ -107,6 +113,8 @@ export interface RerankResult {
     readonly generatedTestRuns: number;
     /** How those executions ended, by status. */
     readonly generatedTestStatuses: Readonly<Record<string, number>>;
+    /** Distinct solutions whose real-test verdict came from `priorVerdicts` instead of a judgement. */
+    readonly reusedVerdicts: number;
   };
   /** Failures inside Crucible, counted as failed (see `RerankData.internalErrors`); empty on a clean run. */
   readonly internalErrors: readonly string[];
@@ -149,6 +157,8 @@ export interface RerankData {
   readonly samples: number;
   readonly generatedTestRuns: number;
   readonly generatedTestStatuses: Readonly<Record<string, number>>;
+  /** Distinct solutions whose real-test verdict was taken from `priorVerdicts` (0 without them). */
+  readonly reusedVerdicts: number;
   /** Judgements and generated-test runs that failed inside Crucible (counted as failures), as `task: reason`. */
   readonly internalErrors: readonly string[];
   readonly limits: { readonly testCpuMs: number; readonly testWallMs: number; readonly programCpuMs: number };
@@ -189,6 +199,8 @@ interface Execution {
   readonly concurrency: number;
   /** Judgements and generated-test runs that failed inside Crucible, as `task: reason`. */
   readonly internal: string[];
+  /** Distinct solutions whose verdict came from `options.priorVerdicts`. */
+  reused: number;
 }
 
 /** Options of `executeRerank`. */
@@ -240,19 +252,27 @@ function planTasks(options: RerankExecuteOptions): TaskPlan[] {
   return [...tasks.values()];
 }
 
+/** A distinct solution's verdict on the real tests: the earlier run's when it has one, else judged fail-fast. */
+async function realTestVerdict(run: Execution, task: TaskPlan, solution: Solution): Promise<Verdict> {
+  const prior = run.options.priorVerdicts?.byProgram.get(priorKey(task.problem.taskId, solution.hash));
+  if (prior !== undefined) {
+    run.reused++;
+    return prior;
+  }
+  try {
+    return await run.options.judge.judge({ problem: { datasetHash: run.options.datasetHash, taskId: task.problem.taskId }, program: solution.program,
+      failFast: true, ...(run.options.limits === undefined ? {} : { limits: run.options.limits }) });
+  } catch (error) {
+    return verdictWithoutTests('internal_error', 0, `crucible failed: ${(error as Error).message}`);
+  }
+}
+
 /** 1. Correctness of every distinct solution on the problem's real tests (fail-fast: pass or not is all it needs). */
 async function judgeSolutions(run: Execution, tasks: readonly TaskPlan[]): Promise<void> {
-  const { judge, datasetHash } = run.options;
   const items = tasks.flatMap((task) => task.solutions.map((solution) => ({ task, solution })));
   let judged = 0;
   await inPool(items, run.concurrency, async ({ task, solution }) => {
-    let verdict: Verdict;
-    try {
-      verdict = await judge.judge({ problem: { datasetHash, taskId: task.problem.taskId }, program: solution.program, failFast: true,
-        ...(run.options.limits === undefined ? {} : { limits: run.options.limits }) });
-    } catch (error) {
-      verdict = verdictWithoutTests('internal_error', 0, `crucible failed: ${(error as Error).message}`);
-    }
+    const verdict = await realTestVerdict(run, task, solution);
     if (verdict.status === 'internal_error') run.internal.push(`${task.problem.taskId}: ${verdict.reason ?? ''}`);
     solution.verdict = verdict;
     solution.correct = verdict.passed;
@@ -343,7 +363,7 @@ export async function executeRerank(options: RerankExecuteOptions): Promise<Rera
   if (options.samples.length === 0) throw new RerankInputError('no samples to rerank');
   const tasks = planTasks(options);
   options.judge.catalog.add(options.datasetHash, options.problems);
-  const run: Execution = { options, concurrency: options.concurrency ?? options.judge.capacity.concurrency, internal: [] };
+  const run: Execution = { options, concurrency: options.concurrency ?? options.judge.capacity.concurrency, internal: [], reused: 0 };
   await judgeSolutions(run, tasks);
   const testCpuMs = options.testTimeLimitMs ?? GENERATED_TEST_CPU_MS;
   const limits = { testCpuMs, testWallMs: wallMsFor(testCpuMs), programCpuMs: options.limits?.cpuMs ?? JUDGE_DEFAULTS.cpuMs };
@@ -363,6 +383,7 @@ export async function executeRerank(options: RerankExecuteOptions): Promise<Rera
     samples: options.samples.length,
     generatedTestRuns: runs,
     generatedTestStatuses: statuses,
+    reusedVerdicts: run.reused,
     internalErrors: run.internal,
     limits,
     wallMs: Date.now() - started,
@@ -421,6 +442,7 @@ export function scoreRerank(data: RerankData, method: RerankMethod, ks: readonly
       distinctGeneratedTests: data.tasks.reduce((acc, t) => acc + t.tests.length, 0),
       generatedTestRuns: data.generatedTestRuns,
       generatedTestStatuses: data.generatedTestStatuses,
+      reusedVerdicts: data.reusedVerdicts,
     },
     internalErrors: data.internalErrors,
     limits: data.limits,

@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { openJudge } from '../queue/open.js';
 import { executeRerank, RERANK_METHODS, RerankInputError, rerankIntervals, scoreRerank, type RerankMethod, type RerankResult } from '../apps/rerank.js';
+import { PriorVerdictsError, priorVerdictsOf } from '../apps/rerank-prior.js';
+import { loadRunOrStored, RunLoadError } from '../report/load-run.js';
 import type { SampleRecord } from '../store/records.js';
 import { importRunDirectory } from '../store/run-dir.js';
 import { codeVersion } from '../version.js';
@@ -18,9 +20,11 @@ import { registerUserError, UsageError } from './errors.js';
 import {
   parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
-import { GENERATED_TEST_CPU_MS, secondsToMs } from '../limits.js';
+import { GENERATED_TEST_CPU_MS, JUDGE_DEFAULTS, secondsToMs } from '../limits.js';
 
 registerUserError(RerankInputError);
+registerUserError(PriorVerdictsError);
+registerUserError(RunLoadError);
 registerUserError(UnknownFormatError);
 registerUserError(QueueUrlError);
 registerUserError(QueueUnreachableError);
@@ -29,7 +33,7 @@ interface RerankFlags {
   method: string; problems: string; samples: string; tests?: string; format: string; k: number[]; json?: boolean;
   jobs?: number; timeLimit?: number; testTimeLimit?: number; testsPerSample: number; scoring: string; progress: boolean;
   unsafeNoSandbox?: boolean; queue?: string; tenant?: string; out?: string; store?: string | false; model?: string; tag: string[];
-  reps: number; seed: number;
+  reps: number; seed: number; verdictsFrom?: string;
 }
 
 /** What `--out` writes besides the records: the files named, the hashes, the rerank and its intervals. */
@@ -80,7 +84,8 @@ function percent(x: number | undefined): string {
 function humanReport(r: RerankResult): string {
   const lines = [
     `method ${r.method}${r.scoring ? ` (score = |tests| x ${r.scoring === 'sqrt' ? 'sqrt(|solutions|)' : '|solutions|'})` : ''}: ` +
-      `${r.counts.problems} problems, ${r.counts.samples} samples, ${r.counts.distinctSolutions} distinct solutions`,
+      `${r.counts.problems} problems, ${r.counts.samples} samples, ${r.counts.distinctSolutions} distinct solutions` +
+      (r.counts.reusedVerdicts > 0 ? ` (${r.counts.reusedVerdicts} real-test verdicts taken from --verdicts-from)` : ''),
   ];
   if (r.method !== 'first') {
     const statuses = Object.entries(r.counts.generatedTestStatuses).map(([s, n]) => `${s} ${n}`).join(', ');
@@ -112,6 +117,8 @@ export function register(program: Command): void {
     .option('--tests-per-sample <n>', 'generated assertions kept per generated sample (CodeT --test_case_limit)', parsePositiveInt, 5)
     .option('--scoring <scoring>', 'CodeT consensus score: sqrt (released code) | product (paper)', 'sqrt')
     .option('--no-progress', 'no progress bar')
+    .option('--verdicts-from <run>', 'take the real-test verdicts from an earlier `crucible eval` of these samples on these problems '
+      + '(its run directory, or a run of the store): only the programs it lacks are judged')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
@@ -132,6 +139,10 @@ export function register(program: Command): void {
       const tests = method === 'first' || flags.tests === undefined ? undefined
         : await readCodetTests(flags.tests, problems, { limit: flags.testsPerSample });
       const limits = flags.timeLimit === undefined ? {} : { cpuMs: secondsToMs(flags.timeLimit) };
+      const problemsHash = await datasetHash(flags.problems);
+      const priorVerdicts = flags.verdictsFrom === undefined ? undefined
+        : priorVerdictsOf(await loadRunOrStored(flags.verdictsFrom, flags.store === false ? undefined : flags.store), problemsHash,
+          limits.cpuMs ?? JUDGE_DEFAULTS.cpuMs);
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything runs
       const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits,
         ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
@@ -140,10 +151,10 @@ export function register(program: Command): void {
         : null;
       let phase = '';
       try {
-        const problemsHash = await datasetHash(flags.problems);
         if (method !== 'first' && tests === undefined) throw new UsageError(`--method ${method} needs --tests (generated test cases)`);
         const data = await executeRerank({
           judge, problems, datasetHash: problemsHash, samples, samplesFile: flags.samples, tests, limits, runGeneratedTests: method !== 'first',
+          ...(priorVerdicts === undefined ? {} : { priorVerdicts }),
           ...(flags.testTimeLimit !== undefined ? { testTimeLimitMs: secondsToMs(flags.testTimeLimit) } : {}),
           onProgress: (p, done, total) => {
             if (!bar) return;

@@ -9,10 +9,12 @@
  * - Partial credit: the sample's `score` is a column; a kept test keeps its own `score`. A passing test stored
  *   as a count comes back with `score: 1` when the sample is graded (it has a score, or a kept test has one):
  *   the modes that grade (`checker`, `ioi`) give every passing test score 1, and the others give none.
+ * - The sample's model text (`completion`, or `completionSha256` under `eval --keep-code hash`) is kept once per
+ *   distinct program: a sample whose text equals its program's `completion` column stores only that fact
+ *   (`completion_kind` 1); a sample with other text keeps its own (2); a hash is kept as such (3); none is NULL.
  * - Export (`expandRecord`) gives back the record `crucible eval` wrote, except the per-test times of passing
  *   tests stored as counts (a passing test is then `{index, status: "passed"}`, plus `score: 1` in a graded
- *   sample; those fields are optional in the record schema) and the sample's `completion`/`completionSha256`
- *   (`eval --keep-code`): the store keeps the model's text once per distinct program, not per sample.
+ *   sample; those fields are optional in the record schema). Samples stored before step 8 come back without text.
  */
 import type { KeepTests, SampleProgram } from './result-store.js';
 import type { SampleStatus, TestResult } from '../verdict/index.js';
@@ -63,6 +65,37 @@ export interface CompactSample {
   readonly passedRanges: string;
   /** Partial credit in [0, 1] (`SampleRecord.score`), null for kinds that do not grade. */
   readonly score: number | null;
+}
+
+/** `samples.completion_kind` (step 8): how a sample's model text is kept (see the module comment). */
+export const COMPLETION_KIND = { sameAsProgram: 1, own: 2, sha256: 3 } as const;
+
+/** A sample's text columns: `kind` as `COMPLETION_KIND` (null: the record had none), `text` its own text or hash. */
+export interface CompletionColumns {
+  readonly kind: number | null;
+  readonly text: string | null;
+}
+
+/**
+ * The text columns of `record`, whose program's `completion` column holds `programCompletion` (null: none).
+ * A record with both a text and a hash (not made by Crucible) keeps the text.
+ */
+export function compactCompletion(record: Pick<SampleRecord, 'completion' | 'completionSha256'>, programCompletion: string | null): CompletionColumns {
+  if (record.completion !== undefined) {
+    return record.completion === programCompletion ? { kind: COMPLETION_KIND.sameAsProgram, text: null } : { kind: COMPLETION_KIND.own, text: record.completion };
+  }
+  if (record.completionSha256 !== undefined) return { kind: COMPLETION_KIND.sha256, text: record.completionSha256 };
+  return { kind: null, text: null };
+}
+
+/** The record's `completion` / `completionSha256` back from the columns (`compactCompletion`'s inverse). */
+export function expandCompletion(columns: CompletionColumns, programCompletion: string | null): Pick<SampleRecord, 'completion' | 'completionSha256'> {
+  switch (columns.kind) {
+    case COMPLETION_KIND.sameAsProgram: return programCompletion === null ? {} : { completion: programCompletion };
+    case COMPLETION_KIND.own: return columns.text === null ? {} : { completion: columns.text };
+    case COMPLETION_KIND.sha256: return columns.text === null ? {} : { completionSha256: columns.text };
+    default: return {};
+  }
 }
 
 /** Per-test columns of a sample's kept tests. */

@@ -2,8 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeColumns, encodeColumns } from '../../src/store/blob.js';
-import { compactProgram, compactSample, detailColumns, expandRecord, formatRanges, packTestColumns, parseRanges, programSource, unpackTestColumns } from '../../src/store/compact.js';
-import { failedTestDetail, TEST_DETAIL_CHARS } from '../../src/store/records.js';
+import {
+  compactCompletion, compactProgram, compactSample, COMPLETION_KIND, detailColumns, expandCompletion, expandRecord, formatRanges, packTestColumns, parseRanges,
+  programSource, unpackTestColumns,
+} from '../../src/store/compact.js';
+import { failedTestDetail, TEST_DETAIL_CHARS, type SampleRecord } from '../../src/store/records.js';
 
 describe('passed_ranges', () => {
   it('writes runs of indices and reads them back', () => {
@@ -117,5 +120,22 @@ describe('program columns', () => {
     assert.equal(whole.source, 'x\n');
     assert.equal(whole.extraction, '{"kind":"fenced"}');
     assert.equal(programSource(compactProgram(undefined, 'p'), 'p'), null, 'an imported sample has no program');
+  });
+});
+
+describe('a sample\'s model text (store step 8)', () => {
+  it('keeps only what differs from its program\'s text, and gives the record\'s fields back', () => {
+    const cases: { record: Pick<SampleRecord, 'completion' | 'completionSha256'>; program: string | null; kind: number | null; text: string | null }[] = [
+      { record: { completion: 'return 1' }, program: 'return 1', kind: COMPLETION_KIND.sameAsProgram, text: null },
+      { record: { completion: 'return 1\n# more' }, program: 'return 1', kind: COMPLETION_KIND.own, text: 'return 1\n# more' },
+      { record: { completion: '' }, program: null, kind: COMPLETION_KIND.own, text: '' },
+      { record: { completionSha256: 'a'.repeat(64) }, program: 'return 1', kind: COMPLETION_KIND.sha256, text: 'a'.repeat(64) },
+      { record: {}, program: 'return 1', kind: null, text: null },
+    ];
+    for (const c of cases) {
+      const columns = compactCompletion(c.record, c.program);
+      assert.deepEqual(columns, { kind: c.kind, text: c.text }, JSON.stringify(c.record));
+      assert.deepEqual(expandCompletion(columns, c.program), c.record, JSON.stringify(c.record));
+    }
   });
 });

@@ -150,6 +150,31 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps each sample\'s model text (or its sha256) as the record carried it, text shared with its program stored once', async () => {
+      const store = await open();
+      try {
+        const id = await store.createRun(newRun({ keepTests: 'all' }));
+        const [add0, add1, mul0, mul1] = fixtureSamples();
+        const text = (input: SampleInput, fields: Pick<SampleRecord, 'completion' | 'completionSha256'>, index?: number): SampleInput =>
+          ({ ...input, record: { ...input.record, ...fields, ...(index === undefined ? {} : { sampleIndex: index }) } });
+        const samples = [
+          text(add0!, { completion: '    return a + b\n' }),                                   // the program's own text
+          text(add1!, { completionSha256: 'c'.repeat(64) }),                                  // --keep-code hash
+          text(mul0!, { completion: 'return a*b' }),
+          // the same program (same hash) from another text: the model wrote more after the code
+          { ...text(mul0!, { completion: 'return a*b\n\n# done' }, 1), program: { ...mul0!.program!, completion: 'return a*b\n\n# done' } },
+          text(mul1!, {}, 2),                                                                    // no text kept (--keep-code none)
+        ];
+        await store.appendSamples(id, samples.slice(0, 3));
+        await store.appendSamples(id, samples.slice(3));
+        assert.deepEqual(await store.records(id), samples.map((s) => s.record), 'every sample\'s text round-trips');
+        assert.deepEqual((await store.records(id, { tests: false })).map((r) => r.completion ?? r.completionSha256 ?? null),
+          ['    return a + b\n', 'c'.repeat(64), 'return a*b', 'return a*b\n\n# done', null]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('keeps who judged each sample a fleet judged (judgedBy), once per distinct worker and toolchain', async () => {
       const store = await open();
       try {

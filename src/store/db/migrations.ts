@@ -90,6 +90,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'sample_efficiency: instruction counts, wall time, peak memory and efficiency scores of measured passing samples (eval --efficiency)',
     sql: bothEngines(EFFICIENCY_TABLES),
   },
+  {
+    version: 8,
+    description: 'samples.completion_kind and samples.completion: each sample\'s model text (or its sha256) as verdicts.jsonl carried it, '
+      + 'kept only where it differs from its program\'s',
+    sql: bothEngines('ALTER TABLE samples ADD COLUMN completion_kind SMALLINT; ALTER TABLE samples ADD COLUMN completion TEXT'),
+  },
 ];
 
 /** The schema version this code writes and reads: the last step's. */

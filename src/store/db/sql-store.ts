@@ -11,7 +11,7 @@
 import type { JudgedBy, SampleStatus } from '../../verdict/index.js';
 import type { FailedTestDetail, SampleRecord } from '../records.js';
 import { decodeColumns, encodeColumns } from '../blob.js';
-import { compactProgram, compactSample, detailColumns, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
+import { compactCompletion, compactProgram, compactSample, detailColumns, expandCompletion, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
@@ -27,6 +27,8 @@ import { insertTrainingEvents, trainingSeries } from './training-sql.js';
 interface RunCache {
   readonly problems: Map<string, { readonly id: number; readonly prompt: string | null }>;
   readonly programs: Map<string, number>;
+  /** Each program's `completion` column by program id (a sample's text is kept only where it differs). */
+  readonly programCompletions: Map<number, string | null>;
   nextProgram: number;
   /** Distinct `judgedBy` of the run (JSON) and their numbers. */
   readonly judges: Map<string, number>;
@@ -159,14 +161,15 @@ class SqlStore implements ResultStore {
       cache = (async () => {
         const problems = await this.db.all<{ id: number; taskId: string; prompt: string | null }>(
           'SELECT problem_id AS "id", task_id AS "taskId", prompt AS "prompt" FROM problems WHERE run_id = ?', [runId]);
-        const programs = await this.db.all<{ id: number; hash: string }>(
-          'SELECT program_id AS "id", hash AS "hash" FROM programs WHERE run_id = ?', [runId]);
+        const programs = await this.db.all<{ id: number; hash: string; completion: string | null }>(
+          'SELECT program_id AS "id", hash AS "hash", completion AS "completion" FROM programs WHERE run_id = ?', [runId]);
         const judges = await this.db.all<{ id: number; worker: string; crucibleVersion: string; toolchain: string | null }>(
           'SELECT judge_id AS "id", worker AS "worker", crucible_version AS "crucibleVersion", toolchain AS "toolchain" FROM judges WHERE run_id = ?', [runId]);
         return {
           judges: new Map(judges.map((j) => [judgeKey(j), j.id])),
           problems: new Map(problems.map((p) => [p.taskId, { id: p.id, prompt: p.prompt }])),
           programs: new Map(programs.map((p) => [p.hash, p.id])),
+          programCompletions: new Map(programs.map((p) => [p.id, p.completion])),
           nextProgram: programs.reduce((m, p) => Math.max(m, p.id + 1), 0),
         };
       })();
@@ -252,6 +255,7 @@ class SqlStore implements ResultStore {
             programId = cache.nextProgram++;
             cache.programs.set(input.record.programHash, programId);
             const p = compactProgram(input.program, problem.prompt ?? undefined);
+            cache.programCompletions.set(programId, p.completion);
             programRows.push([runId, programId, input.record.programHash, p.language, p.completion, p.source, p.extraction,
               input.memoryKiB ?? null, input.stderr ?? null, detail]);
           } else if (detail !== null || input.memoryKiB !== undefined || input.stderr !== undefined) {
@@ -267,8 +271,9 @@ class SqlStore implements ResultStore {
             }
             sampleJudgeRows.push([runId, problem.id, input.record.sampleIndex, judgeId]);
           }
+          const text = compactCompletion(input.record, cache.programCompletions.get(programId) ?? null);
           sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
-            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests, s.score]);
+            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests, s.score, text.kind, text.text]);
         }
         await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json',
           'memory_kib', 'stderr', 'detail'], programRows, true);
@@ -279,7 +284,7 @@ class SqlStore implements ResultStore {
         }
         await dropSamples(tx, runId, sampleRows.map((r) => [r[1]!, r[2]!] as const));
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
-          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score'], sampleRows, true);
+          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score', 'completion_kind', 'completion'], sampleRows, true);
         await tx.insertMany('judges', ['run_id', 'judge_id', 'worker', 'crucible_version', 'toolchain'], judgeRows, true);
         await tx.insertMany('sample_judges', ['run_id', 'problem_id', 'sample_index', 'judge_id'], sampleJudgeRows, true);
         await tx.run(
@@ -564,12 +569,14 @@ class SqlStore implements ResultStore {
     const params: SqlValue[] = options.taskId === undefined ? [runId] : [runId, options.taskId];
     const withTests = options.tests !== false;
     const samples = await this.db.all<CompactSample & { taskId: string; sampleIndex: number; programHash: string; tests: Uint8Array | null }
-      & { worker: string | null; crucibleVersion: string | null; toolchain: string | null }>(
+      & { worker: string | null; crucibleVersion: string | null; toolchain: string | null }
+      & { completionKind: number | null; sampleCompletion: string | null; programCompletion: string | null }>(
       `SELECT p.task_id AS "taskId", s.sample_index AS "sampleIndex", g.hash AS "programHash",
          j.worker AS "worker", j.crucible_version AS "crucibleVersion", j.toolchain AS "toolchain",
          s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
          s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
-         s.passed_ranges AS "passedRanges", s.score AS "score"${withTests ? ', s.tests AS "tests"' : ''}
+         s.passed_ranges AS "passedRanges", s.score AS "score", s.completion_kind AS "completionKind", s.completion AS "sampleCompletion",
+         g.completion AS "programCompletion"${withTests ? ', s.tests AS "tests"' : ''}
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
          LEFT JOIN sample_judges sj ON sj.run_id = s.run_id AND sj.problem_id = s.problem_id AND sj.sample_index = s.sample_index
@@ -578,9 +585,10 @@ class SqlStore implements ResultStore {
     return Promise.all(samples.map(async (s) => {
       const judgedBy = s.worker === null || s.worker === undefined ? {}
         : { judgedBy: { worker: s.worker, crucibleVersion: s.crucibleVersion ?? '', toolchain: s.toolchain ?? null } };
-      if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [], ...judgedBy };
+      const text = expandCompletion({ kind: s.completionKind, text: s.sampleCompletion }, s.programCompletion);
+      if (!withTests) return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, { ...s, passedRanges: '' }, null), tests: [], ...judgedBy, ...text };
       const columns = s.tests === null || s.tests === undefined ? null : unpackTestColumns(await decodeColumns(s.tests));
-      return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns), ...judgedBy };
+      return { ...expandRecord(s.taskId, s.sampleIndex, s.programHash, s, columns), ...judgedBy, ...text };
     }));
   }
 
