@@ -16,6 +16,7 @@ import {
   UnknownFormatError, type SampleFile,
 } from '../formats/index.js';
 import type { Problem, RepositoryProblem, Sample } from '../formats/types.js';
+import { sqlQuestionFile, type SqlQuestionFile } from '../formats/sql-predictions.js';
 import { sweBenchReport } from '../kinds/repository/report.js';
 import type { SampleRecord } from '../store/records.js';
 import { collectRepoSource, repositoryEnvironments } from './repo-options.js';
@@ -197,6 +198,12 @@ async function readEndpointInput(flags: EvalFlags): Promise<EvalInput> {
     samplesHash: generation.specHash, format, sampleFile: { format: 'jsonl' }, scope, limits: limitsOf(flags), out, generation, labels };
 }
 
+/** `readSampleFile`'s `sqlQuestions` for a Spider or BIRD question file (its prediction files are read as samples). */
+function sqlQuestionsOption(format: string, problemsPath: string): { sqlQuestions?: SqlQuestionFile } {
+  const questions = sqlQuestionFile(format, problemsPath);
+  return questions === undefined ? {} : { sqlQuestions: questions };
+}
+
 async function readInput(flags: EvalFlags): Promise<EvalInput> {
   if (flags.endpoint !== undefined) return readEndpointInput(flags);
   if ((flags.problems === undefined) !== (flags.samples === undefined)) {
@@ -209,7 +216,8 @@ async function readInput(flags: EvalFlags): Promise<EvalInput> {
   const format = await resolvedFormat(problemsPath, flags.format);
   const all = await readProblems(problemsPath, format);
   const { samples: read, ...sampleFile } = await readSampleFile(samplesPath,
-    { problems: all, ...(flags.bigcodeStart === undefined ? {} : { bigcodeStart: flags.bigcodeStart }) });
+    { problems: all, ...(flags.bigcodeStart === undefined ? {} : { bigcodeStart: flags.bigcodeStart }),
+      ...sqlQuestionsOption(format, problemsPath) });
   problemsOfSamples(all, read, samplesPath); // a sample of no problem of the file: its line, before anything else
   const windowed = inReleaseWindow(flags, all, read);
   if (flags.windowBy !== undefined && releaseDatesOf(windowed.problems) === undefined) {
@@ -461,7 +469,7 @@ export function register(program: Command): void {
   const command = program.command('eval')
     .description('judge a model\'s samples on a benchmark and report pass@k (default: the built-in benchmark)')
     .option('--problems <file>', 'problems file (any format of crucible formats; .gz ok)')
-    .option('--samples <file>', 'samples file ({task_id, completion|solution|response} JSONL, CodeT {prompt, samples}, bigcode generations, LiveCodeBench outputs)')
+    .option('--samples <file>', 'samples file ({task_id, completion|solution|response} JSONL, CodeT {prompt, samples}, bigcode generations, LiveCodeBench outputs; with --format spider|bird also Spider one-SQL-per-line and BIRD predict_dev.json files)')
     .option('--format <format>', `problems format: ${problemFormatNames().join(', ')} (see crucible formats)`, 'auto')
     .option('--since <date>', 'only problems released on or after this date, YYYY-MM-DD (contamination windows; LiveCodeBench, TACO)')
     .option('--until <date>', 'only problems released on or before this date, YYYY-MM-DD')

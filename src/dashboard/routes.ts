@@ -16,6 +16,7 @@
  *   GET  /api/runs/:id/headline         JSON (a run's headline pass@k, recomputed while it runs; the runs list polls it)
  *   GET  /api/training/:id/series       JSON (a training run's buckets and chart specs; ?with=ID,ID&smooth=0.6)
  *   GET  /training/:id/problems, /api/training/:id/problems   difficulty per problem (pages/difficulty.ts)
+ *   GET  /signals[/:id], /api/signals[/:id]   stored tests-quality and elo results (pages/signals.ts)
  *   POST /api/training/:run/events      reward events of a training run (docs/DASHBOARD.md)
  *   GET  /static/:file                  scripts and styles
  * Handlers answer their own errors (an HTML page for pages, `{error: {code, message}}` for the API), so the
@@ -44,6 +45,7 @@ import { repositoryTestMap } from './repository-tests.js';
 import { DEFAULT_SMOOTHING, renderTraining, renderTrainingList, trainingFacts, trainingSpecs } from './pages/training.js';
 import type { TrainingLine } from './training-charts.js';
 import { registerDifficultyPages } from './pages/difficulty.js';
+import { registerSignalPages } from './pages/signals.js';
 
 /** Options of `registerDashboard`. */
 export interface DashboardOptions {
@@ -160,6 +162,7 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     return html(reply, renderRun(base, run, {
       problems, analysis, totalProblems: (await store.taskIds(run.id)).length, breakdowns: breakdownsOf(problems, runBootstrapOptions(run)),
       reasons: await store.reasonCounts(run.id, 20), others: await store.listRuns({ limit: 200 }), stalledMs: kit.stalledMs,
+      efficiency: await store.efficiencyOf(run.id),
     }));
   });
 
@@ -182,7 +185,8 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     if (run === undefined) return problemPage(reply, 404, 'Run not found', `There is no run ${p.id}.`);
     const sample = await store.sample(run.id, q.task, q.index);
     if (sample === undefined) return problemPage(reply, 404, 'Sample not found', `Run ${run.id} has no sample ${q.index} of ${q.task}.`);
-    return html(reply, renderSample(base, run, sample, await store.problemInfo(run.id, q.task)));
+    const efficiency = (await store.efficiencyOf(run.id)).find((r) => r.taskId === q.task && r.sampleIndex === q.index);
+    return html(reply, renderSample(base, run, sample, efficiency, await store.problemInfo(run.id, q.task)));
   });
 }
 
@@ -304,6 +308,7 @@ function registerRunApi(kit: RouteKit): void {
     const series = analysis === undefined ? {} : { base: analysis.base, ...(analysis.plus === undefined ? {} : { 'base + plus': analysis.plus }) };
     return {
       run, problems, verdicts, analysis: analysis ?? null, totalProblems: (await store.taskIds(run.id)).length,
+      efficiency: await store.efficiencyOf(run.id),
       specs: analysis === undefined ? {} : {
         curve: passAtKCurveSpec(series), verdicts: verdictChartSpec(verdicts), heatmap: verdictHeatSpec(problems, run.id),
         difficulty: difficultySpec(problems.map((x) => ({ taskId: x.taskId, passRate: x.c / x.n }))),
@@ -392,5 +397,6 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   registerRunApi(kit);
   registerTrainingApi(kit, options.ingest !== false);
   registerDifficultyPages(kit);
+  registerSignalPages(kit);
   return feed;
 }

@@ -446,7 +446,7 @@ export interface Sample {
 }
 
 /** The named comparators of SQL results (`src/kinds/sql/comparators.ts` documents each and its source). */
-export const SQL_COMPARATOR_NAMES = ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered'] as const;
+export const SQL_COMPARATOR_NAMES = ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered', 'intercode'] as const;
 
 /** One SQL comparator's name. */
 export type SqlComparatorName = (typeof SQL_COMPARATOR_NAMES)[number];

@@ -14,6 +14,11 @@
  *   arXiv:2502.18449; `src/kinds/repository/similarity.ts`): the patch's similarity to the gold patch in [0, 1],
  *   -1 for a malformed patch. Computed by the caller from the two patches (`RewardInput.similarity`), not from a
  *   verdict: nothing is run.
+ * - `kind: "sql_preset"` with `preset: "sql-r1" | "skyrl-sql"`: a published text-to-SQL RL recipe's reward, whole
+ *   (`src/kinds/sql/reward-presets.ts`: SQL-R1's format ±1, executable ±2, result ±3 and length term; SkyRL-SQL's
+ *   −1 / 0 / 1): the raw response is read by the preset's own extraction rule and the query judged by the `sql` kind
+ *   as the preset compares. Scored by the caller from the response and the verdict (`src/server/sql-presets.ts`),
+ *   not by `computeReward`; no penalties, efficiency or analysis terms.
  * - `weights` (fraction/threshold only): one non-negative weight per test, in test order, not all zero;
  *   default all 1.
  * - `penalties`: reward given instead when nothing could be run: `noCode` (no code found in the response),
@@ -80,6 +85,10 @@ export const RewardSpecSchema = z.discriminatedUnion('kind', [
     .strict(),
   z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
   z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
+  z.object({
+    kind: z.literal('sql_preset'),
+    preset: z.enum(['sql-r1', 'skyrl-sql']).describe('The recipe: "sql-r1" (SQL-R1, arXiv 2504.08600) or "skyrl-sql" (NovaSky-AI SkyRL-SQL).'),
+  }).strict(),
   z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
   z
     .object({
@@ -149,6 +158,7 @@ export function passFraction(testsPassed: readonly boolean[], testCount: number,
 
 /** The reward of one sample under `spec`: the verdict's, minus the analysis term's penalty when the spec has one. Pure. */
 export function computeReward(spec: RewardSpec, input: RewardInput): number {
+  if (spec.kind === 'sql_preset') throw new RewardError('a sql_preset reward is scored from the response by its preset, not from a verdict alone');
   const base = verdictReward(spec, input);
   if (spec.analysis === undefined || input.status === 'no_code' || input.status === 'compile_error') return base;
   if (input.analysis === undefined) throw new RewardError('the spec has an analysis term but the sample has no static analysis');
@@ -160,8 +170,11 @@ export function computeReward(spec: RewardSpec, input: RewardInput): number {
   }
 }
 
+/** A spec that is scored from a verdict (every kind but `sql_preset`). */
+type VerdictSpec = Exclude<RewardSpec, { kind: 'sql_preset' }>;
+
 /** The reward of the verdict alone (no analysis term). */
-function verdictReward(spec: RewardSpec, input: RewardInput): number {
+function verdictReward(spec: VerdictSpec, input: RewardInput): number {
   const testCount = input.testCount ?? input.testsPassed.length;
   if (!Number.isInteger(testCount) || testCount < 0 || input.testsPassed.length > testCount) {
     throw new RewardError(`testCount ${testCount} does not fit ${input.testsPassed.length} test results`);
@@ -189,7 +202,7 @@ function verdictReward(spec: RewardSpec, input: RewardInput): number {
 }
 
 /** The pass term of a judged sample's reward, by the spec's kind. */
-function baseReward(spec: RewardSpec, input: RewardInput, testCount: number): number {
+function baseReward(spec: VerdictSpec, input: RewardInput, testCount: number): number {
   switch (spec.kind) {
     case 'binary':
       return input.status === 'passed' ? 1 : 0;

@@ -12,10 +12,11 @@
  * PASS_TO_PASS test id with its state (`repository-tests.ts`), passing tests included.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
-import type { ProblemInfo, RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
+import type { EfficiencyRow, ProblemInfo, RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
 import { codeHtml } from '../highlight.js';
 import { badge, esc, facts, kib, ms, page, pct, preText } from '../html.js';
 import { repositoryTestMap, type TestStates } from '../repository-tests.js';
+import { sampleEfficiencyFacts } from './efficiency.js';
 
 /** Failing tests shown in full on the page (the rest are listed with status and reason). */
 export const TESTS_SHOWN = 50;
@@ -113,8 +114,11 @@ function repositorySection(runId: number, info: ProblemInfo | null | undefined, 
     `${mapRows('FAIL_TO_PASS', map.FAIL_TO_PASS)}${mapRows('PASS_TO_PASS', map.PASS_TO_PASS)}</tbody></table></section>`;
 }
 
-/** Render a sample page; `info`, the problem's stored info, gives a repository task's test ids. */
-export function renderSample(base: string, run: RunRow, s: SampleDetailRow, info?: ProblemInfo | null): string {
+/**
+ * Render a sample page; `efficiency`: the sample's measurement when the run was judged with `--efficiency`; `info`,
+ * the problem's stored info, gives a repository task's test ids.
+ */
+export function renderSample(base: string, run: RunRow, s: SampleDetailRow, efficiency?: EfficiencyRow, info?: ProblemInfo | null): string {
   const failing = s.tests.filter((t) => t.status !== 'passed');
   const summary = facts([
     ['verdict', `${badge(s.status)}${s.plusStatus === null ? '' : ` plus: ${badge(s.plusStatus)}`}`],
@@ -126,6 +130,7 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow, info
     ['limits', limitsText(run, s)],
     ['language', esc(s.language ?? '–')],
     ['program', `<code>${esc(s.programHash)}</code>`],
+    ...sampleEfficiencyFacts(efficiency),
   ], 'sample-facts');
   const extraction = s.extraction === undefined || s.extraction === null
     ? '<p class="muted">The completion was judged as written (no extraction step).</p>'

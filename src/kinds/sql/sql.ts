@@ -169,7 +169,7 @@ const sqlMode: JudgingMode<SqlProblem, 'program_runs', SqlCheck, SqlGoldReferenc
     const wallMs = outcome.runs.reduce((s, r) => s + r.wallMs, 0);
     if (!outcome.compiled) return { status: 'internal_error', passed: false, tests: [], testCount, cpuMs, wallMs, reason: 'the SQL runner did not start' };
     const { status, reason } = aggregateTests(outcome.tests, testCount);
-    const score = problem.comparators[0] === 'soft-f1' ? outcome.tests[0]?.score : undefined;
+    const score = problem.comparators[0] === 'soft-f1' || problem.comparators[0] === 'intercode' ? outcome.tests[0]?.score : undefined;
     return { status, passed: status === 'passed', tests: outcome.tests, testCount, cpuMs, wallMs,
       ...(reason === undefined ? {} : { reason }), ...(score === undefined ? {} : { score }) };
   },
