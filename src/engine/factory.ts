@@ -8,7 +8,7 @@ import type { EnvironmentProvider } from '../judge/environment.js';
 import type { Judge } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
-import { definedOnly, JUDGE_DEFAULTS, type JudgeLimits } from '../limits.js';
+import { calibrationProblem, definedOnly, JUDGE_DEFAULTS, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { Sandbox } from '../sandbox/index.js';
 import { GroundTruthCache } from './ground-truth.js';
@@ -39,16 +39,25 @@ export interface JudgeOptions {
    * on the judge's sandbox (their preparation runs in it); default none, so plans with a workspace are `internal_error`.
    */
   readonly environments?: (sandbox: Sandbox) => readonly EnvironmentProvider[];
+  /**
+   * Calibrated time limits (`src/limits.ts`, `calibratedCpuMs`): a problem whose reference solution is measured
+   * (HumanEval's canonical solution) gets min(limit, factor × its CPU time + floor). Default
+   * `CALIBRATED_TIME_DEFAULTS` (4×, 200 ms); null judges every program under the fixed limit.
+   */
+  readonly calibration?: CalibratedTimeLimit | null;
 }
 
 /**
  * Make a judge.
  * @throws IsolationUnavailableError when it must make a sandbox and the host cannot isolate programs (and
- *   `unsafeNoSandbox` is not set); LanguageFileError for a broken language file.
+ *   `unsafeNoSandbox` is not set); LanguageFileError for a broken language file; RangeError for a calibration out
+ *   of range (`calibrationProblem`).
  */
 export function createJudge(options: JudgeOptions = {}): Judge {
   const languages = options.languages ?? LanguageRegistry.load();
   const limits: JudgeLimits = { ...JUDGE_DEFAULTS, ...definedOnly(options.limits ?? {}) };
+  const calibrationError = options.calibration === undefined || options.calibration === null ? null : calibrationProblem(options.calibration);
+  if (calibrationError !== null) throw new RangeError(calibrationError);
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const sandbox = options.sandbox ?? Sandbox.create({
     ...(options.slots === undefined ? {} : { slots: options.slots }),
@@ -59,6 +68,6 @@ export function createJudge(options: JudgeOptions = {}): Judge {
   return new LocalJudge(sandbox, {
     languages, modes: options.modes ?? defaultModes(), limits,
     groundTruth: cacheDir === null ? null : new GroundTruthCache(cacheDir), ownsSandbox: options.sandbox === undefined,
-    environments,
+    environments, ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
   });
 }

@@ -34,7 +34,7 @@ import {
 import { GroundTruthError, referenceFailureReason, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
-import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, compileLimits, LIMIT_RANGES, outOfRange, runLimits, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { internalRun } from '../sandbox/types.js';
 import {
@@ -72,6 +72,11 @@ export interface LocalJudgeOptions {
   readonly ownsSandbox: boolean;
   /** Providers of the prepared environments plans may name (`PlanWorkspace`), by name; default none. */
   readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
+  /**
+   * Calibrated time limits for problems whose reference solution is measured (`ModeContext.calibration`);
+   * default `CALIBRATED_TIME_DEFAULTS`, null for the fixed limit everywhere.
+   */
+  readonly calibration?: CalibratedTimeLimit | null;
 }
 
 /** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
@@ -315,7 +320,8 @@ export class LocalJudge implements Judge {
     try {
       const reference = await this.reference(r);
       signal.throwIfAborted();
-      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
+      const calibration = this.options.calibration === undefined ? CALIBRATED_TIME_DEFAULTS : this.options.calibration;
+      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference, calibration };
       const plan = r.mode.plan(r.problem, r.program, context);
       const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);

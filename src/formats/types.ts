@@ -513,4 +513,11 @@ export interface VerilogProblem {
   readonly codev?: { readonly sequences: number; readonly steps: number; readonly seed: number };
   /** Simulation time limit, ms of CPU (default the request's). */
   readonly timeLimitMs?: number;
+  /**
+   * Also check the design formally against `reference` with yosys, in the sandbox, after the simulation
+   * (`crucible eval --formal`, `/v1/judge` `formal`): `Verdict.formal` beside the simulation's verdict.
+   */
+  readonly formal?: boolean;
+  /** Also the synthesis statistics of design and reference (`Verdict.formal.synthesis`; implies the formal check). */
+  readonly synthesis?: boolean;
 }

@@ -35,6 +35,7 @@ const submissionFields = {
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional().describe('Memory limit, KiB (inline tests).'),
   pick: z.enum(['first', 'last']).optional().describe('Which fenced block to take; default last.'),
   stripThink: z.boolean().optional().describe('Remove <think> sections first; default true.'),
+  formal: z.boolean().optional().describe('verilog problems: also check the design formally against the reference with yosys (verdict.formal); default false.'),
 };
 
 type SubmissionShape = { response?: string; code?: string; problem?: string; tests?: unknown };
@@ -86,7 +87,7 @@ type RewardItem = z.output<typeof ItemSchema>;
 
 /**
  * The wire form of a verdict (`/v1/judge`): status, counts (`testsRun`, `testsPassed`), the first failing test, resource
- * use, reason, score, extraction; with `tests` every test's result as well.
+ * use, reason, score, the formal check (`verilog` with `formal`), extraction; with `tests` every test's result as well.
  */
 export function verdictJson(verdict: Verdict, extraction: Extraction, options: { readonly tests?: boolean } = { tests: true }): Record<string, unknown> {
   const firstFailed = verdict.tests.find((t) => t.status !== 'passed');
@@ -103,6 +104,7 @@ export function verdictJson(verdict: Verdict, extraction: Extraction, options: {
     wallMs: verdict.wallMs,
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
+    ...(verdict.formal === undefined ? {} : { formal: verdict.formal }),
     extraction,
   };
 }
@@ -170,8 +172,8 @@ export function prepareRollout(ctx: ServerContext, sub: Submission, spec: Reward
   return { prepared: ctx.service.prepare(sub, field) };
 }
 
-function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean): Submission {
-  return { ...body, failFast } as Submission;
+function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean, synthesis = false): Submission {
+  return { ...body, failFast, ...(synthesis ? { synthesis: true } : {}) } as Submission;
 }
 
 /**
@@ -226,6 +228,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: R
       ...(judged.preset === undefined ? {} : { preset: { name: judged.preset.name, formatOk: judged.preset.formatOk,
         ...(judged.preset.execution === undefined ? {} : { execution: judged.preset.execution }) } }),
       ...(v.analysis === undefined ? {} : { analysis: analysisJson(v.analysis) }),
+      ...(v.formal === undefined ? {} : { formal: v.formal }),
     },
   };
 }
@@ -341,7 +344,9 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     body.items.forEach((item, i) => {
       const spec = item.reward ?? body.reward;
       const failFast = spec.kind === 'binary' && spec.failFast;
-      const { prepared: p, preset } = prepareRollout(ctx, toSubmission(item, failFast), spec, `items[${i}].`);
+      // A spec with a synthesis term needs the design's synthesis statistics (verilog problems only: checked there).
+      const synthesis = 'synthesis' in spec && spec.synthesis !== undefined;
+      const { prepared: p, preset } = prepareRollout(ctx, toSubmission(item, failFast, synthesis), spec, `items[${i}].`);
       presets.push(preset);
       if ((spec.kind === 'fraction' || spec.kind === 'threshold') && spec.weights !== undefined && spec.weights.length !== p.testCount) {
         const field = item.reward ? `items[${i}].reward.weights` : 'reward.weights';
