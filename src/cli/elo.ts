@@ -3,10 +3,12 @@
  * contest results (`src/metrics/elo.ts`; the file's shape is `ContestsFileSchema` below and docs/METRICS.md, "Elo").
  */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { rateContests, type EloRating } from '../metrics/elo.js';
 import { UsageError } from './errors.js';
+import { SIGNAL_STORE_HELP, storeSignalResult } from './signal-results.js';
 import { parsePositiveInt } from './options.js';
 
 const rating = z.number().finite();
@@ -72,7 +74,9 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON')
     .option('--reps <n>', 'bootstrap replicates', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
-    .action((flags: { contests: string; json?: boolean; reps: number; seed: number }) => {
+    .option('--store [spec]', SIGNAL_STORE_HELP)
+    .option('--name <name>', 'name of the stored result (default: the model, else the contests file\'s name)')
+    .action(async (flags: { contests: string; json?: boolean; reps: number; seed: number; store?: string | true; name?: string }) => {
       const file = readContests(flags.contests);
       let result: EloRating;
       try {
@@ -82,5 +86,12 @@ export function register(program: Command): void {
         throw error;
       }
       process.stdout.write(flags.json ? JSON.stringify({ model: file.model ?? null, ...result }) + '\n' : text(result, file.model));
+      if (flags.store !== undefined) {
+        const stored = await storeSignalResult(flags.store === true ? undefined : flags.store, { kind: 'elo',
+          name: flags.name ?? file.model ?? basename(flags.contests), inputs: { contestsFile: flags.contests, reps: flags.reps, seed: flags.seed },
+          result: { model: file.model ?? null, ...result }, headline: { model: file.model ?? null, rating: result.rating.point,
+            lower: result.rating.lower, upper: result.rating.upper, contests: result.contests.length } });
+        process.stderr.write(`stored as signal result ${stored.id} in ${stored.location}\n`);
+      }
     });
 }

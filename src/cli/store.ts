@@ -9,6 +9,7 @@ import { openResultStore, resolveStoreLocation, STORE_ENV } from '../store/open.
 import type { KeepTests, ResultStore } from '../store/result-store.js';
 import { importRunDirectory } from '../store/run-dir.js';
 import { registerUserError } from './errors.js';
+import { registerSignalsCommand } from './signal-results.js';
 
 registerUserError(StoreError);
 
@@ -109,6 +110,7 @@ export function register(program: Command): void {
         process.stdout.write(`run ${run.id} (${run.name}): model ${after.model}, tags ${after.tags.length === 0 ? '(none)' : after.tags.join(', ')}\n`);
       });
     });
+  registerSignalsCommand(store);
   store.command('where')
     .description('print which store --store and the environment name')
     .option('--store <spec>', STORE_OPTION_HELP)

@@ -6,7 +6,7 @@
  * solutions included.
  */
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { firstPerProblem, testsQuality, type ProblemQuality, type TestsQualityReport } from '../apps/tests-quality/index.js';
@@ -17,12 +17,14 @@ import { defaultSubmissionContext } from '../kinds/index.js';
 import { JUDGE_DEFAULTS, mibToKiB, secondsToMs } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { UsageError } from './errors.js';
+import { SIGNAL_STORE_HELP, storeSignalResult } from './signal-results.js';
 import { parseMemoryLimitMiB, parsePositiveInt, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP } from './options.js';
 import { existsSync } from 'node:fs';
 
 interface Flags {
   problems: string; correct: string; incorrect: string; format: string; mutants: number; jobs?: number; json?: boolean; out?: string;
   timeLimit?: number; memoryLimit?: number; cacheDir?: string; unsafeNoSandbox?: boolean; show: number; perProblem?: number;
+  store?: string | true; name?: string;
 }
 
 function pct(x: number | null | undefined): string {
@@ -77,6 +79,8 @@ export function register(program: Command): void {
     .option('--show <n>', 'problems listed in the text output', parsePositiveInt, 20)
     .option('--json', 'print the whole report as JSON')
     .option('--out <file>', 'also write the whole report as JSON to FILE')
+    .option('--store [spec]', SIGNAL_STORE_HELP)
+    .option('--name <name>', 'name of the stored result (default: the problems file\'s name)')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
     .action(async (flags: Flags) => {
       if (!existsSync(flags.problems)) throw new UsageError(`--problems ${flags.problems}: no such file or directory`);
@@ -95,9 +99,18 @@ export function register(program: Command): void {
           mutantsPerProblem: flags.mutants, submission: context,
           onProgress: (done, total) => { if (process.stderr.isTTY && !flags.json) process.stderr.write(`\rjudged ${done}/${total}`); } });
         if (process.stderr.isTTY && !flags.json) process.stderr.write('\n');
-        const json = JSON.stringify({ problemsFile: flags.problems, correctFile: flags.correct, incorrectFile: flags.incorrect, format,
-          ...(flags.perProblem === undefined ? {} : { perProblem: flags.perProblem }), mutantsPerProblem: flags.mutants, ...report });
+        const inputs = { problemsFile: flags.problems, correctFile: flags.correct, incorrectFile: flags.incorrect, format,
+          ...(flags.perProblem === undefined ? {} : { perProblem: flags.perProblem }), mutantsPerProblem: flags.mutants };
+        const json = JSON.stringify({ ...inputs, ...report });
         if (flags.out !== undefined) await writeFile(flags.out, json + '\n');
+        if (flags.store !== undefined) {
+          const o = report.overall;
+          const stored = await storeSignalResult(flags.store === true ? undefined : flags.store, { kind: 'tests-quality',
+            name: flags.name ?? basename(flags.problems), inputs, result: JSON.parse(json) as unknown,
+            headline: { problems: o.problems, correct: o.correct, incorrect: o.incorrect, tests: o.tests, tpr: o.tpr, tnr: o.tnr, baseTnr: o.baseTnr,
+              mutationScore: o.mutationScore, redundantTests: o.redundantTests, minimalSubsetTests: o.minimalSubsetTests } });
+          process.stderr.write(`stored as signal result ${stored.id} in ${stored.location}\n`);
+        }
         process.stdout.write(flags.json ? json + '\n' : text(report, flags.show));
       } finally {
         await judge.close();

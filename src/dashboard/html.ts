@@ -108,7 +108,7 @@ export function page(options: PageOptions, body: string): string {
 <base href="${esc(options.base)}"><link rel="icon" href="data:,"><title>${esc(options.title)} · Crucible</title>
 <link rel="stylesheet" href="static/dashboard.css"><script type="module" src="static/dashboard.js"></script>${options.charts === true ? '<link rel="preload" as="script" href="static/vega.min.js">' : ''}</head>
 <body data-page="${esc(options.page)}"${data}>
-<header><a class="brand" href="">Crucible</a><nav><a href="">Runs</a><a href="compare">Compare</a><a href="training">Training</a></nav>
+<header><a class="brand" href="">Crucible</a><nav><a href="">Runs</a><a href="compare">Compare</a><a href="training">Training</a><a href="signals">Signals</a></nav>
 <span id="live-status" class="live" title="live updates">●</span></header>
 <main>${crumbs === '' ? '' : `<p class="crumbs">${crumbs}</p>`}<h1>${esc(options.title)}</h1>
 ${body}

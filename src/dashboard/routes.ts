@@ -12,9 +12,11 @@
  *   GET  /training, /training/:id       training runs, a training run
  *   GET  /events                        server-sent events (live updates)
  *   GET  /api/runs, /api/runs/:id       JSON (the numbers the pages show)
+ *   GET  /api/runs/:id/sample?task=T&index=I  JSON (a sample's verdict; a repository task's per-test status map)
  *   GET  /api/runs/:id/headline         JSON (a run's headline pass@k, recomputed while it runs; the runs list polls it)
  *   GET  /api/training/:id/series       JSON (a training run's buckets and chart specs; ?with=ID,ID&smooth=0.6)
  *   GET  /training/:id/problems, /api/training/:id/problems   difficulty per problem (pages/difficulty.ts)
+ *   GET  /signals[/:id], /api/signals[/:id]   stored tests-quality and elo results (pages/signals.ts)
  *   POST /api/training/:run/events      reward events of a training run (docs/DASHBOARD.md)
  *   GET  /static/:file                  scripts and styles
  * Handlers answer their own errors (an HTML page for pages, `{error: {code, message}}` for the API), so the
@@ -39,9 +41,11 @@ import { renderProblem } from './pages/problem.js';
 import { renderRun, verdictCounts } from './pages/run.js';
 import { LIST_KS, renderRuns, STALLED_MS } from './pages/runs.js';
 import { renderSample } from './pages/sample.js';
+import { repositoryTestMap } from './repository-tests.js';
 import { DEFAULT_SMOOTHING, renderTraining, renderTrainingList, trainingFacts, trainingSpecs } from './pages/training.js';
 import type { TrainingLine } from './training-charts.js';
 import { registerDifficultyPages } from './pages/difficulty.js';
+import { registerSignalPages } from './pages/signals.js';
 
 /** Options of `registerDashboard`. */
 export interface DashboardOptions {
@@ -158,6 +162,7 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     return html(reply, renderRun(base, run, {
       problems, analysis, totalProblems: (await store.taskIds(run.id)).length, breakdowns: breakdownsOf(problems, runBootstrapOptions(run)),
       reasons: await store.reasonCounts(run.id, 20), others: await store.listRuns({ limit: 200 }), stalledMs: kit.stalledMs,
+      efficiency: await store.efficiencyOf(run.id),
     }));
   });
 
@@ -180,7 +185,8 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     if (run === undefined) return problemPage(reply, 404, 'Run not found', `There is no run ${p.id}.`);
     const sample = await store.sample(run.id, q.task, q.index);
     if (sample === undefined) return problemPage(reply, 404, 'Sample not found', `Run ${run.id} has no sample ${q.index} of ${q.task}.`);
-    return html(reply, renderSample(base, run, sample));
+    const efficiency = (await store.efficiencyOf(run.id)).find((r) => r.taskId === q.task && r.sampleIndex === q.index);
+    return html(reply, renderSample(base, run, sample, efficiency, await store.problemInfo(run.id, q.task)));
   });
 }
 
@@ -302,11 +308,24 @@ function registerRunApi(kit: RouteKit): void {
     const series = analysis === undefined ? {} : { base: analysis.base, ...(analysis.plus === undefined ? {} : { 'base + plus': analysis.plus }) };
     return {
       run, problems, verdicts, analysis: analysis ?? null, totalProblems: (await store.taskIds(run.id)).length,
+      efficiency: await store.efficiencyOf(run.id),
       specs: analysis === undefined ? {} : {
         curve: passAtKCurveSpec(series), verdicts: verdictChartSpec(verdicts), heatmap: verdictHeatSpec(problems, run.id),
         difficulty: difficultySpec(problems.map((x) => ({ taskId: x.taskId, passRate: x.c / x.n }))),
       },
     };
+  });
+
+  app.get(`${prefix}/api/runs/:id/sample`, async (request, reply) => {
+    const p = parse(idSchema, request.params, reply, true);
+    const q = p === undefined ? undefined : parse(sampleSchema, request.query, reply, true);
+    if (p === undefined || q === undefined) return reply;
+    const run = await store.getRun(p.id);
+    if (run === undefined) return apiError(reply, 404, 'run_not_found', `no run ${p.id}`);
+    const sample = await store.sample(run.id, q.task, q.index);
+    if (sample === undefined) return apiError(reply, 404, 'sample_not_found', `run ${run.id} has no sample ${q.index} of ${q.task}`);
+    const map = repositoryTestMap(await store.problemInfo(run.id, q.task), sample);
+    return { run: run.id, ...sample, ...(map === undefined ? {} : { testStatusMap: map }) };
   });
 
   app.get(`${prefix}/api/runs/:id/headline`, async (request, reply) => {
@@ -378,5 +397,6 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
   registerRunApi(kit);
   registerTrainingApi(kit, options.ingest !== false);
   registerDifficultyPages(kit);
+  registerSignalPages(kit);
   return feed;
 }

@@ -22,6 +22,7 @@
  * `internal_error`, tried again.
  */
 import type { EnvironmentProvider } from '../judge/environment.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
@@ -34,7 +35,7 @@ import {
 import { GroundTruthError, referenceFailureReason, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
-import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, compileLimits, LIMIT_RANGES, outOfRange, runLimits, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { internalRun } from '../sandbox/types.js';
 import {
@@ -73,6 +74,13 @@ export interface LocalJudgeOptions {
   readonly ownsSandbox: boolean;
   /** Providers of the prepared environments plans may name (`PlanWorkspace`), by name; default none. */
   readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
+  /** SQL servers `sql_engine` plans may name (`src/judge/sql-engine.ts`), by name; default none. */
+  readonly sqlEngines?: ReadonlyMap<string, SqlEngine>;
+  /**
+   * Calibrated time limits for problems whose reference solution is measured (`ModeContext.calibration`);
+   * default `CALIBRATED_TIME_DEFAULTS`, null for the fixed limit everywhere.
+   */
+  readonly calibration?: CalibratedTimeLimit | null;
 }
 
 /** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
@@ -134,7 +142,7 @@ export class LocalJudge implements Judge {
   constructor(readonly sandbox: Sandbox, private readonly options: LocalJudgeOptions) {
     this.executor = new Executor(sandbox, options.languages);
     this.harness = new PythonHarnessPool(sandbox, harnessInterpreter(options.languages.get('python')));
-    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments);
+    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments, options.sqlEngines);
   }
 
   get capacity(): JudgeCapacity {
@@ -335,7 +343,8 @@ export class LocalJudge implements Judge {
     try {
       const reference = await this.reference(r);
       signal.throwIfAborted();
-      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
+      const calibration = this.options.calibration === undefined ? CALIBRATED_TIME_DEFAULTS : this.options.calibration;
+      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference, calibration };
       const plan = r.mode.plan(r.problem, r.program, context);
       const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, ...(r.language === undefined ? {} : { language: r.language }) });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);

@@ -137,6 +137,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     read: (path) => readBird(path),
   },
   {
+    id: 'bird-f1', aliases: [],
+    description: 'BIRD as `bird`, judged by mini-dev\'s soft F1 (`soft-f1` deciding, its score the partial credit; `bird-ex` reported beside it; never detected)',
+    detect: () => false,
+    read: (path) => readBird(path, { comparators: ['soft-f1', 'bird-ex'] }),
+  },
+  {
     id: 'verilog-eval', aliases: ['verilogeval'],
     description: 'NVlabs/verilog-eval v2 folder (ProbNNN_<name>_prompt.txt, _ref.sv, _test.sv): TopModule simulated with iverilog, pass read from the trusted report (never detected)',
     detect: () => false,

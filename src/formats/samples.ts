@@ -18,6 +18,8 @@
  * - Whole-file JSON lists (`sample-lists.ts`): bigcode-evaluation-harness generations (lists of strings without task
  *   ids, matched to the problems by the harness's prompts or its split's order: `bigcode.ts`; need the problems) and
  *   LiveCodeBench outputs (`question_id`, `output_list` of raw responses).
+ * - Spider's one-SQL-per-line and BIRD's `{question_id: SQL}` prediction files, given the question file the problems
+ *   came from (`options.sqlQuestions`; `sql-predictions.ts`).
  * - EvalPlus sample directories, `<task>/<n>.py` whole programs as `evalplus.codegen` writes them (`evalplus-samples.ts`).
  * `index` is the 0-based position of a sample among its task's samples in file order.
  * Errors: `DatasetError` naming file, line and field; a CodeT file without problems to match against.
@@ -32,6 +34,7 @@ import { isEvalPlusSampleDir, readEvalPlusSampleDir } from './evalplus-samples.j
 import { alignBigcode, type BigcodeAlignment } from './bigcode.js';
 import { liveCodeBenchSamples, wholeFileSampleFormat } from './sample-lists.js';
 import { predictionsKind, readPredictions } from './swe-predictions.js';
+import { readSqlPredictionFile, type SqlPredictionFormat, type SqlQuestionFile } from './sql-predictions.js';
 import type { Problem, Sample } from './types.js';
 
 export const SampleRecordSchema = z
@@ -56,7 +59,7 @@ export const SampleRecordSchema = z
   });
 
 /** Sample file kinds. */
-export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir' | 'predictions';
+export type SampleFormat = 'jsonl' | 'codet' | 'bigcode' | 'livecodebench' | 'multipl-e' | 'evalplus-dir' | 'predictions' | SqlPredictionFormat;
 
 /** A whole-file JSON document (a file whose first line starts with `[`). @throws DatasetError when not JSON. */
 async function wholeDocument(path: string): Promise<unknown> {
@@ -142,6 +145,8 @@ export interface ReadSamplesOptions {
   readonly problems?: readonly Problem[];
   /** bigcode generations shorter than their split: the harness's `--limit_start` they were made with (`bigcode.ts`). */
   readonly bigcodeStart?: number;
+  /** The Spider / BIRD question file the problems were read from: its prediction files are read too (`sql-predictions.ts`). */
+  readonly sqlQuestions?: SqlQuestionFile;
 }
 
 /** A read samples file: its samples, its detected kind, and for bigcode files how their lists were matched. */
@@ -157,6 +162,10 @@ export interface SampleFile {
  *   and a bigcode file that cannot be matched to them unambiguously.
  */
 export async function readSampleFile(path: string, options: ReadSamplesOptions = {}): Promise<SampleFile> {
+  if (options.sqlQuestions !== undefined && (await stat(path).catch(() => undefined))?.isFile() === true) {
+    const sql = await readSqlPredictionFile(path, options.sqlQuestions, options.problems);
+    if (sql !== undefined) return sql;
+  }
   const format = await detectSampleFormat(path);
   if (format === 'jsonl') return { samples: await readSampleJsonl(path), format };
   if (format === 'livecodebench') return { samples: liveCodeBenchSamples(path, await wholeDocument(path)), format };

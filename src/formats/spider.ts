@@ -142,10 +142,14 @@ const PY_STRIP = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu;
 
 /**
  * Read a Spider prediction file (module comment): sample `i` answers question `i` (task id `String(i)`).
- * `questionCount` is the number of questions of the dev file (all of them, also those skipped for a missing database).
- * @throws DatasetError on an empty line or a line count other than `questionCount`.
+ * `questions` is the number of questions of the dev file (all of them, also those skipped for a missing database),
+ * or their `db_id`s in file order: then a line's optional tab-separated `db_id` (the form the test-suite evaluator's
+ * prediction files take) must be its question's, so a shifted file is an error rather than scored against the wrong
+ * questions.
+ * @throws DatasetError on an empty line, a line count other than the questions', a `db_id` other than its question's.
  */
-export async function readSpiderPredictions(path: string, questionCount: number): Promise<Sample[]> {
+export async function readSpiderPredictions(path: string, questions: number | readonly string[]): Promise<Sample[]> {
+  const questionCount = typeof questions === 'number' ? questions : questions.length;
   const text = await readDecompressedText(path);
   const lines = text.split(/\r\n|\r|\n/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -156,8 +160,14 @@ export async function readSpiderPredictions(path: string, questionCount: number)
       throw new DatasetError(path, i + 1, undefined,
         'empty line: Spider\'s evaluator reads it as a session break, misaligning every later prediction');
     }
-    const sql = stripped.split('\t')[0]!.replaceAll('value', '1');
-    out.push({ taskId: String(out.length), index: 0, solution: sql, line: i + 1 });
+    const [query, given] = stripped.split('\t');
+    const dbId = typeof questions === 'number' ? undefined : questions[out.length];
+    const named = given?.replace(PY_STRIP, '');
+    if (dbId !== undefined && named !== undefined && named !== '' && named !== dbId) {
+      throw new DatasetError(path, i + 1, 'db_id',
+        `line ${i + 1} names database "${named}", question ${out.length} of the dev file is on "${dbId}": Spider pairs predictions with questions by line`);
+    }
+    out.push({ taskId: String(out.length), index: 0, solution: query!.replaceAll('value', '1'), line: i + 1 });
   }
   if (out.length !== questionCount) {
     throw new DatasetError(path, undefined, undefined,

@@ -21,6 +21,7 @@ import type { PackageOutcome } from '../judge/plan.js';
 import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
+import { formalCheckSchema } from '../verdict/formal.js';
 import { ANALYZER_IDS, type AnalyzerId, type DetailedVerdict, type FailedTestDetail, type JudgedBy } from '../verdict/index.js';
 import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
 import { EXECUTION_STATUSES, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
@@ -139,6 +140,7 @@ const verilogSchema = z.object({
   kind: z.literal('verilog'), taskId: text.min(1), preset: z.enum(['verilog-eval', 'rtllm', 'codev']), prompt: text,
   topModule: text, reference: text, testbench: text.optional(), interface: text.optional(), files: z.array(namedFile).optional(),
   codev: z.object({ sequences: positiveInt.max(10_000), steps: positiveInt.max(100_000), seed: z.number().int() }).optional(), timeLimitMs: positiveInt.optional(),
+  formal: z.boolean().optional(), synthesis: z.boolean().optional(),
 });
 
 /**
@@ -275,7 +277,7 @@ const analysisReportSchema = z.object({
 export const verdictSchema = z.object({
   status: sampleStatusSchema, passed: z.boolean(), plusStatus: sampleStatusSchema.optional(), plusPassed: z.boolean().optional(),
   tests: z.array(testResultSchema), testCount: z.number().int().nonnegative(), cpuMs: nonNegative, wallMs: nonNegative,
-  reason: text.optional(), score: z.number().min(0).max(1).optional(),
+  reason: text.optional(), score: z.number().min(0).max(1).optional(), formal: formalCheckSchema.optional(),
   detail: z.object({ failures: z.array(failedTestDetailSchema).optional(), stderr: text.optional(), memoryKiB: nonNegative.optional() }).optional(),
   analysis: analysisReportSchema.optional(),
 });

@@ -31,6 +31,7 @@ export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
       status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
       ...(verdict.score === undefined ? {} : { score: verdict.score }),
       ...(verdict.analysis === undefined ? {} : { analysis: verdict.analysis }),
+      ...(verdict.formal?.synthesis === undefined ? {} : { synthesis: verdict.formal.synthesis }),
     });
   } catch (error) {
     if (error instanceof RewardError) return null;

@@ -18,6 +18,7 @@ import { TENANT_PATTERN, type AnalysisOption } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { rolloutOf, TRAINING_RUN_HEADER, TRAINING_RUN_NAME } from './training.js';
 import { parseBody } from './validate.js';
+import { prepareSqlPresetRollout, sqlPresetReward, type SqlPresetReward, type SqlPresetRollout } from './sql-presets.js';
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
 
@@ -33,6 +34,7 @@ const submissionFields = {
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional().describe('Memory limit, KiB (inline tests).'),
   pick: z.enum(['first', 'last']).optional().describe('Which fenced block to take; default last.'),
   stripThink: z.boolean().optional().describe('Remove <think> sections first; default true.'),
+  formal: z.boolean().optional().describe('verilog problems: also check the design formally against the reference with yosys (verdict.formal); default false.'),
 };
 
 type SubmissionShape = { response?: string; code?: string; problem?: string; tests?: unknown };
@@ -84,7 +86,7 @@ type RewardItem = z.output<typeof ItemSchema>;
 
 /**
  * The wire form of a verdict (`/v1/judge`): status, counts (`testsRun`, `testsPassed`), the first failing test, resource
- * use, reason, score, extraction; with `tests` every test's result as well.
+ * use, reason, score, the formal check (`verilog` with `formal`), extraction; with `tests` every test's result as well.
  */
 export function verdictJson(verdict: Verdict, extraction: Extraction, options: { readonly tests?: boolean } = { tests: true }): Record<string, unknown> {
   const firstFailed = verdict.tests.find((t) => t.status !== 'passed');
@@ -101,6 +103,7 @@ export function verdictJson(verdict: Verdict, extraction: Extraction, options: {
     wallMs: verdict.wallMs,
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
+    ...(verdict.formal === undefined ? {} : { formal: verdict.formal }),
     extraction,
   };
 }
@@ -134,11 +137,36 @@ export function requestedAnalysis(judged: Judged): Record<string, unknown> | und
  * runs it (its `tools`, else every analyser of the language), the report on the verdict for `rewardOf`.
  */
 async function judgeRollout(ctx: ServerContext, prepared: Prepared, spec: RewardSpec, scope: RequestScope): Promise<Judged> {
-  return ctx.service.judgeReserved(withAnalysis(prepared, spec.analysis === undefined ? undefined : spec.analysis.tools ?? true), scope);
+  // A SQL preset's reward asks for no analysis (main's rule); otherwise the spec's analysis rides on the request.
+  const analysis = spec.kind === 'sql_preset' || spec.analysis === undefined ? undefined : spec.analysis.tools ?? true;
+  return ctx.service.judgeReserved(withAnalysis(prepared, analysis), scope);
 }
 
-function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean): Submission {
-  return { ...body, failFast } as Submission;
+/** A judged rollout with what its spec needs besides the verdict: a patch similarity, a SQL preset's reward. */
+type RolloutJudged = Judged & { similarity?: number; preset?: SqlPresetReward & { readonly name: string } };
+
+/** Judge one prepared rollout the way its spec asks (similarity: not run; SQL preset: judged, then scored by the preset). */
+export async function judgeItem(ctx: ServerContext, p: Prepared, spec: RewardSpec, scope: RequestScope, preset: SqlPresetRollout | undefined): Promise<RolloutJudged> {
+  if (spec.kind === 'patch_similarity') return similarityJudged(ctx, p);
+  const judged = await judgeRollout(ctx, p, spec, scope);
+  if (preset === undefined) return judged;
+  return { ...judged, preset: { name: preset.preset, ...sqlPresetReward(preset, judged.verdict) } };
+}
+
+/**
+ * Prepare one rollout of a reward route: by its SQL preset's own extraction for a `sql_preset` spec (the rollout
+ * then also comes back), else as any submission. `field` prefixes error field names.
+ */
+export function prepareRollout(ctx: ServerContext, sub: Submission, spec: RewardSpec, field: string): { prepared: Prepared; preset?: SqlPresetRollout } {
+  if (spec.kind === 'sql_preset') {
+    const preset = prepareSqlPresetRollout(ctx.service, sub, spec.preset, field);
+    return { prepared: preset.prepared, preset };
+  }
+  return { prepared: ctx.service.prepare(sub, field) };
+}
+
+function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean, synthesis = false): Submission {
+  return { ...body, failFast, ...(synthesis ? { synthesis: true } : {}) } as Submission;
 }
 
 /**
@@ -172,9 +200,10 @@ function similarityJudged(ctx: ServerContext, p: Prepared): Judged & { similarit
   };
 }
 
-function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: Judged & { similarity?: number }): ItemResult {
+function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: RolloutJudged): ItemResult {
   const v = judged.verdict;
-  const reward = spec.kind === 'patch_similarity' && judged.similarity !== undefined ? judged.similarity : rewardOf(spec, v);
+  const reward = judged.preset !== undefined ? judged.preset.reward
+    : spec.kind === 'patch_similarity' && judged.similarity !== undefined ? judged.similarity : rewardOf(spec, v);
   return {
     id: item.id,
     group,
@@ -189,7 +218,10 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: J
       cpuMs: v.cpuMs,
       wallMs: v.wallMs,
       extraction: judged.extraction,
+      ...(judged.preset === undefined ? {} : { preset: { name: judged.preset.name, formatOk: judged.preset.formatOk,
+        ...(judged.preset.execution === undefined ? {} : { execution: judged.preset.execution }) } }),
       ...(v.analysis === undefined ? {} : { analysis: analysisJson(v.analysis) }),
+      ...(v.formal === undefined ? {} : { formal: v.formal }),
     },
   };
 }
@@ -300,11 +332,15 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     const where = feedContext(request, body, startedMs);
     const specs: RewardSpec[] = [];
     const prepared: Prepared[] = [];
+    const presets: (SqlPresetRollout | undefined)[] = [];
     const groups: string[] = [];
     body.items.forEach((item, i) => {
       const spec = item.reward ?? body.reward;
       const failFast = spec.kind === 'binary' && spec.failFast;
-      const p = ctx.service.prepare(toSubmission(item, failFast), `items[${i}].`);
+      // A spec with a synthesis term needs the design's synthesis statistics (verilog problems only: checked there).
+      const synthesis = 'synthesis' in spec && spec.synthesis !== undefined;
+      const { prepared: p, preset } = prepareRollout(ctx, toSubmission(item, failFast, synthesis), spec, `items[${i}].`);
+      presets.push(preset);
       if ((spec.kind === 'fraction' || spec.kind === 'threshold') && spec.weights !== undefined && spec.weights.length !== p.testCount) {
         const field = item.reward ? `items[${i}].reward.weights` : 'reward.weights';
         throw new ServiceError('invalid_body', `${field}: ${spec.weights.length} weights for ${p.testCount} tests`, field);
@@ -319,10 +355,10 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     });
     ctx.service.reserve(prepared);
     const scope = requestScope(request, reply, body.tenant);
-    if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, groups, where });
+    if (wantsNdjson(request)) return streamRewards(reply, ctx, scope, { items: body.items, specs, prepared, presets, groups, where });
 
     const results = await Promise.all(prepared.map(async (p, i) => {
-      const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await judgeRollout(ctx, p, specs[i]!, scope);
+      const judged = await judgeItem(ctx, p, specs[i]!, scope, presets[i]);
       const result = itemResult(body.items[i]!, groups[i]!, specs[i]!, judged);
       feed(ctx, result, p.problemId, judged, where, i);
       return result;
@@ -353,9 +389,9 @@ function summaryOf(results: readonly ItemResult[]): Record<string, unknown> {
  * overloaded server still answers 429 with no body streamed.
  */
 async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: RequestScope,
-  batch: { items: readonly RewardItem[]; specs: readonly RewardSpec[]; prepared: readonly Prepared[]; groups: readonly string[];
-    where: FeedContext }): Promise<void> {
-  const { items, specs, prepared, groups, where } = batch;
+  batch: { items: readonly RewardItem[]; specs: readonly RewardSpec[]; prepared: readonly Prepared[];
+    presets: readonly (SqlPresetRollout | undefined)[]; groups: readonly string[]; where: FeedContext }): Promise<void> {
+  const { items, specs, prepared, presets, groups, where } = batch;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
@@ -365,7 +401,7 @@ async function streamRewards(reply: FastifyReply, ctx: ServerContext, scope: Req
   const byGroup = new Map<string, ItemResult[]>();
   const results: ItemResult[] = [];
   await Promise.all(prepared.map(async (p, i) => {
-    const judged = specs[i]!.kind === 'patch_similarity' ? similarityJudged(ctx, p) : await judgeRollout(ctx, p, specs[i]!, scope);
+    const judged = await judgeItem(ctx, p, specs[i]!, scope, presets[i]);
     if (scope.signal.aborted) return;
     const result = itemResult(items[i]!, groups[i]!, specs[i]!, judged);
     feed(ctx, result, p.problemId, judged, where, i);

@@ -8,7 +8,8 @@
  *   `prompts[i]` when it starts with it, else the whole query.
  * - `labels[i]`: how to judge sample i (docs/API.md, "Label format"): a JSON string (or object) with
  *   `problem` (a loaded problem id) or `tests` (`[{input, output}]`), optional `language`, `comparator`,
- *   `timeLimitMs`, `reward` (a reward spec, default binary); a bare string that is not JSON is a problem id.
+ *   `timeLimitMs`, `reward` (a reward spec, default binary; a `sql_preset` spec reads the response by its preset's
+ *   own rule, `./sql-presets.ts`); a bare string that is not JSON is a problem id.
  * - `rewards[i]` = `scores[i]` = the reward; `extra_logs` holds per-sample lists of numbers only (`extraLogs`):
  *   OpenRLHF makes a tensor of each value, which a list of strings would break.
  * Empty lists give empty answers. When any sample is `internal_error` there is no honest float to return, so
@@ -26,7 +27,8 @@ import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
 import { rolloutOf } from './training.js';
-import { feedContext } from './native.js';
+import { feedContext, prepareRollout } from './native.js';
+import { sqlPresetReward, type SqlPresetRollout } from './sql-presets.js';
 import { requestScope } from './scope.js';
 import { fieldPath, parseBody } from './validate.js';
 
@@ -141,6 +143,7 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
     if (n > 0 && body.labels === undefined) throw new ServiceError('invalid_body', 'labels: required (tests travel in labels)', 'labels');
     const specs: RewardSpec[] = [];
     const prepared: Prepared[] = [];
+    const presets: (SqlPresetRollout | undefined)[] = [];
     const groups: string[] = [];
     for (let i = 0; i < n; i++) {
       const label = parseLabel(body.labels![i]!, i);
@@ -148,15 +151,20 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
       const prompt = body.prompts?.[i];
       const response = prompt !== undefined && query.startsWith(prompt) ? query.slice(prompt.length) : query;
       const failFast = label.reward.kind === 'binary' && label.reward.failFast;
-      prepared.push(ctx.service.prepare({ response, language: label.language, problem: label.problem, tests: label.tests,
-        comparator: label.comparator, timeLimitMs: label.timeLimitMs, failFast }, `labels[${i}].`));
+      const rollout = prepareRollout(ctx, { response, language: label.language, problem: label.problem, tests: label.tests,
+        comparator: label.comparator, timeLimitMs: label.timeLimitMs, failFast }, label.reward, `labels[${i}].`);
+      prepared.push(rollout.prepared);
+      presets.push(rollout.preset);
       specs.push(label.reward);
       groups.push(groupKeyOf(label, prompt, body.labels![i]!));
     }
     ctx.service.reserve(prepared);
     const scope = requestScope(request, reply);
     const judged = await Promise.all(prepared.map((p) => ctx.service.judgeReserved(p, scope)));
-    const rewards = judged.map((j, i) => rewardOf(specs[i]!, j.verdict));
+    const rewards = judged.map((j, i) => {
+      const preset = presets[i];
+      return preset === undefined ? rewardOf(specs[i]!, j.verdict) : sqlPresetReward(preset, j.verdict).reward;
+    });
     const failed = rewards.flatMap((r, i) => (r === null ? [i] : []));
     if (failed.length > 0) {
       const first = judged[failed[0]!]!.verdict.reason ?? 'crucible failed';

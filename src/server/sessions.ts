@@ -41,7 +41,7 @@ const LimitsSchema = z.object({
 
 export const CreateSessionSchema = z.object({
   environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program | repository'),
-  task: z.unknown().optional().describe('sqlite: {sql}; program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?; repository: {problem, reward?}'),
+  task: z.unknown().optional().describe('sqlite: {sql, gold?, comparators?} (gold: InterCode-SQL submits); program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?; repository: {problem, reward?}'),
   limits: LimitsSchema.optional(),
   ttlSeconds: limitSchema(LIMIT_RANGES.ttlSeconds, 's').optional().describe('Idle seconds before the session is evicted.'),
 }).strict();
@@ -197,6 +197,8 @@ export function createSessionManager(ctx: ServerContext, registry: Registry): Se
     defaultTtlSeconds: ctx.config.sessionTtlSeconds,
     maxTtlSeconds: ctx.config.maxSessionTtlSeconds,
     programBackend: programBackend(ctx),
+    sqlJudge: (problem, query, signal) => ctx.judge.judge({ problem: { inline: problem }, program: { language: 'sql', source: query } },
+      signal === undefined ? {} : { signal }),
     repositoryBackend: repositoryBackend(ctx),
     ...(ctx.config.sessionMemoryKiB === undefined ? {} : { memoryBudgetKiB: ctx.config.sessionMemoryKiB }),
   });
@@ -210,6 +212,11 @@ export function createSessionManager(ctx: ServerContext, registry: Registry): Se
   registry.add(new Sampled('crucible_session_memory_budget_bytes', 'Host memory the open sessions may pin at most.', 'gauge',
     () => manager.stats.memoryBudgetKiB * 1024));
   return manager;
+}
+
+/** Whether a `sqlite` action is a submit (judged: one item of admission control, as a `program` step). */
+export function isSqlSubmit(action: unknown): boolean {
+  return action === 'submit' || (typeof action === 'object' && action !== null && (action as { kind?: unknown }).kind === 'submit');
 }
 
 /** Register the routes, the metrics and the manager's shutdown. */
@@ -233,7 +240,8 @@ export function registerSessions(app: FastifyInstance, ctx: ServerContext, regis
     const id = idOf(request.params);
     const body = parseBody(StepSchema, request.body);
     const scope = requestScope(request, reply);
-    const outcome = await admitted(() => manager.step(id, body.action, scope.signal), scope.signal, manager.environmentKind(id) === 'program');
+    const judged = manager.environmentKind(id) === 'program' || (manager.environmentKind(id) === 'sqlite' && isSqlSubmit(body.action));
+    const outcome = await admitted(() => manager.step(id, body.action, scope.signal), scope.signal, judged);
     return reply.send(outcome);
   });
   app.post('/v1/sessions/:id/reset', async (request, reply) => {

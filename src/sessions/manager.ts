@@ -16,7 +16,7 @@ import type { Environment } from './environments/environment.js';
 import { ProgramEnvironment, type ProgramBackend, type SubmitCount } from './environments/program.js';
 import { PYTHON_ENVIRONMENT } from './environments/python.js';
 import { RepositoryEnvironment, type RepositoryBackend } from './environments/repository.js';
-import { SQLITE_ENVIRONMENT } from './environments/sqlite.js';
+import { SQLITE_ENVIRONMENT, SqliteEnvironment, type SqlSubmitJudge } from './environments/sqlite.js';
 import {
   DEFAULT_SESSION_LIMITS, ENVIRONMENT_KINDS, REPOSITORY_SESSION_LIMITS, SESSION_LIMIT_RANGES, SessionError, type EnvironmentKind, type Observation,
   type SessionLimits, type StepOutcome,
@@ -34,6 +34,8 @@ export interface SessionManagerOptions {
   readonly defaultLimits?: Partial<SessionLimits>;
   /** How `program` tasks are bound to problems and judged; without it `program` sessions are refused. */
   readonly programBackend?: ProgramBackend;
+  /** How a `sqlite` task's submits are judged (InterCode-SQL); without it a task with a gold query is refused. */
+  readonly sqlJudge?: SqlSubmitJudge;
   /** How `repository` tasks are bound to instances, prepared and judged; without it `repository` sessions are refused. */
   readonly repositoryBackend?: RepositoryBackend;
   /** How often idle sessions are looked for, ms; default 1000 (0: never; call `evictIdle` yourself). */
@@ -177,6 +179,7 @@ export class SessionManager {
       }
       return new RepositoryEnvironment(task, limits, this.options.repositoryBackend, { caps: this.caps, slots: this.slots });
     }
+    if (kind === 'sqlite') return new SqliteEnvironment(task, limits, { caps: this.caps, slots: this.slots }, this.options.sqlJudge, submits);
     return new BoxEnvironment(BOX_SPECS[kind], task, limits, { caps: this.caps, slots: this.slots });
   }
 

@@ -141,6 +141,13 @@ export interface ProblemInfo {
   readonly reference?: { readonly language: string; readonly code: string };
   /** The unit-test code (HumanEval `test`, MBPP asserts), when the problem is judged by one. */
   readonly test?: string;
+  /**
+   * A repository task's test ids (SWE-bench's FAIL_TO_PASS and PASS_TO_PASS lists, in the instance's order): test
+   * `i` of a sample is `failToPass[i]`, then `passToPass[i - failToPass.length]` (`src/kinds/repository/repository.ts`).
+   * Kept so the sample page and its JSON show a per-test status map even when every test passed (passing tests are
+   * stored as counts). Absent for other kinds and for stores written before it.
+   */
+  readonly repositoryTests?: { readonly failToPass: readonly string[]; readonly passToPass: readonly string[] };
 }
 
 /** A problem of a run. `testCount`: tests the problem has (1 for a HumanEval check). */
@@ -210,6 +217,28 @@ export interface EfficiencyRow {
   readonly indistinguishable: boolean | null;
   readonly error: string | null;
 }
+
+/** What a signal result is: a `crucible tests-quality` report or a `crucible elo` rating. */
+export type SignalKind = 'tests-quality' | 'elo';
+
+/**
+ * A result of `crucible tests-quality` or `crucible elo` kept in the store (table `signal_results`, step 9):
+ * `headline` the few numbers a list shows (tests-quality: `tpr`, `tnr`, `mutationScore`, `problems`, …; elo:
+ * `rating`, `lower`, `upper`, `contests`), `result` the whole report as the command's `--json` prints it, `inputs`
+ * the files and settings it came from. Times are epoch ms.
+ */
+export interface SignalResultRow {
+  readonly id: number;
+  readonly kind: SignalKind;
+  readonly name: string;
+  readonly createdMs: number;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly headline: Readonly<Record<string, number | string | null>>;
+  readonly result: unknown;
+}
+
+/** A signal result to store (`id` and, by default, `createdMs` are the store's). */
+export type NewSignalResult = Omit<SignalResultRow, 'id' | 'createdMs'> & { readonly createdMs?: number };
 
 export interface ProblemCountsRow {
   readonly taskId: string;
@@ -448,6 +477,12 @@ export interface ResultStore {
   addEfficiency(runId: number, rows: readonly EfficiencyRow[]): Promise<void>;
   /** The run's measured samples, by task id and sample index (empty when it was not measured). */
   efficiencyOf(runId: number): Promise<EfficiencyRow[]>;
+  /** Store a `crucible tests-quality` or `crucible elo` result; resolves to its id. */
+  addSignalResult(result: NewSignalResult): Promise<number>;
+  /** Stored signal results, newest first, of one kind or all (without `result`: `null` there; `signalResult` has it). */
+  listSignalResults(kind?: SignalKind): Promise<SignalResultRow[]>;
+  /** One stored signal result with its whole report, or undefined. */
+  signalResult(id: number): Promise<SignalResultRow | undefined>;
 
   listRuns(filter?: RunFilter): Promise<RunListRow[]>;
   getRun(runId: number): Promise<RunRow | undefined>;

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { join } from 'node:path';
 import { cliWorkspace } from '../support/cli.js';
 import { openResultStore } from '../../src/store/open.js';
+import { startDashboard } from '../../src/dashboard/server.js';
 
 const { dir, crucible, file } = cliWorkspace('efficiency');
 
@@ -74,6 +75,25 @@ describe('crucible eval --efficiency', () => {
       assert.ok(rows.every((r) => r.wallLowerMs <= r.wallMedianMs && r.wallMedianMs <= r.wallUpperMs && r.peakMemoryKiB > 0));
       const summary = (await store.getRun(stored!.id))!.summary as Summary;
       assert.equal(summary.efficiency.aggregate.measuredSamples, 2, 'the summary the store keeps has the efficiency too');
+
+      // The dashboard shows the stored measurement: the run page's section and the sample page's numbers.
+      const dashboard = await startDashboard({ store });
+      try {
+        const runPage = await (await fetch(`${dashboard.url.replace(/\/$/, "")}/runs/${stored!.id}`)).text();
+        assert.match(runPage, /<h2>Efficiency<\/h2>/);
+        assert.match(runPage, /<caption>Means over measured passing samples \(DPS: over problems\); 2 measured, 0 could not be/);
+        const cells = [...runPage.matchAll(/<tr data-task="squares" data-sample="(\d)">[^]*?data-field="wall">([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+        assert.deepEqual(cells, rows.map((r) => [r.sampleIndex, Number(r.wallMedianMs.toFixed(1))]), 'one row per stored sample with its median wall time');
+        const samplePage = await (await fetch(`${dashboard.url.replace(/\/$/, "")}/runs/${stored!.id}/sample?task=squares&index=1`)).text();
+        const wall = /data-testid="efficiency-wall">([\d.]+)</.exec(samplePage);
+        assert.equal(Number(wall?.[1]), Number(rows[1]!.wallMedianMs.toFixed(1)), 'the sample page shows the stored median');
+        assert.match(samplePage, /data-testid="efficiency-instructions">–</, 'not counted (--no-instructions)');
+        assert.match(samplePage, /data-testid="efficiency-net">\d+\.\d{3}</);
+        const unmeasured = await (await fetch(`${dashboard.url.replace(/\/$/, "")}/runs/${stored!.id}/sample?task=squares&index=2`)).text();
+        assert.doesNotMatch(unmeasured, /efficiency-wall/, 'a failing sample has no measurement');
+      } finally {
+        await dashboard.close();
+      }
     } finally {
       await store.close();
     }

@@ -2,18 +2,19 @@
  * A run: what it is (model, dataset, tags, sampling), pass@k with CI bands (base, and base + plus for EvalPlus
  * runs) labelled with its coverage while the run is going, verdicts, a per-problem heat map (problems × verdicts),
  * LiveCodeBench-style breakdowns (difficulty, platform, release month) when the problems carry those labels,
- * failures grouped by reason, difficulty, the per-problem table (task ids in numeric order), and provenance as a
+ * failures grouped by reason, efficiency (runs judged with `--efficiency`), difficulty, the per-problem table (task ids in numeric order), and provenance as a
  * readable table with the code version. A run with partial credit also shows its mean score.
  */
 import type { PassAtKSummary } from '../../metrics/summary.js';
 import { HEADLINE_KS } from '../../metrics/summary.js';
 import type { RunAnalysis } from '../../store/analysis.js';
 import { SAMPLE_STATUSES, type SampleStatus } from '../../verdict/index.js';
-import type { ProblemCountsRow, ReasonCountRow, RunListRow, RunRow } from '../../store/result-store.js';
+import type { EfficiencyRow, ProblemCountsRow, ReasonCountRow, RunListRow, RunRow } from '../../store/result-store.js';
 import type { Breakdown } from '../breakdowns.js';
 import { breakdownSpec, difficultySpec, passAtKCurveSpec, verdictChartSpec, verdictHeatSpec } from '../charts.js';
 import { badge, chart, esc, facts, naturalCompare, page, pct, progressBar, when } from '../html.js';
 import { provenanceRows } from '../provenance.js';
+import { efficiencySection } from './efficiency.js';
 import { samplingText, shownStatus, STALLED_MS } from './runs.js';
 
 /** Verdict counts over a run (every status, zeros included), from per-problem counts. */
@@ -141,6 +142,8 @@ export interface RunPageData {
   /** Runs to offer for comparison. */
   readonly others: readonly RunListRow[];
   readonly stalledMs?: number;
+  /** The run's measured samples (`crucible eval --efficiency`; empty or absent when it was not measured). */
+  readonly efficiency?: readonly EfficiencyRow[];
 }
 
 function head(run: RunRow, data: RunPageData): string {
@@ -188,6 +191,7 @@ export function renderRun(base: string, run: RunRow, data: RunPageData): string 
   const body = `${head(run, data)}
 <section><h2>pass@k</h2>${analysis === undefined ? '<p class="empty">No sample judged yet.</p>' : passAtKTable(analysis, coverage) + chart('curve', passAtKCurveSpec(series), 'pass@k against k with its confidence band')}</section>
 ${rerankSection(run)}
+${efficiencySection(run, data.efficiency ?? [])}
 <section class="two"><div><h2>Verdicts</h2><table id="verdicts"><thead><tr><th>status</th><th>samples</th></tr></thead><tbody>${counts.map((c) =>
     `<tr data-status="${c.status}"><td>${esc(c.status.replace(/_/g, ' '))}</td><td data-field="count">${c.count}</td></tr>`).join('')}</tbody></table></div>
 <div>${counts.some((c) => c.count > 0) ? chart('verdicts', verdictChartSpec(counts)) : ''}</div></section>

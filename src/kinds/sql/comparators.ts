@@ -28,17 +28,22 @@
  * - `bag-ordered` — Crucible's strict comparator: the same rows with the same multiplicities, columns in place;
  *   row order matters when the gold has ORDER BY (`'order by'` in its lower-cased text, the Spider rule). No
  *   DISTINCT rewriting.
+ * - `intercode` — InterCode-SQL's reward (`./intercode.ts`): the IoU of the two multisets of rows (Python `str` of
+ *   each tuple), scaled by Kendall's tau-b of the common rows' orders and rounded to 2 decimals; a match is 1. The
+ *   score is that reward, or 0 when it is negative (the common rows in opposite orders: InterCode gives down to -1,
+ *   a Crucible score is in [0, 1]).
  *
  * `floatDecimals` (optional, every comparator): reals are rounded to that many decimal places before anything
  * else (`0.1 + 0.2` then equals `0.3`), the usual float tolerance of text-to-SQL evaluators; integers are left
  * alone. Default: no rounding (the references' rule).
  */
+import { intercodeReward } from './intercode.js';
 import {
   pyStr, pyTypeStr, rowKey, sortedBy, valueKey, type SqlRow, type SqlValue,
 } from './values.js';
 
 /** The comparator names. */
-export const SQL_COMPARATORS = ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered'] as const;
+export const SQL_COMPARATORS = ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered', 'intercode'] as const;
 
 /** One comparator's name. */
 export type SqlComparator = (typeof SQL_COMPARATORS)[number];
@@ -267,5 +272,10 @@ export function compareResults(comparator: SqlComparator, gold: readonly SqlRow[
     }
     case 'bag-ordered':
       return binary(bagOrderedEq(g, p, options.orderMatters));
+    case 'intercode': {
+      // InterCode's reward is below 0 when the common rows come in the opposite order; a score is in [0, 1].
+      const reward = intercodeReward(g, p);
+      return { match: reward === 1, score: Math.max(0, reward) };
+    }
   }
 }

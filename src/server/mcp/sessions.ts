@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ServerContext } from '../context.js';
-import { admittedSessionWork, asServiceError, CreateSessionSchema, StepSchema } from '../sessions.js';
+import { admittedSessionWork, asServiceError, CreateSessionSchema, isSqlSubmit, StepSchema } from '../sessions.js';
 import { parseBody } from '../validate.js';
 import { SessionError, type SessionManager } from '../../sessions/index.js';
 import { toolResult } from './result.js';
@@ -25,12 +25,13 @@ export const SESSION_ID_INPUT = { id: ID };
 export const SESSION_DESCRIPTIONS = {
   create: 'Open a stateful environment in Crucible\'s sandbox and return its id, first observation and info. ' +
     'environment: "python" (a persistent REPL), "bash" (a persistent shell: cwd, variables, files), "sqlite" ' +
-    '(task {sql}: the database to load), "program" (task {problem: ID} or {tests: [{input, output}]}: a coding task ' +
+    '(task {sql, gold?, comparators?}: the database to load; with gold, InterCode-SQL\'s submit), "program" (task {problem: ID} or {tests: [{input, output}]}: a coding task ' +
     'whose submissions are judged; visibleTests: "all" or the indices of tests feedback may show, default none). ' +
     'limits (per step): cpuMs, wallMs, memoryKiB, processes, outputBytes, diskKiB, maxSteps, maxSubmits, feedbackChars; ' +
     'ttlSeconds: idle time before the session is closed.',
   step: 'Take one action in a session and return {observation: {stdout, stderr, exitCode, status, ...}, reward, done, info}. ' +
-    'action: code (python), a command line (bash), SQL (sqlite), or for program {kind: "run", code, stdin?} to run ' +
+    'action: code (python), a command line (bash), SQL (sqlite; "submit" or {kind: "submit", query} judges the last or the given ' +
+    'query against the task\'s gold: InterCode-SQL\'s reward, done), or for program {kind: "run", code, stdin?} to run ' +
     'the program once or {kind: "submit", code} to judge it (observation.feedback shows the first failing visible test ' +
     'and names a hidden one by index only; reward 1 when every test passes; at most maxSubmits submits). A step over its ' +
     'limits gets its status (time_limit_exceeded, ...) and the session survives.',
@@ -62,8 +63,9 @@ export function sessionTools(ctx: ServerContext, manager: SessionManager) {
     },
     step: async (args: { id: string; action: unknown }, signal: AbortSignal): Promise<CallToolResult> => {
       const body = parseBody(StepSchema, { action: args.action });
+      const kind = manager.environmentKind(args.id);
       return toolResult(await admittedSessionWork(ctx, () => manager.step(args.id, body.action, signal), signal,
-        manager.environmentKind(args.id) === 'program'));
+        kind === 'program' || (kind === 'sqlite' && isSqlSubmit(body.action))));
     },
     reset: async (args: { id: string }): Promise<CallToolResult> =>
       toolResult(await admittedSessionWork(ctx, () => manager.reset(args.id))),

@@ -52,6 +52,25 @@ INSERT INTO problem_steps (training_run_id, task_id, step, rollouts, passed, rew
   FROM training_events GROUP BY training_run_id, task_id, COALESCE(step, -1);
 `;
 
+/**
+ * Step 9: results of the signals computed outside an eval run (issue #28, item 8): `crucible tests-quality` and
+ * `crucible elo` reports, one row each. `kind` is `tests-quality` or `elo`; `headline_json` the few numbers a list
+ * shows (TPR/TNR/mutation score; rating and interval); `result_json` the whole report as the command's `--json`
+ * prints it; `inputs_json` the files and settings it was computed from.
+ */
+const SIGNAL_RESULTS_TABLE = `
+CREATE TABLE signal_results (
+  id {ID},
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  inputs_json TEXT NOT NULL,
+  headline_json TEXT NOT NULL,
+  result_json TEXT NOT NULL
+);
+CREATE INDEX signal_results_kind ON signal_results (kind, created_ms);
+`;
+
 /** Every step, oldest first. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -95,6 +114,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'samples.completion_kind and samples.completion: each sample\'s model text (or its sha256) as verdicts.jsonl carried it, '
       + 'kept only where it differs from its program\'s',
     sql: bothEngines('ALTER TABLE samples ADD COLUMN completion_kind SMALLINT; ALTER TABLE samples ADD COLUMN completion TEXT'),
+  },
+  {
+    version: 9,
+    description: 'signal_results: crucible tests-quality and crucible elo reports (headline numbers and the whole report)',
+    sql: bothEngines(SIGNAL_RESULTS_TABLE),
   },
 ];
 

@@ -15,7 +15,7 @@ import { compactCompletion, compactProgram, compactSample, detailColumns, expand
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
-  EfficiencyRow, ReasonCountRow, NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
+  EfficiencyRow, NewSignalResult, SignalKind, SignalResultRow, ReasonCountRow, NewRun, ProblemCountsRow, ProblemInfo, ProblemLabels, ResultStore, RunHeadline, TrainingBatchResult, RunFilter, RunListRow, RunProgress, RunRow, RunStatus, SampleDetailRow,
   SampleInput, SampleListRow, StoreBackend, StoreChanges, StoredProblem, StoredTest, TrainingBucketRow,
   TrainingProblemBucketRow, TrainingRunRow, TrainingSeries, ProblemStepRow,
 } from '../result-store.js';
@@ -49,6 +49,15 @@ const RUN_LIST_COLUMNS = `id AS "id", name AS "name", status AS "status", create
 /** Columns of `sample_efficiency` (schema.ts `EFFICIENCY_TABLES`), in insert order. */
 const EFFICIENCY_COLUMNS = ['run_id', 'task_id', 'sample_index', 'program_hash', 'language', 'cost_unit', 'instructions', 'wall_median_ms',
   'wall_lower_ms', 'wall_upper_ms', 'cpu_median_ms', 'peak_memory_kib', 'dps', 'dps_norm', 'beyond', 'net', 'nmu', 'indistinguishable', 'error'];
+
+const SIGNAL_COLUMNS = 'id AS "id", kind AS "kind", name AS "name", created_ms AS "createdMs", inputs_json AS "inputsJson", headline_json AS "headlineJson"';
+type SignalDb = { id: number; kind: string; name: string; createdMs: number; inputsJson: string; headlineJson: string; resultJson: string | null };
+
+function signalRow(r: SignalDb): SignalResultRow {
+  return { id: Number(r.id), kind: r.kind === 'elo' ? 'elo' : 'tests-quality', name: r.name, createdMs: Number(r.createdMs),
+    inputs: JSON.parse(r.inputsJson) as Record<string, unknown>, headline: JSON.parse(r.headlineJson) as Record<string, number | string | null>,
+    result: r.resultJson === null ? null : JSON.parse(r.resultJson) as unknown };
+}
 
 const RUN_COLUMNS = `${RUN_LIST_COLUMNS}, options_json AS "optionsJson", provenance_json AS "provenanceJson", summary_json AS "summaryJson"`;
 
@@ -333,6 +342,26 @@ class SqlStore implements ResultStore {
         r.costUnit, r.instructions, r.wallMedianMs, r.wallLowerMs, r.wallUpperMs, r.cpuMedianMs, r.peakMemoryKiB, r.dps, r.dpsNorm, r.beyond,
         r.net, r.nmu, r.indistinguishable === null ? null : Number(r.indistinguishable), r.error]), false);
     }));
+  }
+
+  addSignalResult(result: NewSignalResult): Promise<number> {
+    return this.write(async () => {
+      const row = await this.db.get<{ id: number }>(
+        'INSERT INTO signal_results (kind, name, created_ms, inputs_json, headline_json, result_json) VALUES (?, ?, ?, ?, ?, ?) RETURNING id AS "id"',
+        [result.kind, result.name, result.createdMs ?? Date.now(), JSON.stringify(result.inputs), JSON.stringify(result.headline), JSON.stringify(result.result)]);
+      return Number(row!.id);
+    });
+  }
+
+  async listSignalResults(kind?: SignalKind): Promise<SignalResultRow[]> {
+    const rows = await this.db.all<SignalDb>(`SELECT ${SIGNAL_COLUMNS}, NULL AS "resultJson" FROM signal_results${kind === undefined ? '' : ' WHERE kind = ?'}
+      ORDER BY created_ms DESC, id DESC`, kind === undefined ? [] : [kind]);
+    return rows.map(signalRow);
+  }
+
+  async signalResult(id: number): Promise<SignalResultRow | undefined> {
+    const row = await this.db.get<SignalDb>(`SELECT ${SIGNAL_COLUMNS}, result_json AS "resultJson" FROM signal_results WHERE id = ?`, [id]);
+    return row === undefined ? undefined : signalRow(row);
   }
 
   async efficiencyOf(runId: number): Promise<EfficiencyRow[]> {
