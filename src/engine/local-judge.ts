@@ -272,6 +272,7 @@ export class LocalJudge implements Judge {
   async close(): Promise<void> {
     this.harness.close();
     await this.executor.close();
+    for (const engine of this.options.sqlEngines?.values() ?? []) await engine.close?.();
     if (this.options.ownsSandbox) this.sandbox.close();
   }
 

@@ -34,4 +34,6 @@ export interface SqlEngine {
   readonly name: string;
   /** Run `job`; never rejects for what a query does (that is a line of the answer). @throws the signal's reason when aborted. */
   run(job: SqlEngineJob, signal?: AbortSignal): Promise<SqlEngineResult>;
+  /** Release what the engine holds (connections, a server it started); called by the judge's `close`. */
+  close?(): Promise<void>;
 }
