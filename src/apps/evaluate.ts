@@ -196,6 +196,7 @@ function recordOf(sample: Sample, hash: string, verdict: DetailedVerdict, keepCo
     ...(verdict.score !== undefined ? { score: verdict.score } : {}),
     ...(verdict.judgedBy !== undefined ? { judgedBy: verdict.judgedBy } : {}),
     ...(verdict.analysis !== undefined ? { analysis: { ...countFindings(verdict.analysis), lines: verdict.analysis.lines } } : {}),
+    ...(verdict.formal !== undefined ? { formal: verdict.formal } : {}),
     ...codeFields(sample, keepCode),
   };
 }

@@ -6,6 +6,7 @@
  * eval: the samples under way are cancelled, the store run is marked `interrupted`, the cursor comes back and the
  * command to resume is printed (exit 130).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -27,7 +28,7 @@ import type { SummaryExtras } from './eval-summary.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
-import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, JUDGE_DEFAULTS, mibToKiB, secondsToMs, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult, type KeepCode } from '../apps/evaluate.js';
 import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
 import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
@@ -49,7 +50,8 @@ import { codeVersion } from '../version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
-  parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+  applyLeanEndpoint, LEAN_ENDPOINT_HELP, parseLeanEndpoint, parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitRule,
+  parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
 
 registerUserError(DatasetError);
@@ -63,11 +65,12 @@ registerUserError(NothingToScoreError);
 
 interface EvalFlags extends GenerationFlags {
   samplingSeed: number | false;
+  leanEndpoint?: string;
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
-  timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
+  timeLimit?: number; timeLimitRule?: CalibratedTimeLimit | null; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
-  windowBy?: WindowBy; repoSource?: string[]; registry?: string; analysis?: true | string;
+  windowBy?: WindowBy; repoSource?: string[]; registry?: string; analysis?: true | string; formal?: boolean;
   efficiency?: boolean; efficiencyRepeats: number; efficiencyTests: number; instructions: boolean;
 }
 
@@ -99,6 +102,19 @@ function parseAnalysers(value: string): string {
 function analysersOf(flags: EvalFlags): readonly AnalyzerId[] | undefined {
   if (flags.analysis === undefined) return undefined;
   return flags.analysis === true ? [] : flags.analysis.split(',').map((t) => t.trim() as AnalyzerId);
+}
+
+/**
+ * `--formal`: every verilog problem also gets the formal check (`VerilogProblem.formal`), and the run's problems
+ * hash says so (a run directory judged without it is not resumed with it, nor the reverse).
+ * @throws UsageError when no problem of the run is a verilog problem.
+ */
+function withFormal(flags: EvalFlags, input: EvalInput): EvalInput {
+  if (flags.formal !== true) return input;
+  if (!input.problems.some((p) => p.kind === 'verilog')) throw new UsageError('--formal checks verilog designs: the run has no verilog problem');
+  const problems = input.problems.map((p) => (p.kind === 'verilog' ? { ...p, formal: true } : p));
+  const problemsHash = createHash('sha256').update(`${input.problemsHash}\0formal`).digest('hex');
+  return { ...input, problems, problemsHash };
 }
 
 /** Ids of the languages a run may use: each problem's default and every sample's, as the modes resolve them. */
@@ -305,6 +321,7 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
 async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
   const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
     languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+    ...flags.timeLimitRule === undefined ? {} : { calibration: flags.timeLimitRule },
     environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible: ${line}\n`)),
     ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
   return judge;
@@ -312,7 +329,12 @@ async function makeJudge(flags: EvalFlags, input: EvalInput, context: Submission
 
 async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string, signal: AbortSignal): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
-  const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
+  // A run judged under another time-limit rule is another run (resume must not mix them). The rule is recorded
+  // unless it is fixed, the only rule of run directories made before it existed, so those still resume with
+  // --time-limit-rule fixed.
+  const rule = flags.timeLimitRule === undefined ? CALIBRATED_TIME_DEFAULTS : flags.timeLimitRule;
+  const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes,
+    ...(rule === null ? {} : { timeLimitFactor: rule.factor, timeLimitFloorMs: rule.floorMs }) };
   const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions,
     labels: { ...input.labels, model: input.labels.model ?? basename(input.samplesPath) } },
     { rejudge: (record) => record.status === 'internal_error' || record.status === 'reference_failed' });
@@ -390,6 +412,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     problemsHash: input.problemsHash, samplesHash: input.samplesHash,
     ...(flags.since === undefined && flags.until === undefined ? {} : { releaseWindow: { since: flags.since ?? null, until: flags.until ?? null } }),
     scope: input.scope, problems: input.problems, sampleCount: input.samples.length, out: input.out, limits: input.limits,
+    timeLimitRule: flags.timeLimitRule === undefined ? CALIBRATED_TIME_DEFAULTS : flags.timeLimitRule,
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
@@ -484,11 +507,13 @@ export function register(program: Command): void {
     .option('--out <dir>', 'run directory (re-running with the same --out resumes, judging internal errors again)')
     .option('--json', 'print the summary as one JSON object')
     .option('--time-limit <seconds>', 'CPU time limit per program (unit tests) or per test/input', parseTimeLimitSeconds)
+    .option('--time-limit-rule <rule>', 'unit tests with a canonical solution: calibrated (default, 4x+200ms: min(--time-limit, 4 x the solution\'s CPU time + 200 ms)), FACTORx+FLOORms, or fixed (--time-limit for every program)', parseTimeLimitRule)
     .option('--memory-limit <MiB>', 'memory limit', parseMemoryLimitMiB)
     .option('--cache-dir <dir>', `ground-truth cache (default: $${CACHE_DIR_ENV}, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)`)
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)
     .option('--seed <n>', 'bootstrap seed', parsePositiveInt, 20240601)
     .option('--analysis [analysers]', `static analysis of every judged program, counted per sample and summarised (comma-separated: ${ANALYZER_IDS.join(', ')}; default every one that reads the language)`, parseAnalysers)
+    .option('--formal', 'verilog problems: after the simulation, check each design against the reference with yosys in the sandbox (proven/refuted/unknown beside the verdict, in verdicts.jsonl `formal`)')
     .option('--all-tests', 'run every test of a failing sample (default: stop at its first failing test)')
     .option('--tag <tag>', 'a label of the run, to filter and group runs by (repeatable); with --samples, --model NAME names the model that wrote them',
       (value: string, previous: string[]) => [...previous, value], [] as string[])
@@ -498,6 +523,7 @@ export function register(program: Command): void {
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--repo-source <repo=path>', 'repository tasks: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
     .option('--registry <url>', 'repository tasks: the package registry an install may reach (default https://registry.npmjs.org/)')
+    .option('--lean-endpoint <url>', LEAN_ENDPOINT_HELP, parseLeanEndpoint)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .addOption(new Option('--keep-code <what>', 'what verdicts.jsonl keeps of each sample\'s text: the text (completion), its sha256, or none')
@@ -509,7 +535,8 @@ export function register(program: Command): void {
   addGenerationOptions(command, 'sampling-seed')
     .action(async (flags: EvalFlags) => {
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything is read
-      const input = await readInput(flags);
+      applyLeanEndpoint(flags.leanEndpoint);
+      const input = withFormal(flags, await readInput(flags));
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);
       const controller = new AbortController();

@@ -32,6 +32,14 @@
  *   measurement cannot dominate the pass term. A failing sample gets no efficiency term. A passing sample without a
  *   measurement is a `RewardError` (no made-up efficiency).
  *
+ * - `synthesis` (any kind, optional; `verilog` problems): `{weight, cap}` adds
+ *   `weight · min(cap, reference / design)` to the reward of a PASSING sample, where design and reference are the
+ *   CMOS transistor estimates of yosys' `synth; stat -tech cmos` (`Verdict.formal.synthesis`,
+ *   `src/kinds/verilog/formal.ts`), or their cell counts when either has no estimate: a smaller design than the
+ *   reference earns more, capped (default 2) as the efficiency term is (the same ratio of reference to sample cost).
+ *   A passing design yosys could not synthesise gets 0 for the term; a passing sample judged without synthesis
+ *   statistics is a `RewardError`. A failing sample gets no synthesis term.
+ *
  * - `analysis` (any kind, optional): static analysis findings as a penalty term (`./analysis.ts`): the reward is
  *   the verdict's reward minus the term's penalty (capped), for every status but `no_code` and `compile_error`
  *   (which get their penalty alone).
@@ -46,7 +54,7 @@
  * length is not `testCount`.
  */
 import { z } from 'zod';
-import type { AnalysisReport, SampleStatus } from '../verdict/index.js';
+import type { AnalysisReport, SampleStatus, SynthesisStats } from '../verdict/index.js';
 import { analysisPenalty, AnalysisTermError, AnalysisTermSchema } from './analysis.js';
 
 const PenaltiesSchema = z
@@ -73,30 +81,39 @@ const EfficiencyTermSchema = z
   .optional()
   .describe('Efficiency term for passing samples: weight · min(cap, referenceCost / cost).');
 
+const SynthesisTermSchema = z
+  .object({
+    weight: z.number().finite().positive().describe('Weight of the synthesis term added to a passing design\'s reward.'),
+    cap: z.number().finite().positive().default(2).describe('Largest reference / design size counted (default 2).'),
+  })
+  .strict()
+  .optional()
+  .describe('verilog: synthesis term for passing designs: weight · min(cap, reference transistors / design transistors).');
+
 export const RewardSpecSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('binary'),
       penalties: PenaltiesSchema,
-      efficiency: EfficiencyTermSchema,
+      efficiency: EfficiencyTermSchema, synthesis: SynthesisTermSchema,
       failFast: z.boolean().default(true).describe('The runner may stop at the first failing test (default true: a binary reward cannot use the rest).'),
       analysis: AnalysisTermSchema.optional(),
     })
     .strict(),
-  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
-  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
+  z.object({ kind: z.literal('fraction'), weights: WeightsSchema, penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, synthesis: SynthesisTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
+  z.object({ kind: z.literal('score'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, synthesis: SynthesisTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
   z.object({
     kind: z.literal('sql_preset'),
     preset: z.enum(['sql-r1', 'skyrl-sql']).describe('The recipe: "sql-r1" (SQL-R1, arXiv 2504.08600) or "skyrl-sql" (NovaSky-AI SkyRL-SQL).'),
   }).strict(),
-  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
+  z.object({ kind: z.literal('patch_similarity'), penalties: PenaltiesSchema, efficiency: EfficiencyTermSchema, synthesis: SynthesisTermSchema, analysis: AnalysisTermSchema.optional() }).strict(),
   z
     .object({
       kind: z.literal('threshold'),
       threshold: z.number().min(0).max(1).describe('Minimum weighted pass fraction for reward 1.'),
       weights: WeightsSchema,
       penalties: PenaltiesSchema,
-      efficiency: EfficiencyTermSchema,
+      efficiency: EfficiencyTermSchema, synthesis: SynthesisTermSchema,
       analysis: AnalysisTermSchema.optional(),
     })
     .strict(),
@@ -123,6 +140,20 @@ export interface RewardInput {
   readonly efficiency?: { readonly cost: number; readonly referenceCost: number };
   /** The sample's static analysis, needed when the spec has an `analysis` term. */
   readonly analysis?: AnalysisReport;
+  /** A verilog design's and its reference's synthesis statistics, needed when the spec has a `synthesis` term. */
+  readonly synthesis?: { readonly design?: SynthesisStats; readonly reference?: SynthesisStats };
+}
+
+/** The synthesis term of a passing design (see the module comment). @throws RewardError without statistics. */
+export function synthesisTerm(term: { readonly weight: number; readonly cap: number }, stats: RewardInput['synthesis']): number {
+  if (stats === undefined) throw new RewardError('the spec has a synthesis term but the passing sample has no synthesis statistics');
+  const { design, reference } = stats;
+  if (design === undefined || reference === undefined) return 0;
+  const both = design.transistors !== undefined && reference.transistors !== undefined;
+  const size = both ? design.transistors! : design.cells;
+  const referenceSize = both ? reference.transistors! : reference.cells;
+  if (size <= 0 || referenceSize <= 0) return size <= 0 && referenceSize <= 0 ? term.weight : term.weight * term.cap;
+  return term.weight * Math.min(term.cap, referenceSize / size);
 }
 
 /** The efficiency term of a passing sample (see the module comment). @throws RewardError without a usable measurement. */
@@ -198,7 +229,8 @@ function verdictReward(spec: VerdictSpec, input: RewardInput): number {
     throw new RewardError('status passed but not every test passed');
   }
   const extra = spec.efficiency !== undefined && input.status === 'passed' ? efficiencyTerm(spec.efficiency, input.efficiency) : 0;
-  return baseReward(spec, input, testCount) + extra;
+  const area = spec.synthesis !== undefined && input.status === 'passed' ? synthesisTerm(spec.synthesis, input.synthesis) : 0;
+  return baseReward(spec, input, testCount) + extra + area;
 }
 
 /** The pass term of a judged sample's reward, by the spec's kind. */

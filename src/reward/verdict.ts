@@ -33,6 +33,7 @@ export function rewardOf(spec: RewardSpec, verdict: Verdict, efficiency?: Reward
       ...(verdict.score === undefined ? {} : { score: verdict.score }),
       ...(verdict.analysis === undefined ? {} : { analysis: verdict.analysis }),
       ...(efficiency === undefined ? {} : { efficiency }),
+      ...(verdict.formal?.synthesis === undefined ? {} : { synthesis: verdict.formal.synthesis }),
     });
   } catch (error) {
     if (error instanceof RewardError) return null;

@@ -10,12 +10,11 @@ import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { RepositoryProblem } from '../formats/types.js';
 import { patchSimilarity } from '../kinds/repository/similarity.js';
-import { analyseSample } from '../apps/analyse.js';
 import { ANALYZER_IDS, countFindings, verdictWithoutTests, type AnalysisReport, type AnalyzerId, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
-import { TENANT_PATTERN } from '../judge/judge.js';
+import { TENANT_PATTERN, type AnalysisOption } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { rolloutOf, TRAINING_RUN_HEADER, TRAINING_RUN_NAME } from './training.js';
 import { parseBody } from './validate.js';
@@ -36,6 +35,7 @@ const submissionFields = {
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional().describe('Memory limit, KiB (inline tests).'),
   pick: z.enum(['first', 'last']).optional().describe('Which fenced block to take; default last.'),
   stripThink: z.boolean().optional().describe('Remove <think> sections first; default true.'),
+  formal: z.boolean().optional().describe('verilog problems: also check the design formally against the reference with yosys (verdict.formal); default false.'),
 };
 
 type SubmissionShape = { response?: string; code?: string; problem?: string; tests?: unknown };
@@ -87,7 +87,7 @@ type RewardItem = z.output<typeof ItemSchema>;
 
 /**
  * The wire form of a verdict (`/v1/judge`): status, counts (`testsRun`, `testsPassed`), the first failing test, resource
- * use, reason, score, extraction; with `tests` every test's result as well.
+ * use, reason, score, the formal check (`verilog` with `formal`), extraction; with `tests` every test's result as well.
  */
 export function verdictJson(verdict: Verdict, extraction: Extraction, options: { readonly tests?: boolean } = { tests: true }): Record<string, unknown> {
   const firstFailed = verdict.tests.find((t) => t.status !== 'passed');
@@ -104,19 +104,20 @@ export function verdictJson(verdict: Verdict, extraction: Extraction, options: {
     wallMs: verdict.wallMs,
     ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
     ...(verdict.score === undefined ? {} : { score: verdict.score }),
+    ...(verdict.formal === undefined ? {} : { formal: verdict.formal }),
     extraction,
   };
 }
 
 /**
- * The static analysis of a prepared submission's program (`analyseSample`: each analyser in the sandbox through the
- * service's judge, `runPlain`), or undefined when there is no program (a decided `no_code`). `only`: the analysers to
- * run (default every one that reads the program's language). A failed analyser is a `failed` outcome, never clean.
+ * `prepared` asking its judge for the program's static analysis too (`JudgeRequest.analysis`: `true` for every
+ * analyser that reads its language, or a list), so that whichever judge runs the sample (this server's sandbox or
+ * a queue worker's) analyses it in its sandbox; unchanged when `option` is undefined or there is no program (a
+ * decided `no_code`).
  */
-async function analysisOf(ctx: ServerContext, prepared: Prepared, only: readonly AnalyzerId[] | undefined): Promise<AnalysisReport | undefined> {
-  if (prepared.kind !== 'judge') return undefined;
-  const { language, source } = prepared.request.program;
-  return analyseSample(ctx.service.judge, ctx.service.submission.languages, language, source, only);
+export function withAnalysis(prepared: Prepared, option: AnalysisOption | undefined): Prepared {
+  if (option === undefined || prepared.kind !== 'judge') return prepared;
+  return { ...prepared, request: { ...prepared.request, analysis: option } };
 }
 
 /** An analysis as `/v1/judge` answers it: the counts (`countFindings`), non-blank lines, and each analyser's outcome. */
@@ -125,27 +126,21 @@ function analysisJson(report: AnalysisReport): Record<string, unknown> {
 }
 
 /**
- * The `analysis` field of a `/v1/judge` (or MCP `judge`) answer for the request's `analysis` option (`true`: every
- * analyser of the language; a list: those), or undefined when none was asked, there is no program, or Crucible
- * failed to judge it.
+ * The `analysis` field of a `/v1/judge` (or MCP `judge`) answer: the judged verdict's analysis (asked for with
+ * `withAnalysis`), or undefined when none was asked, there is no program, or Crucible failed to judge it.
  */
-export async function requestedAnalysis(ctx: ServerContext, prepared: Prepared, judged: Judged,
-  option: true | readonly AnalyzerId[] | undefined): Promise<Record<string, unknown> | undefined> {
-  if (option === undefined || judged.verdict.status === 'internal_error') return undefined;
-  const report = await analysisOf(ctx, prepared, option === true ? undefined : option);
-  return report === undefined ? undefined : analysisJson(report);
+export function requestedAnalysis(judged: Judged): Record<string, unknown> | undefined {
+  return judged.verdict.analysis === undefined ? undefined : analysisJson(judged.verdict.analysis);
 }
 
 /**
- * Judge one rollout of `/v1/rewards`; a spec with an `analysis` term has the program analysed too (its `tools`, else
- * every analyser of the language), the report on the verdict for `rewardOf`. Not for Crucible's failures: an
- * `internal_error` has no reward anyway.
+ * Judge one rollout of `/v1/rewards`; a spec with an `analysis` term has the program analysed too by the judge that
+ * runs it (its `tools`, else every analyser of the language), the report on the verdict for `rewardOf`.
  */
 async function judgeRollout(ctx: ServerContext, prepared: Prepared, spec: RewardSpec, scope: RequestScope): Promise<Judged> {
-  const judged = await ctx.service.judgeReserved(prepared, scope);
-  if (spec.kind === 'sql_preset' || spec.analysis === undefined || judged.verdict.status === 'internal_error') return judged;
-  const report = await analysisOf(ctx, prepared, spec.analysis.tools);
-  return report === undefined ? judged : { ...judged, verdict: { ...judged.verdict, analysis: report } };
+  // A SQL preset's reward asks for no analysis (main's rule); otherwise the spec's analysis rides on the request.
+  const analysis = spec.kind === 'sql_preset' || spec.analysis === undefined ? undefined : spec.analysis.tools ?? true;
+  return ctx.service.judgeReserved(withAnalysis(prepared, analysis), scope);
 }
 
 /**
@@ -180,8 +175,8 @@ export function prepareRollout(ctx: ServerContext, sub: Submission, spec: Reward
   return { prepared: ctx.service.prepare(sub, field) };
 }
 
-function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean): Submission {
-  return { ...body, failFast } as Submission;
+function toSubmission(body: z.output<typeof JudgeBodySchema> | RewardItem, failFast: boolean, synthesis = false): Submission {
+  return { ...body, failFast, ...(synthesis ? { synthesis: true } : {}) } as Submission;
 }
 
 /**
@@ -238,6 +233,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: R
         ...(judged.preset.execution === undefined ? {} : { execution: judged.preset.execution }) } }),
       ...(v.analysis === undefined ? {} : { analysis: analysisJson(v.analysis) }),
       ...(judged.efficiency === undefined ? {} : { efficiency: judged.efficiency }),
+      ...(v.formal === undefined ? {} : { formal: v.formal }),
     },
   };
 }
@@ -330,9 +326,9 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(JudgeBodySchema, request.body);
     const prepared = ctx.service.prepare(toSubmission(body, body.failFast === true));
     ctx.service.reserve([prepared]);
-    const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply, body.tenant));
+    const judged = await ctx.service.judgeReserved(withAnalysis(prepared, body.analysis), requestScope(request, reply, body.tenant));
     const payload = verdictJson(judged.verdict, judged.extraction, { tests: body.detail === 'tests' });
-    const analysis = await requestedAnalysis(ctx, prepared, judged, body.analysis);
+    const analysis = requestedAnalysis(judged);
     if (analysis !== undefined) payload.analysis = analysis;
     if (judged.verdict.status === 'internal_error') {
       // A status-only client must not mistake Crucible's failure for a failing program.
@@ -353,7 +349,9 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     body.items.forEach((item, i) => {
       const spec = item.reward ?? body.reward;
       const failFast = spec.kind === 'binary' && spec.failFast;
-      const { prepared: p, preset } = prepareRollout(ctx, toSubmission(item, failFast), spec, `items[${i}].`);
+      // A spec with a synthesis term needs the design's synthesis statistics (verilog problems only: checked there).
+      const synthesis = 'synthesis' in spec && spec.synthesis !== undefined;
+      const { prepared: p, preset } = prepareRollout(ctx, toSubmission(item, failFast, synthesis), spec, `items[${i}].`);
       presets.push(preset);
       if ((spec.kind === 'fraction' || spec.kind === 'threshold') && spec.weights !== undefined && spec.weights.length !== p.testCount) {
         const field = item.reward ? `items[${i}].reward.weights` : 'reward.weights';

@@ -45,6 +45,10 @@ export interface Submission {
   readonly pick?: 'first' | 'last';
   readonly stripThink?: boolean;
   readonly failFast?: boolean;
+  /** `verilog` problems: the formal check beside the verdict (`VerilogProblem.formal`). */
+  readonly formal?: boolean;
+  /** `verilog` problems: the synthesis statistics too (`VerilogProblem.synthesis`; a reward spec's `synthesis` term). */
+  readonly synthesis?: boolean;
 }
 
 /** A submission ready to judge, or already decided (`no_code`). */
@@ -151,7 +155,16 @@ export class JudgeService {
     if (sub.problem !== undefined) {
       const found = this.problems.get(sub.problem);
       if (!found) throw new ServiceError('unknown_problem', `${field}problem: no problem "${sub.problem}" is loaded`, `${field}problem`);
-      return { problem: found.problem, spec: found.ref };
+      if (sub.formal !== true && sub.synthesis !== true) return { problem: found.problem, spec: found.ref };
+      if (found.problem.kind !== 'verilog') {
+        throw new ServiceError('invalid_body', `${field}formal: the formal check and synthesis statistics are for verilog problems; "${sub.problem}" is ${found.problem.kind}`, `${field}formal`);
+      }
+      // The loaded problem with the check asked for, sent whole: the judge knows it apart from the plain one.
+      const problem = { ...found.problem, ...(sub.formal === true ? { formal: true } : {}), ...(sub.synthesis === true ? { synthesis: true } : {}) };
+      return { problem, spec: { inline: problem } };
+    }
+    if (sub.formal === true || sub.synthesis === true) {
+      throw new ServiceError('invalid_body', `${field}formal: the formal check is for loaded verilog problems, not inline tests`, `${field}formal`);
     }
     if (sub.tests !== undefined) {
       const problem = this.inlineProblem(sub, sub.tests, field);

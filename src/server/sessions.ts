@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
+import type { Problem } from '../formats/types.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { SessionManager } from '../sessions/manager.js';
 import type { ProgramBackend, ProgramTask } from '../sessions/environments/program.js';
@@ -96,6 +97,12 @@ export function asServiceError(error: SessionError): ServiceError {
  * `program` tasks bound to the server's loaded problems or inline tests, judged by its judge (exported for other
  * front ends on a ServerContext, e.g. an MCP server under `crucible serve`).
  */
+/** What a program session's first observation shows of a loaded problem: its prompt, else a proof problem's statement. */
+function taskText(problem: Problem): string {
+  if ('prompt' in problem && typeof problem.prompt === 'string') return `\n${problem.prompt}`;
+  return problem.kind === 'proof' && 'statement' in problem && typeof problem.statement === 'string' ? `\n${problem.statement}` : '';
+}
+
 export function programBackend(ctx: ServerContext): ProgramBackend {
   return (task: unknown): ProgramTask => {
     const parsed = ProgramTaskSchema.safeParse(task ?? {});
@@ -107,7 +114,9 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
     const t = parsed.data;
     const loaded = t.problem === undefined ? undefined : ctx.service.problems.get(t.problem);
     if (t.problem !== undefined && loaded === undefined) throw new SessionError('invalid_task', `task.problem: no problem "${t.problem}" is loaded`, 'task.problem');
-    const language = t.language ?? (loaded?.problem as { language?: string } | undefined)?.language ?? 'python';
+    // The problem's own language when the task names none: the kind's choice (a proof problem's checker language,
+    // `coq`, `z3`, `cvc5`, `dafny`), as `/v1/judge` takes it.
+    const language = t.language ?? (loaded === undefined ? 'python' : ctx.service.submission.modes.of(loaded.problem).language(loaded.problem, undefined));
     if (!ctx.languages.has(language)) throw new SessionError('invalid_task', `task.language: unknown language "${language}"`, 'task.language');
     const submission = (code: string): Submission => ({ code, language, failFast: false,
       ...(t.problem === undefined ? { tests: t.tests, comparator: t.comparator, timeLimitMs: t.timeLimitMs, memoryLimitKiB: t.memoryLimitKiB } : { problem: t.problem }) });
@@ -119,9 +128,12 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
       if (error instanceof ServiceError) throw new SessionError('invalid_task', error.message, error.field);
       throw error;
     }
-    const visible = visibility(t.visibleTests, testCount);
-    const prompt = loaded !== undefined && 'prompt' in loaded.problem ? `\n${String(loaded.problem.prompt)}` : '';
-    const shownTests = t.visibleTests === 'all' ? 'all visible' : t.visibleTests === undefined || t.visibleTests === 'none' || t.visibleTests.length === 0
+    // A proof problem's one test is its checker's judgement, whose messages (after the audit) are the feedback: it
+    // hides no expected value (the statement is the task), so it is visible unless the task says otherwise.
+    const proof = loaded?.problem.kind === 'proof';
+    const visible = visibility(t.visibleTests ?? (proof ? 'all' : undefined), testCount);
+    const prompt = loaded === undefined ? '' : taskText(loaded.problem);
+    const shownTests = t.visibleTests === 'all' || (proof && t.visibleTests === undefined) ? 'all visible' : t.visibleTests === undefined || t.visibleTests === 'none' || t.visibleTests.length === 0
       ? 'all hidden' : `${t.visibleTests.length} visible`;
     const summary = `program session: ${loaded === undefined ? 'inline tests' : `problem ${t.problem}`} (${testCount} tests, ${shownTests}), language ${language}. `
       + 'Actions: {"kind": "run", "code", "stdin"?} runs the program once; {"kind": "submit", "code"} judges it on the tests '

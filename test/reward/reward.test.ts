@@ -79,6 +79,24 @@ test('an EvalPlus verdict is rewarded on base + plus: base passed, plus failed i
   assert.throws(() => computeReward(parseRewardSpec({ kind: 'binary' }), { status: 'reference_failed', testsPassed: [] }), RewardError);
 });
 
+describe('synthesis term of a reward spec (verilog)', () => {
+  const passed = { status: 'passed' as const, testsPassed: [true] };
+  it('adds weight · min(cap, reference / design transistors) to a passing design, cells when an estimate is missing', () => {
+    const spec = parseRewardSpec({ kind: 'binary', synthesis: { weight: 0.5 } });
+    const stats = (design: number, reference: number) => ({ design: { cells: 10, transistors: design }, reference: { cells: 20, transistors: reference } });
+    assert.equal(computeReward(spec, { ...passed, synthesis: stats(100, 150) }), 1 + 0.5 * 1.5);
+    assert.equal(computeReward(spec, { ...passed, synthesis: stats(10, 1000) }), 1 + 0.5 * 2, 'capped at 2 by default');
+    assert.equal(computeReward(spec, { ...passed, synthesis: { design: { cells: 40 }, reference: { cells: 20, transistors: 96 } } }), 1 + 0.5 * 0.5);
+    assert.equal(computeReward(spec, { ...passed, synthesis: { reference: { cells: 20 } } }), 1, 'a design yosys could not synthesise earns no term');
+    assert.equal(computeReward(spec, { status: 'wrong_answer', testsPassed: [false] }), 0, 'no term and no statistics needed when failing');
+  });
+  it('refuses a passing design judged without statistics, and bad specs', () => {
+    const spec = parseRewardSpec({ kind: 'fraction', synthesis: { weight: 1, cap: 1 } });
+    assert.throws(() => computeReward(spec, passed), /no synthesis statistics/);
+    assert.throws(() => parseRewardSpec({ kind: 'binary', synthesis: { weight: 0 } }));
+  });
+});
+
 describe('efficiency term of a reward spec', () => {
   const passed = { status: 'passed' as const, testsPassed: [true, true] };
   it('adds weight · min(cap, referenceCost / cost) to a passing sample only', () => {

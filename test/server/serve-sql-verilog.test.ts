@@ -69,4 +69,24 @@ describe('/v1/judge and /v1/rewards for the sql and verilog kinds', () => {
     const rewards = Object.fromEntries((r.body.items as { id: string; reward: number }[]).map((i) => [i.id, i.reward]));
     assert.deepEqual(rewards, { a: 1, b: 0, c: 1, d: 0 });
   });
+
+  test('formal: the check beside the verdict, a synthesis reward term, and 400s on other kinds', async () => {
+    const proven = await post('/v1/judge', { problem: verilogTask, code: DFF, formal: true });
+    assert.equal(proven.body.status, 'passed', JSON.stringify(proven.body));
+    assert.deepEqual(proven.body.formal, { result: 'proven' });
+    const wrong = await post('/v1/judge', { problem: verilogTask, formal: true,
+      code: 'module TopModule(input clk, input d, output reg q);\n  always @(posedge clk) q <= ~d;\nendmodule\n' });
+    assert.equal(wrong.body.status, 'wrong_answer');
+    assert.equal((wrong.body.formal as { result: string }).result, 'refuted');
+    const plain = await post('/v1/judge', { problem: verilogTask, code: DFF });
+    assert.equal(plain.body.formal, undefined, 'no check unless asked');
+    const r = await post('/v1/rewards', { reward: { kind: 'binary', synthesis: { weight: 0.5 } }, items: [{ id: 'a', problem: verilogTask, code: DFF }] });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const item = (r.body.items as { reward: number; details: { formal: { synthesis: { design: { cells: number } } } } }[])[0]!;
+    assert.equal(item.reward, 1.5, 'the same design as the reference: ratio 1');
+    assert.ok(item.details.formal.synthesis.design.cells > 0);
+    const sqlFormal = await post('/v1/judge', { problem: sqlTask, code: 'SELECT 1', formal: true });
+    assert.equal(sqlFormal.status, 400);
+    assert.match(JSON.stringify(sqlFormal.body), /formal/);
+  });
 });

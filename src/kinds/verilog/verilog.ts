@@ -19,12 +19,14 @@ import { z } from 'zod';
 import type { VerilogProblem } from '../../formats/types.js';
 import type { JudgeLimits } from '../../limits.js';
 import { defineMode, defineReference, GroundTruthError, type JudgingMode } from '../../judge/mode.js';
-import type { ProgramRunsPlan, ProgramRunsOutcome } from '../../judge/plan.js';
+import type { ExecutionTools, ProgramRunsPlan, ProgramRunsOutcome } from '../../judge/plan.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
 import { aggregateTests, runStatus, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
 import { CODEV_DEFAULTS, readCodevReport, type CodevOptions } from './codev.js';
 import { checkDesign, type DesignCheck } from './design-check.js';
-import { codevChecks, codevProgram, codevTrustedNames, rtllmPassed, rtllmProgram, rtllmTrustedNames } from './programs.js';
+import { formalCheck, type FormalInput } from './formal-run.js';
+import { modulesOf } from './ports.js';
+import { autoTop, codevChecks, codevProgram, codevTrustedNames, rtllmPassed, rtllmProgram, rtllmTrustedNames } from './programs.js';
 import { completeWithInterface } from './reward-presets.js';
 import { coercedInputs, type SimulationProgram } from './simulation.js';
 import { trustedLines } from './trusted-text.js';
@@ -37,7 +39,7 @@ const SIM_FILE = 'test.vvp';
 
 /** What a run's judgement needs: the marker of trusted lines, or the design check's refusal. */
 type VerilogCheck =
-  | { readonly refused: false; readonly marker: string; readonly referenceSamples: number | undefined }
+  | { readonly refused: false; readonly marker: string; readonly referenceSamples: number | undefined; readonly formal?: FormalInput }
   | { readonly refused: true; readonly reason: string };
 
 function codevOptions(problem: VerilogProblem): CodevOptions {
@@ -96,6 +98,21 @@ function simLimits(problem: VerilogProblem, limits: JudgeLimits): JudgeLimits {
   return { ...limits, cpuMs: problem.timeLimitMs ?? Math.max(limits.cpuMs, VERILOG_MIN_CPU_MS) };
 }
 
+/**
+ * What the formal check of a checked design compares (`./formal-run.ts`), when the problem asks for it: VerilogEval's
+ * `RefModule` against `TopModule`; RTLLM's reference against the design, both `topModule`; CodeV-R1's golden top
+ * (`topModule`, else its `autoTop`) against the design's `autoTop`. The design's top undeclared: the check says so.
+ */
+function formalInputOf(problem: VerilogProblem, expanded: string, limits: JudgeLimits): FormalInput | undefined {
+  if (problem.formal !== true && problem.synthesis !== true) return undefined;
+  const base = { synthesis: problem.synthesis === true, limits };
+  if (problem.preset === 'verilog-eval') return { reference: problem.reference, referenceTop: 'RefModule', design: expanded, designTop: 'TopModule', ...base };
+  if (problem.preset === 'rtllm') return { reference: problem.reference, referenceTop: problem.topModule, design: expanded, designTop: problem.topModule, ...base };
+  const golden = modulesOf(problem.reference);
+  const referenceTop = golden.some((m) => m.name === problem.topModule) ? problem.topModule : autoTop(golden, problem.reference) ?? problem.topModule;
+  return { reference: problem.reference, referenceTop, design: expanded, designTop: autoTop(modulesOf(expanded), expanded) ?? problem.topModule, ...base };
+}
+
 /** The sample count VerilogEval's testbench prints for the problem's own reference design. */
 const referenceSamples = defineReference<VerilogProblem, number, 'program_runs'>({
   version: 1,
@@ -145,6 +162,20 @@ function judgeSimulation(problem: VerilogProblem, check: VerilogCheck, result: E
   return report.errors === 0 ? { status: 'passed' } : { status: 'wrong_answer', reason: `${report.errors} errors in ${report.checks} checks` };
 }
 
+/**
+ * The simulation's test result, and beside it the formal check when the problem asks for one (`./formal-run.ts`,
+ * yosys in boxes of its own, after the simulation; the simulation's status is never changed by it). A refused design
+ * reaches no tool: its check is `unknown`, not checked.
+ */
+async function judgeWithFormal(problem: VerilogProblem, check: VerilogCheck, index: number, result: ExecutionResult,
+  tools: ExecutionTools): Promise<TestResult> {
+  const test: TestResult = { index, cpuMs: result.cpuMs, wallMs: result.wallMs, ...judgeSimulation(problem, check, result) };
+  if (problem.formal !== true && problem.synthesis !== true) return test;
+  if (check.refused) return { ...test, formal: { result: 'unknown', reason: 'not checked: the design is refused' } };
+  if (check.formal === undefined) return test;
+  return { ...test, formal: await formalCheck(tools, check.formal) };
+}
+
 /** The verdict from a simulation outcome (module comment). */
 function simulationVerdict(outcome: ProgramRunsOutcome): Verdict {
   const testCount = 1;
@@ -161,7 +192,9 @@ function simulationVerdict(outcome: ProgramRunsOutcome): Verdict {
     return { status, passed: false, tests: [], testCount, cpuMs, wallMs, reason: shortReason(outcome.compile?.stderr || outcome.compile?.reason) ?? 'did not compile' };
   }
   const { status, reason } = aggregateTests(outcome.tests, testCount);
-  return { status, passed: status === 'passed', tests: outcome.tests, testCount, cpuMs, wallMs, ...(reason === undefined ? {} : { reason }) };
+  const formal = outcome.tests[0]?.formal;
+  return { status, passed: status === 'passed', tests: outcome.tests, testCount, cpuMs, wallMs, ...(reason === undefined ? {} : { reason }),
+    ...(formal === undefined ? {} : { formal }) };
 }
 
 const verilogMode: JudgingMode<VerilogProblem, 'program_runs', VerilogCheck, number | undefined> = {
@@ -176,10 +209,11 @@ const verilogMode: JudgingMode<VerilogProblem, 'program_runs', VerilogCheck, num
     const check = checkFor(problem, program.source);
     if (!check.ok) return refusedPlan(limits, check.reason, failFast);
     const sim = simulationOf(problem, check.expanded, randomBytes(8).toString('hex'));
-    return simulationPlan(sim, simLimits(problem, limits), { refused: false, marker: sim.marker, referenceSamples: reference }, failFast);
+    const formal = formalInputOf(problem, check.expanded, limits);
+    return simulationPlan(sim, simLimits(problem, limits),
+      { refused: false, marker: sim.marker, referenceSamples: reference, ...(formal === undefined ? {} : { formal }) }, failFast);
   },
-  judgeRun: (problem, run, index, result): TestResult =>
-    ({ index, cpuMs: result.cpuMs, wallMs: result.wallMs, ...judgeSimulation(problem, run.check, result) }),
+  judgeRun: (problem, run, index, result, tools) => judgeWithFormal(problem, run.check, index, result, tools),
   verdict: (_problem, outcome) => simulationVerdict(outcome),
 };
 

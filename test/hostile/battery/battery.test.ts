@@ -6,17 +6,21 @@
  * documented known forgeries, which must still pass (so docs/SECURITY.md stays true). A kind without an entry fails here: a new kind is registered only with its battery entry.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJudge } from '../../../src/engine/factory.js';
 import { RepositoryEnvironments } from '../../../src/environments/repository/provider.js';
+import { PostgresEngine } from '../../../src/environments/postgres/engine.js';
+import { startPostgresServer } from '../../../src/environments/postgres/server.js';
 import { BUILTIN_MODES, defaultModes } from '../../../src/kinds/index.js';
 import { prepareSubmission } from '../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
 import type { Verdict } from '../../../src/verdict/index.js';
 import { ATTACK_IDS, ATTACKS, SECRET, type AttackId } from './attacks.js';
+import { LEAN_ENDPOINT_ENV } from '../../../src/kinds/proof/lean/remote.js';
+import { startKiminaStub, toyLean, type KiminaStub } from '../../support/kimina-stub.js';
 import { BATTERY, sqlBatteryText, verilogEvalTestbench, type BatteryCase } from './entries.js';
 import { controlProblem, removeBatteryRepository } from './repository.js';
 
@@ -24,10 +28,23 @@ const languages = LanguageRegistry.load();
 const modes = defaultModes();
 // The repository kind's prepared environments (its entry's repository, checked out once) live in their own cache.
 const repositoryCache = mkdtempSync(join(tmpdir(), 'crucible-battery-cache-'));
-const judge = createJudge({ slots: 2, languages, modes, cacheDir: null,
+// The sql kind's PostgreSQL engine: one server for the file, on a loopback port.
+const postgres = await startPostgresServer();
+const postgresEngine = new PostgresEngine(postgres);
+const judge = createJudge({ slots: 2, languages, modes, cacheDir: null, sqlEngines: [postgresEngine],
   environments: (sandbox) => [new RepositoryEnvironments({ sandbox, cacheDir: repositoryCache, instanceSources: true })] });
+// Lean proofs are checked by a kimina-lean-server endpoint: the stub's toy Lean, on a free loopback port.
+let leanStub: KiminaStub | undefined;
+before(async () => {
+  leanStub = await startKiminaStub(toyLean);
+  process.env[LEAN_ENDPOINT_ENV] = leanStub.url;
+});
 after(async () => {
+  delete process.env[LEAN_ENDPOINT_ENV];
+  await leanStub?.close();
   await judge.close();
+  await postgresEngine.close();
+  postgres.stop();
   rmSync(repositoryCache, { recursive: true, force: true });
   removeBatteryRepository();
 });
@@ -100,6 +117,8 @@ describe('controls: the read-secrets attack of each template finds the secret wh
     ['rust, its own files (a prompt holding it)', reachable('script', 3, (p) => ({ ...p, taskId: 'control/rust',
       prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
     ['sql, its database (a note holding it)', reachable('sql', 0, (p) => ({ ...p, taskId: 'control/sql',
+      databases: [{ sql: sqlBatteryText(['nothing', `the secret is ${SECRET}.`]) }] }))],
+    ['sql on postgres, its database (a note holding it)', reachable('sql', 3, (p) => ({ ...p, taskId: 'control/sql-postgres',
       databases: [{ sql: sqlBatteryText(['nothing', `the secret is ${SECRET}.`]) }] }))],
     ['verilog, its input (a VerilogEval testbench driving it)', reachable('verilog', 0, (p) => ({ ...p, taskId: 'control/verilog',
       testbench: verilogEvalTestbench(JSON.stringify(SECRET)) }))],
