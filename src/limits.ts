@@ -17,7 +17,9 @@
  *
  * Other defaults: a CodeT generated test gets 100 ms of CPU (`GENERATED_TEST_CPU_MS`); a canonical solution
  * computing ground truth gets 20 × the judge's CPU limit (`REFERENCE_CPU_FACTOR`); a call problem's per-input
- * limit is max(limit, 4 × the reference's slowest input) (`EVALPLUS_TIME_FACTOR`); the compatibility APIs'
+ * limit is max(limit, 4 × the reference's slowest input) (`EVALPLUS_TIME_FACTOR`); a unit_test problem with a
+ * canonical solution gets min(limit, 4 × the solution's CPU time + 200 ms) per program (`CALIBRATED_TIME_DEFAULTS`,
+ * `calibratedCpuMs`; `crucible eval --time-limit-rule fixed` turns it off); the compatibility APIs'
  * own defaults are in `COMPAT_DEFAULTS`.
  */
 import { z } from 'zod';
@@ -107,6 +109,54 @@ export const REFERENCE_CPU_FACTOR = 20;
 /** EvalPlus scales the per-input limit from the reference's time: max(limit, 4 × reference time)
  *  (evalplus/evaluate.py, `gt_time_limit_factor = 4.0`). */
 export const EVALPLUS_TIME_FACTOR = 4;
+
+/**
+ * A calibrated time limit: a problem whose reference solution was measured gets
+ * `min(limit, ceil(factor × referenceCpuMs + floorMs))` ms of CPU per program instead of the request's fixed
+ * `limit`, which stays the most any program gets. The rule follows EvalPlus (evalplus/evaluate.py,
+ * `check_correctness`: a test's limit is max(min_time_limit, gt_time_limit_factor × the ground truth's time),
+ * evalplus/config.py `DEFAULT_GT_TIME_LIMIT_FACTOR = 4.0`, `DEFAULT_MIN_TIME_LIMIT = 4.0` wall seconds), with CPU
+ * time instead of wall time (load does not move it, docs/SECURITY.md "Time") and the floor added rather than
+ * taken as a maximum, so a reference that takes 30 ms still leaves a slower program its floor on top of 4 × 30 ms.
+ * `factor` is dimensionless (≥ 1), `floorMs` in ms of CPU (≥ `LIMIT_RANGES.cpuMs.min`).
+ */
+export interface CalibratedTimeLimit {
+  readonly factor: number;
+  readonly floorMs: number;
+}
+
+/**
+ * The default calibration (judging problems that have a reference solution: HumanEval's `canonical_solution`):
+ * EvalPlus' factor 4, and a floor of 200 ms of CPU: the slowest passing program among the 16,400 CodeGen-16B
+ * HumanEval samples takes 15 ms idle and took up to 88 ms (and a failing one 102 ms) with the machine loaded to
+ * 40 on 2 cores, so 200 ms keeps twice that margin (docs/PERFORMANCE.md, "Calibrated time limits": no verdict of
+ * the 16,400 changes). A never-ending program then costs ~0.2 s of CPU instead of the full 1 s.
+ */
+export const CALIBRATED_TIME_DEFAULTS: CalibratedTimeLimit = { factor: 4, floorMs: 200 };
+
+/**
+ * The CPU limit of one program of a problem whose reference solution took `referenceCpuMs` ms of CPU, under
+ * `rule` (null: the fixed `capMs`), never above `capMs` (the request's limit) nor below the smallest limit a caller
+ * may set (`LIMIT_RANGES.cpuMs.min`, unless `capMs` is itself lower). Pure.
+ * @throws RangeError when `referenceCpuMs` is negative or not finite, or `rule` is out of range (factor < 1 or
+ *   floorMs < `LIMIT_RANGES.cpuMs.min`).
+ */
+export function calibratedCpuMs(referenceCpuMs: number, capMs: number, rule: CalibratedTimeLimit | null): number {
+  if (rule === null) return capMs;
+  if (!Number.isFinite(referenceCpuMs) || referenceCpuMs < 0) throw new RangeError(`referenceCpuMs ${referenceCpuMs} is not a CPU time in ms`);
+  const problem = calibrationProblem(rule);
+  if (problem !== null) throw new RangeError(problem);
+  return Math.min(capMs, Math.ceil(rule.factor * referenceCpuMs + rule.floorMs));
+}
+
+/** Why `rule` is out of range (text naming the field), or null when it is usable. */
+export function calibrationProblem(rule: CalibratedTimeLimit): string | null {
+  if (!Number.isFinite(rule.factor) || rule.factor < 1 || rule.factor > 1000) return `calibration factor ${rule.factor} is not a number in 1–1000`;
+  if (!Number.isFinite(rule.floorMs) || rule.floorMs < LIMIT_RANGES.cpuMs.min || rule.floorMs > LIMIT_RANGES.cpuMs.max) {
+    return `calibration floorMs ${rule.floorMs} is not in ${LIMIT_RANGES.cpuMs.min}–${LIMIT_RANGES.cpuMs.max} ms`;
+  }
+  return null;
+}
 
 /** Defaults the compatibility APIs define for themselves (their units at their edge are converted to ms). */
 export const COMPAT_DEFAULTS = {

@@ -10,6 +10,7 @@
  * `preparedHash`), the same key the rerank groups identical programs by. Records of one key that disagree on
  * `passed` (a flaky program judged twice) are not taken: that solution is judged again.
  */
+import type { CalibratedTimeLimit } from '../limits.js';
 import type { SampleRecord } from '../store/records.js';
 import type { Verdict } from '../verdict/index.js';
 
@@ -45,25 +46,35 @@ function verdictOfRecord(record: SampleRecord): Verdict {
   };
 }
 
-/** The dataset hash and CPU limit a run's `summary.json` (`crucible eval`'s) names, each when present. */
-function summaryFacts(summary: unknown): { datasetHash?: string; cpuMs?: number } {
-  if (typeof summary !== 'object' || summary === null) return {};
+/**
+ * The dataset hash, CPU limit and time-limit rule a run's `summary.json` (`crucible eval`'s) names, each when
+ * present; a summary without a rule was written when every limit was fixed ('fixed').
+ */
+function summaryFacts(summary: unknown): { datasetHash?: string; cpuMs?: number; rule: string } {
+  if (typeof summary !== 'object' || summary === null) return { rule: 'fixed' };
   const { datasetHash, limits } = summary as Record<string, unknown>;
-  const cpuMs = typeof limits === 'object' && limits !== null ? (limits as Record<string, unknown>)['cpuMsPerProgramOrTest'] : undefined;
-  return { ...typeof datasetHash === 'string' ? { datasetHash } : {}, ...typeof cpuMs === 'number' ? { cpuMs } : {} };
+  const fields = typeof limits === 'object' && limits !== null ? limits as Record<string, unknown> : {};
+  const cpuMs = fields['cpuMsPerProgramOrTest'];
+  const rule = fields['timeLimitRule'] === undefined ? 'fixed' : JSON.stringify(fields['timeLimitRule']);
+  return { ...typeof datasetHash === 'string' ? { datasetHash } : {}, ...typeof cpuMs === 'number' ? { cpuMs } : {}, rule };
+}
+
+/** A time-limit rule as `summaryFacts` names it. */
+function ruleName(rule: CalibratedTimeLimit | null): string {
+  return rule === null ? 'fixed' : JSON.stringify({ factor: rule.factor, floorMs: rule.floorMs });
 }
 
 /**
  * Index an earlier run's records for reuse by a rerank of the problems whose dataset hash is `datasetHash`, judged
- * under a CPU limit of `cpuMs` per program. Records whose status is `internal_error` are left out (Crucible's failure
+ * under a CPU limit of `cpuMs` per program and time-limit rule `rule` (`src/limits.ts`; null: fixed). Records whose status is `internal_error` are left out (Crucible's failure
  * is never reused as a verdict).
  * @param run the run's records and its parsed `summary.json` (as `loadRunOrStored` gives them) and where it is.
  * @returns the verdicts by `priorKey`.
  * @throws PriorVerdictsError when the run's summary does not name its dataset and CPU limit (a
- *   `crucible eval` run's does), or names another dataset or another limit.
+ *   `crucible eval` run's does), or names another dataset, limit or time-limit rule.
  */
 export function priorVerdictsOf(run: { readonly dir: string; readonly records: readonly SampleRecord[]; readonly summary: unknown },
-  datasetHash: string, cpuMs: number): PriorVerdicts {
+  datasetHash: string, cpuMs: number, rule: CalibratedTimeLimit | null): PriorVerdicts {
   const facts = summaryFacts(run.summary);
   if (facts.datasetHash === undefined || facts.cpuMs === undefined) {
     throw new PriorVerdictsError(`${run.dir}: its summary does not name the problems it judged and its CPU limit (datasetHash, limits.cpuMsPerProgramOrTest, ` +
@@ -73,6 +84,9 @@ export function priorVerdictsOf(run: { readonly dir: string; readonly records: r
     throw new PriorVerdictsError(`${run.dir} judged other problems (dataset ${facts.datasetHash.slice(0, 12)}…, these are ${datasetHash.slice(0, 12)}…)`);
   }
   if (facts.cpuMs !== cpuMs) throw new PriorVerdictsError(`${run.dir} judged under a CPU limit of ${facts.cpuMs} ms, this rerank uses ${cpuMs} ms: pass the same --time-limit`);
+  if (facts.rule !== ruleName(rule)) {
+    throw new PriorVerdictsError(`${run.dir} judged under the time-limit rule ${facts.rule}, this rerank uses ${ruleName(rule)}: its verdicts can differ`);
+  }
   const byProgram = new Map<string, Verdict>();
   const disagreed = new Set<string>();
   for (const record of run.records) {

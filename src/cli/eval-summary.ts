@@ -13,7 +13,7 @@ import type { Problem } from '../formats/types.js';
 import type { ModeSummary } from '../judge/mode.js';
 import type { ModeRegistry } from '../judge/registry.js';
 import { INTERNAL_ERROR_RETRIES } from '../engine/local-judge.js';
-import type { JudgeLimits } from '../limits.js';
+import type { CalibratedTimeLimit, JudgeLimits } from '../limits.js';
 import { SAMPLE_STATUSES } from '../verdict/index.js';
 import { passAtK } from '../metrics/pass-at-k.js';
 import type { SampleRecord } from '../store/records.js';
@@ -55,6 +55,8 @@ export interface SummaryInput {
   readonly sampleCount: number;
   readonly out: string;
   readonly limits: JudgeLimits;
+  /** The time-limit rule of unit-test problems with a canonical solution (null: fixed; `--time-limit-rule`). */
+  readonly timeLimitRule: CalibratedTimeLimit | null;
   readonly toolchains: Record<string, string | null>;
   readonly toolchainPackages: Record<string, ToolchainPackages>;
   readonly includeReferenceFailures: boolean;
@@ -116,7 +118,8 @@ export function buildSummary(input: SummaryInput) {
     wallMs: result.wallMs,
     samplesPerSecond: result.judged > 0 ? result.judged / Math.max(result.wallMs / 1000, 1e-3) : 0,
     limits: { cpuMsPerProgramOrTest: input.limits.cpuMs, memoryKiB: input.limits.memoryKiB,
-      outputBytes: input.limits.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree' },
+      outputBytes: input.limits.outputBytes, timeMeasure: 'CPU time (user+system) of the whole process tree',
+      timeLimitRule: input.timeLimitRule === null ? 'fixed' : { factor: input.timeLimitRule.factor, floorMs: input.timeLimitRule.floorMs } },
     groundTruth: input.groundTruth,
     internalErrorRetries: input.internalErrorRetries,
     toolchains: input.toolchains,

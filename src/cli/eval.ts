@@ -28,7 +28,7 @@ import type { SummaryExtras } from './eval-summary.js';
 import type { Judge } from '../judge/judge.js';
 import type { SubmissionContext } from '../judge/submission.js';
 import { defaultSubmissionContext } from '../kinds/index.js';
-import { JUDGE_DEFAULTS, mibToKiB, secondsToMs, type JudgeLimits } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, JUDGE_DEFAULTS, mibToKiB, secondsToMs, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import { evaluate, EvaluationInterrupted, NothingToScoreError, problemsOfSamples, type EvaluationResult, type KeepCode } from '../apps/evaluate.js';
 import { toolchainPackages, type ToolchainPackages } from '../apps/provenance.js';
 import { chooseProblems, IncompleteSamplesError, selectProblems, SelectionError, type RunScope } from '../apps/selection.js';
@@ -50,7 +50,7 @@ import { codeVersion } from '../version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
-  parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+  parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitRule, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
 
 registerUserError(DatasetError);
@@ -65,7 +65,7 @@ registerUserError(NothingToScoreError);
 interface EvalFlags extends GenerationFlags {
   samplingSeed: number | false;
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
-  timeLimit?: number; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
+  timeLimit?: number; timeLimitRule?: CalibratedTimeLimit | null; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
   until?: string; tag: string[]; keepCode: KeepCode; limit?: number; tasks?: string[]; bigcodeStart?: number; includeReferenceFailures?: boolean;
   windowBy?: WindowBy; repoSource?: string[]; registry?: string; analysis?: true | string; formal?: boolean;
@@ -319,6 +319,7 @@ function openResults(flags: EvalFlags, input: EvalInput, runDir: RunStore, ident
 async function makeJudge(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string): Promise<Judge> {
   const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
     languages: context.languages, modes: context.modes, limits: input.limits, cacheDir,
+    ...flags.timeLimitRule === undefined ? {} : { calibration: flags.timeLimitRule },
     environments: repositoryEnvironments(flags, cacheDir, true, (line) => process.stderr.write(`crucible: ${line}\n`)),
     ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });
   return judge;
@@ -326,7 +327,12 @@ async function makeJudge(flags: EvalFlags, input: EvalInput, context: Submission
 
 async function runEval(flags: EvalFlags, input: EvalInput, context: SubmissionContext, cacheDir: string, signal: AbortSignal): Promise<void> {
   // The run's identity keeps the field names run directories have always had (resume compares them).
-  const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes };
+  // A run judged under another time-limit rule is another run (resume must not mix them). The rule is recorded
+  // unless it is fixed, the only rule of run directories made before it existed, so those still resume with
+  // --time-limit-rule fixed.
+  const rule = flags.timeLimitRule === undefined ? CALIBRATED_TIME_DEFAULTS : flags.timeLimitRule;
+  const identityOptions = { timeLimitMs: input.limits.cpuMs, memoryLimitKiB: input.limits.memoryKiB, outputBytes: input.limits.outputBytes,
+    ...(rule === null ? {} : { timeLimitFactor: rule.factor, timeLimitFloorMs: rule.floorMs }) };
   const store = RunStore.open(input.out, { problemsHash: input.problemsHash, samplesHash: input.samplesHash, options: identityOptions,
     labels: { ...input.labels, model: input.labels.model ?? basename(input.samplesPath) } },
     { rejudge: (record) => record.status === 'internal_error' || record.status === 'reference_failed' });
@@ -404,6 +410,7 @@ async function judgeAndReport(flags: EvalFlags, input: EvalInput, run: { store: 
     problemsHash: input.problemsHash, samplesHash: input.samplesHash,
     ...(flags.since === undefined && flags.until === undefined ? {} : { releaseWindow: { since: flags.since ?? null, until: flags.until ?? null } }),
     scope: input.scope, problems: input.problems, sampleCount: input.samples.length, out: input.out, limits: input.limits,
+    timeLimitRule: flags.timeLimitRule === undefined ? CALIBRATED_TIME_DEFAULTS : flags.timeLimitRule,
     toolchains: provenance.toolchains, toolchainPackages: provenance.toolchainPackages,
     includeReferenceFailures: flags.includeReferenceFailures === true, result,
     groundTruth: { runs: stats.groundTruthRuns, cacheHits: stats.groundTruthCacheHits, cacheDir }, internalErrorRetries: stats.retries,
@@ -498,6 +505,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'run directory (re-running with the same --out resumes, judging internal errors again)')
     .option('--json', 'print the summary as one JSON object')
     .option('--time-limit <seconds>', 'CPU time limit per program (unit tests) or per test/input', parseTimeLimitSeconds)
+    .option('--time-limit-rule <rule>', 'unit tests with a canonical solution: calibrated (default, 4x+200ms: min(--time-limit, 4 x the solution\'s CPU time + 200 ms)), FACTORx+FLOORms, or fixed (--time-limit for every program)', parseTimeLimitRule)
     .option('--memory-limit <MiB>', 'memory limit', parseMemoryLimitMiB)
     .option('--cache-dir <dir>', `ground-truth cache (default: $${CACHE_DIR_ENV}, $XDG_CACHE_HOME/crucible or ~/.cache/crucible)`)
     .option('--reps <n>', 'bootstrap repetitions for confidence intervals', parsePositiveInt, 2000)

@@ -1,7 +1,7 @@
 /** Small shared parsers for CLI options; each failure is a `UsageError` naming the option. */
 import { existsSync, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, calibrationProblem, LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs, type CalibratedTimeLimit } from '../limits.js';
 import { TENANT_PATTERN } from '../judge/judge.js';
 import { UsageError } from './errors.js';
 
@@ -21,6 +21,27 @@ export function parseTimeLimitSeconds(value: string): number {
   const problem = outOfRange(secondsToMs(seconds), LIMIT_RANGES.cpuMs, 'ms', 'seconds', `${value} s`);
   if (problem !== null) throw new InvalidArgumentError(problem);
   return seconds;
+}
+
+/**
+ * Parse `--time-limit-rule` (commander option parser): `fixed` (null: every program gets `--time-limit`),
+ * `calibrated` (`CALIBRATED_TIME_DEFAULTS`), or `FACTORx+FLOORms` such as `4x+100ms` (`calibratedCpuMs`,
+ * `src/limits.ts`), checked against `calibrationProblem`.
+ */
+export function parseTimeLimitRule(value: string): CalibratedTimeLimit | null {
+  if (value === 'fixed') return null;
+  if (value === 'calibrated') return CALIBRATED_TIME_DEFAULTS;
+  const match = /^(\d+(?:\.\d+)?)x\+(\d+)ms$/.exec(value);
+  if (match === null) throw new InvalidArgumentError(`expected fixed, calibrated or FACTORx+FLOORms (e.g. 4x+100ms), got "${value}"`);
+  const rule = { factor: Number(match[1]), floorMs: Number(match[2]) };
+  const problem = calibrationProblem(rule);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return rule;
+}
+
+/** The text of a time-limit rule as `parseTimeLimitRule` reads it (`fixed` or `FACTORx+FLOORms`). */
+export function timeLimitRuleText(rule: CalibratedTimeLimit | null): string {
+  return rule === null ? 'fixed' : `${rule.factor}x+${rule.floorMs}ms`;
 }
 
 /**

@@ -20,7 +20,7 @@ import { registerUserError, UsageError } from './errors.js';
 import {
   parseIntList, parsePositiveInt, parseTenant, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
-import { GENERATED_TEST_CPU_MS, JUDGE_DEFAULTS, secondsToMs } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, GENERATED_TEST_CPU_MS, JUDGE_DEFAULTS, secondsToMs } from '../limits.js';
 
 registerUserError(RerankInputError);
 registerUserError(PriorVerdictsError);
@@ -142,7 +142,7 @@ export function register(program: Command): void {
       const problemsHash = await datasetHash(flags.problems);
       const priorVerdicts = flags.verdictsFrom === undefined ? undefined
         : priorVerdictsOf(await loadRunOrStored(flags.verdictsFrom, flags.store === false ? undefined : flags.store), problemsHash,
-          limits.cpuMs ?? JUDGE_DEFAULTS.cpuMs);
+          limits.cpuMs ?? JUDGE_DEFAULTS.cpuMs, CALIBRATED_TIME_DEFAULTS);
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything runs
       const { judge } = await openJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true, limits,
         ...flags.queue === undefined ? {} : { queue: flags.queue }, ...flags.tenant === undefined ? {} : { tenant: flags.tenant } });

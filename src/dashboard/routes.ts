@@ -12,6 +12,7 @@
  *   GET  /training, /training/:id       training runs, a training run
  *   GET  /events                        server-sent events (live updates)
  *   GET  /api/runs, /api/runs/:id       JSON (the numbers the pages show)
+ *   GET  /api/runs/:id/sample?task=T&index=I  JSON (a sample's verdict; a repository task's per-test status map)
  *   GET  /api/runs/:id/headline         JSON (a run's headline pass@k, recomputed while it runs; the runs list polls it)
  *   GET  /api/training/:id/series       JSON (a training run's buckets and chart specs; ?with=ID,ID&smooth=0.6)
  *   GET  /training/:id/problems, /api/training/:id/problems   difficulty per problem (pages/difficulty.ts)
@@ -40,6 +41,7 @@ import { renderProblem } from './pages/problem.js';
 import { renderRun, verdictCounts } from './pages/run.js';
 import { LIST_KS, renderRuns, STALLED_MS } from './pages/runs.js';
 import { renderSample } from './pages/sample.js';
+import { repositoryTestMap } from './repository-tests.js';
 import { DEFAULT_SMOOTHING, renderTraining, renderTrainingList, trainingFacts, trainingSpecs } from './pages/training.js';
 import type { TrainingLine } from './training-charts.js';
 import { registerDifficultyPages } from './pages/difficulty.js';
@@ -184,7 +186,7 @@ function registerRunPages(kit: RouteKit, files: ReturnType<typeof assets>): void
     const sample = await store.sample(run.id, q.task, q.index);
     if (sample === undefined) return problemPage(reply, 404, 'Sample not found', `Run ${run.id} has no sample ${q.index} of ${q.task}.`);
     const efficiency = (await store.efficiencyOf(run.id)).find((r) => r.taskId === q.task && r.sampleIndex === q.index);
-    return html(reply, renderSample(base, run, sample, efficiency));
+    return html(reply, renderSample(base, run, sample, efficiency, await store.problemInfo(run.id, q.task)));
   });
 }
 
@@ -312,6 +314,18 @@ function registerRunApi(kit: RouteKit): void {
         difficulty: difficultySpec(problems.map((x) => ({ taskId: x.taskId, passRate: x.c / x.n }))),
       },
     };
+  });
+
+  app.get(`${prefix}/api/runs/:id/sample`, async (request, reply) => {
+    const p = parse(idSchema, request.params, reply, true);
+    const q = p === undefined ? undefined : parse(sampleSchema, request.query, reply, true);
+    if (p === undefined || q === undefined) return reply;
+    const run = await store.getRun(p.id);
+    if (run === undefined) return apiError(reply, 404, 'run_not_found', `no run ${p.id}`);
+    const sample = await store.sample(run.id, q.task, q.index);
+    if (sample === undefined) return apiError(reply, 404, 'sample_not_found', `run ${run.id} has no sample ${q.index} of ${q.task}`);
+    const map = repositoryTestMap(await store.problemInfo(run.id, q.task), sample);
+    return { run: run.id, ...sample, ...(map === undefined ? {} : { testStatusMap: map }) };
   });
 
   app.get(`${prefix}/api/runs/:id/headline`, async (request, reply) => {

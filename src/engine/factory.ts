@@ -5,10 +5,11 @@
  * branch of `createJudge`, with the same options where they apply.
  */
 import type { EnvironmentProvider } from '../judge/environment.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import type { Judge } from '../judge/judge.js';
 import { defaultModes, type ModeRegistry } from '../kinds/index.js';
 import { LanguageRegistry } from '../languages/registry.js';
-import { definedOnly, JUDGE_DEFAULTS, type JudgeLimits } from '../limits.js';
+import { calibrationProblem, definedOnly, JUDGE_DEFAULTS, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import { defaultCacheDir } from '../paths.js';
 import { Sandbox } from '../sandbox/index.js';
 import { GroundTruthCache } from './ground-truth.js';
@@ -39,16 +40,30 @@ export interface JudgeOptions {
    * on the judge's sandbox (their preparation runs in it); default none, so plans with a workspace are `internal_error`.
    */
   readonly environments?: (sandbox: Sandbox) => readonly EnvironmentProvider[];
+  /**
+   * SQL servers for `sql_engine` plans (`src/judge/sql-engine.ts`: PostgreSQL for `sql` problems with
+   * `engine: "postgres"`, `src/environments/postgres/`); default none, so such problems are `internal_error`.
+   */
+  readonly sqlEngines?: readonly SqlEngine[];
+  /**
+   * Calibrated time limits (`src/limits.ts`, `calibratedCpuMs`): a problem whose reference solution is measured
+   * (HumanEval's canonical solution) gets min(limit, factor × its CPU time + floor). Default
+   * `CALIBRATED_TIME_DEFAULTS` (4×, 200 ms); null judges every program under the fixed limit.
+   */
+  readonly calibration?: CalibratedTimeLimit | null;
 }
 
 /**
  * Make a judge.
  * @throws IsolationUnavailableError when it must make a sandbox and the host cannot isolate programs (and
- *   `unsafeNoSandbox` is not set); LanguageFileError for a broken language file.
+ *   `unsafeNoSandbox` is not set); LanguageFileError for a broken language file; RangeError for a calibration out
+ *   of range (`calibrationProblem`).
  */
 export function createJudge(options: JudgeOptions = {}): Judge {
   const languages = options.languages ?? LanguageRegistry.load();
   const limits: JudgeLimits = { ...JUDGE_DEFAULTS, ...definedOnly(options.limits ?? {}) };
+  const calibrationError = options.calibration === undefined || options.calibration === null ? null : calibrationProblem(options.calibration);
+  if (calibrationError !== null) throw new RangeError(calibrationError);
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   const sandbox = options.sandbox ?? Sandbox.create({
     ...(options.slots === undefined ? {} : { slots: options.slots }),
@@ -59,6 +74,7 @@ export function createJudge(options: JudgeOptions = {}): Judge {
   return new LocalJudge(sandbox, {
     languages, modes: options.modes ?? defaultModes(), limits,
     groundTruth: cacheDir === null ? null : new GroundTruthCache(cacheDir), ownsSandbox: options.sandbox === undefined,
-    environments,
+    environments, sqlEngines: new Map((options.sqlEngines ?? []).map((engine) => [engine.name, engine])),
+    ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
   });
 }

@@ -22,6 +22,7 @@
  * `internal_error`, tried again.
  */
 import type { EnvironmentProvider } from '../judge/environment.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import { messageOf } from '../errors.js';
 import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
@@ -34,7 +35,7 @@ import {
 import { GroundTruthError, referenceFailureReason, type AnyMode, type ModeContext, type ModeRegistry } from '../kinds/index.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import type { Language } from '../languages/schema.js';
-import { compileLimits, LIMIT_RANGES, outOfRange, runLimits, type JudgeLimits } from '../limits.js';
+import { CALIBRATED_TIME_DEFAULTS, compileLimits, LIMIT_RANGES, outOfRange, runLimits, type CalibratedTimeLimit, type JudgeLimits } from '../limits.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { internalRun } from '../sandbox/types.js';
 import {
@@ -72,6 +73,13 @@ export interface LocalJudgeOptions {
   readonly ownsSandbox: boolean;
   /** Providers of the prepared environments plans may name (`PlanWorkspace`), by name; default none. */
   readonly environments?: ReadonlyMap<string, EnvironmentProvider>;
+  /** SQL servers `sql_engine` plans may name (`src/judge/sql-engine.ts`), by name; default none. */
+  readonly sqlEngines?: ReadonlyMap<string, SqlEngine>;
+  /**
+   * Calibrated time limits for problems whose reference solution is measured (`ModeContext.calibration`);
+   * default `CALIBRATED_TIME_DEFAULTS`, null for the fixed limit everywhere.
+   */
+  readonly calibration?: CalibratedTimeLimit | null;
 }
 
 /** A problem spec resolved against the catalog and the modes (`datasetHash` null for an inline problem). */
@@ -130,7 +138,7 @@ export class LocalJudge implements Judge {
   constructor(readonly sandbox: Sandbox, private readonly options: LocalJudgeOptions) {
     this.executor = new Executor(sandbox, options.languages);
     this.harness = new PythonHarnessPool(sandbox, harnessInterpreter(options.languages.get('python')));
-    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments);
+    this.plans = new PlanExecutor(this.executor, this.harness, options.languages, options.environments, options.sqlEngines);
   }
 
   get capacity(): JudgeCapacity {
@@ -246,6 +254,7 @@ export class LocalJudge implements Judge {
   async close(): Promise<void> {
     this.harness.close();
     await this.executor.close();
+    for (const engine of this.options.sqlEngines?.values() ?? []) await engine.close?.();
     if (this.options.ownsSandbox) this.sandbox.close();
   }
 
@@ -315,7 +324,8 @@ export class LocalJudge implements Judge {
     try {
       const reference = await this.reference(r);
       signal.throwIfAborted();
-      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference };
+      const calibration = this.options.calibration === undefined ? CALIBRATED_TIME_DEFAULTS : this.options.calibration;
+      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference, calibration };
       const plan = r.mode.plan(r.problem, r.program, context);
       const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);

@@ -7,7 +7,8 @@
  * left that the mode reads. An `interactive` plan compiles both programs once and runs each run as an interactive
  * run (`./interactive.ts`: the trusted program and the candidate's boxes, each with its own uid), judged as a
  * `program_runs` run is. A `harness` plan is one job for the warm Python harness pool. A `cms_ioi_jobs` plan runs
- * the cms_ioi package (`src/engine/contest/cms-ioi-package.ts`) on each job through the same compile cache.
+ * the cms_ioi package (`src/engine/contest/cms-ioi-package.ts`) on each job through the same compile cache. A
+ * `sql_engine` plan is one job for the judge's SQL server of that name (`src/judge/sql-engine.ts`).
  *
  * Cancellation: `signal` is checked before every execution; once aborted, nothing more starts, the run under way
  * is killed, and the call rejects with the signal's reason.
@@ -19,7 +20,9 @@ import type { AnyMode } from '../kinds/index.js';
 import type {
   CmsIoiJobsOutcome, CmsIoiJobsPlan, CompileOnlyOutcome, CompilePlan, ExecutionTools, InteractiveOutcome, InteractivePlan,
   InteractiveResult, Plan, PlannedProgram, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan, RunMeasurement,
+  SqlEngineOutcome, SqlEnginePlan,
 } from '../judge/plan.js';
+import type { SqlEngine } from '../judge/sql-engine.js';
 import { runCmsIoiJob } from './contest/cms-ioi-package.js';
 import { runCodeforcesJob } from './contest/codeforces-package.js';
 import { ContestInfraError, ContestRequestError } from './contest/package-job.js';
@@ -105,7 +108,8 @@ export class PlanExecutor {
 
   constructor(private readonly executor: Executor, private readonly harness: PythonHarnessPool,
     private readonly languages: LanguageRegistry,
-    private readonly environments: ReadonlyMap<string, EnvironmentProvider> = new Map()) {}
+    private readonly environments: ReadonlyMap<string, EnvironmentProvider> = new Map(),
+    private readonly sqlEngines: ReadonlyMap<string, SqlEngine> = new Map()) {}
 
   /**
    * Execute `plan` for `problem`, judging runs with `mode` (its `judgeRun` unless `judging` is `default`).
@@ -120,6 +124,7 @@ export class PlanExecutor {
     switch (plan.kind) {
       case 'harness': return this.runHarness(plan.job, signal).then((response) => ({ kind: 'harness', response }));
       case 'cms_ioi_jobs': return this.runCmsIoiJobs(plan, signal);
+      case 'sql_engine': return this.runSqlEngine(plan, signal);
       case 'compile': return this.compileOnly(plan, language(plan.program), signal);
       case 'interactive': return this.runInteractivePlan(plan, [language(plan.program), language(plan.trusted)], signal, (run, index, result) =>
         judgeRun ? judgeRun(problem, run, index, result, this.tools(signal)) : defaultInteractiveTest(index, result));
@@ -228,7 +233,18 @@ export class PlanExecutor {
     return { kind: 'interactive', compiled: true, compile: compile.result, runs, tests };
   }
 
-/**
+  /** A `sql_engine` plan's job on the named engine; a judge without it answers an `engine` error (Crucible's). */
+  private async runSqlEngine(plan: SqlEnginePlan, signal?: AbortSignal): Promise<SqlEngineOutcome> {
+    signal?.throwIfAborted();
+    const engine = this.sqlEngines.get(plan.engine);
+    if (engine === undefined) {
+      return { kind: 'sql_engine', check: plan.check,
+        result: { error: `no "${plan.engine}" SQL server on this judge (it was made without one: createJudge({sqlEngines}))`, cause: 'engine' } };
+    }
+    return { kind: 'sql_engine', check: plan.check, result: await engine.run(plan.job, signal) };
+  }
+
+  /**
    * The jobs of a `cms_ioi_jobs` plan in order. Crucible's failures and jobs the package rejects (a malformed task)
    * are `error` results; a compile failure, and with `failFast` a test scoring below 1, stop the plan.
    * @throws the signal's reason when it aborts.

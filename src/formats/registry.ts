@@ -22,6 +22,7 @@ import { kattisPackages, readKattis } from './kattis.js';
 import { readMbpp } from './mbpp.js';
 import { readBird } from './bird.js';
 import { readSpider } from './spider.js';
+import { readSqlJsonl } from './sql-jsonl.js';
 import { readCodevJsonl, readRtllm, readVerilogEval } from './verilog.js';
 import { isSweBenchInstance, readSweBench } from './swe-bench.js';
 import { readCoqTheorems } from './coq-theorems.js';
@@ -128,6 +129,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'Spider as `spider`, skipping the questions whose database is absent (the public release ships only some; never detected)',
     detect: () => false,
     read: (path) => readSpider(path, { missingDatabases: 'skip' }),
+  },
+  {
+    id: 'sql-jsonl', aliases: ['crucible-sql'],
+    description: 'Crucible\'s own SQL problems, JSONL {task_id, engine: sqlite|postgres, databases: [{sql}|{path}], gold, comparators?}: the file form of PostgreSQL problems',
+    detect: (r) => r.keys.has('gold') && r.keys.has('databases') && r.keys.has('task_id'),
+    read: (path) => readSqlJsonl(path),
   },
   {
     id: 'bird', aliases: ['bird-dev'],

@@ -459,7 +459,8 @@ export type SqlDatabase = { readonly path: string } | { readonly sql: string };
  * judged by executing it and the gold query on every database instance and comparing the results with the named
  * comparators; the first comparator decides the verdict, the others are reported beside it.
  * `databases`: the instances, the main one first (Spider's test suite: every `*.sqlite*` file of the db folder).
- * `engine`: `sqlite`, or `postgres` (the instances are then SQL texts loaded into a throw-away database).
+ * `engine`: `sqlite`, or `postgres` (the instances are then SQL texts, built once into template databases of the
+ * judge's PostgreSQL server and copied into throw-away databases per judgement: `src/environments/postgres/`).
  * `keepDistinct`: Spider's `--keep_distinct` (default false: DISTINCT removed from both queries, as the official
  * metric does). `floatDecimals`: reals rounded to that many decimals before comparing (default: exact).
  * `timeLimitMs`: per query, wall clock (default the request's limit).

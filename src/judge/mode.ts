@@ -24,7 +24,7 @@
  */
 import type { z } from 'zod';
 import type { ProblemBase } from '../formats/types.js';
-import type { JudgeLimits } from '../limits.js';
+import type { CalibratedTimeLimit, JudgeLimits } from '../limits.js';
 import type { FailedTestDetail, TestResult, Verdict, VerdictDetail } from '../verdict/index.js';
 import type { Program } from './judge.js';
 import type { ExecutionTools, OutcomeOf, PlanKind, PlanOf, RunOf, RunResultOf } from './plan.js';
@@ -39,6 +39,11 @@ export interface ModeContext<R = unknown> {
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
   readonly reference: R;
+  /**
+   * How a mode whose reference measures the reference solution's CPU time turns it into the program's CPU limit
+   * (`calibratedCpuMs`, `src/limits.ts`); null: the fixed `limits.cpuMs`. The judge's, for every request.
+   */
+  readonly calibration: CalibratedTimeLimit | null;
 }
 
 /**

@@ -20,6 +20,8 @@
  *   runner (`src/engine/contest/cms-ioi-package.ts`, the same code that serves Piston's package), answered as the
  *   package's outcome per test; with `failFast` the executor stops after the first test that did not score 1, and
  *   always after a compile failure (every job shares the one compilation).
+ * - `sql_engine`: a job for a SQL server Crucible runs itself (`./sql-engine.ts`, PostgreSQL): no box, the
+ *   candidate's query text is data sent to the server, and the server's answer comes back as data.
  *
  * **What is whose.** The candidate's side is its box: the planned `program` (its source and `files`), and each
  * run's `stdin`, `files` and `args`. The candidate can read all of it: put there only what the benchmark gives the
@@ -36,6 +38,7 @@ import type { ExecutionResult } from '../sandbox/types.js';
 import type { TestResult } from '../verdict/index.js';
 import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 import type { EnvironmentRef } from './environment.js';
+import type { SqlEngineJob, SqlEngineResult } from './sql-engine.js';
 import type { Program } from './judge.js';
 
 /**
@@ -174,8 +177,20 @@ export interface CmsIoiJobsPlan {
   readonly failFast: boolean;
 }
 
+/**
+ * A job for a SQL server Crucible runs itself (`./sql-engine.ts`): nothing runs in a box, the query texts cross to
+ * the server as data. `engine` names the server (`postgres`); a judge without it answers `internal_error`.
+ */
+export interface SqlEnginePlan<C = unknown> {
+  readonly kind: 'sql_engine';
+  readonly engine: string;
+  readonly job: SqlEngineJob;
+  /** The mode's data for judging the answer (never sent to the server), handed back in the outcome. */
+  readonly check: C;
+}
+
 /** What a mode asks the executor to run. */
-export type Plan<C = unknown> = ProgramRunsPlan<C> | CompilePlan | InteractivePlan<C> | HarnessPlan | CmsIoiJobsPlan;
+export type Plan<C = unknown> = ProgramRunsPlan<C> | CompilePlan | InteractivePlan<C> | HarnessPlan | CmsIoiJobsPlan | SqlEnginePlan<C>;
 
 /** The measurements of one run: how it ended, CPU and wall time (ms), peak memory (KiB). */
 export interface RunMeasurement {
@@ -280,8 +295,16 @@ export interface CmsIoiJobsOutcome {
   readonly results: readonly ({ readonly outcome: PackageOutcome } | { readonly error: string })[];
 }
 
+/** What a `sql_engine` plan produced: the engine's answer (`SqlEngineResult`; an `engine` error when the judge has no such engine). */
+export interface SqlEngineOutcome {
+  readonly kind: 'sql_engine';
+  readonly result: SqlEngineResult;
+  /** The plan's `check`, as the mode made it. */
+  readonly check: unknown;
+}
+
 /** What executing a plan produced. */
-export type PlanOutcome = ProgramRunsOutcome | CompileOnlyOutcome | InteractiveOutcome | HarnessOutcome | CmsIoiJobsOutcome;
+export type PlanOutcome = ProgramRunsOutcome | CompileOnlyOutcome | InteractiveOutcome | HarnessOutcome | CmsIoiJobsOutcome | SqlEngineOutcome;
 
 /** The kinds of plan. */
 export type PlanKind = Plan['kind'];

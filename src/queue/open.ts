@@ -7,6 +7,7 @@
  */
 import type { Judge, JobPriority } from '../judge/judge.js';
 import { createJudge, type JudgeOptions } from '../engine/factory.js';
+import { OnDemandPostgres } from '../environments/postgres/on-demand.js';
 import { queueLocation } from './connection.js';
 import type { QueueJudge } from './queue-judge.js';
 
@@ -33,7 +34,10 @@ export interface OpenedJudge {
  *   Redis unreachable.
  */
 export async function openJudge(options: OpenJudgeOptions): Promise<OpenedJudge> {
-  if (options.queue === undefined) return { judge: createJudge(options), queue: null };
+  if (options.queue === undefined) {
+    // PostgreSQL problems need a server: one starts on the first such job (OnDemandPostgres), none otherwise.
+    return { judge: createJudge({ ...options, sqlEngines: options.sqlEngines ?? [new OnDemandPostgres()] }), queue: null };
+  }
   const location = queueLocation(options.queue);
   const { QueueJudge: Queued } = await import('./queue-judge.js');
   const queue = await Queued.connect(location, {

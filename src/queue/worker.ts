@@ -29,6 +29,7 @@ import type { Redis } from 'ioredis';
 import { JudgeRequestError, type Judge, type PackageRequest } from '../judge/judge.js';
 import type { HarnessJob } from '../judge/harness/protocol.js';
 import { createJudge, type JudgeOptions } from '../engine/factory.js';
+import { OnDemandPostgres } from '../environments/postgres/on-demand.js';
 import type { LanguageRegistry } from '../languages/registry.js';
 import { plainVerdict } from '../verdict/index.js';
 import type { QueueLocation } from './connection.js';
@@ -81,7 +82,8 @@ class AttemptFailed extends Error {
 
 /** Start a worker: make the local judge, detect toolchains, advertise, and take jobs. @throws as `createJudge`. */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const judge = createJudge(options.judge);
+  // PostgreSQL problems need a server: one starts on the worker's first such job (OnDemandPostgres).
+  const judge = createJudge({ ...options.judge, sqlEngines: options.judge.sqlEngines ?? [new OnDemandPostgres()] });
   const redis = redisConnection(options.location);
   try {
     await reachable(redis, options.location);

@@ -36,12 +36,20 @@ export const SECCOMP_FD = 5;
 
 const etcMounts = ETC_READ_ONLY.filter((path) => existsSync(path));
 
+/**
+ * The box's /etc/hosts: Crucible's own (`harness/etc/hosts`, `localhost` as 127.0.0.1 only, as Debian's first line),
+ * never the host's (its names are the host's business). Without it `localhost` does not resolve in a box (no
+ * files, no DNS), and tests that serve on the loopback of a box that has one (repository tasks: axios's fetch
+ * and http tests call `http://localhost:4444`) fail with network errors they never have on a developer's machine.
+ */
+const HOSTS_FILE = join(HARNESS_DIR, 'etc', 'hosts');
+
 /** Mount points inside a slot's long-lived box where a run may mount a kept work directory (read-only). */
 export const SLOT_BOX_MOUNT_POINTS: readonly string[] = ['/artifact'];
 /** Where a slot's long-lived box sees the sandbox's work directories (covered in every run's own view). */
 export const BOX_RUNS = '/crucible/runs';
 
-/** What every box sees of the host: hostname, read-only /usr (and its symlinks), /etc's toolchain files, /proc, /dev. */
+/** What every box sees of the host: hostname, read-only /usr (and its symlinks), /etc's toolchain files and Crucible's hosts file, /proc, /dev. */
 function systemView(): string[] {
   const args = [
     '--hostname', 'box',
@@ -50,6 +58,7 @@ function systemView(): string[] {
     '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
   ];
   for (const path of etcMounts) args.push('--ro-bind', path, path);
+  args.push('--ro-bind', HOSTS_FILE, '/etc/hosts');
   args.push('--proc', '/proc', '--dev', '/dev', '--dir', '/tmp');
   return args;
 }

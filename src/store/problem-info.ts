@@ -1,7 +1,7 @@
 /**
  * What the store keeps of a problem for the problem page and breakdowns (`ProblemInfo`, `ProblemLabels`), taken
  * from the problem as its format reader made it: the statement, the prompt the model continued, the reference
- * solution, the unit-test code, and LiveCodeBench's difficulty, platform and release date. Inputs and expected
+ * solution, the unit-test code, a repository task's FAIL_TO_PASS/PASS_TO_PASS test ids, and LiveCodeBench's difficulty, platform and release date. Inputs and expected
  * outputs of tests are kept apart (`test_cases`, when a sample fails them).
  */
 import type { Problem } from '../formats/types.js';
@@ -11,7 +11,7 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The problem's statement, prompt, reference and test code, as far as its kind has them. */
+/** The problem's statement, prompt, reference and test code (a repository task's test ids), as far as its kind has them. */
 export function problemInfoOf(problem: Problem): ProblemInfo {
   const p = problem as Problem & Record<string, unknown>;
   const language = text(p['language']) ?? 'python';
@@ -23,6 +23,7 @@ export function problemInfoOf(problem: Problem): ProblemInfo {
   const info: Record<string, unknown> = {
     title: text(p['title']), statement: text(p['statement']), prompt: text(p['prompt']), entryPoint: text(p['entryPoint']),
     reference, test,
+    repositoryTests: p.kind === 'repository' ? { failToPass: [...p.failToPass], passToPass: [...p.passToPass] } : undefined,
   };
   return Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined)) as ProblemInfo;
 }

@@ -141,6 +141,13 @@ export interface ProblemInfo {
   readonly reference?: { readonly language: string; readonly code: string };
   /** The unit-test code (HumanEval `test`, MBPP asserts), when the problem is judged by one. */
   readonly test?: string;
+  /**
+   * A repository task's test ids (SWE-bench's FAIL_TO_PASS and PASS_TO_PASS lists, in the instance's order): test
+   * `i` of a sample is `failToPass[i]`, then `passToPass[i - failToPass.length]` (`src/kinds/repository/repository.ts`).
+   * Kept so the sample page and its JSON show a per-test status map even when every test passed (passing tests are
+   * stored as counts). Absent for other kinds and for stores written before it.
+   */
+  readonly repositoryTests?: { readonly failToPass: readonly string[]; readonly passToPass: readonly string[] };
 }
 
 /** A problem of a run. `testCount`: tests the problem has (1 for a HumanEval check). */

@@ -17,7 +17,7 @@ import { createJudge } from '../../src/engine/factory.js';
 import { executeRerank, scoreRerank, type RerankData } from '../../src/apps/rerank.js';
 import { priorVerdictsOf } from '../../src/apps/rerank-prior.js';
 import { loadRun } from '../../src/report/load-run.js';
-import { JUDGE_DEFAULTS } from '../../src/limits.js';
+import { CALIBRATED_TIME_DEFAULTS, JUDGE_DEFAULTS } from '../../src/limits.js';
 import { judgedCodegen16b } from '../support/codegen16b-store.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS, CODET_TESTS } from '../support/data.js';
 
@@ -34,7 +34,7 @@ describe('reranking CodeGen-16B HumanEval samples with their generated tests', (
     const samples = await readSamples(CODET_SOLUTIONS, { problems });
     const tests = await readCodetTests(CODET_TESTS, problems, { limit: 5 });
     const hash = await datasetHash(CODET_PROBLEMS);
-    const priorVerdicts = priorVerdictsOf(await loadRun((await judgedCodegen16b()).out), hash, JUDGE_DEFAULTS.cpuMs);
+    const priorVerdicts = priorVerdictsOf(await loadRun((await judgedCodegen16b()).out), hash, JUDGE_DEFAULTS.cpuMs, CALIBRATED_TIME_DEFAULTS);
     data = await executeRerank({ judge, problems, datasetHash: hash, samples, tests, runGeneratedTests: true, priorVerdicts });
     rejudged = await executeRerank({ judge, problems, datasetHash: hash, samples: samples.filter((_, i) => i % 37 === 0), runGeneratedTests: false });
   });

@@ -124,6 +124,12 @@ describe('a loopback of the box\'s own', () => {
     assert.equal(result.stdout, 'hi\n', result.stderr);
     assert.equal(outside, 0);
   });
+
+  it('resolves localhost to 127.0.0.1 from Crucible\'s own /etc/hosts (tests call http://localhost:PORT), never the host\'s', async () => {
+    const script = `node -e "require('dns').lookup('localhost', { all: true }, (e, a) => { console.log(e ? e.code : JSON.stringify(a)) })"; cat /etc/hosts`;
+    const { result } = await run(script, { loopback: true });
+    assert.equal(result.stdout, '[{"address":"127.0.0.1","family":4}]\n127.0.0.1\tlocalhost\n', result.stderr);
+  });
 });
 
 describe('allow-listed egress', () => {

@@ -8,12 +8,15 @@
  *   the message gives them); never a diff of two status sentences.
  * - Data (stdin/stdout, a call's return value): input, expected, got and their diff (jsdiff, by line, then by word
  *   inside changed lines), and stderr.
+ * A repository task's sample (SWE-bench style) also gets its per-test status map: every FAIL_TO_PASS and
+ * PASS_TO_PASS test id with its state (`repository-tests.ts`), passing tests included.
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
-import type { EfficiencyRow, RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
+import type { EfficiencyRow, ProblemInfo, RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
 import type { FormalCheck, SynthesisStats } from '../../verdict/index.js';
 import { codeHtml } from '../highlight.js';
 import { badge, esc, facts, kib, ms, page, pct, preText } from '../html.js';
+import { repositoryTestMap, type TestStates } from '../repository-tests.js';
 import { sampleEfficiencyFacts } from './efficiency.js';
 
 /** Failing tests shown in full on the page (the rest are listed with status and reason). */
@@ -106,8 +109,32 @@ function formalFacts(formal: FormalCheck | null): [string, string][] {
   return [['formal check', `<span data-testid="formal">${formal.result}</span>${bounded}${reason}`], ...synthesis];
 }
 
-/** Render a sample page; `efficiency`: the sample's measurement when the run was judged with `--efficiency`. */
-export function renderSample(base: string, run: RunRow, s: SampleDetailRow, efficiency?: EfficiencyRow): string {
+/** Rows of one group of a repository task's status map. */
+function mapRows(group: string, states: TestStates): string {
+  return Object.entries(states).map(([id, state]) =>
+    `<tr data-group="${group}" data-state="${esc(state)}"><td>${group}</td><td><code data-testid="test-id">${esc(id)}</code></td>` +
+    `<td>${badge(state === 'passed' ? 'passed' : state)}</td></tr>`).join('');
+}
+
+/** The per-test status map of a repository task's sample ('' for other kinds). */
+function repositorySection(runId: number, info: ProblemInfo | null | undefined, s: SampleDetailRow): string {
+  const map = repositoryTestMap(info, s);
+  if (map === undefined) return '';
+  const count = (states: TestStates) => Object.values(states).filter((x) => x === 'passed').length;
+  const f2p = Object.keys(map.FAIL_TO_PASS).length;
+  const p2p = Object.keys(map.PASS_TO_PASS).length;
+  return `<section id="test-status-map"><h2>Tests of the instance (${map.resolved ? 'resolved' : 'not resolved'})</h2>` +
+    `<p data-testid="map-summary">FAIL_TO_PASS ${count(map.FAIL_TO_PASS)} of ${f2p} passed, PASS_TO_PASS ${count(map.PASS_TO_PASS)} of ${p2p} passed ` +
+    `(<a href="api/runs/${runId}/sample?task=${encodeURIComponent(s.taskId)}&amp;index=${s.sampleIndex}">JSON</a>)</p>` +
+    `<table data-testid="test-status-map"><thead><tr><th>list</th><th>test</th><th>state</th></tr></thead><tbody>` +
+    `${mapRows('FAIL_TO_PASS', map.FAIL_TO_PASS)}${mapRows('PASS_TO_PASS', map.PASS_TO_PASS)}</tbody></table></section>`;
+}
+
+/**
+ * Render a sample page; `efficiency`: the sample's measurement when the run was judged with `--efficiency`; `info`,
+ * the problem's stored info, gives a repository task's test ids.
+ */
+export function renderSample(base: string, run: RunRow, s: SampleDetailRow, efficiency?: EfficiencyRow, info?: ProblemInfo | null): string {
   const failing = s.tests.filter((t) => t.status !== 'passed');
   const summary = facts([
     ['verdict', `${badge(s.status)}${s.plusStatus === null ? '' : ` plus: ${badge(s.plusStatus)}`}`],
@@ -137,6 +164,7 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow, effi
   const stderr = s.stderr === null || s.stderr === '' ? '' : `<h3>stderr (compiler or harness)</h3><pre data-testid="program-stderr">${preText(s.stderr)}</pre>`;
   const body = `${summary}
 <section><h2>Program</h2>${code}${completion}</section>
+${repositorySection(run.id, info, s)}
 <section><h2>Failing tests (${failing.length})</h2>${failing.length === 0 ? '<p>Every test that ran passed.</p>' : shown + more}${stderr}</section>
 <section><h2>Extraction</h2>${extraction}</section>`;
   return page({ base, title: `${s.taskId} · sample ${s.sampleIndex}`, page: 'sample', data: { run: run.id },

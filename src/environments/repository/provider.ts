@@ -185,7 +185,7 @@ export class RepositoryEnvironments implements EnvironmentProvider {
     return { path: join(final, 'upper'), ms: performance.now() - started };
   }
 
-  private async makeWarm(key: string, layers: readonly string[], warm: { readonly testPatch: string; readonly testCommand: string },
+  private async makeWarm(key: string, layers: readonly string[], warm: { readonly testPatch: string; readonly testCommand: string; readonly memoryKiB?: number },
     signal?: AbortSignal): Promise<{ path: string; ms: number }> {
     const final = join(this.root, 'warm', key);
     if (existsSync(join(final, 'upper'))) return { path: join(final, 'upper'), ms: 0 };
@@ -196,6 +196,7 @@ export class RepositoryEnvironments implements EnvironmentProvider {
       mkdirSync(join(dir, 'upper'), { mode: 0o755 });
       mkdirSync(join(dir, 'work'), { mode: 0o700 });
       await warmUp({ sandbox: this.options.sandbox, layers, testPatch: warm.testPatch, testCommand: warm.testCommand,
+        ...(warm.memoryKiB === undefined ? {} : { memoryKiB: warm.memoryKiB }),
         upperDir: join(dir, 'upper'), workDir: join(dir, 'work'), ...(signal === undefined ? {} : { signal }) });
       rmSync(join(dir, 'work'), { recursive: true, force: true });
       this.settle(dir, final);

@@ -29,6 +29,8 @@ export interface WarmRequest {
   readonly testCommand: string;
   readonly upperDir: string;
   readonly workDir: string;
+  /** Memory limit of the run (the instance's own, when it sets one), KiB; default `WARM_LIMITS.memoryKiB`. */
+  readonly memoryKiB?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -59,7 +61,7 @@ export async function warmUp(r: WarmRequest): Promise<void> {
   const { result } = await r.sandbox.run({
     argv: ['/bin/bash', '-c', warmScript(r.testPatch, r.testCommand)],
     env: { HOME: '/tmp', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-    limits: WARM_LIMITS,
+    limits: r.memoryKiB === undefined ? WARM_LIMITS : { ...WARM_LIMITS, memoryKiB: r.memoryKiB },
     loopback: true,
     workspace: { layers: r.layers, boxPath: '/testbed', writable: 'overlay', keepWrites: { upperDir: r.upperDir, workDir: r.workDir } },
     ...(r.signal === undefined ? {} : { signal: r.signal }),

@@ -22,7 +22,8 @@ export interface RepositoryEnvironmentSpec {
   readonly source?: RepositorySource;
   readonly installCmd: string;
   readonly installScripts: boolean;
-  readonly warm?: { readonly testPatch: string; readonly testCommand: string };
+  /** `memoryKiB`: the warm-up's memory limit when the instance sets one (`memory_limit_kib`); else the warm-up's default. */
+  readonly warm?: { readonly testPatch: string; readonly testCommand: string; readonly memoryKiB?: number };
 }
 
 /** The directory of the repository (relative to its root) that the warm layer keeps; excluded from its git. */
@@ -37,17 +38,19 @@ export const RepositoryEnvironmentSpecSchema = z.object({
   source: z.object({ kind: z.enum(['git', 'bundle', 'dir']), path: z.string().min(1) }).strict().optional(),
   installCmd: z.string().min(1),
   installScripts: z.boolean(),
-  warm: z.object({ testPatch: z.string(), testCommand: z.string().min(1) }).strict().optional(),
+  warm: z.object({ testPatch: z.string(), testCommand: z.string().min(1), memoryKiB: z.number().int().positive().optional() }).strict().optional(),
 }).strict();
 
 /**
  * The environment spec of an instance, warmed by its own test command (`testCommand`: the instance's, with its
- * files and a report path substituted) unless `warm` is false.
+ * files and a report path substituted) unless `warm` is false, under the instance's memory limit when it sets one
+ * (the warm-up runs the same tests as a judgement, so it needs the memory a judgement is given).
  */
 export function environmentSpec(problem: RepositoryProblem, testCommand?: string): RepositoryEnvironmentSpec {
   return {
     repo: problem.repo, baseCommit: problem.baseCommit, installCmd: problem.installCmd, installScripts: problem.installScripts,
     ...(problem.source === undefined ? {} : { source: problem.source }),
-    ...(testCommand === undefined ? {} : { warm: { testPatch: problem.testPatch, testCommand } }),
+    ...(testCommand === undefined ? {} : { warm: { testPatch: problem.testPatch, testCommand,
+      ...(problem.memoryLimitKiB === undefined ? {} : { memoryKiB: problem.memoryLimitKiB }) } }),
   };
 }

@@ -58,8 +58,12 @@ export interface SweBenchReport {
   readonly instances: Readonly<Record<string, InstanceReport>>;
 }
 
-/** A test's state from its verdict entry (`repository.ts` writes `<group> <state>` as the reason). */
-function stateOf(test: TestResult | undefined): string {
+/**
+ * A test's state from its verdict entry: `passed`, else the state `repository.ts` writes as the reason
+ * (`<group> <state>`: `failed`, `skipped`, `missing`); no entry (a verdict without tests: patch refused, run invalid,
+ * Crucible's failure) is `missing`.
+ */
+export function testStateOf(test: Pick<TestResult, 'status' | 'reason'> | undefined): string {
   if (test === undefined) return 'missing';
   if (test.status === 'passed') return 'passed';
   return /\b(failed|skipped|missing)$/.exec(test.reason ?? '')?.[1] ?? 'failed';
@@ -74,7 +78,7 @@ export function instanceReport(problem: RepositoryProblem, judged: JudgedPatch):
     const success: string[] = [];
     const failure: string[] = [];
     ids.forEach((id, i) => {
-      const state = stateOf(byIndex.get(offset + i));
+      const state = testStateOf(byIndex.get(offset + i));
       states[id] = state;
       (state === 'passed' ? success : failure).push(id);
     });

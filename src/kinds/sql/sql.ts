@@ -17,13 +17,18 @@
  * SQLite's progress handler; the box's CPU limit is the sum over the job's queries plus the runner's start-up, so a
  * query the handler cannot interrupt is still killed from outside. A result holds at most `SQL_MAX_ROWS` rows and
  * the request's `outputBytes` of cells (more is `output_limit_exceeded`).
+ *
+ * `engine: "postgres"`: the reference and the sample are `sql_engine` plans instead (`enginePlan`): the same job
+ * (texts, per-query limit, caps) for the judge's PostgreSQL server (`src/environments/postgres/`), which answers
+ * in the runner's protocol, read and judged the same way in `verdict` (no box, no `judgeRun`); the server's own
+ * failure is `internal_error`, an instance text that does not build is `reference_failed`.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { SqlProblem } from '../../formats/types.js';
 import type { JudgeLimits } from '../../limits.js';
 import { defineMode, defineReference, GroundTruthError, type JudgingMode } from '../../judge/mode.js';
-import type { ProgramRunsPlan } from '../../judge/plan.js';
+import type { ProgramRunsOutcome, ProgramRunsPlan, SqlEngineOutcome, SqlEnginePlan } from '../../judge/plan.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
 import { aggregateTests, shortReason, type TestResult, type Verdict } from '../../verdict/index.js';
 import { databaseFiles, databaseIdentity, runnerJob, sqlRunnerSource } from './box-files.js';
@@ -61,25 +66,48 @@ function runnerPlan<C>(problem: SqlProblem, queries: readonly string[], limits: 
   };
 }
 
-const goldResults = defineReference<SqlProblem, SqlGoldReference, 'program_runs'>({
+/**
+ * The `postgres` engine's plan for `queries` on every instance: a job for the judge's PostgreSQL server
+ * (`src/judge/sql-engine.ts`), the same per-query limit and caps as the SQLite runner's.
+ * @throws GroundTruthError when an instance is a file (the engine loads SQL texts): the problem's fault.
+ */
+function enginePlan<C>(problem: SqlProblem, queries: readonly string[], limits: JudgeLimits, check: C): SqlEnginePlan<C> {
+  const databases = problem.databases.map((db, i) => {
+    if ('path' in db) throw new GroundTruthError(`${problem.taskId}: database instance ${i} is a file; the postgres engine takes SQL texts ({"sql": ...})`);
+    return db.sql;
+  });
+  return { kind: 'sql_engine', engine: 'postgres', check,
+    job: { databases, queries: [...queries], timeLimitMs: queryLimitMs(problem, limits), maxRows: SQL_MAX_ROWS, maxBytes: limits.outputBytes } };
+}
+
+/** The reference's runner output from a plan's outcome (either engine). @throws GroundTruthError. */
+function goldOutput(problem: SqlProblem, outcome: ProgramRunsOutcome | SqlEngineOutcome): string {
+  if (outcome.kind === 'sql_engine') {
+    const result = outcome.result;
+    if ('error' in result) throw new GroundTruthError(`${problem.taskId}: ${result.error}`, result.cause === 'engine');
+    return result.stdout;
+  }
+  const run = outcome.runs[0];
+  if (run === undefined || run.status !== 'ok') {
+    throw new GroundTruthError(`${problem.taskId}: the gold query's runner ended ${run?.status ?? 'without running'}: ${shortReason(run?.stderr || run?.reason) ?? ''}`,
+      run?.status === 'internal_error');
+  }
+  return run.stdout;
+}
+
+const goldResults = defineReference<SqlProblem, SqlGoldReference, 'program_runs' | 'sql_engine'>({
   version: 1,
   fingerprint: (problem) => createHash('sha256').update(JSON.stringify([problem.gold, databaseIdentity(problem.databases), problem.comparators,
-    problem.keepDistinct ?? false, problem.timeLimitMs ?? null])).digest('hex'),
-  plan: (problem, limits) => {
-    // Crucible's missing feature, not the problem's fault: internal_error (a plain Error), never reference_failed.
-    if (problem.engine !== 'sqlite') throw new Error(`${problem.taskId}: the ${problem.engine} engine is not supported yet`);
-    return runnerPlan(problem, goldQueries(problem, problem.gold), limits, null, false);
-  },
+    problem.keepDistinct ?? false, problem.timeLimitMs ?? null, ...problem.engine === 'sqlite' ? [] : [problem.engine]])).digest('hex'),
+  plan: (problem, limits) => problem.engine === 'postgres'
+    ? enginePlan(problem, goldQueries(problem, problem.gold), limits, null)
+    : runnerPlan(problem, goldQueries(problem, problem.gold), limits, null, false),
   parse: (problem, outcome) => {
-    const run = outcome.runs[0];
     const queries = goldQueries(problem, problem.gold);
-    if (run === undefined || run.status !== 'ok') {
-      throw new GroundTruthError(`${problem.taskId}: the gold query's runner ended ${run?.status ?? 'without running'}: ${shortReason(run?.stderr || run?.reason) ?? ''}`,
-        run?.status === 'internal_error');
-    }
-    const read = readGold(problem, queries, run.stdout);
+    const stdout = goldOutput(problem, outcome);
+    const read = readGold(problem, queries, stdout);
     if (read !== undefined) throw new GroundTruthError(`${problem.taskId}: ${read}`);
-    return { queries, stdout: run.stdout };
+    return { queries, stdout };
   },
   schema: z.object({ queries: z.array(z.string()), stdout: z.string() }),
 });
@@ -121,14 +149,18 @@ function stoppedRun(result: ExecutionResult, complete: boolean): Pick<TestResult
   return { status: 'internal_error', reason: shortReason(result.status === 'ok' ? 'the SQL runner ended without finishing its job' : result.reason ?? result.status) };
 }
 
-/** Judge the runner's output for a prediction (module comment). */
-function judgePrediction(problem: SqlProblem, reference: SqlGoldReference, predicted: string, result: ExecutionResult): Pick<TestResult, 'status' | 'reason' | 'score'> {
+/**
+ * Judge the runner's (or the engine's) output for a prediction (module comment); `stopped` says how a job that did
+ * not finish (`complete` false) or whose box did not end `ok` ended, or undefined when it did.
+ */
+function judgePrediction(problem: SqlProblem, reference: SqlGoldReference, predicted: string, stdout: string,
+  stopped: (complete: boolean) => Pick<TestResult, 'status' | 'reason'> | undefined): Pick<TestResult, 'status' | 'reason' | 'score'> {
   const instances = problem.databases.map((_, i) => String(i));
   const texts = predictionTexts(problem, predicted);
   try {
-    const pred = readRunnerOutput(runnerJob(instances, texts, 0, 0, 0), result.stdout);
-    const stopped = stoppedRun(result, pred.complete);
-    if (stopped !== undefined) return stopped;
+    const pred = readRunnerOutput(runnerJob(instances, texts, 0, 0, 0), stdout);
+    const stop = stopped(pred.complete);
+    if (stop !== undefined) return stop;
     const gold = readRunnerOutput(runnerJob(instances, reference.queries, 0, 0, 0), reference.stdout);
     const judgement = judgeSql(comparatorQueries(problem, problem.gold, predicted), gold.results, pred.results, instances.length, problem.floatDecimals);
     return { status: judgement.status, score: judgement.score, ...withReason(judgement) };
@@ -151,7 +183,17 @@ interface SqlCheck {
   readonly gold: SqlGoldReference;
 }
 
-const sqlMode: JudgingMode<SqlProblem, 'program_runs', SqlCheck, SqlGoldReference> = {
+/** The test of a `postgres` judgement: the engine's answer judged, or Crucible's failure when it could not run the job. */
+function engineTest(problem: SqlProblem, outcome: SqlEngineOutcome): TestResult {
+  const result = outcome.result;
+  if ('error' in result) return { index: 0, cpuMs: 0, wallMs: 0, status: 'internal_error', reason: shortReason(result.error)! };
+  // The check is the one this mode's `plan` put in the plan (the executor hands it back untouched).
+  const check = outcome.check as SqlCheck;
+  return { index: 0, cpuMs: 0, wallMs: result.wallMs, ...judgePrediction(problem, check.gold, check.query, result.stdout,
+    (complete) => complete ? undefined : { status: 'internal_error', reason: 'the PostgreSQL engine answered an incomplete job' }) };
+}
+
+const sqlMode: JudgingMode<SqlProblem, 'program_runs' | 'sql_engine', SqlCheck, SqlGoldReference> = {
   kind: 'sql',
   description: 'text-to-SQL by execution: the query and the gold query on every database instance, results compared by named comparators (Spider, BIRD)',
   language: () => 'sql',
@@ -159,18 +201,26 @@ const sqlMode: JudgingMode<SqlProblem, 'program_runs', SqlCheck, SqlGoldReferenc
   assemble: (_problem, code) => code,
   testCount: () => 1,
   reference: goldResults,
-  plan: (problem, program, { limits, failFast, reference }) =>
-    runnerPlan(problem, predictionTexts(problem, program.source), limits, { query: program.source, gold: reference }, failFast),
+  plan: (problem, program, { limits, failFast, reference }) => {
+    const check: SqlCheck = { query: program.source, gold: reference };
+    const texts = predictionTexts(problem, program.source);
+    return problem.engine === 'postgres' ? enginePlan(problem, texts, limits, check) : runnerPlan(problem, texts, limits, check, failFast);
+  },
   judgeRun: (problem, run, index, result): TestResult =>
-    ({ index, cpuMs: result.cpuMs, wallMs: result.wallMs, ...judgePrediction(problem, run.check.gold, run.check.query, result) }),
+    ({ index, cpuMs: result.cpuMs, wallMs: result.wallMs, ...judgePrediction(problem, run.check.gold, run.check.query, result.stdout,
+      (complete) => stoppedRun(result, complete)) }),
   verdict: (problem, outcome): Verdict => {
     const testCount = 1;
-    const cpuMs = outcome.runs.reduce((s, r) => s + r.cpuMs, 0);
-    const wallMs = outcome.runs.reduce((s, r) => s + r.wallMs, 0);
-    if (!outcome.compiled) return { status: 'internal_error', passed: false, tests: [], testCount, cpuMs, wallMs, reason: 'the SQL runner did not start' };
-    const { status, reason } = aggregateTests(outcome.tests, testCount);
-    const score = problem.comparators[0] === 'soft-f1' || problem.comparators[0] === 'intercode' ? outcome.tests[0]?.score : undefined;
-    return { status, passed: status === 'passed', tests: outcome.tests, testCount, cpuMs, wallMs,
+    const tests = outcome.kind === 'sql_engine' ? [engineTest(problem, outcome)] : outcome.tests;
+    const measured = outcome.kind === 'sql_engine' ? tests : outcome.runs;
+    const cpuMs = measured.reduce((s, r) => s + (r.cpuMs ?? 0), 0);
+    const wallMs = measured.reduce((s, r) => s + (r.wallMs ?? 0), 0);
+    if (outcome.kind === 'program_runs' && !outcome.compiled) {
+      return { status: 'internal_error', passed: false, tests: [], testCount, cpuMs, wallMs, reason: 'the SQL runner did not start' };
+    }
+    const { status, reason } = aggregateTests(tests, testCount);
+    const score = problem.comparators[0] === 'soft-f1' || problem.comparators[0] === 'intercode' ? tests[0]?.score : undefined;
+    return { status, passed: status === 'passed', tests, testCount, cpuMs, wallMs,
       ...(reason === undefined ? {} : { reason }), ...(score === undefined ? {} : { score }) };
   },
 };

@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJudge } from '../../../src/engine/factory.js';
 import { RepositoryEnvironments } from '../../../src/environments/repository/provider.js';
+import { PostgresEngine } from '../../../src/environments/postgres/engine.js';
+import { startPostgresServer } from '../../../src/environments/postgres/server.js';
 import { BUILTIN_MODES, defaultModes } from '../../../src/kinds/index.js';
 import { prepareSubmission } from '../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
@@ -24,10 +26,15 @@ const languages = LanguageRegistry.load();
 const modes = defaultModes();
 // The repository kind's prepared environments (its entry's repository, checked out once) live in their own cache.
 const repositoryCache = mkdtempSync(join(tmpdir(), 'crucible-battery-cache-'));
-const judge = createJudge({ slots: 2, languages, modes, cacheDir: null,
+// The sql kind's PostgreSQL engine: one server for the file, on a loopback port.
+const postgres = await startPostgresServer();
+const postgresEngine = new PostgresEngine(postgres);
+const judge = createJudge({ slots: 2, languages, modes, cacheDir: null, sqlEngines: [postgresEngine],
   environments: (sandbox) => [new RepositoryEnvironments({ sandbox, cacheDir: repositoryCache, instanceSources: true })] });
 after(async () => {
   await judge.close();
+  await postgresEngine.close();
+  postgres.stop();
   rmSync(repositoryCache, { recursive: true, force: true });
   removeBatteryRepository();
 });
@@ -100,6 +107,8 @@ describe('controls: the read-secrets attack of each template finds the secret wh
     ['rust, its own files (a prompt holding it)', reachable('script', 3, (p) => ({ ...p, taskId: 'control/rust',
       prompt: `// ${SECRET}\n${String(p.prompt)}` }))],
     ['sql, its database (a note holding it)', reachable('sql', 0, (p) => ({ ...p, taskId: 'control/sql',
+      databases: [{ sql: sqlBatteryText(['nothing', `the secret is ${SECRET}.`]) }] }))],
+    ['sql on postgres, its database (a note holding it)', reachable('sql', 3, (p) => ({ ...p, taskId: 'control/sql-postgres',
       databases: [{ sql: sqlBatteryText(['nothing', `the secret is ${SECRET}.`]) }] }))],
     ['verilog, its input (a VerilogEval testbench driving it)', reachable('verilog', 0, (p) => ({ ...p, taskId: 'control/verilog',
       testbench: verilogEvalTestbench(JSON.stringify(SECRET)) }))],

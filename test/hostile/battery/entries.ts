@@ -28,6 +28,7 @@ import { javascriptAttacks } from './javascript.js';
 import { patchAttacks, protectedEdits } from './patch.js';
 import { pythonAttacks } from './python.js';
 import { SQL_BATTERY_SCHEMA, sqlAttacks, sqlAttackVariants } from './sql.js';
+import { postgresAttacks, postgresAttackVariants } from './postgres.js';
 import { verilogAttacks, verilogAttackVariants, type VerilogTargets } from './verilog.js';
 import { BATTERY_BASE, BATTERY_PROBLEM, HONEST_PATCH } from './repository.js';
 import { SMT_HONEST, SMT_STATEMENT, smtAttacks } from './smt.js';
@@ -108,8 +109,9 @@ function sqlBatteryFile(notes: readonly string[]): string {
 
 const SQL_FILE = sqlBatteryFile(SQL_NOTES);
 
-function sqlProblem(taskId: string, databases: SqlProblem['databases'], comparators: SqlProblem['comparators']): SqlProblem {
-  return { kind: 'sql', taskId, dbId: 'battery', question: 'What is the secret?', engine: 'sqlite', databases,
+function sqlProblem(taskId: string, databases: SqlProblem['databases'], comparators: SqlProblem['comparators'],
+  engine: SqlProblem['engine'] = 'sqlite'): SqlProblem {
+  return { kind: 'sql', taskId, dbId: 'battery', question: 'What is the secret?', engine, databases,
     gold: `SELECT '${SECRET}' AS answer`, comparators, timeLimitMs: 1000 };
 }
 
@@ -359,6 +361,13 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
     {
       name: 'sqlite, BIRD mini-dev (soft-f1 decides)', language: 'sql', submit: 'solution', honest: `SELECT '${SECRET}'`,
       attacks: sqlAttacks(), problem: sqlProblem('battery/sql-soft-f1', [{ sql: sqlBatteryText(SQL_NOTES) }], ['soft-f1']),
+    },
+    {
+      // The PostgreSQL engine (a server battery.test.ts starts): the same database as SQL text, every comparator.
+      name: 'postgres (spider-testsuite decides)', language: 'sql', submit: 'solution', honest: `SELECT '${SECRET}'`,
+      attacks: postgresAttacks(), variants: postgresAttackVariants(),
+      problem: sqlProblem('battery/sql-postgres', [{ sql: sqlBatteryText(SQL_NOTES) }],
+        ['spider-testsuite', 'bird-ex', 'bird-ex-sorted', 'soft-f1', 'bag-ordered'], 'postgres'),
     },
   ],
   verilog: [

@@ -24,8 +24,8 @@
  * The trusted program's source depends on the problem only (records and nonce come as a file and on stdin), so a
  * compiled language compiles it once.
  *
- * Driven calls (problems whose `ReplayProblem` has `argumentPrograms`: every HumanEval-X problem of JavaScript, C++, Go and
- * Java, and Rust's but six, `./rust.ts`): step 1 above puts the
+ * Driven calls (problems whose `ReplayProblem` has `argumentPrograms`: every HumanEval-X problem of JavaScript, C++, Go,
+ * Java and Rust): step 1 above puts the
  * test's source, with every expected literal, in the candidate's box (issue #23 item 2). Instead the test's calls
  * are first recorded in a trusted box (setup + prompt + the canonical solution when the problem has one, else a
  * stub returning nothing, + the test with its assertions disarmed; the first that ends `ok` with records wins; only
@@ -36,7 +36,9 @@
  * arguments in order (no more records than lines), and writes the trusted arguments with the candidate's results
  * into the trusted box of step 2 (whose stub says when the candidate's run ended early).
  * A test whose later arguments depend on earlier results follows the canonical solution's results; a candidate
- * whose results differ then diverges (`wrong_answer`).
+ * whose results differ then diverges (`wrong_answer`) — except, with `linkResults` (Rust tests composing two
+ * functions the candidate defines, `decode_cyclic(&encode_cyclic(&s))`), an argument that was an earlier result of
+ * another function: it is sent as a reference the driver fills with its own result, as the one-process test did.
  */
 import type { ScriptProblem } from '../../../formats/types.js';
 import type { ExecutionResult } from '../../../sandbox/types.js';
@@ -76,6 +78,13 @@ export interface ReplayProblem {
    * argument list per stdin line and prints a call record per line.
    */
   readonly argumentPrograms?: readonly string[];
+  /**
+   * With `argumentPrograms`, when the tests call several functions and each argument list is led by the function's
+   * tag (`[{"$fn": name}, a, ...]`, Rust): an argument equal to the result of an earlier call of another function
+   * (`decode_cyclic(&encode_cyclic(&s))`) is sent as `{"$r": k}` (call k's result), which the driver replaces by
+   * its own k-th result (`linkResults`, `resolveResults`).
+   */
+  readonly linkResults?: boolean;
 }
 
 /** Replay judging of one language (see the module comment). */
@@ -194,14 +203,17 @@ const argumentMemo = new WeakMap<ReplayProblem, Promise<readonly string[]>>();
 export function testCallArguments(language: string, replay: ReplayProblem, tools: ExecutionTools): Promise<readonly string[]> {
   let found = argumentMemo.get(replay);
   if (found === undefined) {
-    found = recordArguments(language, replay.argumentPrograms ?? [], tools);
+    found = recordArguments(language, replay, tools);
     argumentMemo.set(replay, found);
     found.catch(() => argumentMemo.delete(replay));
   }
   return found;
 }
 
-async function recordArguments(language: string, programs: readonly string[], tools: ExecutionTools): Promise<readonly string[]> {
+async function recordArguments(language: string, replay: ReplayProblem, tools: ExecutionTools): Promise<readonly string[]> {
+  const programs = replay.argumentPrograms ?? [];
+  // An empty list: the test makes no call (its code is commented out), so it has no arguments.
+  if (replay.argumentPrograms !== undefined && programs.length === 0) return [];
   const why: string[] = [];
   for (const source of programs) {
     // A line on stdin: an assembly's end-of-tests epilogue reads one (and prints it, a marker no one checks here).
@@ -209,9 +221,59 @@ async function recordArguments(language: string, programs: readonly string[], to
     const records = run.status === 'ok' ? callRecords(run.stdout) : { error: `ended ${run.status}: ${run.reason ?? ''} ${run.stderr.slice(0, 200)}`.trim() };
     if ('error' in records) why.push(records.error);
     else if (records.count === 0) why.push('it recorded no call');
-    else return records.args;
+    else return replay.linkResults === true ? linkResults(records.args, records.results) : records.args;
   }
   throw new ReplayArgumentsError(`no trusted program recorded the test's calls (${why.join('; ') || 'none given'})`);
+}
+
+/** The top-level elements' texts of a JSON array's text (as written by a replay encoder: no insignificant spaces). */
+function arrayElements(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 1;
+  for (let at = 1; at < text.length - 1; at++) {
+    const c = text[at]!;
+    if (c === '"') {
+      at++;
+      while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+    } else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(text.slice(start, at));
+      start = at + 1;
+    }
+  }
+  if (text.length > 2) out.push(text.slice(start, text.length - 1));
+  return out;
+}
+
+/**
+ * Tagged argument lines (`[{"$fn": name}, a, ...]`) with each argument equal (as text) to the result of the latest
+ * earlier call of another function replaced by `{"$r": k}`, that call's index (see `ReplayProblem.linkResults`).
+ */
+export function linkResults(args: readonly string[], results: readonly string[]): string[] {
+  const tags = args.map((a) => arrayElements(a)[0]);
+  return args.map((line, k) => {
+    const [tag, ...values] = arrayElements(line);
+    if (tag === undefined || !tag.startsWith('{"$fn":')) return line;
+    const linked = values.map((v) => {
+      for (let j = k - 1; j >= 0; j--) if (tags[j] !== tag && results[j] === v) return `{"$r":${j}}`;
+      return v;
+    });
+    return `[${[tag, ...linked].join(',')}]`;
+  });
+}
+
+/** An argument line with each `{"$r": k}` replaced by `results[k]`, or undefined when a reference has no result. */
+export function resolveResults(line: string, results: readonly string[]): string | undefined {
+  let missing = false;
+  // `{"$r":` cannot occur inside a JSON string (its quote would be escaped there).
+  const out = line.replace(/\{"\$r":(\d+)\}/g, (_, k: string) => {
+    const r = results[Number(k)];
+    if (r === undefined) missing = true;
+    return r ?? '';
+  });
+  return missing ? undefined : out;
 }
 
 /** A test result's index and the CPU and wall time (ms) of the candidate's runs behind it. */
@@ -250,11 +312,13 @@ async function drivenRun(problem: ScriptProblem, replay: ReplayProblem, driven: 
   if (records.count > args.length) {
     return { ...sum, status: 'wrong_answer', reason: `the program's run recorded ${records.count} calls, the tests make ${args.length}` };
   }
-  const diverged = records.args.findIndex((a, k) => a !== args[k]);
+  // The trusted arguments with references to earlier results (`linkResults`) made the program's own results.
+  const sent = args.slice(0, records.count).map((a, k) => resolveResults(a, records.results.slice(0, k)));
+  const diverged = records.args.findIndex((a, k) => a !== sent[k]);
   if (diverged >= 0) {
     return { ...sum, status: 'wrong_answer', reason: shortReason(`call ${diverged + 1}: the program's run recorded other arguments than the tests pass`)! };
   }
-  return { run: { ...run, cpuMs: sum.cpuMs, wallMs: sum.wallMs }, file: recordsFile(args.slice(0, records.count), records.results), count: records.count };
+  return { run: { ...run, cpuMs: sum.cpuMs, wallMs: sum.wallMs }, file: recordsFile(records.args, records.results), count: records.count };
 }
 
 /**

@@ -17,27 +17,31 @@
  * `{"$m": [[k, v], ...]}` sorted by the encoded key (HashMap's equality ignores order; its iteration order differs
  * per process). The trusted decoder (trait `Dec`, a small JSON reader for exactly those shapes, into the declared
  * return type; `&str` results are leaked `String`s) refuses anything else, integers out of the type's range,
- * lone surrogates, repeated map keys and trailing text. `Box<dyn Any>` arguments (Rust/22; arguments are only
- * compared), and `&dyn Any` ones (Rust/137), are written as `{"$any": type, "v": value}` for the dynamic types the
- * tests box, `{"$any": null}` for others. A result of an enum the completion must define (Rust/137's
- * `RtnType<String,f64,i32>`, which the prompt names but does not declare) is written by a `match` on the variants
- * the test names, generated from the canonical solution's definition (`{"$v": variant, "x": [payload...]}`; any
- * other variant of the candidate's enum as `{"$v": null}`), and decoded in the trusted box into the canonical
- * solution's enum (its definition is problem data: derived `PartialEq`, tuple or unit variants only), so the
- * candidate's own `PartialEq` never judges. Signatures with other types are left to the one-program judging.
+ * lone surrogates, repeated map keys and trailing text. `Box<dyn Any>` arguments (Rust/22), and `&dyn Any` ones
+ * (Rust/137), are written as `{"$any": type, "v": value}` for the dynamic types the tests box, `{"$any": null}` for
+ * others; `Dec` rebuilds the listed types as a `Box<dyn Any>` of that type and refuses the rest. A result of an enum
+ * the completion must define (Rust/137's `RtnType<String,f64,i32>`, which the prompt names but does not declare) is
+ * written by a `match` on the variants the test names, generated from the canonical solution's definition
+ * (`{"$v": variant, "x": [payload...]}`; any other variant of the candidate's enum as `{"$v": null}`), and decoded
+ * in the trusted box into the canonical solution's enum (its definition is problem data: derived `PartialEq`, tuple
+ * or unit variants only), so the candidate's own `PartialEq` never judges. Signatures with other types are left to
+ * the one-program judging.
  *
  * Driven calls (`./replay.ts`): the test's calls are recorded with the canonical solution (else a stub returning
  * `Default::default()`) in a trusted box; the candidate's box holds the program + `Enc`/`Dec` + a driver test
- * (`driver`) that decodes each argument list with `Dec` (`&str`, `&[T]`, `&T`, `&mut T` parameters as borrows of
- * decoded `String`, `Vec<T>`, `T`) and prints one record per call. Kept on the older scheme (the test in the
- * candidate's box): tests that call a second function the candidate defines (a driver line does not name its
- * function: Rust/10, 32, 38, 50) and trait-object parameters, which `Dec` cannot build (Rust/22, 137).
+ * (`./rust-driver.ts`) that decodes each argument list with `Dec` and prints one record per call. When the test
+ * calls several functions (Rust/38, 50: the prompt's and a second one the candidate defines), every argument list
+ * (recorder, stub and driver alike) is led by `{"$fn": name}` and an argument that was an earlier result of the
+ * other function goes to the driver as a reference to its own result (`linkResults`). A test that calls nothing
+ * (Rust/32's, commented out in the dataset) gets an empty driver. A parameter type the driver cannot decode (a
+ * trait object other than `dyn Any`, a nested borrow; none in HumanEval-X) keeps the older scheme, the test in the
+ * candidate's box.
  *
  * The tests' `rand::thread_rng()` and `rand::random()` become a `StdRng` of the test's own with a fixed seed (one
  * stream shared by every `thread_rng()` the test makes), so the inputs are equal in both boxes and a candidate
  * drawing from `rand` does not change them; its inherent `gen_range(low, high)` is rand 0.7's, the form the tests
  * were written for (Debian's rand 0.8 takes a range, so Rust/50's test did not compile as one program). In the
- * candidate's box the test's `assert!`/`assert_eq!`/`assert_ne!` only evaluate their operands (the comparison
+ * recording box (the older scheme's candidate's box) the test's `assert!`/`assert_eq!`/`assert_ne!` only evaluate their operands (the comparison
  * stays, for type inference); the trusted box asserts on the recorded results and calls `finish` in a test named to
  * run after the dataset's tests, before the marker test (unless a test failed: the run fails anyway).
  */
@@ -45,6 +49,7 @@ import type { ScriptProblem } from '../../../formats/types.js';
 import { assembleHumanEvalX } from './one-program.js';
 import { CALL_TAG, REPLAY_ERROR_TAG, REPLAY_FILE, type ReplayProblem, type ReplaySplit } from './replay.js';
 import { splitParameters } from './parameters.js';
+import { rustDriver } from './rust-driver.js';
 
 /** The encoder (both boxes) and the tests' random generator. */
 const ENCODER = String.raw`
@@ -167,6 +172,15 @@ pub mod crucible_replay {
         o.push(']');
         o
     }
+    /// The argument list of a call of \`name\` when the tests call several functions: led by {"$fn": name}.
+    pub fn tagged_args(name: &str, parts: &[&dyn Enc]) -> String {
+        let mut o = String::from("[{\"$fn\":");
+        enc_str(name, &mut o);
+        o.push('}');
+        for p in parts { o.push(','); p.enc(&mut o); }
+        o.push(']');
+        o
+    }
 }
 `;
 
@@ -176,10 +190,13 @@ const RECORDER = String.raw`
 pub mod crucible_recorder {
     static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     pub fn record<R: crate::crucible_replay::Enc + ?Sized>(args: String, result: &R) {
+        let mut text = String::new();
+        result.enc(&mut text);
+        record_encoded(args, &text);
+    }
+    pub fn record_encoded(args: String, result: &str) {
         let k = COUNT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let mut line = format!("\n${CALL_TAG} {} {} ", k, args);
-        result.enc(&mut line);
-        line.push('\n');
+        let line = format!("\n${CALL_TAG} {} {} {}\n", k, args, result);
         let out = std::io::stdout();
         let mut lock = out.lock();
         let _ = std::io::Write::write_all(&mut lock, line.as_bytes());
@@ -373,6 +390,43 @@ pub mod crucible_replayer {
             for (k, v) in entries { if out.insert(k, v).is_some() { return Err("a repeated map key".to_string()); } }
             Ok(out)
         }
+    }
+    /// A Box<dyn Any> argument written {"$any": type, "v": value} (the Enc of dyn Any), rebuilt as a box of that type.
+    impl Dec for Box<dyn std::any::Any> {
+        fn dec(r: &mut Reader) -> Result<Self, String> {
+            fn boxed<T: Dec + 'static>(r: &mut Reader) -> Result<Box<dyn std::any::Any>, String> { Ok(Box::new(T::dec(r)?)) }
+            r.expect(b'{')?;
+            if r.string()? != "$any" { return Err("not a boxed value".to_string()); }
+            r.expect(b':')?;
+            if r.peek(b'n') { return Err("a boxed value of a type that cannot be rebuilt".to_string()); }
+            let t = r.string()?;
+            r.expect(b',')?;
+            if r.string()? != "v" { return Err("a boxed value without its value".to_string()); }
+            r.expect(b':')?;
+            let v = match t.as_str() {
+                "i32" => boxed::<i32>(r)?, "i64" => boxed::<i64>(r)?, "u32" => boxed::<u32>(r)?, "usize" => boxed::<usize>(r)?,
+                "f32" => boxed::<f32>(r)?, "f64" => boxed::<f64>(r)?, "bool" => boxed::<bool>(r)?, "char" => boxed::<char>(r)?,
+                "String" => boxed::<String>(r)?, "&str" => boxed::<&'static str>(r)?,
+                "Vec<Box<dyn Any>>" => boxed::<Vec<Box<dyn std::any::Any>>>(r)?,
+                "Vec<i32>" => boxed::<Vec<i32>>(r)?, "Vec<String>" => boxed::<Vec<String>>(r)?,
+                _ => return Err("a boxed value of an unknown type".to_string()),
+            };
+            r.expect(b'}')?;
+            Ok(v)
+        }
+    }
+    /// A driver's argument: a value, or {"$r": k}, the result of the driver's k-th call (its text) read as a T.
+    pub fn arg<T: Dec>(r: &mut Reader, results: &[String]) -> Result<T, String> {
+        r.ws();
+        if !r.s[r.p..].starts_with("{\"$r\":") { return T::dec(r); }
+        r.p += 6;
+        let k = usize::dec(r)?;
+        r.expect(b'}')?;
+        let text = results.get(k).ok_or("a reference to a result not made")?;
+        let mut q = reader(text);
+        let v = T::dec(&mut q)?;
+        if !q.done() { return Err("text after a referenced result".to_string()); }
+        Ok(v)
     }
     static LINES: std::sync::Mutex<Option<&'static Vec<String>>> = std::sync::Mutex::new(None);
     static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -598,79 +652,20 @@ function rewriteTest(test: string, functions: readonly Recorded[]): string {
     .replace(/(?<![\w:])(?:::)?rand::random(?=\s*(?:::\s*<|\())/g, 'crate::crucible_replay::test_random');
 }
 
-/** The recorder (candidate's box) or replay stub (trusted box) of `f`. */
-function wrapper(f: Recorded, kind: 'record' | 'replay'): string {
+/**
+ * The recorder (candidate's box) or replay stub (trusted box) of `f`; with `tagged` (the tests call several
+ * functions) its argument lists are led by `{"$fn": name}`, as the driver's (`./rust-driver.ts`).
+ */
+function wrapper(f: Recorded, kind: 'record' | 'replay', tagged: boolean): string {
   const params = f.params.map(([n, t]) => `${n}: ${t}`).join(', ');
   const names = f.params.map(([n]) => n);
-  const args = `crate::crucible_replay::args(&[${names.map((n) => `&${n} as &dyn crate::crucible_replay::Enc`).join(', ')}])`;
+  const encs = `&[${names.map((n) => `&${n} as &dyn crate::crucible_replay::Enc`).join(', ')}]`;
+  const args = tagged ? `crate::crucible_replay::tagged_args("${f.name}", ${encs})` : `crate::crucible_replay::args(${encs})`;
   const body = kind === 'record'
     ? `    let crucible_args = ${args};\n    let crucible_result: ${f.result} = ${f.name}(${names.join(', ')});\n`
       + '    crate::crucible_recorder::record(crucible_args, &crucible_result);\n    crucible_result\n'
     : `    crate::crucible_replayer::call::<${f.result}>(&${args})\n`;
   return `\n#[allow(non_snake_case, unused_mut)]\nfn crucible_record_${f.name}${f.generics}(${params}) -> ${f.result} {\n${body}}\n`;
-}
-
-/**
- * How the driver holds and passes one parameter: the type it decodes (lifetimes made `'static`, `&str` as `String`,
- * `&[T]` as `Vec<T>`, `&T`/`&mut T` as `T`) and the borrow it passes; undefined for a trait object (no `Dec`).
- */
-function drivenParameter(type: string): { readonly decoded: string; readonly pass: '' | '&' | '&mut ' } | undefined {
-  if (/\bdyn\b/.test(type)) return undefined;
-  let t = type.replace(/'[A-Za-z_]\w*\s*/g, '').trim();
-  let pass: '' | '&' | '&mut ' = '';
-  const ref = /^&\s*(mut\s+)?([\s\S]+)$/.exec(t);
-  if (ref !== null) {
-    pass = ref[1] === undefined ? '&' : '&mut ';
-    t = ref[2]!.trim();
-    if (t === 'str') t = 'String';
-    const slice = /^\[([\s\S]+)\]$/.exec(t);
-    if (slice !== null) t = `Vec<${slice[1]!}>`;
-  }
-  if (/[&[]/.test(t.replace(/&\s*str\b/g, ''))) return undefined;
-  return { decoded: t.replace(/&\s*str\b/g, '&\'static str'), pass };
-}
-
-/**
- * The candidate's driver (the test's place in the assembly, a test of its own): one argument list per stdin line,
- * decoded as data with the trusted decoder into the entry point's parameter types, the entry point called on each
- * in order and one record printed per call (arguments written before the call, as the recording box writes them);
- * then exit 0 (the marker test never runs: nothing here decides a verdict).
- */
-function driver(f: Recorded, params: readonly NonNullable<ReturnType<typeof drivenParameter>>[]): string {
-  const vars = params.map((_, i) => `crucible_a${i}`);
-  const tuple = `(${params.map((p) => `${p.decoded},`).join(' ')})`;
-  const reads = params.map((p, i) => `${i > 0 ? '    r.expect(b\',\')?;\n' : ''}    let ${vars[i]} = <${p.decoded} as crate::crucible_replayer::Dec>::dec(&mut r)?;\n`).join('');
-  const encs = vars.map((v) => `&${v} as &dyn crate::crucible_replay::Enc`).join(', ');
-  return `
-#[allow(unused_mut, unused_variables, non_snake_case)]
-fn crucible_decode_args(line: &str) -> Result<${tuple}, String> {
-    let mut r = crate::crucible_replayer::reader(line);
-    r.expect(b'[')?;
-${reads}    r.expect(b']')?;
-    if !r.done() { return Err("text after the arguments".to_string()); }
-    Ok((${vars.map((v) => `${v},`).join(' ')}))
-}
-
-#[test]
-#[allow(unused_mut, unused_variables)]
-fn crucible_drive() {
-    let mut crucible_in = String::new();
-    if std::io::Read::read_to_string(&mut std::io::stdin(), &mut crucible_in).is_err() {
-        eprintln!("undecodable arguments: stdin is not text");
-        std::process::exit(3);
-    }
-    for crucible_line in crucible_in.split_terminator('\\n') {
-        let (${vars.map((v) => `mut ${v},`).join(' ')}) = match crucible_decode_args(crucible_line) {
-            Ok(v) => v,
-            Err(e) => { eprintln!("undecodable arguments: {}", e); std::process::exit(3) }
-        };
-        let crucible_args = crate::crucible_replay::args(&[${encs}]);
-        let crucible_result: ${f.result} = ${f.name}(${params.map((p, i) => `${p.pass}${vars[i]}`).join(', ')});
-        crate::crucible_recorder::record(crucible_args, &crucible_result);
-    }
-    std::process::exit(0);
-}
-`;
 }
 
 /** HumanEval-X Rust replay (see the module comment). */
@@ -684,37 +679,37 @@ export const RUST_REPLAY: ReplaySplit = {
     const enumCodecs = (side: 'enc' | 'dec'): string => enumResult === undefined ? ''
       : `${side === 'dec' ? `\n${enumResult.definition}\n` : ''}${enumCodec(enumResult.type, enumResult.variants, enumResult.named, side)}`;
     const test = rewriteTest(problem.test, functions);
+    const tagged = functions.length > 1;
     const language = problem.language;
     const setup = problem.setup ?? '';
     const trustedProgram = assembleHumanEvalX(language, {
       setup,
-      program: `${problem.prompt}\n    unreachable!()\n}\n${ENCODER}${REPLAYER}${enumCodecs('dec')}${functions.map((f) => wrapper(f, 'replay')).join('')}`,
+      program: `${problem.prompt}\n    unreachable!()\n}\n${ENCODER}${REPLAYER}${enumCodecs('dec')}${functions.map((f) => wrapper(f, 'replay', tagged)).join('')}`,
       test: `${test}${FINISH_TEST}`,
     });
     const candidateTest = test
       .replace(/(?<![\w:])(?:::)?(?:std::)?assert_eq!\s*\(/g, 'crucible_no_assert_eq!(')
       .replace(/(?<![\w:])(?:::)?(?:std::)?assert_ne!\s*\(/g, 'crucible_no_assert_ne!(')
       .replace(/(?<![\w:])(?:::)?(?:std::)?assert!\s*\(/g, 'crucible_no_assert!(');
-    const recorders = functions.map((f) => wrapper(f, 'record')).join('');
+    const recorders = functions.map((f) => wrapper(f, 'record', tagged)).join('');
     const recording = (program: string): string => assembleHumanEvalX(language, {
       setup, program: `${program}\n${ENCODER}${RECORDER}${enumCodecs('enc')}${recorders}`, test: candidateTest,
     });
-    const only = functions.length === 1 && functions[0]!.name === entry.name ? functions[0]! : undefined;
-    const params = only?.params.map(([, t]) => drivenParameter(t));
-    if (only === undefined || params === undefined || !params.every((p) => p !== undefined)) {
-      return { entryPoint: entry.name, candidateProgram: recording, trustedProgram };
-    }
-    const argumentPrograms = [
+    const driver = rustDriver(functions);
+    if (driver === undefined) return { entryPoint: entry.name, candidateProgram: recording, trustedProgram };
+    // A test that calls nothing (Rust/32's is commented out in the dataset) has no arguments to record.
+    const argumentPrograms = functions.length === 0 ? [] : [
       ...(problem.canonicalSolution === undefined ? [] : [recording(problem.prompt + problem.canonicalSolution)]),
       recording(`${problem.prompt}\n    Default::default()\n}\n`),
     ];
     return {
       entryPoint: entry.name,
       candidateProgram: (program) => assembleHumanEvalX(language, {
-        setup, program: `${program}\n${ENCODER}${RECORDER}${REPLAYER}${enumCodecs('enc')}`, test: driver(only, params),
+        setup, program: `${program}\n${ENCODER}${RECORDER}${REPLAYER}${enumCodecs('enc')}`, test: driver,
       }),
       trustedProgram,
       argumentPrograms,
+      ...(tagged ? { linkResults: true } : {}),
     };
   },
 };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { datasetHash } from '../../../../src/formats/index.js';
 import type { Problem } from '../../../../src/formats/types.js';
-import { callRecords } from '../../../../src/kinds/script/humaneval-x/replay.js';
+import { callRecords, linkResults, resolveResults } from '../../../../src/kinds/script/humaneval-x/replay.js';
 import { SCRIPT_MARKER } from '../../../../src/kinds/script/one-program.js';
 import { HUMANEVAL_X_REPLAYS } from '../../../../src/kinds/script/humaneval-x/index.js';
 import { LanguageRegistry } from '../../../../src/languages/registry.js';
@@ -232,8 +232,10 @@ const CASES: readonly LanguageCase[] = [
     // too); 50: rand 0.7's gen_range(a, b) in the test; 53: rand::thread_rng() inputs; 95: a HashMap<&str, &str>
     // argument; 111: HashMap<char, i32>; 149: Vec<&str>; 137: &dyn Any arguments and a result of the completion's own
     // enum (`RtnType`), decoded into the canonical solution's.
-    tasks: ['Rust/0', 'Rust/8', 'Rust/12', 'Rust/21', 'Rust/22', 'Rust/38', 'Rust/50', 'Rust/53', 'Rust/95', 'Rust/111', 'Rust/149',
-      'Rust/137'],
+    // 10: the test calls only `make_palindrome`, a function of the canonical solution; 32: the dataset's test is
+    // commented out (no call to drive); 38, 50: two functions the candidate defines, composed by the test.
+    tasks: ['Rust/0', 'Rust/8', 'Rust/10', 'Rust/12', 'Rust/21', 'Rust/22', 'Rust/32', 'Rust/38', 'Rust/50', 'Rust/53', 'Rust/95',
+      'Rust/111', 'Rust/149', 'Rust/137'],
     hacks: {
       'early std::process::exit(0)': ['Rust/0', '    std::process::exit(0)\n}\n', 'wrong_answer', /ended after 0 calls/],
       'the marker printed after reading the nonce from stdin': ['Rust/0', '    let mut n = String::new();\n'
@@ -257,6 +259,18 @@ const CASES: readonly LanguageCase[] = [
         + '#[derive(Debug, PartialEq)]\npub enum RtnType<S, F, I> { String(S), Float(F), Int(I), Other }\n', 'wrong_answer',
         /malformed recorded result \(a variant the tests do not name\)/],
       'a panic in the function': ['Rust/53', '    panic!("no")\n}\n', 'runtime_error', /panicked|exit/],
+      // The driver sends decode_cyclic the candidate's own encoding (a reference to its earlier result), as the test did.
+      'decode_cyclic that returns its argument, with an encode_cyclic of its own': ['Rust/38',
+        '    s.to_string()\n}\npub fn encode_cyclic(s: &str) -> String {\n    s.chars().rev().collect()\n}\n', 'wrong_answer',
+        /tests failed on the program's recorded results/],
+      'a fake record of the second function, from a test of its own run first': ['Rust/38',
+        '    s.to_string()\n}\npub fn encode_cyclic(s: &str) -> String {\n    s.to_string()\n}\n#[test]\nfn aaa() {\n'
+        + '    println!("CRUCIBLE-CALL 0 [{{\\"$fn\\":\\"encode_cyclic\\"}},\\"abc\\"] \\"abc\\"");\n    std::process::exit(0);\n}\n',
+        'wrong_answer', /recorded other arguments/],
+      // Box<dyn Any> arguments are rebuilt with their dynamic types: a char is not an i32.
+      'chars taken for integers in Vec<Box<dyn Any>>': ['Rust/22',
+        '    values.iter().filter_map(|v| v.downcast_ref::<i32>().copied().or(v.downcast_ref::<char>().map(|c| *c as i32))).collect()\n}\n',
+        'wrong_answer', /tests failed on the program's recorded results/],
     },
     passing: {
       'the tests\' generator advanced by the candidate (the tests draw in the trusted box)': ['Rust/53',
@@ -272,6 +286,31 @@ const CASES: readonly LanguageCase[] = [
         ''].join('\n')],
       'rand::thread_rng() used by the candidate (the tests draw from their own generator)': ['Rust/53',
         '    let _: u32 = rand::thread_rng().gen();\n    x + y\n}\n'],
+      // As in the dataset's test (one process), only decode(encode(s)) == s is checked: the composition runs in the
+      // candidate's box on the trusted inputs, with the candidate's own encoding.
+      'a self-consistent encode_cyclic / decode_cyclic pair of its own': ['Rust/38',
+        '    s.chars().rev().collect()\n}\npub fn encode_cyclic(s: &str) -> String {\n    s.chars().rev().collect()\n}\n'],
+      'a completion that fails itself if the test\'s source is readable (&dyn Any arguments)': ['Rust/137', [
+        '    let mut src = String::new();',
+        '    for p in ["/artifact/main.rs", "main.rs", "/box/main.rs", "/proc/self/cwd/main.rs"] {',
+        '        src += &std::fs::read_to_string(p).unwrap_or_default();',
+        '    }',
+        '    if src.contains(&format!("{}{}", "compare_one(&1, ", "&2)")) { return RtnType::Int(-1); }',
+        '    let f = |x: &dyn Any| -> f64 {',
+        '        if let Some(i) = x.downcast_ref::<i32>() { return *i as f64; }',
+        '        if let Some(v) = x.downcast_ref::<f64>() { return *v; }',
+        '        x.downcast_ref::<&str>().unwrap().replace(",", ".").parse().unwrap()',
+        '    };',
+        '    let t = |x: &dyn Any| -> RtnType<String, f64, i32> {',
+        '        if let Some(i) = x.downcast_ref::<i32>() { return RtnType::Int(*i); }',
+        '        if let Some(v) = x.downcast_ref::<f64>() { return RtnType::Float(*v); }',
+        '        RtnType::String(x.downcast_ref::<&str>().unwrap().to_string())',
+        '    };',
+        '    if f(a) > f(b) { t(a) } else if f(a) < f(b) { t(b) } else { RtnType::String("None".to_string()) }',
+        '}',
+        '#[derive(Debug, PartialEq)]',
+        'pub enum RtnType<S, F, I> { Empty(), String(S), Float(F), Int(I) }',
+        ''].join('\n')],
     },
   },
 ];
@@ -286,9 +325,22 @@ describe('replay judging of HumanEval-X script problems', () => {
     assert.match((callRecords('CRUCIBLE-CALL 0 1 2\n') as { error: string }).error, /malformed/);
   });
 
+  it('sends an argument equal to an earlier result of another function as a reference, and resolves it', () => {
+    const args = ['[{"$fn":"enc"},"abc"]', '[{"$fn":"dec"},"bca"]', '[{"$fn":"enc"},"bca"]', '[{"$fn":"dec"},"x",[1,"bca"]]'];
+    const results = ['"bca"', '"abc"', '"cab"', '"y"'];
+    // Call 2 passes "bca" too, but to the function whose result it was not: a reference only crosses functions.
+    assert.deepEqual(linkResults(args, results),
+      ['[{"$fn":"enc"},"abc"]', '[{"$fn":"dec"},{"$r":0}]', '[{"$fn":"enc"},"bca"]', '[{"$fn":"dec"},"x",[1,"bca"]]']);
+    assert.deepEqual(linkResults(['[1,2]'], ['3']), ['[1,2]']);
+    assert.equal(resolveResults('[{"$fn":"dec"},{"$r":0}]', ['"zzz"']), '[{"$fn":"dec"},"zzz"]');
+    assert.equal(resolveResults('[{"$fn":"dec"},"{\\"$r\\":0}"]', []), '[{"$fn":"dec"},"{\\"$r\\":0}"]');
+    assert.equal(resolveResults('[{"$fn":"dec"},{"$r":1}]', ['"a"']), undefined);
+  });
+
   // Issue #23 item 2: the candidate's program of a driven replay holds no line of the test (only the program and a
-  // driver); the problems that keep the test in the box are exactly the documented ones (docs/SECURITY.md).
-  it('keeps the test out of the candidate\'s program for every HumanEval-X problem but six Rust ones', async () => {
+  // driver); no problem keeps the test in the box (the last six Rust ones, with a second function or `dyn Any`
+  // arguments, are driven too).
+  it('keeps the test out of the candidate\'s program for every HumanEval-X problem', async () => {
     const kept: string[] = [];
     for (const suffix of ['js', 'cpp', 'go', 'java', 'rust']) {
       for (const p of await readHumanEvalX(suffix)) {
@@ -306,7 +358,7 @@ describe('replay judging of HumanEval-X script problems', () => {
         }
       }
     }
-    assert.deepEqual(kept, ['Rust/10', 'Rust/22', 'Rust/32', 'Rust/38', 'Rust/50', 'Rust/137']);
+    assert.deepEqual(kept, []);
   });
 
   for (const c of CASES) {
