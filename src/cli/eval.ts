@@ -50,7 +50,8 @@ import { codeVersion } from '../version.js';
 import { addGenerationOptions, type GenerationFlags } from './generate.js';
 import { finishEndpointGeneration, planEndpointGeneration, startEndpointGeneration, type EndpointGeneration } from './eval-endpoint.js';
 import {
-  parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitRule, parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
+  applyLeanEndpoint, LEAN_ENDPOINT_HELP, parseLeanEndpoint, parseMemoryLimitMiB, parseIntList, parsePositiveInt, parseTenant, parseTimeLimitRule,
+  parseTimeLimitSeconds, UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
 
 registerUserError(DatasetError);
@@ -64,6 +65,7 @@ registerUserError(NothingToScoreError);
 
 interface EvalFlags extends GenerationFlags {
   samplingSeed: number | false;
+  leanEndpoint?: string;
   problems?: string; samples?: string; format: string; k: number[]; jobs?: number; out?: string; json?: boolean;
   timeLimit?: number; timeLimitRule?: CalibratedTimeLimit | null; memoryLimit?: number; reps: number; seed: number; progress: boolean; allTests?: boolean; unsafeNoSandbox?: boolean;
   cacheDir?: string; store?: string | false; keepTests: 'failing' | 'all'; queue?: string; tenant?: string; since?: string;
@@ -521,6 +523,7 @@ export function register(program: Command): void {
     .option('--no-store', 'write the run directory only, not the result store')
     .option('--repo-source <repo=path>', 'repository tasks: where a repository\'s code is, owner/name=PATH (a git directory, bundle or tree); repeatable', collectRepoSource)
     .option('--registry <url>', 'repository tasks: the package registry an install may reach (default https://registry.npmjs.org/)')
+    .option('--lean-endpoint <url>', LEAN_ENDPOINT_HELP, parseLeanEndpoint)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--tenant <name>', 'with --queue: who the jobs are for (fair shares between tenants; default "default")', parseTenant)
     .addOption(new Option('--keep-code <what>', 'what verdicts.jsonl keeps of each sample\'s text: the text (completion), its sha256, or none')
@@ -532,6 +535,7 @@ export function register(program: Command): void {
   addGenerationOptions(command, 'sampling-seed')
     .action(async (flags: EvalFlags) => {
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything is read
+      applyLeanEndpoint(flags.leanEndpoint);
       const input = withFormal(flags, await readInput(flags));
       const context = defaultSubmissionContext();
       const cacheDir = flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { CALIBRATED_TIME_DEFAULTS, calibrationProblem, LIMIT_RANGES, mibToKiB, outOfRange, secondsToMs, type CalibratedTimeLimit } from '../limits.js';
 import { TENANT_PATTERN } from '../judge/judge.js';
+import { LEAN_ENDPOINT_ENV } from '../kinds/proof/lean/remote.js';
 import { UsageError } from './errors.js';
 
 /** Parse a positive finite number (commander option parser). */
@@ -90,3 +91,20 @@ export const CACHE_DIR_HELP = 'ground-truth cache (default: $CRUCIBLE_CACHE_DIR,
 
 /** Help of `--unsafe-no-sandbox`, shared by every command that runs programs. */
 export const UNSAFE_NO_SANDBOX_HELP = 'run without isolation if the host has none (dangerous)';
+
+/** `--lean-endpoint`'s help text (eval, serve). */
+export const LEAN_ENDPOINT_HELP = `Lean 4 proofs: base URL of the kimina-lean-server-compatible endpoint that checks them (POST <url>/verify; default $${LEAN_ENDPOINT_ENV}; without it Lean problems are internal_error)`;
+
+/** `--lean-endpoint URL`: an http(s) URL. @throws InvalidArgumentError otherwise. */
+export function parseLeanEndpoint(value: string): string {
+  if (!/^https?:\/\/\S+$/.test(value)) throw new InvalidArgumentError(`not an http(s) URL: "${value}"`);
+  return value;
+}
+
+/**
+ * Make `--lean-endpoint` the process's Lean endpoint: the proof kind reads `CRUCIBLE_LEAN_ENDPOINT` when it plans a
+ * Lean check (`src/kinds/proof/lean/remote.ts`), so the setting reaches every judge of this process.
+ */
+export function applyLeanEndpoint(url: string | undefined): void {
+  if (url !== undefined) process.env[LEAN_ENDPOINT_ENV] = url;
+}

@@ -11,7 +11,7 @@ import { registerUserError } from './errors.js';
 import { runUnderReaperIfPid1 } from './reaper.js';
 import { STORE_OPTION_HELP } from './store.js';
 import {
-  CACHE_DIR_HELP, parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds,
+  applyLeanEndpoint, CACHE_DIR_HELP, LEAN_ENDPOINT_HELP, parseLeanEndpoint, parseMemoryLimitMiB, parsePositiveInt, parsePositiveNumber, parseTimeLimitSeconds,
   UNSAFE_NO_SANDBOX_HELP
 } from './options.js';
 
@@ -35,6 +35,7 @@ interface ServeFlags {
   host: string;
   port: number;
   problems?: string[];
+  leanEndpoint?: string;
   token?: string;
   slots?: number;
   inFlightPerSlot?: number;
@@ -77,6 +78,7 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', CACHE_DIR_HELP)
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
     .option('--unsafe-no-sandbox', UNSAFE_NO_SANDBOX_HELP)
+    .option('--lean-endpoint <url>', LEAN_ENDPOINT_HELP, parseLeanEndpoint)
     .option('--queue <url>', 'judge on a fleet of `crucible worker`s through this Redis queue (redis://HOST:PORT) instead of here')
     .option('--fleet-backlog-per-slot <n>', 'with --queue: answer 429 once jobs waiting exceed this many per slot of the fleet (default 8)', parsePositiveNumber)
     .option('--store <spec>', `${STORE_OPTION_HELP}; the dashboard is served at /ui and rewarded rollouts are recorded as a training run`)
@@ -92,6 +94,7 @@ export function register(program: Command): void {
     .action(async (flags: ServeFlags) => {
       // As pid 1 of a container without an init, run under a reaper of orphans (src/cli/reaper.ts).
       const reaped = await runUnderReaperIfPid1();
+      applyLeanEndpoint(flags.leanEndpoint);
       if (reaped !== null) {
         process.exitCode = reaped;
         return;

@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import type { ProblemBase } from '../formats/types.js';
 import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
 import {
-  isInline, JudgeRequestError, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
+  isInline, JudgeRequestError, type AnalysisOption, type CallOptions, type Judge, type JudgeCapacity, type JudgeRequest, type JudgeStats,
   type PackageRequest, type PackageResult, type PlainRunOutcome, type PlainRunRequest, type ProblemCatalog, type ProblemRef, type ProblemSpec, type Program,
   type SelfTestCheck, type SelfTestReport,
 } from '../judge/judge.js';
@@ -41,6 +41,7 @@ import { internalRun } from '../sandbox/types.js';
 import {
   failedTestDetail, plainVerdict, verdictWithoutTests, type DetailedVerdict, type FailedTestDetail, type Verdict,
 } from '../verdict/index.js';
+import { analyseSample } from './analyse.js';
 import { Executor, programHash } from './executor.js';
 import type { GroundTruthCache } from './ground-truth.js';
 import { PlanExecutor } from './plan-executor.js';
@@ -92,8 +93,11 @@ interface ResolvedProblem {
 /** A request resolved against the catalog, the modes and the languages. */
 interface Resolved extends ResolvedProblem {
   readonly program: Program;
-  /** The program's language, resolved once here and handed down to the plan executor. */
-  readonly language: Language;
+  /**
+   * The program's language, resolved once here and handed down to the plan executor; undefined for a mode's
+   * remote language (`JudgingMode.remoteLanguages`: checked elsewhere, no local toolchain).
+   */
+  readonly language: Language | undefined;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
 }
@@ -155,8 +159,22 @@ export class LocalJudge implements Judge {
       return Promise.reject(error);
     }
     const key = this.memoKey(resolved);
-    if (options.detail !== true) return this.memo.run(key, (signal) => this.judged(resolved, signal, false), options.signal);
-    return this.detailMemo.run(key, (signal) => this.judgedWithDetail(resolved, key, signal), options.signal);
+    const verdict = options.detail !== true
+      ? this.memo.run(key, (signal) => this.judged(resolved, signal, false), options.signal)
+      : this.detailMemo.run(key, (signal) => this.judgedWithDetail(resolved, key, signal), options.signal);
+    return request.analysis === undefined ? verdict : verdict.then((v) => this.withAnalysis(v, resolved, request.analysis!, options));
+  }
+
+  /**
+   * `verdict` with the static analysis of the judged program (`JudgeRequest.analysis`), its analysers run through
+   * this judge's `runPlain`; Crucible's failure (`internal_error`) is returned as it is. Not memoised with the
+   * verdict: the memo's verdicts stay the same whether or not a caller asked for analysis.
+   */
+  private async withAnalysis(verdict: DetailedVerdict, r: Resolved, option: AnalysisOption, options: CallOptions): Promise<DetailedVerdict> {
+    if (verdict.status === 'internal_error') return verdict;
+    const report = await analyseSample(this, this.options.languages, r.program.language, r.program.source, option === true ? undefined : option,
+      options.signal === undefined ? {} : { signal: options.signal });
+    return { ...verdict, analysis: report };
   }
 
   /** One judgement (retried on Crucible's failures), with the mode's detail when `detail`. */
@@ -273,12 +291,14 @@ export class LocalJudge implements Judge {
   /** @throws JudgeRequestError for an unknown problem, kind or language, a language the kind refuses, or bad limits. */
   private resolve(request: JudgeRequest): Resolved {
     const { problem, mode, datasetHash } = this.resolveProblem(request.problem);
-    const language = this.plans.language(request.program);
-    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language.id)) {
-      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language.id}`, 'program.language');
+    const remote = mode.remoteLanguages?.includes(request.program.language) === true && !this.options.languages.has(request.program.language);
+    const language = remote ? undefined : this.plans.language(request.program);
+    const id = language?.id ?? request.program.language;
+    if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, id)) {
+      throw new JudgeRequestError(`problem ${problem.taskId} (${problem.kind}) cannot be judged in ${id}`, 'program.language');
     }
     return {
-      problem, mode, datasetHash, language, program: { language: language.id, source: request.program.source },
+      problem, mode, datasetHash, language, program: { language: id, source: request.program.source },
       limits: this.limits(request.limits), failFast: request.failFast === true,
     };
   }
@@ -327,7 +347,7 @@ export class LocalJudge implements Judge {
       const calibration = this.options.calibration === undefined ? CALIBRATED_TIME_DEFAULTS : this.options.calibration;
       const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference, calibration };
       const plan = r.mode.plan(r.problem, r.program, context);
-      const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, language: r.language });
+      const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, ...(r.language === undefined ? {} : { language: r.language }) });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);
       if (!detail || r.mode.detail === undefined) return verdict;
       return { ...verdict, detail: r.mode.detail(r.problem, outcome, verdict, context) };

@@ -5,7 +5,7 @@
  *
  * Detection rules: a directory with `problem.yaml` (or of subdirectories with one) -> `kattis`; else, in registry
  * order on the first record: `base_input` -> `evalplus`; `task_id` + `test` + `declaration` without
- * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; `name` + `language` + `prompt` + `tests` -> `multipl-e` (a directory: its first JSON file); `grader_files` + `test_names` + `subtask` (or an open-r1/ioi-test-cases row) -> `ioi`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
+ * `entry_point` -> `humaneval-x`; `task_id` + `test` + `entry_point` -> `humaneval`; `name` + `language` + `prompt` + `tests` -> `multipl-e` (a directory: its first JSON file); `grader_files` + `test_names` + `subtask` (or an open-r1/ioi-test-cases row) -> `ioi`; `formal_statement`, or `checker` = `"lean"` -> `lean`; a `tests` array, or a whole-file JSON document with a `problems` array -> `crucible`.
  * Adding a format: its reader module (beside this file) and one entry below.
  * Errors: `DatasetError` naming the file (and the fields seen) when no detector accepts it.
  */
@@ -28,6 +28,7 @@ import { isSweBenchInstance, readSweBench } from './swe-bench.js';
 import { readCoqTheorems } from './coq-theorems.js';
 import { dafnyBenchDatasetDir, readDafnyBench } from './dafnybench.js';
 import { readSmtLib } from './smt-lib.js';
+import { readLeanStatements } from './lean.js';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { firstMultiplEFile, isMultiplERecord, readMultiplE } from './multipl-e.js';
@@ -195,6 +196,12 @@ export const PROBLEM_FORMATS: readonly ProblemFormatEntry[] = [
     description: 'SMT-LIB 2 scripts (a .smt2 file or a folder of them) with (set-info :status sat|unsat): the check must answer it, a sat model re-checked',
     detect: () => false,
     read: readSmtLib,
+  },
+  {
+    id: 'lean', aliases: ['lean4', 'minif2f-lean'],
+    description: 'Lean 4 theorem statements, JSONL ({task_id, statement, theorems?} or miniF2F rows {name, header, formal_statement}), checked on a kimina-lean-server endpoint (--lean-endpoint)',
+    detect: (r) => r.keys.has('formal_statement') || r.get('checker') === 'lean',
+    read: readLeanStatements,
   },
   {
     id: 'crucible', aliases: [],

@@ -16,7 +16,7 @@
 import type { ProblemBase } from '../formats/types.js';
 import type { JudgeLimits } from '../limits.js';
 import type { ExecutionResult } from '../sandbox/types.js';
-import type { DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
+import type { AnalyzerId, DetailedVerdict, FailedTestDetail } from '../verdict/index.js';
 import type { HarnessJob, HarnessResponse } from './harness/protocol.js';
 import type { PackageOutcome } from './plan.js';
 
@@ -44,13 +44,22 @@ export interface Program {
  * One submission to judge. `limits` override the judge's defaults (`JudgeLimits`: CPU ms per program or per
  * test, memory KiB, output bytes); a problem's own limits (e.g. an io problem's `timeLimitMs`) still win.
  * `failFast` stops at the first failing test (binary rewards): the verdict stays exact, fewer tests are reported.
+ * `analysis` asks for the program's static analysis too (`true`: every analyser that reads its language; a list:
+ * those analysers, `src/analysis/analyzers.ts`): the judge that judges the sample (this machine's, or a queue
+ * worker's) runs each analyser in its sandbox and returns the report as the verdict's `analysis`. It is not part of
+ * what is judged: the verdict is the same with or without it, and a verdict that is Crucible's failure
+ * (`internal_error`) carries no analysis.
  */
 export interface JudgeRequest {
   readonly problem: ProblemSpec;
   readonly program: Program;
   readonly failFast?: boolean;
   readonly limits?: Partial<JudgeLimits>;
+  readonly analysis?: AnalysisOption;
 }
+
+/** What a request's `analysis` asks for (see `JudgeRequest`). */
+export type AnalysisOption = true | readonly AnalyzerId[];
 
 /**
  * Options of every judge call. `signal` cancels the call (work shared with other callers goes on for them).

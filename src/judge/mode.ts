@@ -146,9 +146,15 @@ export interface JudgingMode<P extends ProblemBase = ProblemBase, K extends Plan
   assemble(problem: P, code: string, shape: CodeShape): string;
   /**
    * The fence tags (lower-cased) whose blocks a raw response's code is taken from first (`diff`, `patch` for
-   * patches), when they are not the judged language's (default: `LanguageRegistry.fenceTags` of the language).
+   * patches), when they are not the judged language's (default, or undefined: `LanguageRegistry.fenceTags` of the language).
    */
-  responseFenceTags?(problem: P): ReadonlySet<string>;
+  responseFenceTags?(problem: P): ReadonlySet<string> | undefined;
+  /**
+   * Languages this mode checks without a local toolchain (a remote checker the operator configures, e.g. Lean 4
+   * on a kimina-lean-server endpoint): accepted by `prepareSubmission` without a language file, the id kept as
+   * given (default: none). The mode's plan must not run a program in such a language.
+   */
+  readonly remoteLanguages?: readonly string[];
   testCount(problem: P): number;
   readonly reference?: ReferenceSpec<P, R>;
   plan(problem: P, program: Program, context: ModeContext<R>): PlanOf<K, C>;

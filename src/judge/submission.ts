@@ -94,12 +94,13 @@ export function prepareSubmission(problem: ProblemBase, input: SubmissionInput, 
 /** `prepareSubmission` once the problem's mode is known. */
 function prepareWith(mode: AnyMode, problem: ProblemBase, input: SubmissionInput, context: SubmissionContext, testCount: number): PreparedSubmission {
   const name = mode.language(problem, input.language);
-  if (!context.languages.has(name)) {
+  const remote = mode.remoteLanguages?.includes(name) === true && !context.languages.has(name);
+  if (!remote && !context.languages.has(name)) {
     throw new SubmissionError('unknown_language',
       `unknown language "${name}"; configured: ${context.languages.languages.map((l) => l.id).join(', ')}`);
   }
-  const resolved = context.languages.get(name);
-  const language = resolved.id;
+  const resolved = remote ? undefined : context.languages.get(name);
+  const language = resolved?.id ?? name;
   if (mode.acceptsLanguage !== undefined && !mode.acceptsLanguage(problem, language)) {
     throw new SubmissionError('wrong_language', `problem ${problem.taskId} (${problem.kind}) cannot be judged in ${language}`);
   }
@@ -111,7 +112,7 @@ function prepareWith(mode: AnyMode, problem: ProblemBase, input: SubmissionInput
   if (input.response === undefined) {
     throw new SubmissionError('no_program', 'the submission has no solution, completion, code or response');
   }
-  const result = extractCode(input.response, { fenceTags: mode.responseFenceTags?.(problem) ?? context.languages.fenceTags(resolved),
+  const result = extractCode(input.response, { fenceTags: mode.responseFenceTags?.(problem) ?? (resolved === undefined ? new Set([language]) : context.languages.fenceTags(resolved)),
     pick: input.pick ?? 'last',
     stripThink: input.stripThink ?? true });
   const extraction = extractionOf(result);

@@ -254,7 +254,12 @@ export class QueueJudge implements Judge {
     if (result.kind === 'failed') return verdictWithoutTests('internal_error', testCount, result.reason);
     if (result.kind === 'request_error') throw new JudgeRequestError(result.message, result.field);
     if (result.kind !== 'verdict') return verdictWithoutTests('internal_error', testCount, `queue: a worker answered a judge job with ${result.kind}`);
-    return { ...resultVerdict(result), judgedBy: result.provenance };
+    const verdict = resultVerdict(result);
+    if (request.analysis !== undefined && verdict.analysis === undefined && verdict.status !== 'internal_error') {
+      // A worker of a Crucible that predates `analysis` drops the field: never let that read as "not analysed, clean".
+      return verdictWithoutTests('internal_error', testCount, `queue: worker ${result.provenance.worker} (Crucible ${result.provenance.crucibleVersion}) answered without the static analysis the request asked for`);
+    }
+    return { ...verdict, judgedBy: result.provenance };
   }
 
   async describeTests(problem: ProblemSpec, options: CallOptions = {}): Promise<readonly FailedTestDetail[]> {

@@ -22,7 +22,7 @@ import { pyValueSchema } from '../verdict/pyvalue.js';
 import { sampleStatusSchema } from '../verdict/status.js';
 import { testResultSchema } from '../verdict/verdict.js';
 import { formalCheckSchema } from '../verdict/formal.js';
-import type { DetailedVerdict, FailedTestDetail, JudgedBy } from '../verdict/index.js';
+import { ANALYZER_IDS, type AnalyzerId, type DetailedVerdict, type FailedTestDetail, type JudgedBy } from '../verdict/index.js';
 import { harnessResponseSchema, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
 import { EXECUTION_STATUSES, type ExecutionResult, type ExecutionStatus } from '../sandbox/types.js';
 
@@ -96,8 +96,18 @@ const repositorySchema = z.object({
   timeLimitMs: positiveInt.optional(), memoryLimitKiB: positiveInt.optional(), hints: text.optional(), version: text.optional(),
   createdAt: text.optional(), nodeVersion: text.optional(), environmentSetupCommit: text.optional(),
 });
+/** `ProofProblem` (`src/formats/types.ts`), by checker: the statement, reference and allowlists travel whole. */
+const proofBase = { kind: z.literal('proof'), taskId: text.min(1), prompt: text.optional() };
+const proofSchema = z.discriminatedUnion('checker', [
+  z.object({ ...proofBase, checker: z.literal('coq'), statement: text, reference: text.optional(), theorems: z.array(text.min(1)),
+    definitions: z.array(text.min(1)).optional(), allowedAxioms: z.array(text.min(1)).optional() }),
+  z.object({ ...proofBase, checker: z.literal('dafny'), statement: text, reference: text.optional() }),
+  z.object({ ...proofBase, checker: z.literal('smt'), expected: z.enum(['sat', 'unsat']), solver: z.enum(['z3', 'cvc5']), statement: text.optional() }),
+  z.object({ ...proofBase, checker: z.literal('lean'), statement: text, theorems: z.array(text.min(1)), allowedAxioms: z.array(text.min(1)).optional() }),
+]);
 /** The kinds whose shape the wire checks field by field. */
-const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi', 'sql', 'verilog', 'repository']);
+const CHECKED_KINDS = new Set(['unit_test', 'call', 'io', 'assertions', 'python_script', 'expected_call', 'checker', 'ioi', 'sql', 'verilog',
+  'repository', 'proof']);
 
 const namedFile = z.object({ name: text.min(1), content: text });
 const checkerSchema = z.object({
@@ -142,6 +152,7 @@ const verilogSchema = z.object({
 export const problemSchema: z.ZodType<Problem, z.ZodTypeDef, unknown> = z.union([
   z.discriminatedUnion('kind', [unitTestSchema, callSchema, ioSchema, assertionsSchema, pythonScriptSchema,
     expectedCallSchema, checkerSchema, ioiSchema, sqlSchema, verilogSchema, repositorySchema]),
+  proofSchema,
   // Fatal, so that a checked kind of the wrong shape is answered with its own field's issue (`zodMessage`).
   z.object({ kind: text.min(1).superRefine((k, ctx) => {
     if (CHECKED_KINDS.has(k)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'a built-in kind with the wrong shape', fatal: true });
@@ -167,11 +178,15 @@ const problemSpecSchema = z.union([
   z.object({ inline: problemSchema }).strict(),
 ]);
 
+const analyzerIdSchema = z.enum(ANALYZER_IDS as [AnalyzerId, ...AnalyzerId[]]);
+/** `JudgeRequest.analysis`: every analyser of the program's language, or the analysers named. */
+const analysisOptionSchema = z.union([z.literal(true), z.array(analyzerIdSchema).min(1).max(ANALYZER_IDS.length)]);
+
 const judgePayloadSchema = z.object({
   v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
   request: z.object({
     problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
-    failFast: z.boolean().optional(), limits: limitsSchema.optional(),
+    failFast: z.boolean().optional(), limits: limitsSchema.optional(), analysis: analysisOptionSchema.optional(),
   }),
 });
 
@@ -236,6 +251,7 @@ export function judgePayload(request: JudgeRequest, detail: boolean): JobPayload
       program: { language: request.program.language, source: request.program.source },
       ...(request.failFast === undefined ? {} : { failFast: request.failFast }),
       ...(request.limits === undefined ? {} : { limits: { ...request.limits } }),
+      ...(request.analysis === undefined ? {} : { analysis: request.analysis === true ? true : [...request.analysis] }),
     },
   };
 }
@@ -245,12 +261,25 @@ const failedTestDetailSchema = z.object({
   stderr: text.optional(), cut: z.array(z.enum(['input', 'expected', 'actual', 'stderr'])).optional(),
 });
 
-/** A verdict as a worker returns it (with its detail when the job asked for it). */
+/** A static analysis as a worker returns it (`AnalysisReport`, `src/verdict/analysis.ts`), checked field by field. */
+const analysisReportSchema = z.object({
+  lines: z.number().int().nonnegative(),
+  outcomes: z.array(z.discriminatedUnion('status', [
+    z.object({ tool: analyzerIdSchema, status: z.literal('ok'), findings: z.array(z.object({
+      tool: analyzerIdSchema, rule: text, severity: z.enum(['error', 'warning', 'info']), security: z.boolean(),
+      line: z.number().int().nonnegative(), column: z.number().int().nonnegative().optional(), message: text,
+    }).strict()) }).strict(),
+    z.object({ tool: analyzerIdSchema, status: z.literal('failed'), reason: text }).strict(),
+  ])),
+}).strict();
+
+/** A verdict as a worker returns it (with its detail when the job asked for it, its analysis when the request did). */
 export const verdictSchema = z.object({
   status: sampleStatusSchema, passed: z.boolean(), plusStatus: sampleStatusSchema.optional(), plusPassed: z.boolean().optional(),
   tests: z.array(testResultSchema), testCount: z.number().int().nonnegative(), cpuMs: nonNegative, wallMs: nonNegative,
   reason: text.optional(), score: z.number().min(0).max(1).optional(), formal: formalCheckSchema.optional(),
   detail: z.object({ failures: z.array(failedTestDetailSchema).optional(), stderr: text.optional(), memoryKiB: nonNegative.optional() }).optional(),
+  analysis: analysisReportSchema.optional(),
 });
 
 /** One execution as a worker returns it (`ExecutionResult`, `src/sandbox/types.ts`). */
@@ -422,7 +451,7 @@ export function zodMessage(error: z.ZodError): string {
 /**
  * The most specific issue of an error: inside a union (a problem is one of the checked kinds or another kind), the
  * issue with the longest path among its branches', so a SQL problem with a bad comparator is answered at
- * `comparators.0`, not with the union's "Invalid input".
+ * `comparators.0`, not with the union's "Invalid input", and an SMT problem with a bad solver at `solver`.
  */
 function deepestIssue(error: z.ZodError): z.ZodIssue | undefined {
   const issue = error.issues[0];
@@ -430,7 +459,9 @@ function deepestIssue(error: z.ZodError): z.ZodIssue | undefined {
   let best: z.ZodIssue = issue;
   for (const branch of issue.unionErrors) {
     const inner = deepestIssue(branch);
-    if (inner !== undefined && inner.path.length > best.path.length) best = inner;
+    // On a tie, a field's own issue beats a discriminator's (a proof problem fails the kind branch on `kind`).
+    if (inner !== undefined && (inner.path.length > best.path.length
+      || (inner.path.length === best.path.length && best.code === 'invalid_union_discriminator' && inner.code !== 'invalid_union_discriminator'))) best = inner;
   }
   return best;
 }

@@ -10,12 +10,11 @@ import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import type { RepositoryProblem } from '../formats/types.js';
 import { patchSimilarity } from '../kinds/repository/similarity.js';
-import { analyseSample } from '../apps/analyse.js';
 import { ANALYZER_IDS, countFindings, verdictWithoutTests, type AnalysisReport, type AnalyzerId, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { requestScope, type RequestScope } from './scope.js';
-import { TENANT_PATTERN } from '../judge/judge.js';
+import { TENANT_PATTERN, type AnalysisOption } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { rolloutOf, TRAINING_RUN_HEADER, TRAINING_RUN_NAME } from './training.js';
 import { parseBody } from './validate.js';
@@ -110,14 +109,14 @@ export function verdictJson(verdict: Verdict, extraction: Extraction, options: {
 }
 
 /**
- * The static analysis of a prepared submission's program (`analyseSample`: each analyser in the sandbox through the
- * service's judge, `runPlain`), or undefined when there is no program (a decided `no_code`). `only`: the analysers to
- * run (default every one that reads the program's language). A failed analyser is a `failed` outcome, never clean.
+ * `prepared` asking its judge for the program's static analysis too (`JudgeRequest.analysis`: `true` for every
+ * analyser that reads its language, or a list), so that whichever judge runs the sample (this server's sandbox or
+ * a queue worker's) analyses it in its sandbox; unchanged when `option` is undefined or there is no program (a
+ * decided `no_code`).
  */
-async function analysisOf(ctx: ServerContext, prepared: Prepared, only: readonly AnalyzerId[] | undefined): Promise<AnalysisReport | undefined> {
-  if (prepared.kind !== 'judge') return undefined;
-  const { language, source } = prepared.request.program;
-  return analyseSample(ctx.service.judge, ctx.service.submission.languages, language, source, only);
+export function withAnalysis(prepared: Prepared, option: AnalysisOption | undefined): Prepared {
+  if (option === undefined || prepared.kind !== 'judge') return prepared;
+  return { ...prepared, request: { ...prepared.request, analysis: option } };
 }
 
 /** An analysis as `/v1/judge` answers it: the counts (`countFindings`), non-blank lines, and each analyser's outcome. */
@@ -126,27 +125,21 @@ function analysisJson(report: AnalysisReport): Record<string, unknown> {
 }
 
 /**
- * The `analysis` field of a `/v1/judge` (or MCP `judge`) answer for the request's `analysis` option (`true`: every
- * analyser of the language; a list: those), or undefined when none was asked, there is no program, or Crucible
- * failed to judge it.
+ * The `analysis` field of a `/v1/judge` (or MCP `judge`) answer: the judged verdict's analysis (asked for with
+ * `withAnalysis`), or undefined when none was asked, there is no program, or Crucible failed to judge it.
  */
-export async function requestedAnalysis(ctx: ServerContext, prepared: Prepared, judged: Judged,
-  option: true | readonly AnalyzerId[] | undefined): Promise<Record<string, unknown> | undefined> {
-  if (option === undefined || judged.verdict.status === 'internal_error') return undefined;
-  const report = await analysisOf(ctx, prepared, option === true ? undefined : option);
-  return report === undefined ? undefined : analysisJson(report);
+export function requestedAnalysis(judged: Judged): Record<string, unknown> | undefined {
+  return judged.verdict.analysis === undefined ? undefined : analysisJson(judged.verdict.analysis);
 }
 
 /**
- * Judge one rollout of `/v1/rewards`; a spec with an `analysis` term has the program analysed too (its `tools`, else
- * every analyser of the language), the report on the verdict for `rewardOf`. Not for Crucible's failures: an
- * `internal_error` has no reward anyway.
+ * Judge one rollout of `/v1/rewards`; a spec with an `analysis` term has the program analysed too by the judge that
+ * runs it (its `tools`, else every analyser of the language), the report on the verdict for `rewardOf`.
  */
 async function judgeRollout(ctx: ServerContext, prepared: Prepared, spec: RewardSpec, scope: RequestScope): Promise<Judged> {
-  const judged = await ctx.service.judgeReserved(prepared, scope);
-  if (spec.kind === 'sql_preset' || spec.analysis === undefined || judged.verdict.status === 'internal_error') return judged;
-  const report = await analysisOf(ctx, prepared, spec.analysis.tools);
-  return report === undefined ? judged : { ...judged, verdict: { ...judged.verdict, analysis: report } };
+  // A SQL preset's reward asks for no analysis (main's rule); otherwise the spec's analysis rides on the request.
+  const analysis = spec.kind === 'sql_preset' || spec.analysis === undefined ? undefined : spec.analysis.tools ?? true;
+  return ctx.service.judgeReserved(withAnalysis(prepared, analysis), scope);
 }
 
 /** A judged rollout with what its spec needs besides the verdict: a patch similarity, a SQL preset's reward. */
@@ -321,9 +314,9 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
     const body = parseBody(JudgeBodySchema, request.body);
     const prepared = ctx.service.prepare(toSubmission(body, body.failFast === true));
     ctx.service.reserve([prepared]);
-    const judged = await ctx.service.judgeReserved(prepared, requestScope(request, reply, body.tenant));
+    const judged = await ctx.service.judgeReserved(withAnalysis(prepared, body.analysis), requestScope(request, reply, body.tenant));
     const payload = verdictJson(judged.verdict, judged.extraction, { tests: body.detail === 'tests' });
-    const analysis = await requestedAnalysis(ctx, prepared, judged, body.analysis);
+    const analysis = requestedAnalysis(judged);
     if (analysis !== undefined) payload.analysis = analysis;
     if (judged.verdict.status === 'internal_error') {
       // A status-only client must not mistake Crucible's failure for a failing program.

@@ -1,8 +1,8 @@
 /**
  * What a `program` session shows of a loaded problem, by the problem's kind (issue #26 item 4: `verilog` and `sql`
  * problems reachable from sessions):
- * - the statement the first observation carries: a problem's `prompt` (HumanEval-style, VerilogEval's spec), or a
- *   SQL problem's question, BIRD evidence and database id (never its gold query or the gold result rows);
+ * - the statement the first observation carries: a problem's `prompt` (HumanEval-style, VerilogEval's spec), else a
+ *   proof problem's statement, or a SQL problem's question, BIRD evidence and database id (never its gold query or the gold result rows);
  * - whether the verdict's reason is the trusted side's summary and may be shown even though the task's tests are
  *   hidden: the `verilog` kind's reason is read from the trusted testbench's report (VerilogEval's
  *   `Mismatches: N in M samples`, `src/kinds/verilog/verilog-eval.ts`), the `sql` kind's is the comparator's verdict
@@ -34,7 +34,8 @@ export function sessionKindView(problem: Problem): SessionKindView {
       summaryReason: true,
     };
   }
-  const prompt = 'prompt' in problem && typeof problem.prompt === 'string' ? `\n${problem.prompt}` : '';
+  const prompt = 'prompt' in problem && typeof problem.prompt === 'string' ? `\n${problem.prompt}`
+    : problem.kind === 'proof' && 'statement' in problem && typeof problem.statement === 'string' ? `\n${problem.statement}` : '';
   if (problem.kind === 'verilog') {
     return { statement: prompt, summaryReason: true,
       hiddenOnly: 'a verilog problem\'s test is the trusted testbench: feedback gives its summary (the mismatch count), never its output' };

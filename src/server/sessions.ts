@@ -109,7 +109,8 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
     const t = parsed.data;
     const loaded = t.problem === undefined ? undefined : ctx.service.problems.get(t.problem);
     if (t.problem !== undefined && loaded === undefined) throw new SessionError('invalid_task', `task.problem: no problem "${t.problem}" is loaded`, 'task.problem');
-    // A loaded problem's kind picks the default language (a verilog problem's designs, a sql problem's queries).
+    // The problem's own language when the task names none: the kind's choice (a proof problem's checker language,
+    // `coq`, `z3`, `cvc5`, `dafny`; a verilog problem's designs; a sql problem's queries), as `/v1/judge` takes it.
     const language = t.language ?? (loaded === undefined ? 'python' : ctx.service.submission.modes.of(loaded.problem).language(loaded.problem, undefined));
     if (!ctx.languages.has(language)) throw new SessionError('invalid_task', `task.language: unknown language "${language}"`, 'task.language');
     const view = loaded === undefined ? { statement: '', summaryReason: false } : sessionKindView(loaded.problem);
@@ -126,8 +127,11 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
       if (error instanceof ServiceError) throw new SessionError('invalid_task', error.message, error.field);
       throw error;
     }
-    const visible = visibility(t.visibleTests, testCount);
-    const shownTests = t.visibleTests === 'all' ? 'all visible' : t.visibleTests === undefined || t.visibleTests === 'none' || t.visibleTests.length === 0
+    // A proof problem's one test is its checker's judgement, whose messages (after the audit) are the feedback: it
+    // hides no expected value (the statement is the task), so it is visible unless the task says otherwise.
+    const proof = loaded?.problem.kind === 'proof';
+    const visible = visibility(t.visibleTests ?? (proof ? 'all' : undefined), testCount);
+    const shownTests = t.visibleTests === 'all' || (proof && t.visibleTests === undefined) ? 'all visible' : t.visibleTests === undefined || t.visibleTests === 'none' || t.visibleTests.length === 0
       ? 'all hidden' : `${t.visibleTests.length} visible`;
     const summary = `program session: ${loaded === undefined ? 'inline tests' : `problem ${t.problem}`} (${testCount} tests, ${shownTests}), language ${language}. `
       + 'Actions: {"kind": "run", "code", "stdin"?} runs the program once; {"kind": "submit", "code"} judges it on the tests '

@@ -1,7 +1,8 @@
 /**
  * Acceptance on ../shared/data/smt-lib (cvc5's regression files with a declared status, read by the smt-lib
  * layout reader), through the sandbox: every file as its own candidate is proved by z3 (each sat answer's model
- * re-checked in a second run), and by cvc5 but for the two files its 1.0.3 aborts on (data README); cheats are
+ * re-checked in a second run), and by cvc5 but for the two files its 1.0.3 aborts on (data README: a solver crash,
+ * thrown as the checker's failure, `SmtCheckError`, which the judge answers `internal_error`); cheats are
  * refused: an unsat goal with an added `(assert false)`, a sat goal with an assertion dropped, a `(reset)` before
  * the check.
  */
@@ -9,6 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readSmtLib } from '../../src/formats/smt-lib.js';
 import { headOf, parseSExprs } from '../../src/kinds/proof/smt/sexpr.js';
+import { SmtCheckError } from '../../src/kinds/proof/smt/verdict.js';
 import type { SmtProofProblem } from '../../src/formats/types.js';
 import { openExecutor } from '../support/sandbox.js';
 import { SMT_LIB } from '../support/data.js';
@@ -44,10 +46,15 @@ describe('SMT-LIB through the sandbox', () => {
       assert.equal(j.verdict, 'proved', `${p.taskId}: ${j.reason ?? ''}`);
     }
   });
-  it('cvc5 (--check-proofs, --check-models) proves every file but the two it aborts on, which fail', async () => {
+  it('cvc5 (--check-proofs, --check-models) proves every file but the two it aborts on, which are the checker\'s failure', async () => {
     for (const p of problems) {
-      const j = await judgeSmt(executor, languages, p.statement!, p.expected, p.statement, 'cvc5');
-      assert.equal(j.verdict, CVC5_ABORTS.includes(p.taskId) ? 'failed' : 'proved', `${p.taskId}: ${j.reason ?? ''}`);
+      const judging = judgeSmt(executor, languages, p.statement!, p.expected, p.statement, 'cvc5');
+      if (CVC5_ABORTS.includes(p.taskId)) {
+        await assert.rejects(judging, (e: unknown) => e instanceof SmtCheckError && /crashed/.test(e.message), p.taskId);
+        continue;
+      }
+      const j = await judging;
+      assert.equal(j.verdict, 'proved', `${p.taskId}: ${j.reason ?? ''}`);
     }
   });
   it('cheats are refused before any solver runs', async () => {

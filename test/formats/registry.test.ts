@@ -15,7 +15,7 @@ describe('problem format registry', () => {
     const names = problemFormatNames();
     assert.equal(names[0], 'auto');
     assert.equal(new Set(names).size, names.length);
-    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'spider', 'spider-available', 'sql-jsonl', 'bird', 'bird-f1', 'verilog-eval', 'rtllm', 'codev', 'kattis', 'swe-bench', 'coq-art', 'dafnybench', 'smt-lib', 'crucible']);
+    assert.deepEqual(PROBLEM_FORMATS.map((f) => f.id), ['evalplus', 'humaneval-x', 'humaneval', 'mbpp', 'mbpp-challenge', 'livecodebench', 'apps', 'codecontests', 'multipl-e', 'ioi', 'spider', 'spider-available', 'sql-jsonl', 'bird', 'bird-f1', 'verilog-eval', 'rtllm', 'codev', 'kattis', 'swe-bench', 'coq-art', 'dafnybench', 'smt-lib', 'lean', 'crucible']);
   });
 
   it('detects Spider\'s dev.json and finds its databases in an ancestor folder', async () => {

@@ -2,7 +2,8 @@
  * Every front end on the queue: `crucible serve --queue` (native `/v1/judge`, SandboxFusion `/run_code`,
  * Piston `/api/v2/execute` with its contest packages, `/health`) and the judge calls behind `crucible rerank --queue` (raw harness jobs)
  * answered by a real worker (`startWorker`, a real sandbox) through a real `redis-server` on a free loopback
- * port; problems of a kind the wire does not check field by field (`script`) travel too.
+ * port; problems of a kind the wire does not check field by field (`script`) travel too, and so does `/v1/judge`'s
+ * `analysis` option (the worker runs the analysers).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -61,6 +62,15 @@ describe('serve and rerank through the queue', () => {
     assert.equal(health.status, 200, health.text);
     assert.equal(health.body.sandbox, null);
     assert.deepEqual(health.body.selfTest.checks.map((c: { name: string }) => c.name), ['queue']);
+  });
+
+  it('runs /v1/judge\'s static analysis on the worker (the request\'s analysis option crosses the wire)', async () => {
+    const answer = await post('/v1/judge', { code: `import os\n${SUM_PY}`, problem: 'sum', analysis: ['pyflakes'] });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.status, 'passed');
+    assert.equal(answer.body.analysis?.findings, 1, JSON.stringify(answer.body.analysis));
+    assert.deepEqual(answer.body.analysis.failed, []);
+    assert.equal(answer.body.analysis.outcomes[0].findings[0].rule, 'UnusedImport');
   });
 
   it('runs SandboxFusion /run_code and Piston /api/v2/execute plain runs on the worker', async () => {

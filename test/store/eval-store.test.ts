@@ -41,7 +41,8 @@ describe('crucible eval and the store', () => {
       assert.deepEqual(stored.map((r) => [key(r), r.status, r.passed, r.cpuMs]).sort(), records.map((r) => [key(r), r.status, r.passed, r.cpuMs]).sort());
       const run = (await store.getRun(runRow.id))!;
       assert.equal((run.summary as { samples: number }).samples, 40);
-      assert.deepEqual(run.options, { timeLimitMs: 1000, memoryLimitKiB: 1048576, outputBytes: 1048576 });
+      // The default time-limit rule (calibrated: 4 x the reference's CPU time + 200 ms) is part of the run's identity.
+      assert.deepEqual(run.options, { timeLimitMs: 1000, memoryLimitKiB: 1048576, outputBytes: 1048576, timeLimitFactor: 4, timeLimitFloorMs: 200 });
       // sum-two's C sample that overflows 32 bits: its failing test's input, expected and actual output.
       const overflow = (await store.samplesOf(runRow.id, 'sum-two')).find((s) => s.status === 'wrong_answer' && s.testsPassed === 2)!;
       const sample = (await store.sample(runRow.id, 'sum-two', overflow.sampleIndex))!;

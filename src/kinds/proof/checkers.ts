@@ -12,6 +12,10 @@
  *   plan's tools.
  * - **Dafny**: the audit on the text (`dafny/audit.ts`) first, as for SMT; otherwise the `dafny` language
  *   verifies the candidate (`/compile:0`: nothing of it runs).
+ * - **Lean 4**: the token audit first (`lean/audit.ts`); a cheat or an unreadable file is decided without the
+ *   server. Otherwise the candidate's text goes as data to the operator's kimina-lean-server-compatible endpoint
+ *   (`lean/remote.ts`) when its one empty run is judged: nothing of it runs on this machine. No endpoint
+ *   configured: the plan throws `LeanEndpointMissing` (`internal_error`, naming the setting).
  * A judgement the audit makes alone (a Coq file with a forbidden command, a cheating SMT script or Dafny program)
  * travels as the `check` of one empty `bash` run (`decidedPlan`): a mode's verdict sees runs, not the candidate,
  * so the judgement rides on a run that costs one empty box. Each run's judgement travels as a `TestResult`
@@ -20,7 +24,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { declaredNames } from '../../formats/coq-vernacular.js';
-import type { CoqProofProblem, DafnyProofProblem, ProofProblem, SmtProofProblem } from '../../formats/types.js';
+import type { CoqProofProblem, DafnyProofProblem, LeanProofProblem, ProofProblem, SmtProofProblem } from '../../formats/types.js';
 import { defineReference, GroundTruthError } from '../../judge/mode.js';
 import type { ExecutionTools, ProgramRunsPlan } from '../../judge/plan.js';
 import type { JudgeLimits } from '../../limits.js';
@@ -31,6 +35,8 @@ import { coqJudgement } from './coq/verdict.js';
 import { auditDafny, dafnyProblemSpec, type DafnyAudit } from './dafny/audit.js';
 import { dafnyBeforeRun, dafnyJudgement } from './dafny/verdict.js';
 import { findingsReason, proofVerdict, type ProofVerdict } from './findings.js';
+import { leanConstructs } from './lean/audit.js';
+import { judgeLean, leanEndpoint, type LeanCheck } from './lean/remote.js';
 import { auditSmtScript, solverScript, type SmtScript } from './smt/script.js';
 import { recheckRetry, smtBeforeRun, smtFirstRun, smtRecheck } from './smt/verdict.js';
 
@@ -47,6 +53,7 @@ export type ProofCheck =
   | { readonly checker: 'smt'; readonly script: SmtScript; readonly expected: 'sat' | 'unsat'; readonly marker: string;
       readonly solver: string; readonly limits: JudgeLimits }
   | { readonly checker: 'dafny'; readonly audit: DafnyAudit }
+  | LeanCheck
   | { readonly checker: 'decided'; readonly judgement: ProofJudgement };
 
 /** A plan whose judgement the audit made: one empty run carrying it (see the module comment). */
@@ -140,6 +147,18 @@ export function dafnyPlan(problem: DafnyProofProblem, candidate: string, limits:
   return { kind: 'program_runs', program: { language: 'dafny', source: candidate }, runs: [{ stdin: '', check: { checker: 'dafny', audit } }], limits, failFast };
 }
 
+/** The plan of a Lean candidate (see the module comment). @throws LeanEndpointMissing, LeanLexError (the problem's file) */
+export function leanPlan(problem: LeanProofProblem, candidate: string, limits: JudgeLimits, failFast: boolean): ProgramRunsPlan<ProofCheck> {
+  const endpoint = leanEndpoint();
+  const tokens = leanConstructs(problem.statement, candidate);
+  if (tokens.unreadable !== null) return decidedPlan({ verdict: 'failed', reason: `cannot read the candidate: ${tokens.unreadable}` }, limits, failFast);
+  if (tokens.findings.some((f) => f.severity === 'cheat')) {
+    return decidedPlan({ verdict: proofVerdict('accepted', tokens.findings), reason: findingsReason(tokens.findings) }, limits, failFast);
+  }
+  const check: LeanCheck = { checker: 'lean', endpoint, problem, candidate, timeLimitMs: limits.cpuMs };
+  return { kind: 'program_runs', program: { language: 'bash', source: '' }, runs: [{ stdin: '', check }], limits, failFast };
+}
+
 /** One run's judgement (the model re-check of a `sat` answer runs through `tools`). */
 export async function judgeProofRun(check: ProofCheck, result: ExecutionResult, tools: ExecutionTools): Promise<ProofJudgement> {
   switch (check.checker) {
@@ -151,6 +170,11 @@ export async function judgeProofRun(check: ProofCheck, result: ExecutionResult, 
         check.candidate, check.nonce, null, result);
     case 'dafny':
       return dafnyJudgement(check.audit, result);
+    case 'lean': {
+      if (result.status === 'internal_error') throw new Error(`the Lean check's empty run failed on Crucible's side: ${result.reason ?? ''}`);
+      const judgement = await judgeLean(check);
+      return judgement.reason === undefined ? { verdict: judgement.verdict } : { verdict: judgement.verdict, reason: judgement.reason };
+    }
     case 'smt': {
       const first = smtFirstRun(check.script, check.expected, check.marker, result);
       if ('done' in first) return first.done;

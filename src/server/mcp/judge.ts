@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ServerContext } from '../context.js';
-import { JudgeBodySchema, requestedAnalysis, verdictJson } from '../native.js';
+import { JudgeBodySchema, requestedAnalysis, verdictJson, withAnalysis } from '../native.js';
 import type { RequestScope } from '../scope.js';
 import type { Submission } from '../service.js';
 import { parseBody } from '../validate.js';
@@ -37,10 +37,10 @@ export async function judge(ctx: ServerContext, input: JudgeInput, scope: Reques
   const body = parseBody(JudgeBodySchema, input);
   const prepared = ctx.service.prepare({ ...body, failFast: body.failFast === true } as Submission);
   ctx.service.reserve([prepared]);
-  const judged = await ctx.service.judgeReserved(prepared, scope);
+  const judged = await ctx.service.judgeReserved(withAnalysis(prepared, body.analysis), scope);
   // A model calling the tool sees every test's result unless it asks for the summary (`/v1/judge` defaults to the summary).
   const payload = verdictJson(judged.verdict, judged.extraction, { tests: body.detail !== 'summary' });
-  const analysis = await requestedAnalysis(ctx, prepared, judged, body.analysis);
+  const analysis = requestedAnalysis(judged);
   if (analysis !== undefined) payload.analysis = analysis;
   if (judged.verdict.status === 'internal_error') {
     return toolError('internal_error', judged.verdict.reason ?? 'crucible failed', { verdict: payload });

@@ -6,7 +6,7 @@
  * documented known forgeries, which must still pass (so docs/SECURITY.md stays true). A kind without an entry fails here: a new kind is registered only with its battery entry.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ import { prepareSubmission } from '../../../src/judge/submission.js';
 import { LanguageRegistry } from '../../../src/languages/registry.js';
 import type { Verdict } from '../../../src/verdict/index.js';
 import { ATTACK_IDS, ATTACKS, SECRET, type AttackId } from './attacks.js';
+import { LEAN_ENDPOINT_ENV } from '../../../src/kinds/proof/lean/remote.js';
+import { startKiminaStub, toyLean, type KiminaStub } from '../../support/kimina-stub.js';
 import { BATTERY, sqlBatteryText, verilogEvalTestbench, type BatteryCase } from './entries.js';
 import { controlProblem, removeBatteryRepository } from './repository.js';
 
@@ -31,7 +33,15 @@ const postgres = await startPostgresServer();
 const postgresEngine = new PostgresEngine(postgres);
 const judge = createJudge({ slots: 2, languages, modes, cacheDir: null, sqlEngines: [postgresEngine],
   environments: (sandbox) => [new RepositoryEnvironments({ sandbox, cacheDir: repositoryCache, instanceSources: true })] });
+// Lean proofs are checked by a kimina-lean-server endpoint: the stub's toy Lean, on a free loopback port.
+let leanStub: KiminaStub | undefined;
+before(async () => {
+  leanStub = await startKiminaStub(toyLean);
+  process.env[LEAN_ENDPOINT_ENV] = leanStub.url;
+});
 after(async () => {
+  delete process.env[LEAN_ENDPOINT_ENV];
+  await leanStub?.close();
   await judge.close();
   await postgresEngine.close();
   postgres.stop();

@@ -6,7 +6,7 @@
  * Adding a kind's entry is a data-only step: a small problem of the kind whose one expected value is `SECRET`
  * (no input determines it), the program that passes it (`honest`), and the attack set from the language's template
  * (`pythonAttacks`, `javascriptAttacks`, `cppAttacks`, `goAttacks`, `javaAttacks`, `rustAttacks`, `sqlAttacks`,
- * `verilogAttacks`, and the proof languages' `coqAttacks`, `smtAttacks`, `dafnyAttacks`; a new language adds a template beside them), and optionally `variants`: more candidates of the
+ * `verilogAttacks`, and the proof languages' `coqAttacks`, `smtAttacks`, `dafnyAttacks`, `leanAttacks`; a new language adds a template beside them), and optionally `variants`: more candidates of the
  * same attack ids, judged the same way. A path known
  * to be forgeable by some attack names it in `knownForgeries` with the documented reason (docs/SECURITY.md), and
  * the battery then asserts that the attack does pass, so the documentation cannot go stale silently.
@@ -19,6 +19,7 @@ import type { ProblemBase, ScriptProblem, SqlProblem, VerilogProblem } from '../
 import { scriptJudgingOf, type ScriptJudging } from '../../../src/kinds/script/script.js';
 import { SECRET, type AttackId, type AttackSet } from './attacks.js';
 import { COQ_HONEST, COQ_STATEMENT, coqAttacks } from './coq.js';
+import { LEAN_HONEST, LEAN_STATEMENT, leanAttacks, leanAttackVariants } from './lean.js';
 import { cppAttacks } from './cpp.js';
 import { goAttacks } from './go.js';
 import { javaAttacks } from './java.js';
@@ -416,9 +417,21 @@ export const BATTERY: Readonly<Record<string, readonly BatteryCase[]>> = {
       problem: { kind: 'proof', checker: 'smt', taskId: 'battery/proof-smt', expected: 'sat', solver: 'z3', statement: SMT_STATEMENT } as ProblemBase,
     },
     {
+      name: 'smt-lib on cvc5 (the same attacks against the second solver: its --check-proofs/--check-models, our re-check)',
+      language: 'cvc5', submit: 'solution', honest: SMT_HONEST, attacks: smtAttacks(),
+      problem: { kind: 'proof', checker: 'smt', taskId: 'battery/proof-smt-cvc5', expected: 'sat', solver: 'cvc5', statement: SMT_STATEMENT } as ProblemBase,
+    },
+    {
       name: 'dafny (audit on the text, then Debian\'s verifier)', language: 'dafny', submit: 'solution',
       honest: DAFNY_HONEST, attacks: dafnyAttacks(),
       problem: { kind: 'proof', checker: 'dafny', taskId: 'battery/proof-dafny', statement: DAFNY_STATEMENT, reference: DAFNY_HONEST } as ProblemBase,
+    },
+    {
+      // Lean 4 on the kimina-lean-server stub battery.test.ts starts (Lean is not installable here): the token audit,
+      // then the stub's toy Lean answering our commands.
+      name: 'lean 4 (token audit, then a kimina-lean-server endpoint: the stub)', language: 'lean', submit: 'solution',
+      honest: LEAN_HONEST, attacks: leanAttacks(), variants: leanAttackVariants(),
+      problem: { kind: 'proof', checker: 'lean', taskId: 'battery/proof-lean', statement: LEAN_STATEMENT, theorems: ['secret'] } as ProblemBase,
     },
   ],
 };

@@ -7,6 +7,8 @@
  * nearest equivalent in SMT-LIB's terms, said in each script's first comment. The patches (patch-main,
  * patch-process) keep the statement's text and change what it means instead (a theory symbol or the statement's
  * constants shadowed): before the audit's `shadowed_symbol` rule both were answered sat by z3, a forgery.
+ * The same scripts run against both solvers, z3 and cvc5 (entries.ts): where a comment names z3's behaviour, cvc5
+ * stops at the first error instead of going on, which the judge reads as no answer after our marker.
  */
 import { ATTACK_IDS, MARKERS, type AttackId, type AttackSet } from './attacks.js';
 

@@ -9,44 +9,7 @@ import assert from 'node:assert/strict';
 import { auditLeanOutputs, LEAN_DEFAULT_AXIOMS, leanCheckCode, leanConstructs, leanOutputs, parsePrintAxioms } from '../../../src/kinds/proof/lean/audit.js';
 import { leanVerify, LeanServerError } from '../../../src/kinds/proof/lean/client.js';
 import { leanJudgement } from '../../../src/kinds/proof/lean/verdict.js';
-import { startKiminaStub, type KiminaStub, type StubAnswer, type StubMessage } from '../../support/kimina-stub.js';
-
-/** A toy Lean: one-line `theorem name : statement :=` declarations; `#check`/`#print axioms` of ours answered from them. */
-function toyLean(raw: string): StubAnswer {
-  const code = raw.replace(/--.*$/gm, '');
-  if (raw.includes('loop_forever')) return { error: 'Lean REPL command timed out in 5 seconds' };
-  if (raw.includes('CRASH_REPL')) return { error: 'Lean REPL process exited unexpectedly' };
-  if (code.includes('NO_REPL')) return { httpStatus: 429 };
-  const lines = code.split('\n');
-  const theorems = new Map<string, { statement: string; proof: string }>();
-  const axioms = [...code.matchAll(/^axiom (\S+)/gm)].map((m) => m[1]!);
-  for (const m of code.matchAll(/^theorem (\S+) : (.*?) :=([\s\S]*?)(?=^theorem |^set_option pp|^#|^axiom |(?![\s\S]))/gm)) {
-    theorems.set(m[1]!, { statement: m[2]!.trim(), proof: m[3]! });
-  }
-  const messages: StubMessage[] = [];
-  let sorries = 0;
-  lines.forEach((line, i) => {
-    const at = { line: i + 1, column: 0 };
-    if (/\bERROR\b/.test(line)) messages.push({ severity: 'error', pos: at, data: 'unknown identifier \'ERROR\'' });
-    if (/^\s*sorry\b|by sorry/.test(line)) {
-      sorries++;
-      messages.push({ severity: 'warning', pos: at, data: 'declaration uses \'sorry\'' });
-    }
-    const check = /^#check @_root_\.(\S+)$/.exec(line);
-    if (check !== null) {
-      const t = theorems.get(check[1]!);
-      messages.push(t === undefined ? { severity: 'error', pos: at, data: `unknown constant '${check[1]}'` } : { severity: 'info', pos: at, data: `@${check[1]} : ${t.statement}` });
-    }
-    const print = /^#print axioms _root_\.(\S+)$/.exec(line);
-    if (print !== null) {
-      const proof = theorems.get(print[1]!)?.proof ?? '';
-      const deps = [...(/\bsorry\b/.test(proof) ? ['sorryAx'] : []), ...axioms.filter((a) => proof.includes(a)),
-        ...(/Classical/.test(proof) ? ['propext', 'Classical.choice', 'Quot.sound'] : [])];
-      messages.push({ severity: 'info', pos: at, data: deps.length === 0 ? `'${print[1]}' does not depend on any axioms` : `'${print[1]}' depends on axioms: [${deps.join(', ')}]` });
-    }
-  });
-  return { messages, sorries };
-}
+import { startKiminaStub, toyLean, type KiminaStub } from '../../support/kimina-stub.js';
 
 const STATEMENT = 'import Mathlib\n\ntheorem add_zero\' : ∀ n : Nat, n + 0 = n := by\n  sorry\n';
 const GENUINE = 'import Mathlib\n\ntheorem add_zero\' : ∀ n : Nat, n + 0 = n := by\n  intro n\n  rfl\n';

@@ -2,7 +2,8 @@
  * The `proof` kind through the judge (`createJudge`, the real sandbox, the kind's plans): Coq exploits of
  * test/hostile/programs/proof/coq against statement.v (reference genuine.v, made once as the kind's reference),
  * SMT-LIB scripts of ../shared/data/smt-lib with cheats, a Dafny problem verified by Debian's Dafny 2.3 with the
- * audit's cheats, the proof folders read by `--format auto` and hashed, and `/v1/judge` on loaded proof problems.
+ * audit's cheats, the proof folders read by `--format auto` and hashed, and `/v1/judge` and a `program` session on
+ * loaded proof problems.
  * A proof verdict is the sample status's reason prefix (`src/kinds/proof/proof.ts`).
  */
 import assert from 'node:assert/strict';
@@ -117,12 +118,18 @@ describe('proof data sets as problem files', () => {
   });
 });
 
-describe('/v1/judge on loaded proof problems', () => {
+/** A small sat SMT problem for sessions: two factors of 391 above 1 (17 x 23). */
+const factor: SmtProofProblem = {
+  kind: 'proof', checker: 'smt', taskId: 'factor', expected: 'sat', solver: 'z3',
+  statement: '(declare-const p Int)\n(declare-const q Int)\n(assert (> p 1))\n(assert (> q 1))\n(assert (= (* p q) 391))\n',
+};
+
+describe('/v1/judge and sessions on loaded proof problems', () => {
   let sandbox: Sandbox;
   let server: ServerHandle;
   before(async () => {
     sandbox = Sandbox.create({ slots: 2 });
-    server = await startServer({ port: 0, logLevel: 'silent' }, { sandbox, problems: [dafny, coq], logger: createLogger('silent') });
+    server = await startServer({ port: 0, logLevel: 'silent' }, { sandbox, problems: [dafny, coq, factor], logger: createLogger('silent') });
   });
   after(async () => {
     await server.shutdown(1000);
@@ -137,5 +144,24 @@ describe('/v1/judge on loaded proof problems', () => {
     assert.match(cheat.body.reason, /^cheated: /);
     const dafnyCheat = await httpCall(server.url, 'POST', '/v1/judge', { code: MAX.replace('{\n  if', '{\n  assume false;\n  if'), problem: 'max' });
     assert.match(dafnyCheat.body.reason, /^cheated: /);
+  });
+  test('a program session on a proof problem: the statement shown, the checker\'s messages after the audit observed, reward the verdict', async () => {
+    const created = await httpCall(server.url, 'POST', '/v1/sessions', { environment: 'program', task: { problem: 'factor' } });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.observation.message, /language z3/);
+    assert.ok(created.body.observation.message.includes('(assert (= (* p q) 391))'), 'the statement is the task');
+    const step = (code: string) => httpCall(server.url, 'POST', `/v1/sessions/${created.body.id}/step`, { action: { kind: 'submit', code } });
+    const dropped = await step(factor.statement!.replace('(assert (> p 1))\n', '') + '(check-sat)\n');
+    assert.equal(dropped.status, 200, dropped.text);
+    assert.equal(dropped.body.reward, 0);
+    assert.match(dropped.body.observation.reason, /^cheated: .*missing/);
+    const wrong = await step(`${factor.statement!}(assert (= p 2))\n(check-sat)\n`);
+    assert.equal(wrong.body.reward, 0);
+    assert.match(wrong.body.observation.reason, /^failed: the solver answered unsat, expected sat/);
+    assert.match(wrong.body.observation.feedback, /the solver answered unsat/);
+    const proved = await step(`${factor.statement!}(assert (= p 17))\n(check-sat)\n`);
+    assert.equal(proved.body.reward, 1, proved.text);
+    assert.equal(proved.body.done, true);
+    assert.equal(proved.body.observation.verdict.status, 'passed');
   });
 });

@@ -55,22 +55,31 @@ export interface LeanServerOptions {
   readonly apiKey?: string;
 }
 
-/** Verify `codes` (id -> Lean source) in one request. Throws `LeanServerError`; rejects with `signal`'s reason. */
+/**
+ * Verify `codes` (id -> Lean source) in one request. Our deadline (`requestTimeoutMs`) passing makes every code a
+ * `timeout` result (the time limit is enforced from our side). Throws `LeanServerError`; rejects with `signal`'s reason.
+ */
 export async function leanVerify(options: LeanServerOptions, codes: readonly { id: string; code: string }[], signal?: AbortSignal): Promise<LeanVerifyResult[]> {
   const seconds = Math.max(1, Math.ceil(options.timeoutMs / 1000));
-  const deadline = AbortSignal.timeout(options.requestTimeoutMs ?? options.timeoutMs + 30_000);
+  const requestMs = options.requestTimeoutMs ?? options.timeoutMs + 30_000;
+  const deadline = AbortSignal.timeout(requestMs);
   const body = JSON.stringify({ codes: codes.map((c) => ({ custom_id: c.id, proof: c.code })), timeout: seconds, disable_cache: false });
   let response: Response;
+  let text: string;
   try {
     response = await fetch(new URL('verify', options.url.endsWith('/') ? options.url : `${options.url}/`), {
       method: 'POST', body, signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]),
       headers: { 'content-type': 'application/json', ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }) },
     });
+    text = await response.text();
   } catch (error) {
     if (signal?.aborted === true) throw signal.reason;
+    if (deadline.aborted) {
+      const error = `the Lean server did not answer within ${requestMs} ms (our deadline: the time limit plus grace)`;
+      return codes.map(({ id }) => ({ id, kind: 'timeout', error }));
+    }
     throw new LeanServerError(`Lean server unreachable at ${options.url}: ${(error as Error).message}`);
   }
-  const text = await response.text();
   if (!response.ok) throw new LeanServerError(`Lean server answered HTTP ${response.status}: ${text.slice(0, 200)}`, response.status);
   let raw: unknown;
   try {

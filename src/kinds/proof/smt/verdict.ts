@@ -6,7 +6,9 @@
  * re-check) is `failed`, since the statement's commands may be the ones dropped; no
  * answer after the marker (the solver stopped on an error, crashed) or another answer than expected is `failed`;
  * a model the re-check refutes is `failed` too (the solver's model does not satisfy the assertions: a solver bug,
- * never a pass). Crucible's failures (`internal_error` results) are thrown as `SmtCheckError`.
+ * never a pass). Crucible's failures (`internal_error` results) are thrown as `SmtCheckError`, and so is a solver
+ * that crashed before it answered (a signal such as cvc5 1.0.3's SIGABRT on two files of ../shared/data/smt-lib):
+ * the checker failed, so the judge answers `internal_error`, never `failed` of the candidate.
  */
 import type { ExecutionResult } from '../../../sandbox/types.js';
 import { findingsReason, proofVerdict, type ProofFinding, type ProofVerdict } from '../findings.js';
@@ -36,9 +38,31 @@ function judgement(outcome: 'accepted' | 'rejected' | 'timeout', findings: reado
   return why === undefined ? { verdict, findings } : { verdict, findings, reason: why };
 }
 
-/** Read the first run (see the module comment). Throws `SmtCheckError`. */
+/**
+ * Signals that mean the solver itself crashed (cvc5 1.0.3 aborts on a failed internal check: `Fatal failure within
+ * ...`, SIGABRT, which the sandbox names SIGIOT on Linux); the limits' own kills are other statuses.
+ */
+const CRASH_SIGNALS = new Set(['SIGABRT', 'SIGIOT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL']);
+
+/**
+ * A solver that crashed before answering (see `CRASH_SIGNALS`), as a `SmtCheckError`, or null. The checker's failure,
+ * not a verdict on the candidate: the judge makes it `internal_error` (no reward), as it does every failure of the
+ * trusted side. A solver that answered before it crashed is read by its answer.
+ */
+function solverCrash(run: ExecutionResult, answered: boolean, what: string): SmtCheckError | null {
+  if (answered || run.status !== 'runtime_error' || run.signal === null || !CRASH_SIGNALS.has(run.signal)) return null;
+  const said = run.stderr.trim().split('\n').slice(0, 2).join(' ').slice(0, 240);
+  return new SmtCheckError(`the solver crashed (${run.signal}) ${what}, so it checked nothing: ${said}`);
+}
+
+/**
+ * Read the first run (see the module comment). Throws `SmtCheckError` for Crucible's failures, a solver crash
+ * among them (`solverCrash`).
+ */
 export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker: string, run: ExecutionResult): SmtFirstRun {
   if (run.status === 'internal_error') throw new SmtCheckError(`the solver's run failed on Crucible's side: ${run.reason ?? ''}`);
+  const crash = solverCrash(run, readSolverAnswer(run.stdout, marker).answer !== null, 'before answering');
+  if (crash !== null) throw crash;
   if (run.status === 'time_limit_exceeded') return { done: judgement('timeout', script.findings, 'the solver ran out of time') };
   const refused = refusedCommand(run.stdout.slice(0, Math.max(0, run.stdout.indexOf(marker))), solverScript(script, expected, marker));
   if (refused !== null) return { done: judgement('rejected', script.findings, `the solver refused a command, so it did not check the script as read: ${refused}`) };
@@ -62,6 +86,8 @@ export function smtFirstRun(script: SmtScript, expected: 'sat' | 'unsat', marker
  */
 export function smtRecheck(script: SmtScript, run: ExecutionResult, source?: string): SmtJudgement {
   if (run.status === 'internal_error') throw new SmtCheckError(`the model re-check failed on Crucible's side: ${run.reason ?? ''}`);
+  const crash = solverCrash(run, /^(sat|unsat|unknown)$/m.test(run.stdout), 'in the model re-check');
+  if (crash !== null) throw crash;
   if (run.status === 'time_limit_exceeded') return judgement('timeout', script.findings, 'the model re-check ran out of time');
   const refused = refusedCommand(run.stdout, source);
   if (refused !== null) return judgement('rejected', script.findings, `the model re-check refused a command: ${refused}`);
