@@ -7,7 +7,7 @@
  * (`recordTrainingEvents`, `TrainingRecorder`). Readers: the dashboard, `crucible export`, `crucible compare` and
  * `crucible report` on store runs. Data model and columns: docs/STORE.md.
  */
-import type { SampleStatus } from '../verdict/index.js';
+import type { FormalCheck, SampleStatus } from '../verdict/index.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 import type { TrainingEvent } from './training-event.js';
 
@@ -315,6 +315,8 @@ export interface SampleDetailRow extends SampleListRow {
   readonly tests: readonly StoredTest[];
   /** Indices of passing tests kept as counts. */
   readonly passedRanges: string;
+  /** The formal check of a verilog design (`SampleRecord.formal`, eval --formal; store step 10), null when none. */
+  readonly formal: FormalCheck | null;
 }
 
 /** A training run (a stream of reward events). */

@@ -120,6 +120,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'signal_results: crucible tests-quality and crucible elo reports (headline numbers and the whole report)',
     sql: bothEngines(SIGNAL_RESULTS_TABLE),
   },
+  {
+    version: 10,
+    description: 'samples.formal_json: the formal check of a verilog design beside its verdict (eval --formal: proven, refuted or unknown)',
+    sql: bothEngines('ALTER TABLE samples ADD COLUMN formal_json TEXT'),
+  },
 ];
 
 /** The schema version this code writes and reads: the last step's. */
