@@ -11,11 +11,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ComparatorSchema } from '../formats/index.js';
-import type { Problem } from '../formats/types.js';
 import { LIMIT_RANGES, limitSchema } from '../limits.js';
 import { SessionManager } from '../sessions/manager.js';
 import type { ProgramBackend, ProgramTask } from '../sessions/environments/program.js';
 import { repositoryBackend } from './repositories.js';
+import { sessionFormal, sessionKindView } from './session-kinds.js';
 import { ENVIRONMENT_KINDS, SESSION_LIMIT_RANGES, SessionError, type SessionLimits } from '../sessions/types.js';
 import { verdictWithoutTests, type DetailedVerdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
@@ -41,7 +41,7 @@ const LimitsSchema = z.object({
 
 export const CreateSessionSchema = z.object({
   environment: z.enum(ENVIRONMENT_KINDS).describe('python | bash | sqlite | program | repository'),
-  task: z.unknown().optional().describe('sqlite: {sql, gold?, comparators?} (gold: InterCode-SQL submits); program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language?; repository: {problem, reward?}'),
+  task: z.unknown().optional().describe('sqlite: {sql, gold?, comparators?} (gold: InterCode-SQL submits); program: {problem} or {tests, comparator?, timeLimitMs?, memoryLimitKiB?}, language? (default the problem kind\'s), formal? (verilog); repository: {problem, reward?}'),
   limits: LimitsSchema.optional(),
   ttlSeconds: limitSchema(LIMIT_RANGES.ttlSeconds, 's').optional().describe('Idle seconds before the session is evicted.'),
 }).strict();
@@ -58,6 +58,7 @@ const ProgramTaskSchema = z.object({
   timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional(),
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').optional(),
   language: z.string().min(1).optional(),
+  formal: z.boolean().optional().describe('verilog problems: also check each submitted design formally against the reference (verdict.formal).'),
   visibleTests: z.union([z.enum(['all', 'none']), z.array(z.number().int().nonnegative()).max(1000)]).optional()
     .describe('Tests feedback may show (input, expected output, what the program did): "all", "none" (the default) or their indices.'),
 }).strict().superRefine((v, ctx) => {
@@ -97,12 +98,6 @@ export function asServiceError(error: SessionError): ServiceError {
  * `program` tasks bound to the server's loaded problems or inline tests, judged by its judge (exported for other
  * front ends on a ServerContext, e.g. an MCP server under `crucible serve`).
  */
-/** What a program session's first observation shows of a loaded problem: its prompt, else a proof problem's statement. */
-function taskText(problem: Problem): string {
-  if ('prompt' in problem && typeof problem.prompt === 'string') return `\n${problem.prompt}`;
-  return problem.kind === 'proof' && 'statement' in problem && typeof problem.statement === 'string' ? `\n${problem.statement}` : '';
-}
-
 export function programBackend(ctx: ServerContext): ProgramBackend {
   return (task: unknown): ProgramTask => {
     const parsed = ProgramTaskSchema.safeParse(task ?? {});
@@ -115,10 +110,14 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
     const loaded = t.problem === undefined ? undefined : ctx.service.problems.get(t.problem);
     if (t.problem !== undefined && loaded === undefined) throw new SessionError('invalid_task', `task.problem: no problem "${t.problem}" is loaded`, 'task.problem');
     // The problem's own language when the task names none: the kind's choice (a proof problem's checker language,
-    // `coq`, `z3`, `cvc5`, `dafny`), as `/v1/judge` takes it.
+    // `coq`, `z3`, `cvc5`, `dafny`; a verilog problem's designs; a sql problem's queries), as `/v1/judge` takes it.
     const language = t.language ?? (loaded === undefined ? 'python' : ctx.service.submission.modes.of(loaded.problem).language(loaded.problem, undefined));
     if (!ctx.languages.has(language)) throw new SessionError('invalid_task', `task.language: unknown language "${language}"`, 'task.language');
-    const submission = (code: string): Submission => ({ code, language, failFast: false,
+    const view = loaded === undefined ? { statement: '', summaryReason: false } : sessionKindView(loaded.problem);
+    if (view.hiddenOnly !== undefined && t.visibleTests !== undefined && t.visibleTests !== 'none') {
+      throw new SessionError('invalid_task', `task.visibleTests: ${view.hiddenOnly}`, 'task.visibleTests');
+    }
+    const submission = (code: string): Submission => ({ code, language, failFast: false, ...(t.formal === true ? { formal: true } : {}),
       ...(t.problem === undefined ? { tests: t.tests, comparator: t.comparator, timeLimitMs: t.timeLimitMs, memoryLimitKiB: t.memoryLimitKiB } : { problem: t.problem }) });
     // Resolve once now, so a task the judge cannot take is refused at create (400), not at the first submit.
     let testCount: number;
@@ -132,15 +131,15 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
     // hides no expected value (the statement is the task), so it is visible unless the task says otherwise.
     const proof = loaded?.problem.kind === 'proof';
     const visible = visibility(t.visibleTests ?? (proof ? 'all' : undefined), testCount);
-    const prompt = loaded === undefined ? '' : taskText(loaded.problem);
     const shownTests = t.visibleTests === 'all' || (proof && t.visibleTests === undefined) ? 'all visible' : t.visibleTests === undefined || t.visibleTests === 'none' || t.visibleTests.length === 0
       ? 'all hidden' : `${t.visibleTests.length} visible`;
     const summary = `program session: ${loaded === undefined ? 'inline tests' : `problem ${t.problem}`} (${testCount} tests, ${shownTests}), language ${language}. `
       + 'Actions: {"kind": "run", "code", "stdin"?} runs the program once; {"kind": "submit", "code"} judges it on the tests '
-      + '(feedback shows visible tests only).' + prompt;
+      + '(feedback shows visible tests only).' + view.statement;
     return {
       summary,
       visible,
+      summaryReason: view.summaryReason,
       run: (code, stdin, limits, signal) => ctx.judge.runPlain({ program: { language, source: code }, stdin,
         limits: { cpuMs: limits.cpuMs, wallMs: limits.wallMs, memoryKiB: limits.memoryKiB, outputBytes: limits.outputBytes } },
         signal === undefined ? {} : { signal }),
@@ -155,6 +154,7 @@ export function programBackend(ctx: ServerContext): ProgramBackend {
           verdict = verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${(error as Error).message}`);
         }
         ctx.service.observe(verdict.status, 0, '/v1/sessions/:id/step');
+        if (verdict.formal !== undefined) verdict = { ...verdict, formal: sessionFormal(verdict.formal) };
         // The tests' descriptions give what a verdict's detail lacks (a unit test's code, an io test's input and
         // expected output); the detail gives what the program did (the judge gives it to every detail request).
         const tests = !verdict.passed && verdict.status !== 'internal_error'

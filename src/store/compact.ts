@@ -17,7 +17,7 @@
  *   sample; those fields are optional in the record schema). Samples stored before step 8 come back without text.
  */
 import type { KeepTests, SampleProgram } from './result-store.js';
-import type { SampleStatus, TestResult } from '../verdict/index.js';
+import { formalCheckSchema, type FormalCheck, type SampleStatus, type TestResult } from '../verdict/index.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 
 /** `[0,1,2,3,5,7,8,9]` → `"0-3,5,7-9"` (sorted, duplicates dropped). */
@@ -65,6 +65,8 @@ export interface CompactSample {
   readonly passedRanges: string;
   /** Partial credit in [0, 1] (`SampleRecord.score`), null for kinds that do not grade. */
   readonly score: number | null;
+  /** `samples.formal_json` (step 10): the formal check (`SampleRecord.formal`) as JSON, null when there was none. */
+  readonly formal: string | null;
 }
 
 /** `samples.completion_kind` (step 8): how a sample's model text is kept (see the module comment). */
@@ -174,6 +176,7 @@ export function compactSample(record: SampleRecord, keepTests: KeepTests): { sam
       testsPassed: passing.length,
       passedRanges: keepTests === 'all' ? '' : formatRanges(passing.map((t) => t.index)),
       score: record.score ?? null,
+      formal: record.formal === undefined ? null : JSON.stringify(record.formal),
     },
     tests: kept.length === 0 ? null : {
       index: kept.map((t) => t.index),
@@ -259,5 +262,22 @@ export function expandRecord(taskId: string, sampleIndex: number, programHash: s
     wallMs: sample.wallMs,
     ...(sample.reason === null ? {} : { reason: sample.reason }),
     ...(sample.score === null ? {} : { score: sample.score }),
+    ...(sample.formal === null || sample.formal === undefined ? {} : { formal: storedFormal(sample.formal) }),
   };
+}
+
+/**
+ * A `samples.formal_json` value back as the `FormalCheck` it was written from (`src/verdict/formal.ts`).
+ * @throws RangeError naming the column when it is not a formal check (as `parseRanges` does for its column).
+ */
+export function storedFormal(json: string): FormalCheck {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    value = undefined;
+  }
+  const parsed = formalCheckSchema.safeParse(value);
+  if (!parsed.success) throw new RangeError(`samples.formal_json: not a formal check: ${json.slice(0, 200)}`);
+  return parsed.data;
 }

@@ -7,7 +7,7 @@
  * (`recordTrainingEvents`, `TrainingRecorder`). Readers: the dashboard, `crucible export`, `crucible compare` and
  * `crucible report` on store runs. Data model and columns: docs/STORE.md.
  */
-import type { SampleStatus } from '../verdict/index.js';
+import type { FormalCheck, SampleStatus } from '../verdict/index.js';
 import type { FailedTestDetail, SampleRecord } from './records.js';
 import type { TrainingEvent } from './training-event.js';
 
@@ -216,7 +216,7 @@ export interface EfficiencyRow {
   readonly nmu: number | null;
   readonly indistinguishable: boolean | null;
   readonly error: string | null;
-  /** The memory integral (KiB·ms) and EffiBench's NTMU (step 10); null when not sampled or stored before step 10. */
+  /** The memory integral (KiB·ms) and EffiBench's NTMU (step 11); null when not sampled or stored before step 11. */
   readonly memoryKiBMs?: number | null;
   readonly ntmu?: number | null;
 }
@@ -318,6 +318,8 @@ export interface SampleDetailRow extends SampleListRow {
   readonly tests: readonly StoredTest[];
   /** Indices of passing tests kept as counts. */
   readonly passedRanges: string;
+  /** The formal check of a verilog design (`SampleRecord.formal`, eval --formal; store step 10), null when none. */
+  readonly formal: FormalCheck | null;
 }
 
 /** A training run (a stream of reward events). */

@@ -75,7 +75,7 @@ describe('crucible eval --efficiency', () => {
       assert.deepEqual(rows.map((r) => [r.taskId, r.sampleIndex, r.language, r.costUnit, r.instructions, r.dps, r.error]),
         [['squares', 0, 'c', 'wallMs', null, null, null], ['squares', 1, 'python', 'wallMs', null, null, null]]);
       assert.ok(rows.every((r) => r.wallLowerMs <= r.wallMedianMs && r.wallMedianMs <= r.wallUpperMs && r.peakMemoryKiB > 0));
-      assert.ok(rows.every((r) => r.memoryKiBMs! > 0 && r.ntmu! > 0), 'step 10: the memory integral and NTMU are stored per sample');
+      assert.ok(rows.every((r) => r.memoryKiBMs! > 0 && r.ntmu! > 0), 'step 11: the memory integral and NTMU are stored per sample');
       const summary = (await store.getRun(stored!.id))!.summary as Summary;
       assert.equal(summary.efficiency.aggregate.measuredSamples, 2, 'the summary the store keeps has the efficiency too');
 

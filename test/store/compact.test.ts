@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { decodeColumns, encodeColumns } from '../../src/store/blob.js';
 import {
   compactCompletion, compactProgram, compactSample, COMPLETION_KIND, detailColumns, expandCompletion, expandRecord, formatRanges, packTestColumns, parseRanges,
-  programSource, unpackTestColumns,
+  programSource, storedFormal, unpackTestColumns,
 } from '../../src/store/compact.js';
 import { failedTestDetail, TEST_DETAIL_CHARS, type SampleRecord } from '../../src/store/records.js';
 
@@ -137,5 +137,17 @@ describe('a sample\'s model text (store step 8)', () => {
       assert.deepEqual(columns, { kind: c.kind, text: c.text }, JSON.stringify(c.record));
       assert.deepEqual(expandCompletion(columns, c.program), c.record, JSON.stringify(c.record));
     }
+  });
+});
+
+describe('a sample\'s formal check (store step 10)', () => {
+  it('is kept as JSON and read back checked', () => {
+    const record: SampleRecord = { taskId: 't', sampleIndex: 0, programHash: 'h', status: 'passed', passed: true, tests: [{ index: 0, status: 'passed' }],
+      cpuMs: 1, wallMs: 2, formal: { result: 'unknown', reason: 'no counterexample within 20 cycles', cycles: 20 } };
+    const { sample, tests } = compactSample(record, 'all');
+    assert.equal(sample.formal, JSON.stringify(record.formal));
+    assert.deepEqual(expandRecord('t', 0, 'h', sample, tests).formal, record.formal);
+    assert.equal(compactSample({ ...record, formal: undefined }, 'all').sample.formal, null);
+    assert.throws(() => storedFormal('{"result":"maybe"}'), /samples\.formal_json: not a formal check/);
   });
 });

@@ -175,6 +175,24 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps a verilog design\'s formal check (store step 10) and gives it back with records and the sample row', async () => {
+      const store = await open();
+      try {
+        const id = await store.createRun(newRun({ keepTests: 'all' }));
+        const [add0, add1] = fixtureSamples();
+        const refuted = { result: 'refuted', cycles: 20, assumption: 'every register starts at zero',
+          synthesis: { design: { cells: 3, transistors: 24 }, reference: { cells: 2 } } } as const;
+        const samples = [{ ...add0!, record: { ...add0!.record, formal: refuted } }, add1!];
+        await store.appendSamples(id, samples);
+        assert.deepEqual(await store.records(id), samples.map((s) => s.record), 'the check round-trips; a sample without one has none');
+        const taskId = add0!.record.taskId;
+        assert.deepEqual((await store.sample(id, taskId, add0!.record.sampleIndex))?.formal, refuted);
+        assert.equal((await store.sample(id, add1!.record.taskId, add1!.record.sampleIndex))?.formal, null);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('keeps who judged each sample a fleet judged (judgedBy), once per distinct worker and toolchain', async () => {
       const store = await open();
       try {

@@ -54,9 +54,9 @@ describe('a store written by Crucible at 4707476 (schema version 1)', () => {
       assert.deepEqual(rawRows(file, table, columns.join(', ')), rows, `${table}: every value`);
       assert.ok(rows.length > 0, `${table}: the fixture has rows`);
     }
-    assert.deepEqual(columnsOf(file, 'samples').slice(before['samples']!.columns.length), ['score', 'completion_kind', 'completion'],
-      'step 3 added the score column, step 8 the sample\'s text');
-    assert.ok(rawRows(file, 'samples', 'score, completion_kind, completion').every((r) => Object.values(r as object).every((v) => v === null)), 'empty for old samples');
+    assert.deepEqual(columnsOf(file, 'samples').slice(before['samples']!.columns.length), ['score', 'completion_kind', 'completion', 'formal_json'],
+      'step 3 added the score column, step 8 the sample\'s text, step 10 the formal check');
+    assert.ok(rawRows(file, 'samples', 'score, completion_kind, completion, formal_json').every((r) => Object.values(r as object).every((v) => v === null)), 'empty for old samples');
   });
 
   it('shows its runs: crucible store list, the store queries, export', async () => {

@@ -13,6 +13,7 @@
  */
 import { diffLines, diffWordsWithSpace } from 'diff';
 import type { EfficiencyRow, ProblemInfo, RunRow, SampleDetailRow, StoredTest } from '../../store/result-store.js';
+import type { FormalCheck, SynthesisStats } from '../../verdict/index.js';
 import { codeHtml } from '../highlight.js';
 import { badge, esc, facts, kib, ms, page, pct, preText } from '../html.js';
 import { repositoryTestMap, type TestStates } from '../repository-tests.js';
@@ -93,6 +94,21 @@ function limitsText(run: RunRow, s: SampleDetailRow): string {
   return `CPU ${ms(limits.timeLimitMs)} per ${per}, memory ${kib(limits.memoryLimitKiB)}, output ${output}`;
 }
 
+/**
+ * The formal check's facts (verilog designs judged with `--formal`, `src/verdict/formal.ts`): the result beside the
+ * verdict, with its reason, the bounded check's depth and assumption, and the synthesis statistics when yosys gave them.
+ */
+function formalFacts(formal: FormalCheck | null): [string, string][] {
+  if (formal === null) return [];
+  const bounded = formal.cycles === undefined ? '' : ` (bounded check: ${formal.cycles} cycles${formal.assumption === undefined ? '' : `, ${esc(formal.assumption)}`})`;
+  const reason = formal.reason === undefined ? '' : ` — ${esc(formal.reason)}`;
+  const stats = (x: SynthesisStats | undefined): string => x === undefined ? '–'
+    : `${x.cells} cells${x.transistors === undefined ? '' : `, ${x.transistors} transistors`}`;
+  const synthesis = formal.synthesis === undefined ? [] : [['synthesis', `<span data-testid="synthesis">design ${stats(formal.synthesis.design)}; `
+    + `reference ${stats(formal.synthesis.reference)}</span>`] as [string, string]];
+  return [['formal check', `<span data-testid="formal">${formal.result}</span>${bounded}${reason}`], ...synthesis];
+}
+
 /** Rows of one group of a repository task's status map. */
 function mapRows(group: string, states: TestStates): string {
   return Object.entries(states).map(([id, state]) =>
@@ -124,6 +140,7 @@ export function renderSample(base: string, run: RunRow, s: SampleDetailRow, effi
     ['verdict', `${badge(s.status)}${s.plusStatus === null ? '' : ` plus: ${badge(s.plusStatus)}`}`],
     ['reason', `<span data-testid="reason">${esc(s.reason ?? '–')}</span>`],
     ...(s.score === null ? [] : [['score (partial credit)', `<span data-testid="score">${pct(s.score)}</span>%`] as [string, string]]),
+    ...formalFacts(s.formal),
     ['tests', `${s.testsPassed} passed of ${s.testsRun} run (the problem has ${s.testCount}${s.passedRanges === '' ? '' : `; passed: ${esc(s.passedRanges)}`})`],
     ['CPU / wall', `${ms(s.cpuMs)} / ${ms(s.wallMs)}`],
     ['peak memory', kib(s.memoryKiB)],

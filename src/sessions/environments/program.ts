@@ -5,7 +5,8 @@
  * - `{kind: "submit", code}`: the program judged on the task's tests through the `Judge` seam, outside anything
  *   the program can reach, so the reward cannot be forged; the observation is the verdict with feedback (the
  *   first failing test, expected vs got, within the session's `feedbackChars`: `src/sessions/feedback.ts`),
- *   the reward 1 for a pass and 0 otherwise, and `done` once a submission passes or the last submit is spent.
+ *   the reward 1 for a pass and 0 otherwise, and `done` once a submission passes or the last submit is spent;
+ *   a `verilog` problem with `formal` adds the formal check to the verdict (`verdict.formal`, as the task gives it).
  * Trust (issue #23): feedback shows only tests the task marks visible (`ProgramTask.visible`; by default none): of
  * a hidden test only its index and status, never its input, expected output, the program's output on it or a
  * reason quoting them; the detail and descriptions of hidden tests are dropped before feedback is even made. A
@@ -26,6 +27,12 @@ export interface ProgramTask {
   readonly summary: string;
   /** Whether the test of this index may be shown in feedback (its input, expected output, what the program did). */
   visible(index: number): boolean;
+  /**
+   * Whether the verdict's reason is the trusted side's summary (a `verilog` testbench's mismatch count, a `sql`
+   * comparator's verdict) that quotes no hidden value, so it is shown with hidden tests too (not on internal_error,
+   * whose reason may name the reference). Default false: the reason is shown only when the failing test is visible.
+   */
+  readonly summaryReason?: boolean;
   /**
    * Run `code` once on `stdin` under the session's CPU, wall, memory and output limits.
    * Never rejects for what the program does; rejects with the signal's reason when `signal` aborts.
@@ -115,8 +122,12 @@ export class ProgramEnvironment implements Environment {
     const feedback = formatFeedback(verdict, { budgetChars: this.limits.feedbackChars, visible, ...(tests === undefined ? {} : { tests }) });
     if (verdict.passed) this.solved = true;
     const passedTests = verdict.tests.reduce((k, t) => k + (t.status === 'passed' ? 1 : 0), 0);
-    // The verdict's reason often quotes the first failing test's expected value: kept only when that test is visible.
-    const reason = verdict.reason !== undefined && (feedback.failingTest === null || feedback.failingTest.hidden !== true) ? verdict.reason : undefined;
+    // The verdict's reason often quotes the first failing test's expected value: kept only when that test is visible,
+    // or when the task says it is a trusted summary (then it also ends the feedback text when the budget has room).
+    const summary = this.task.summaryReason === true && verdict.status !== 'internal_error';
+    const reason = verdict.reason !== undefined && (summary || feedback.failingTest === null || feedback.failingTest.hidden !== true) ? verdict.reason : undefined;
+    const summaryLine = summary && reason !== undefined && !feedback.text.includes(reason) ? `\n${reason}` : '';
+    const feedbackText = summaryLine !== '' && feedback.text.length + summaryLine.length <= this.limits.feedbackChars ? feedback.text + summaryLine : feedback.text;
     const lastSubmit = this.submits.used >= this.limits.maxSubmits;
     return {
       observation: {
@@ -124,8 +135,9 @@ export class ProgramEnvironment implements Environment {
         cpuMs: verdict.cpuMs, wallMs: verdict.wallMs,
         ...(reason === undefined ? {} : { reason }),
         verdict: { status: verdict.status, passed: verdict.passed, testCount: verdict.testCount, passedTests,
-          ...(verdict.score === undefined ? {} : { score: verdict.score }) },
-        feedback: feedback.text,
+          ...(verdict.score === undefined ? {} : { score: verdict.score }),
+          ...(verdict.formal === undefined ? {} : { formal: verdict.formal }) },
+        feedback: feedbackText,
         feedbackCut: feedback.cut,
         failingTest: feedback.failingTest,
         submitsLeft: this.limits.maxSubmits - this.submits.used,

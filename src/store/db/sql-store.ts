@@ -11,7 +11,7 @@
 import type { JudgedBy, SampleStatus } from '../../verdict/index.js';
 import type { FailedTestDetail, SampleRecord } from '../records.js';
 import { decodeColumns, encodeColumns } from '../blob.js';
-import { compactCompletion, compactProgram, compactSample, detailColumns, expandCompletion, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
+import { compactCompletion, compactProgram, compactSample, storedFormal, detailColumns, expandCompletion, expandRecord, packTestColumns, programSource, unpackTestColumns, type CompactSample,
   type DetailColumns } from '../compact.js';
 import { StoreError } from '../errors.js';
 import type {
@@ -283,7 +283,7 @@ class SqlStore implements ResultStore {
           }
           const text = compactCompletion(input.record, cache.programCompletions.get(programId) ?? null);
           sampleRows.push([runId, problem.id, input.record.sampleIndex, programId, s.status, s.passed, s.plusStatus, s.plusPassed,
-            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests, s.score, text.kind, text.text]);
+            s.cpuMs, s.wallMs, s.reason, s.testsRun, s.testsPassed, s.passedRanges, tests, s.score, text.kind, text.text, s.formal]);
         }
         await tx.insertMany('programs', ['run_id', 'program_id', 'hash', 'language', 'completion', 'source', 'extraction_json',
           'memory_kib', 'stderr', 'detail'], programRows, true);
@@ -294,7 +294,7 @@ class SqlStore implements ResultStore {
         }
         await dropSamples(tx, runId, sampleRows.map((r) => [r[1]!, r[2]!] as const));
         await tx.insertMany('samples', ['run_id', 'problem_id', 'sample_index', 'program_id', 'status', 'passed', 'plus_status',
-          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score', 'completion_kind', 'completion'], sampleRows, true);
+          'plus_passed', 'cpu_ms', 'wall_ms', 'reason', 'tests_run', 'tests_passed', 'passed_ranges', 'tests', 'score', 'completion_kind', 'completion', 'formal_json'], sampleRows, true);
         await tx.insertMany('judges', ['run_id', 'judge_id', 'worker', 'crucible_version', 'toolchain'], judgeRows, true);
         await tx.insertMany('sample_judges', ['run_id', 'problem_id', 'sample_index', 'judge_id'], sampleJudgeRows, true);
         await tx.run(
@@ -534,11 +534,11 @@ class SqlStore implements ResultStore {
     const row = await this.db.get<Omit<SampleListRow, 'passed' | 'plusPassed'> & { passed: number; plusPassed: number | null;
       problemKind: string; testCount: number; prompt: string | null; language: string | null; completion: string | null;
       source: string | null; extractionJson: string | null; stderr: string | null; passedRanges: string; tests: Uint8Array | null;
-      detail: Uint8Array | null; problemsHash: string }>(
+      detail: Uint8Array | null; problemsHash: string; formalJson: string | null }>(
       `SELECT ${SqlStore.SAMPLE_COLUMNS}, p.kind AS "problemKind", p.test_count AS "testCount",
          p.prompt AS "prompt", g.language AS "language", g.completion AS "completion", g.source AS "source",
          g.extraction_json AS "extractionJson", g.stderr AS "stderr", s.passed_ranges AS "passedRanges", s.tests AS "tests",
-         g.detail AS "detail", r.problems_hash AS "problemsHash"
+         g.detail AS "detail", r.problems_hash AS "problemsHash", s.formal_json AS "formalJson"
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
          JOIN runs r ON r.id = s.run_id
@@ -574,7 +574,7 @@ class SqlStore implements ResultStore {
         cut,
       };
     });
-    const { prompt, extractionJson, tests: _tests, detail: _detail, problemsHash: _hash, ...rest } = row;
+    const { prompt, extractionJson, tests: _tests, detail: _detail, problemsHash: _hash, formalJson, ...rest } = row;
     return {
       ...SqlStore.sampleListRow(rest),
       taskId,
@@ -587,6 +587,7 @@ class SqlStore implements ResultStore {
       stderr: row.stderr,
       passedRanges: row.passedRanges,
       tests,
+      formal: formalJson === null || formalJson === undefined ? null : storedFormal(formalJson),
     };
   }
 
@@ -606,7 +607,7 @@ class SqlStore implements ResultStore {
          j.worker AS "worker", j.crucible_version AS "crucibleVersion", j.toolchain AS "toolchain",
          s.status AS "status", s.passed AS "passed", s.plus_status AS "plusStatus", s.plus_passed AS "plusPassed", s.cpu_ms AS "cpuMs",
          s.wall_ms AS "wallMs", s.reason AS "reason", s.tests_run AS "testsRun", s.tests_passed AS "testsPassed",
-         s.passed_ranges AS "passedRanges", s.score AS "score", s.completion_kind AS "completionKind", s.completion AS "sampleCompletion",
+         s.passed_ranges AS "passedRanges", s.score AS "score", s.formal_json AS "formal", s.completion_kind AS "completionKind", s.completion AS "sampleCompletion",
          g.completion AS "programCompletion"${withTests ? ', s.tests AS "tests"' : ''}
        FROM samples s JOIN problems p ON p.run_id = s.run_id AND p.problem_id = s.problem_id
          JOIN programs g ON g.run_id = s.run_id AND g.program_id = s.program_id
