@@ -11,8 +11,10 @@
  * - **Wall time**: `repeats` plain runs of every measured test; a repeat's time is the sum over tests. The median
  *   and its seeded bootstrap interval come from `metrics/efficiency.ts` (`medianInterval`).
  * - **Peak memory**: the sandbox's cgroup peak (`ExecutionResult.memoryKiB`, cgroup `memory.max_usage_in_bytes`),
- *   the largest over tests, the median over repeats. The sandbox exposes no memory integral, so EffiBench's NTMU is
- *   not computed (left null, said in the output).
+ *   the largest over tests, the median over repeats.
+ * - **Memory integral** (EffiBench's total memory usage): each plain run's box memory sampled from outside the box
+ *   every `MEMORY_SAMPLE_MS` (`src/sandbox/memory-sampler.ts`, trapezoid rule, KiB·ms), summed over tests, the
+ *   median over repeats; null without cgroups (`--unsafe-no-sandbox`, the RLIMIT_AS fallback).
  * Every run's stdout is compared with the test's expected output by the problem's comparator on the trusted side:
  * a program that behaves differently when measured (e.g. skips the work) gets no measurement, never a good one.
  * The box sees only the test's input, never the expected output.
@@ -34,6 +36,9 @@ export const COUNT_PROCESSES = 1;
 
 /** callgrind's slowdown allowance: a counted run gets this many times the CPU and wall limits. */
 export const CALLGRIND_TIME_FACTOR = 100;
+
+/** Period (ms) of the memory samples of a plain run (Node's timers: ~1 ms at best, later under load). */
+export const MEMORY_SAMPLE_MS = 2;
 
 /** How to measure. */
 export interface MeasureSettings {
@@ -63,6 +68,10 @@ export interface ProgramMeasurement {
   readonly cpuMedianMs: number;
   /** Median over repeats of the peak memory (KiB, largest over tests). */
   readonly peakMemoryKiB: number;
+  /** Median over repeats of the memory integral (KiB·ms, summed over tests); null when the box was not sampled. */
+  readonly memoryKiBMs: number | null;
+  /** Fewest memory samples any measured run got (0 when not sampled): how much `memoryKiBMs` rests on. */
+  readonly memorySamples: number;
   /** Set when the program could not be measured (a run failed or printed a wrong answer); other fields are 0. */
   readonly error?: string;
 }
@@ -84,7 +93,8 @@ export function countLimits(limits: Limits): Limits {
 }
 
 function failed(language: string, error: string): ProgramMeasurement {
-  return { language, instructions: null, wallMs: [], wallMedianMs: 0, wallLowerMs: 0, wallUpperMs: 0, cpuMedianMs: 0, peakMemoryKiB: 0, error };
+  return { language, instructions: null, wallMs: [], wallMedianMs: 0, wallLowerMs: 0, wallUpperMs: 0, cpuMedianMs: 0, peakMemoryKiB: 0,
+    memoryKiBMs: null, memorySamples: 0, error };
 }
 
 /**
@@ -124,27 +134,37 @@ export async function measureProgram(executor: Executor, languages: LanguageRegi
   const walls: number[] = [];
   const cpus: number[] = [];
   const peaks: number[] = [];
+  const integrals: number[] = [];
+  let fewestSamples = Infinity;
   for (let r = 0; r < Math.max(1, settings.repeats); r++) {
     let wall = 0;
     let cpu = 0;
     let peak = 0;
+    let integral: number | null = 0;
     for (const index of tests) {
-      const { result } = await executor.sandbox.run({ ...base, env, stdin: problem.tests[index]!.input });
+      const { result } = await executor.sandbox.run({ ...base, env, stdin: problem.tests[index]!.input, memorySampleMs: MEMORY_SAMPLE_MS });
       if (result.status !== 'ok') return failed(lang.id, `test ${index}: ${result.reason ?? result.status}`);
       const wrong = check(result.stdout, index);
       if (wrong !== null) return failed(lang.id, wrong);
       wall += result.wallMs;
       cpu += result.cpuMs;
       peak = Math.max(peak, result.memoryKiB);
+      if (result.memoryIntegral === undefined) integral = null;
+      else {
+        if (integral !== null) integral += result.memoryIntegral.kiBMs;
+        fewestSamples = Math.min(fewestSamples, result.memoryIntegral.samples);
+      }
     }
     walls.push(wall);
     cpus.push(cpu);
     peaks.push(peak);
+    if (integral !== null) integrals.push(integral);
   }
   const interval = medianInterval(walls, settings.bootstrap);
   return {
     language: lang.id, instructions, ...(instructionsNote === undefined ? {} : { instructionsNote }),
     wallMs: walls, wallMedianMs: interval.point, wallLowerMs: interval.lower, wallUpperMs: interval.upper,
     cpuMedianMs: median(cpus), peakMemoryKiB: median(peaks),
+    memoryKiBMs: integrals.length === walls.length ? median(integrals) : null, memorySamples: integrals.length === walls.length ? fewestSamples : 0,
   };
 }

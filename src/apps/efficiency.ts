@@ -8,8 +8,9 @@
  *   sample costs no more than the reference, 0 otherwise. Only with instruction counts (EvalPerf's own measure);
  * - **Beyond** (Mercury) on the cost, over all samples of the measured problems (a failing sample scores 0), in
  *   percent;
- * - **NET / NMU** (EffiBench): median wall time and peak memory over the reference's; NTMU needs the memory integral,
- *   which the sandbox does not expose: null, with the reason in `ntmuNote`;
+ * - **NET / NMU / NTMU** (EffiBench): median wall time, peak memory, and memory integral (the box's cgroup memory
+ *   sampled from outside every `MEMORY_SAMPLE_MS`, trapezoid rule) over the reference's; NTMU is null when either
+ *   side was not sampled (no cgroups); `ntmuNote` says how it was measured;
  * - the **noise-aware comparison** of the sample's and the reference's wall times (`compareTimings`): the ratio of
  *   medians and whether their bootstrap intervals overlap (`indistinguishable`).
  * Problems of other kinds (function-call harnesses, scripts) are listed in `skipped`: their tests give the box
@@ -21,7 +22,7 @@ import type { SubmissionContext } from '../judge/submission.js';
 import { resolveBootstrapOptions } from '../metrics/bootstrap.js';
 import { beyondOf, clusterScores, compareTimings, dpsOf, effiScores } from '../metrics/efficiency.js';
 import type { SampleRecord } from '../store/records.js';
-import { measureProgram, type MeasureSettings, type ProgramMeasurement } from './efficiency-measure.js';
+import { MEMORY_SAMPLE_MS, measureProgram, type MeasureSettings, type ProgramMeasurement } from './efficiency-measure.js';
 import { prepareSample } from './evaluate.js';
 
 /** One measured passing sample and its scores against the reference. */
@@ -37,6 +38,8 @@ export interface SampleEfficiency {
   readonly beyond: number | null;
   readonly net: number | null;
   readonly nmu: number | null;
+  /** EffiBench's NTMU: the sample's memory integral over the reference's; null when either was not sampled. */
+  readonly ntmu: number | null;
   readonly wallRatio: number | null;
   readonly indistinguishable: boolean | null;
 }
@@ -68,7 +71,8 @@ export interface EfficiencyAggregate {
   readonly beyond: number | null;
   readonly net: number | null;
   readonly nmu: number | null;
-  readonly ntmu: null;
+  readonly ntmu: number | null;
+  /** How the memory integral behind NTMU is measured (its resolution). */
   readonly ntmuNote: string;
   /** Share of measured samples whose wall time cannot be told from the reference's. */
   readonly indistinguishableShare: number | null;
@@ -86,7 +90,7 @@ export interface EfficiencyOptions {
   readonly concurrency?: number;
 }
 
-const NTMU_NOTE = 'not measured: the sandbox reports the cgroup memory peak, not its integral over time';
+const NTMU_NOTE = `memory integral: the box's cgroup memory.usage_in_bytes sampled from outside every ${MEMORY_SAMPLE_MS} ms (later under load), trapezoid rule; short runs rest on few samples`;
 
 function mean(values: readonly number[]): number | null {
   return values.length === 0 ? null : values.reduce((a, v) => a + v, 0) / values.length;
@@ -95,17 +99,19 @@ function mean(values: readonly number[]): number | null {
 /** Scores of one sample against its problem's reference (see the module comment). */
 function scoreSample(m: ProgramMeasurement, reference: ProgramMeasurement | null, bootstrap: MeasureSettings['bootstrap']):
   Omit<SampleEfficiency, 'sampleIndex' | 'programHash' | 'measurement'> {
-  const none = { costUnit: null, cost: null, dps: null, dpsNorm: null, beyond: null, net: null, nmu: null, wallRatio: null, indistinguishable: null };
+  const none = { costUnit: null, cost: null, dps: null, dpsNorm: null, beyond: null, net: null, nmu: null, ntmu: null, wallRatio: null, indistinguishable: null };
   if (m.error !== undefined || reference === null || reference.error !== undefined) return none;
   const counted = m.instructions !== null && reference.instructions !== null;
   const cost = counted ? m.instructions! : m.wallMedianMs;
   const referenceCost = counted ? reference.instructions! : reference.wallMedianMs;
   const dps = counted ? dpsOf(cost, [{ cost: referenceCost, score: clusterScores([1])[0]! }]) : null;
   const timing = compareTimings(m.wallMs, reference.wallMs, bootstrap);
+  const integrals = m.memoryKiBMs !== null && reference.memoryKiBMs !== null && reference.memoryKiBMs > 0;
   const effi = reference.wallMedianMs > 0 && reference.peakMemoryKiB > 0 ? effiScores([{ timeMs: m.wallMedianMs, canonicalTimeMs: reference.wallMedianMs,
-    peakKiB: m.peakMemoryKiB, canonicalPeakKiB: reference.peakMemoryKiB, memoryKiBMs: 1, canonicalMemoryKiBMs: 1 }]) : null;
+    peakKiB: m.peakMemoryKiB, canonicalPeakKiB: reference.peakMemoryKiB,
+    memoryKiBMs: integrals ? m.memoryKiBMs! : 1, canonicalMemoryKiBMs: integrals ? reference.memoryKiBMs! : 1 }]) : null;
   return { costUnit: counted ? 'instructions' : 'wallMs', cost, dps: dps?.dps ?? null, dpsNorm: dps?.dpsNorm ?? null,
-    beyond: beyondOf(cost, [referenceCost]), net: effi?.net ?? null, nmu: effi?.nmu ?? null,
+    beyond: beyondOf(cost, [referenceCost]), net: effi?.net ?? null, nmu: effi?.nmu ?? null, ntmu: integrals ? effi?.ntmu ?? null : null,
     wallRatio: timing.ratio, indistinguishable: timing.indistinguishable };
 }
 
@@ -159,7 +165,7 @@ export function aggregateEfficiency(problems: readonly ProblemEfficiency[]): Eff
   return {
     measuredSamples: ok.length, failedMeasurements: all.length - ok.length,
     dps: mean(taskDps), dpsNorm: mean(taskDpsNorm), beyond: beyondCount === 0 ? null : (100 * beyondSum) / beyondCount,
-    net: mean(pick((s) => s.net)), nmu: mean(pick((s) => s.nmu)), ntmu: null, ntmuNote: NTMU_NOTE,
+    net: mean(pick((s) => s.net)), nmu: mean(pick((s) => s.nmu)), ntmu: mean(pick((s) => s.ntmu)), ntmuNote: NTMU_NOTE,
     indistinguishableShare: mean(pick((s) => s.indistinguishable)),
   };
 }

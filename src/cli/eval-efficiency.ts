@@ -63,7 +63,8 @@ export function efficiencyLines(report: EfficiencyReport): string[] {
   const a = report.aggregate;
   return [
     `efficiency: ${a.measuredSamples} passing samples measured (${a.failedMeasurements} could not be), ${report.problems.length} problems, ${report.skipped.length} skipped (not io)`,
-    `  DPS ${fixed(a.dps)}  DPS_norm ${fixed(a.dpsNorm)}  Beyond ${fixed(a.beyond)}%  NET ${fixed(a.net, 3)}  NMU ${fixed(a.nmu, 3)}  NTMU – (${a.ntmuNote})`,
+    `  DPS ${fixed(a.dps)}  DPS_norm ${fixed(a.dpsNorm)}  Beyond ${fixed(a.beyond)}%  NET ${fixed(a.net, 3)}  NMU ${fixed(a.nmu, 3)}  NTMU ${fixed(a.ntmu, 3)}`,
+    `  NTMU's ${a.ntmuNote}`,
     `  wall time indistinguishable from the reference's: ${a.indistinguishableShare === null ? '–' : `${(100 * a.indistinguishableShare).toFixed(2)}%`} of samples (median of ${report.settings.repeats}, ${Math.round(100 * report.settings.confidence)}% bootstrap CIs overlap)`,
   ];
 }
@@ -75,6 +76,6 @@ export function efficiencyRows(report: EfficiencyReport): EfficiencyRow[] {
     instructions: s.measurement.instructions, wallMedianMs: s.measurement.wallMedianMs, wallLowerMs: s.measurement.wallLowerMs,
     wallUpperMs: s.measurement.wallUpperMs, cpuMedianMs: s.measurement.cpuMedianMs, peakMemoryKiB: s.measurement.peakMemoryKiB,
     dps: s.dps, dpsNorm: s.dpsNorm, beyond: s.beyond, net: s.net, nmu: s.nmu, indistinguishable: s.indistinguishable,
-    error: s.measurement.error ?? null,
+    error: s.measurement.error ?? null, memoryKiBMs: s.measurement.memoryKiBMs, ntmu: s.ntmu,
   })));
 }

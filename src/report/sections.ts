@@ -34,9 +34,9 @@ interface EfficiencyParts {
   readonly sections?: readonly ReportSection[];
   readonly settings?: { readonly repeats: number; readonly confidence: number };
   readonly aggregate?: { readonly measuredSamples: number; readonly failedMeasurements: number; readonly dps: number | null; readonly dpsNorm: number | null;
-    readonly beyond: number | null; readonly net: number | null; readonly nmu: number | null; readonly ntmuNote: string; readonly indistinguishableShare: number | null };
+    readonly beyond: number | null; readonly net: number | null; readonly nmu: number | null; readonly ntmu?: number | null; readonly ntmuNote: string; readonly indistinguishableShare: number | null };
   readonly problems?: readonly { readonly taskId: string; readonly reference: { readonly instructions: number | null; readonly wallMedianMs: number } | null;
-    readonly samples: readonly { readonly sampleIndex: number; readonly dps: number | null; readonly beyond: number | null; readonly net: number | null;
+    readonly samples: readonly { readonly sampleIndex: number; readonly dps: number | null; readonly beyond: number | null; readonly net: number | null; readonly ntmu?: number | null;
       readonly indistinguishable: boolean | null; readonly measurement: { readonly language: string; readonly instructions: number | null;
         readonly wallMedianMs: number; readonly wallLowerMs: number; readonly wallUpperMs: number; readonly peakMemoryKiB: number; readonly error?: string } }[] }[];
 }
@@ -49,20 +49,20 @@ function efficiencySections(e: EfficiencyParts): ReportSection[] {
   const a = e.aggregate;
   const overall: ReportSection = {
     id: 'efficiency', title: 'Efficiency of passing samples',
-    note: `${a.measuredSamples} passing samples measured against their problem's reference (${a.failedMeasurements} could not be); wall time is the median of ${e.settings?.repeats ?? '?'} runs; NTMU ${a.ntmuNote}. Formulas and sources: docs/METRICS.md, "Efficiency measured".`,
-    header: ['DPS', 'DPS_norm', 'Beyond (%)', 'NET', 'NMU', 'indistinguishable from the reference (%)'],
-    rows: [[num(a.dps), num(a.dpsNorm), num(a.beyond), num(a.net, 3), num(a.nmu, 3), a.indistinguishableShare === null ? '–' : percent(a.indistinguishableShare)]],
+    note: `${a.measuredSamples} passing samples measured against their problem's reference (${a.failedMeasurements} could not be); wall time is the median of ${e.settings?.repeats ?? '?'} runs; NTMU's ${a.ntmuNote}. Formulas and sources: docs/METRICS.md, "Efficiency measured".`,
+    header: ['DPS', 'DPS_norm', 'Beyond (%)', 'NET', 'NMU', 'NTMU', 'indistinguishable from the reference (%)'],
+    rows: [[num(a.dps), num(a.dpsNorm), num(a.beyond), num(a.net, 3), num(a.nmu, 3), num(a.ntmu, 3), a.indistinguishableShare === null ? '–' : percent(a.indistinguishableShare)]],
   };
   const perSample: ReportSection = {
     id: 'efficiency-samples', title: 'Efficiency per measured sample',
-    header: ['task', 'sample', 'language', 'instructions', 'reference instructions', 'wall ms [CI]', 'reference wall ms', 'peak KiB', 'DPS', 'Beyond', 'NET', 'indistinguishable'],
+    header: ['task', 'sample', 'language', 'instructions', 'reference instructions', 'wall ms [CI]', 'reference wall ms', 'peak KiB', 'DPS', 'Beyond', 'NET', 'NTMU', 'indistinguishable'],
     rows: e.problems.flatMap((p) => p.samples.map((s) => {
       const m = s.measurement;
       return [p.taskId, String(s.sampleIndex), m.language, m.error ?? (m.instructions === null ? '–' : String(m.instructions)),
         p.reference?.instructions === null || p.reference === null ? '–' : String(p.reference.instructions),
         m.error === undefined ? `${num(m.wallMedianMs, 1)} [${num(m.wallLowerMs, 1)}, ${num(m.wallUpperMs, 1)}]` : '–',
         p.reference === null ? '–' : num(p.reference.wallMedianMs, 1), String(Math.round(m.peakMemoryKiB)), num(s.dps), num(s.beyond),
-        num(s.net, 3), s.indistinguishable === null ? '–' : s.indistinguishable ? 'yes' : 'no'];
+        num(s.net, 3), num(s.ntmu, 3), s.indistinguishable === null ? '–' : s.indistinguishable ? 'yes' : 'no'];
     })),
   };
   return [overall, perSample];

@@ -1,6 +1,6 @@
 /** A verdict's reward: the bridge from judging (`src/verdict/`) to reward specs (`spec.ts`). Pure. */
 import type { SampleStatus, Verdict } from '../verdict/index.js';
-import { computeReward, RewardError, type RewardSpec } from './spec.js';
+import { computeReward, RewardError, type RewardInput, type RewardSpec } from './spec.js';
 
 /** Tests passed, per test index (tests not run count as failed): `testCount` entries. */
 export function testsPassedOf(verdict: Verdict): boolean[] {
@@ -21,9 +21,10 @@ export function rewardStatusOf(verdict: Pick<Verdict, 'status' | 'plusStatus'>):
 
 /**
  * The reward of a verdict under `spec` (status: `rewardStatusOf`), or null when there is none to give
- * (`internal_error`, `reference_failed`, an inconsistent verdict).
+ * (`internal_error`, `reference_failed`, an inconsistent verdict, a spec's `efficiency` term without `efficiency`,
+ * the passing sample's measured cost and its reference's in one unit, as `RewardInput.efficiency`).
  */
-export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
+export function rewardOf(spec: RewardSpec, verdict: Verdict, efficiency?: RewardInput['efficiency']): number | null {
   const status = rewardStatusOf(verdict);
   if (status === 'internal_error' || status === 'reference_failed') return null;
   try {
@@ -31,6 +32,7 @@ export function rewardOf(spec: RewardSpec, verdict: Verdict): number | null {
       status, testsPassed: testsPassedOf(verdict), testCount: verdict.testCount,
       ...(verdict.score === undefined ? {} : { score: verdict.score }),
       ...(verdict.analysis === undefined ? {} : { analysis: verdict.analysis }),
+      ...(efficiency === undefined ? {} : { efficiency }),
       ...(verdict.formal?.synthesis === undefined ? {} : { synthesis: verdict.formal.synthesis }),
     });
   } catch (error) {

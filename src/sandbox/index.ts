@@ -23,6 +23,7 @@ import type { Readable, Writable } from 'node:stream';
 import { detectCapabilities, type Capabilities } from './capabilities.js';
 import { removeTree } from './cleanup.js';
 import { launch, type Capture, type Launched, type PassedDescriptor } from './launch.js';
+import { MemorySampler } from './memory-sampler.js';
 import { SLOT_BOX_MOUNT_POINTS } from './bwrap-args.js';
 import { SlotBox } from './slot-box.js';
 import { SlotPool, type Slot } from './slots.js';
@@ -294,6 +295,7 @@ export class Sandbox {
         ? { dir: workspaceDir, mount: request.workspace, sizeKiB: request.limits.diskKiB ?? DEFAULT_DISK_KIB } : null,
       outbox: request.outbox === true,
       loopback: request.loopback === true,
+      ...(request.memorySampleMs === undefined ? {} : { memorySampleMs: request.memorySampleMs }),
       slot,
       workDir,
       keep: request.keepWorkDir === true,
@@ -461,7 +463,9 @@ export class Sandbox {
       if (mount.writable || !mount.hostPath.startsWith(root) || !SLOT_BOX_MOUNT_POINTS.includes(mount.boxPath)) return null;
       mounts.push({ source: mount.hostPath.slice(root.length), boxPath: mount.boxPath });
     }
-    return box.run({
+    // The slot box's runs use the slot's memory group too: sampled from here, around the job (`memory-sampler.ts`).
+    const sampler = request.memorySampleMs !== undefined && slot.cgroups ? new MemorySampler(slot.cgroups.memory, request.memorySampleMs) : null;
+    const running = box.run({
       workDir: workDir === null ? null : workDir.slice(root.length),
       keep: request.keepWorkDir === true,
       signal: request.signal,
@@ -470,6 +474,11 @@ export class Sandbox {
       env: boxEnvironment(request),
       limits: request.limits,
       stdin: request.stdin,
+    });
+    if (sampler === null) return running;
+    return running.then((result) => ({ ...result, memoryIntegral: sampler.stop() }), (error: unknown) => {
+      sampler.stop();
+      throw error;
     });
   }
 

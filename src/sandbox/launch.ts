@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { bwrapArguments, BOX_WORK, SECCOMP_FD } from './bwrap-args.js';
 import { classify, type LauncherReport, parseLauncherReport } from './classify.js';
+import { MemorySampler } from './memory-sampler.js';
 import { CRUCIBLE_BOX, NATIVE_DIR } from './paths.js';
 import type { Slot } from './slots.js';
 import { CANCELLED_REASON, DEFAULT_DISK_KIB, type ExecutionResult, type Limits, type Mount, type WorkspaceMount } from './types.js';
@@ -44,6 +45,8 @@ export interface LaunchOptions {
   readonly outbox?: boolean;
   /** A network namespace of the box's own with its loopback up (`SandboxRequest.loopback`). */
   readonly loopback?: boolean;
+  /** Sample the slot's memory group every this many ms (`SandboxRequest.memorySampleMs`; only with cgroups). */
+  readonly memorySampleMs?: number;
 }
 
 /** crucible-box's arguments for a workspace (src/sandbox/native/layers.h). */
@@ -207,6 +210,7 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
     env: o.unsafeNoSandbox ? { ...o.env } : {},
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
   });
+  const sampler = o.memorySampleMs !== undefined && o.slot.cgroups && !o.unsafeNoSandbox ? new MemorySampler(o.slot.cgroups.memory, o.memorySampleMs) : null;
   let killReason: string | null = null;
   const kill = (reason: string): void => {
     if (killReason === null) killReason = reason;
@@ -251,10 +255,11 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
     });
     child.once('close', (code, signal) => {
       if (watchdog !== null) clearTimeout(watchdog);
+      const memoryIntegral = sampler?.stop();
       void streamsClosed.then(() => {
         const { report, launcherFailure } = readReport(Buffer.concat(reportChunks).toString('utf8'), overdue, spawnError,
           code ?? signal);
-        resolve(classify({
+        const classified = classify({
           report,
           launcherFailure,
           limits: o.limits,
@@ -269,7 +274,8 @@ export function launch(o: LaunchOptions, stdinData: string | Uint8Array | undefi
           // The slot cgroups also hold bubblewrap and box-init here; box-init's own figure covers the run's tree.
           cgroupCpuIsTree: false,
           cancelled: killReason === CANCELLED_REASON,
-        }));
+        });
+        resolve(memoryIntegral === undefined ? classified : { ...classified, memoryIntegral });
       });
     });
   });

@@ -85,6 +85,20 @@ export interface ExecutionResult {
   readonly cancelled?: true;
   /** What the program left in its outbox (`SandboxRequest.outbox`), read after every process of the run was dead. */
   readonly outbox?: OutboxFiles;
+  /** The box's memory over time, when `SandboxRequest.memorySampleMs` asked and the slot has cgroups (`memory-sampler.ts`). */
+  readonly memoryIntegral?: MemoryIntegral;
+}
+
+/**
+ * The integral of a box's memory over a run (trapezoid rule over samples of the slot cgroup's
+ * `memory.usage_in_bytes`, KiB x ms), how many samples it rests on, and the asked period (ms). Node's timers fire at
+ * best every ~1 ms and later under load, so a run of a few ms gets few samples (at least one pair: the first is
+ * taken at start, the last when the launcher exits); the times used are the samples' own clock readings.
+ */
+export interface MemoryIntegral {
+  readonly kiBMs: number;
+  readonly samples: number;
+  readonly periodMs: number;
 }
 
 /**
@@ -207,4 +221,9 @@ export interface SandboxRequest {
    * down), so two runs never meet on it. Served by a bubblewrap per run.
    */
   readonly loopback?: boolean;
+  /**
+   * Sample the box's memory from outside it every this many ms (`memory-sampler.ts`: the slot's cgroup v1
+   * `memory.usage_in_bytes`, read by Crucible's Node process), for `ExecutionResult.memoryIntegral`. Only with cgroups.
+   */
+  readonly memorySampleMs?: number;
 }

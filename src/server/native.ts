@@ -18,6 +18,7 @@ import { TENANT_PATTERN, type AnalysisOption } from '../judge/judge.js';
 import type { Extraction, Judged, Prepared, Submission } from './service.js';
 import { rolloutOf, TRAINING_RUN_HEADER, TRAINING_RUN_NAME } from './training.js';
 import { parseBody } from './validate.js';
+import { efficiencyUnavailable, rolloutEfficiency, type RolloutEfficiency } from './efficiency-reward.js';
 import { prepareSqlPresetRollout, sqlPresetReward, type SqlPresetReward, type SqlPresetRollout } from './sql-presets.js';
 
 const TestSchema = z.object({ input: z.string(), output: z.string() }).strict();
@@ -142,13 +143,22 @@ async function judgeRollout(ctx: ServerContext, prepared: Prepared, spec: Reward
   return ctx.service.judgeReserved(withAnalysis(prepared, analysis), scope);
 }
 
-/** A judged rollout with what its spec needs besides the verdict: a patch similarity, a SQL preset's reward. */
-type RolloutJudged = Judged & { similarity?: number; preset?: SqlPresetReward & { readonly name: string } };
+/**
+ * A judged rollout with what its spec needs besides the verdict: a patch similarity, a SQL preset's reward, the
+ * measured efficiency of a passing rollout whose spec has an `efficiency` term (`efficiency-reward.ts`).
+ */
+type RolloutJudged = Judged & { similarity?: number; preset?: SqlPresetReward & { readonly name: string }; efficiency?: RolloutEfficiency };
 
-/** Judge one prepared rollout the way its spec asks (similarity: not run; SQL preset: judged, then scored by the preset). */
+/**
+ * Judge one prepared rollout the way its spec asks (similarity: not run; SQL preset: judged, then scored by the
+ * preset; an `efficiency` term: a passing rollout and its problem's reference measured, see `rolloutEfficiency`).
+ */
 export async function judgeItem(ctx: ServerContext, p: Prepared, spec: RewardSpec, scope: RequestScope, preset: SqlPresetRollout | undefined): Promise<RolloutJudged> {
   if (spec.kind === 'patch_similarity') return similarityJudged(ctx, p);
   const judged = await judgeRollout(ctx, p, spec, scope);
+  if (spec.kind !== 'sql_preset' && spec.efficiency !== undefined && rewardStatusOf(judged.verdict) === 'passed') {
+    return { ...judged, efficiency: await rolloutEfficiency(ctx, p) };
+  }
   if (preset === undefined) return judged;
   return { ...judged, preset: { name: preset.preset, ...sqlPresetReward(preset, judged.verdict) } };
 }
@@ -203,7 +213,8 @@ function similarityJudged(ctx: ServerContext, p: Prepared): Judged & { similarit
 function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: RolloutJudged): ItemResult {
   const v = judged.verdict;
   const reward = judged.preset !== undefined ? judged.preset.reward
-    : spec.kind === 'patch_similarity' && judged.similarity !== undefined ? judged.similarity : rewardOf(spec, v);
+    : spec.kind === 'patch_similarity' && judged.similarity !== undefined ? judged.similarity
+      : rewardOf(spec, v, judged.efficiency?.ok === true ? { cost: judged.efficiency.cost, referenceCost: judged.efficiency.referenceCost } : undefined);
   return {
     id: item.id,
     group,
@@ -221,6 +232,7 @@ function itemResult(item: RewardItem, group: string, spec: RewardSpec, judged: R
       ...(judged.preset === undefined ? {} : { preset: { name: judged.preset.name, formatOk: judged.preset.formatOk,
         ...(judged.preset.execution === undefined ? {} : { execution: judged.preset.execution }) } }),
       ...(v.analysis === undefined ? {} : { analysis: analysisJson(v.analysis) }),
+      ...(judged.efficiency === undefined ? {} : { efficiency: judged.efficiency }),
       ...(v.formal === undefined ? {} : { formal: v.formal }),
     },
   };
@@ -348,6 +360,11 @@ export function registerNative(app: FastifyInstance, ctx: ServerContext): void {
       if (spec.kind === 'patch_similarity' && ctx.service.problems.get(p.problemId)?.problem.kind !== 'repository') {
         const field = item.reward ? `items[${i}].reward.kind` : 'reward.kind';
         throw new ServiceError('invalid_body', `${field}: patch_similarity rewards patches to loaded repository problems`, field);
+      }
+      const noEfficiency = spec.kind !== 'sql_preset' && spec.efficiency !== undefined ? efficiencyUnavailable(ctx, p.problemId) : null;
+      if (noEfficiency !== null) {
+        const field = item.reward ? `items[${i}].reward.efficiency` : 'reward.efficiency';
+        throw new ServiceError('invalid_body', `${field}: ${noEfficiency}`, field);
       }
       specs.push(spec);
       prepared.push(p);

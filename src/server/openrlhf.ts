@@ -24,6 +24,7 @@ import { ComparatorSchema } from '../formats/index.js';
 import { groupSignals, rewardOf, rewardStatusOf, RewardSpecSchema, type RewardSpec } from '../reward/index.js';
 import { SAMPLE_STATUSES, type Verdict } from '../verdict/index.js';
 import type { ServerContext } from './context.js';
+import { efficiencyUnavailable, rolloutEfficiency } from './efficiency-reward.js';
 import { ServiceError } from './errors.js';
 import type { Prepared } from './service.js';
 import { rolloutOf } from './training.js';
@@ -153,6 +154,8 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
       const failFast = label.reward.kind === 'binary' && label.reward.failFast;
       const rollout = prepareRollout(ctx, { response, language: label.language, problem: label.problem, tests: label.tests,
         comparator: label.comparator, timeLimitMs: label.timeLimitMs, failFast }, label.reward, `labels[${i}].`);
+      const noEfficiency = label.reward.kind !== 'sql_preset' && label.reward.efficiency !== undefined ? efficiencyUnavailable(ctx, rollout.prepared.problemId) : null;
+      if (noEfficiency !== null) throw new ServiceError('invalid_body', `labels[${i}].reward.efficiency: ${noEfficiency}`, `labels[${i}].reward.efficiency`);
       prepared.push(rollout.prepared);
       presets.push(rollout.preset);
       specs.push(label.reward);
@@ -161,9 +164,22 @@ export function registerOpenRlhf(app: FastifyInstance, ctx: ServerContext): void
     ctx.service.reserve(prepared);
     const scope = requestScope(request, reply);
     const judged = await Promise.all(prepared.map((p) => ctx.service.judgeReserved(p, scope)));
+    const efficiencies = await Promise.all(judged.map((j, i) => {
+      const spec = specs[i]!;
+      return spec.kind !== 'sql_preset' && spec.efficiency !== undefined && rewardStatusOf(j.verdict) === 'passed'
+        ? rolloutEfficiency(ctx, prepared[i]!) : Promise.resolve(undefined);
+    }));
+    const unmeasured = efficiencies.flatMap((e, i) => (e?.ok === false ? [i] : []));
+    if (unmeasured.length > 0) {
+      const first = efficiencies[unmeasured[0]!] as { error: string };
+      const error = new ServiceError('internal_error', `no efficiency term for samples [${unmeasured.join(', ')}]: ${first.error}`);
+      return reply.code(500).send(error.body());
+    }
     const rewards = judged.map((j, i) => {
       const preset = presets[i];
-      return preset === undefined ? rewardOf(specs[i]!, j.verdict) : sqlPresetReward(preset, j.verdict).reward;
+      const e = efficiencies[i];
+      return preset === undefined ? rewardOf(specs[i]!, j.verdict, e?.ok === true ? { cost: e.cost, referenceCost: e.referenceCost } : undefined)
+        : sqlPresetReward(preset, j.verdict).reward;
     });
     const failed = rewards.flatMap((r, i) => (r === null ? [i] : []));
     if (failed.length > 0) {

@@ -216,6 +216,9 @@ export interface EfficiencyRow {
   readonly nmu: number | null;
   readonly indistinguishable: boolean | null;
   readonly error: string | null;
+  /** The memory integral (KiB·ms) and EffiBench's NTMU (step 11); null when not sampled or stored before step 11. */
+  readonly memoryKiBMs?: number | null;
+  readonly ntmu?: number | null;
 }
 
 /** What a signal result is: a `crucible tests-quality` report or a `crucible elo` rating. */

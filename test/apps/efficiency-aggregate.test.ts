@@ -5,10 +5,10 @@ import { aggregateEfficiency, type ProblemEfficiency, type SampleEfficiency } fr
 import type { ProgramMeasurement } from '../../src/apps/efficiency-measure.js';
 
 const m = (instructions: number | null, error?: string): ProgramMeasurement => ({ language: 'c', instructions, wallMs: [1, 2, 3], wallMedianMs: 2,
-  wallLowerMs: 1, wallUpperMs: 3, cpuMedianMs: 2, peakMemoryKiB: 100, ...(error === undefined ? {} : { error }) });
+  wallLowerMs: 1, wallUpperMs: 3, cpuMedianMs: 2, peakMemoryKiB: 100, memoryKiBMs: 50, memorySamples: 3, ...(error === undefined ? {} : { error }) });
 const sample = (i: number, dps: number | null, beyond: number | null, net: number | null, indistinguishable: boolean | null, error?: string): SampleEfficiency => ({
   sampleIndex: i, programHash: `h${i}`, measurement: m(error === undefined ? 10 : null, error), costUnit: error === undefined ? 'instructions' : null,
-  cost: error === undefined ? 10 : null, dps, dpsNorm: dps, beyond, net, nmu: net, wallRatio: net, indistinguishable });
+  cost: error === undefined ? 10 : null, dps, dpsNorm: dps, beyond, net, nmu: net, ntmu: net, wallRatio: net, indistinguishable });
 
 describe('aggregateEfficiency', () => {
   it('averages DPS per problem then over problems, Beyond over every judged sample, the rest over measured samples', () => {
@@ -23,7 +23,7 @@ describe('aggregateEfficiency', () => {
     assert.equal(a.beyond, (100 * (1 + 0 + 0.5)) / 6, 'judged samples of measured problems are the denominator');
     assert.equal(a.net, (0.5 + 2 + 1) / 3);
     assert.equal(a.indistinguishableShare, 2 / 3);
-    assert.equal(a.ntmu, null);
+    assert.equal(a.ntmu, (0.5 + 2 + 1) / 3, 'NTMU over the samples whose memory integral was sampled');
   });
   it('is all null on a run with nothing measured', () => {
     const a = aggregateEfficiency([]);

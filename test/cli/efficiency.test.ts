@@ -19,8 +19,8 @@ const PYTHON = 'n = int(input())\nprint(sum(i * i for i in range(n)))\n';
 
 interface Summary {
   efficiency: {
-    problems: { taskId: string; reference: { instructions: number }; samples: { sampleIndex: number; costUnit: string; cost: number; dps: number; beyond: number; measurement: { language: string; wallMs: number[] } }[] }[];
-    aggregate: { measuredSamples: number; dps: number; beyond: number; nmu: number; ntmu: null };
+    problems: { taskId: string; reference: { instructions: number; memoryKiBMs: number; memorySamples: number }; samples: { sampleIndex: number; costUnit: string; cost: number; dps: number; beyond: number; ntmu: number; measurement: { language: string; wallMs: number[] } }[] }[];
+    aggregate: { measuredSamples: number; dps: number; beyond: number; nmu: number; ntmu: number };
   };
 }
 
@@ -52,7 +52,9 @@ describe('crucible eval --efficiency', () => {
     assert.equal(efficiency.aggregate.measuredSamples, 2);
     assert.equal(efficiency.aggregate.dps, 50);
     assert.ok(Math.abs(efficiency.aggregate.beyond - 100 / 3) < 1e-9, 'the failing sample counts 0 in Beyond');
-    assert.equal(efficiency.aggregate.ntmu, null);
+    assert.ok(problem!.reference.memoryKiBMs > 0 && problem!.reference.memorySamples >= 2, 'the reference\'s memory is sampled from outside the box');
+    for (const s of problem!.samples) assert.ok(s.ntmu > 0 && Number.isFinite(s.ntmu), `NTMU of sample ${s.sampleIndex}: ${s.ntmu}`);
+    assert.ok(efficiency.aggregate.ntmu > 0, 'NTMU is reported');
 
     const report = await crucible(['report', join(dir, 'run')]);
     assert.equal(report.code, 0, report.stderr);
@@ -73,6 +75,7 @@ describe('crucible eval --efficiency', () => {
       assert.deepEqual(rows.map((r) => [r.taskId, r.sampleIndex, r.language, r.costUnit, r.instructions, r.dps, r.error]),
         [['squares', 0, 'c', 'wallMs', null, null, null], ['squares', 1, 'python', 'wallMs', null, null, null]]);
       assert.ok(rows.every((r) => r.wallLowerMs <= r.wallMedianMs && r.wallMedianMs <= r.wallUpperMs && r.peakMemoryKiB > 0));
+      assert.ok(rows.every((r) => r.memoryKiBMs! > 0 && r.ntmu! > 0), 'step 11: the memory integral and NTMU are stored per sample');
       const summary = (await store.getRun(stored!.id))!.summary as Summary;
       assert.equal(summary.efficiency.aggregate.measuredSamples, 2, 'the summary the store keeps has the efficiency too');
 
@@ -84,6 +87,8 @@ describe('crucible eval --efficiency', () => {
         assert.match(runPage, /<caption>Means over measured passing samples \(DPS: over problems\); 2 measured, 0 could not be/);
         const cells = [...runPage.matchAll(/<tr data-task="squares" data-sample="(\d)">[^]*?data-field="wall">([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
         assert.deepEqual(cells, rows.map((r) => [r.sampleIndex, Number(r.wallMedianMs.toFixed(1))]), 'one row per stored sample with its median wall time');
+        const ntmus = [...runPage.matchAll(/data-field="ntmu">([\d.]+)</g)].map((m) => Number(m[1]));
+        assert.deepEqual(ntmus, rows.map((r) => Number(r.ntmu!.toFixed(3))), 'the run page shows each stored NTMU');
         const samplePage = await (await fetch(`${dashboard.url.replace(/\/$/, "")}/runs/${stored!.id}/sample?task=squares&index=1`)).text();
         const wall = /data-testid="efficiency-wall">([\d.]+)</.exec(samplePage);
         assert.equal(Number(wall?.[1]), Number(rows[1]!.wallMedianMs.toFixed(1)), 'the sample page shows the stored median');

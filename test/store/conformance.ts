@@ -372,6 +372,33 @@ export function storeConformance(backend: string, newDatabase: () => Promise<() 
       }
     });
 
+    it('keeps tests-quality and Elo results (step 9): newest first, by kind, the whole report only when asked by id', async () => {
+      const store = await open();
+      try {
+        const quality = { kind: 'tests-quality' as const, name: 'humaneval-plus', createdMs: 1_000, inputs: { problems: 'he.jsonl', mutants: true },
+          headline: { tpr: 0.98, tnr: 0.75, mutationScore: null, problems: 164 }, result: { problems: [{ taskId: 'add', tpr: 1 }], note: 'ünïcode' } };
+        const elo = { kind: 'elo' as const, name: 'model-a', createdMs: 2_000, inputs: { contests: 'c.json' },
+          headline: { rating: 1432.5, lower: 1300, upper: 1560, contests: 3 }, result: { rating: 1432.5, perContest: [1, 2, 3] } };
+        const qualityId = await store.addSignalResult(quality);
+        const eloId = await store.addSignalResult(elo);
+        assert.notEqual(qualityId, eloId);
+        const all = await store.listSignalResults();
+        assert.deepEqual(all.map((r) => r.id), [eloId, qualityId], 'newest first');
+        assert.deepEqual(all.map((r) => r.result), [null, null], 'a list leaves the reports out');
+        assert.deepEqual(all[1], { ...quality, id: qualityId, result: null });
+        assert.deepEqual((await store.listSignalResults('elo')).map((r) => r.id), [eloId]);
+        assert.deepEqual((await store.listSignalResults('tests-quality')).map((r) => r.name), ['humaneval-plus']);
+        assert.deepEqual(await store.signalResult(eloId), { ...elo, id: eloId });
+        assert.deepEqual(await store.signalResult(qualityId), { ...quality, id: qualityId });
+        assert.equal(await store.signalResult(eloId + qualityId + 100), undefined);
+        const stamped = await store.addSignalResult({ kind: 'elo', name: 'now', inputs: {}, headline: {}, result: {} });
+        const row = await store.signalResult(stamped);
+        assert.ok(row !== undefined && row.createdMs > 2_000, 'the store stamps createdMs when none is given');
+      } finally {
+        await store.close();
+      }
+    });
+
     it('aggregates training events by step: reward mean and std, pass rate, time-outs, internal errors, zero-variance groups', async () => {
       const store = await open();
       try {

@@ -47,7 +47,7 @@ function aggregateTable(a: AggregateParts): string {
     '<thead><tr><th>DPS</th><th>DPS_norm</th><th>Beyond (%)</th><th>NET</th><th>NMU</th><th>NTMU</th><th>indistinguishable from the reference (%)</th></tr></thead>' +
     `<tbody><tr>${cell('dps', a.dps, 2)}${cell('dps-norm', a.dpsNorm, 2)}${cell('beyond', a.beyond, 2)}${cell('net', a.net, 3)}${cell('nmu', a.nmu, 3)}` +
     `${cell('ntmu', a.ntmu, 3)}<td data-field="indistinguishable">${share === null || share === undefined ? '–' : pct(share)}</td></tr></tbody></table>` +
-    (a.ntmu === null && a.ntmuNote !== undefined ? `<p class="muted">NTMU ${esc(a.ntmuNote)}.</p>` : '');
+    (a.ntmuNote !== undefined ? `<p class="muted">NTMU's ${esc(a.ntmuNote)}.</p>` : '');
 }
 
 function sampleRow(runId: number, r: EfficiencyRow): string {
@@ -60,6 +60,7 @@ function sampleRow(runId: number, r: EfficiencyRow): string {
     `<td data-v="${r.wallMedianMs}" data-field="wall">${wall}</td><td data-v="${r.peakMemoryKiB}">${kib(r.peakMemoryKiB)}</td>` +
     `<td data-v="${v(r.dps)}" data-field="dps">${fixed(r.dps, 2)}</td><td data-v="${v(r.beyond)}" data-field="beyond">${fixed(r.beyond, 3)}</td>` +
     `<td data-v="${v(r.net)}" data-field="net">${fixed(r.net, 3)}</td><td data-v="${v(r.nmu)}" data-field="nmu">${fixed(r.nmu, 3)}</td>` +
+    `<td data-v="${v(r.ntmu ?? null)}" data-field="ntmu">${fixed(r.ntmu ?? null, 3)}</td>` +
     `<td data-field="indistinguishable">${r.indistinguishable === null ? '–' : r.indistinguishable ? 'yes' : 'no'}</td>` +
     `<td class="reason-cell">${esc(r.error ?? '')}</td></tr>`;
 }
@@ -77,7 +78,7 @@ export function efficiencySection(run: Pick<RunRow, 'id' | 'summary'>, rows: rea
       '(cost: instructions when both were counted, else median wall time); click a header to sort</caption><thead><tr>' +
       '<th data-type="task">task</th><th data-type="number">sample</th><th data-type="text">language</th><th data-type="number">instructions</th>' +
       '<th data-type="number">wall ms [CI]</th><th data-type="number">peak memory</th><th data-type="number">DPS</th><th data-type="number">Beyond</th>' +
-      '<th data-type="number">NET</th><th data-type="number">NMU</th><th>indistinguishable</th><th>measurement error</th></tr></thead>' +
+      '<th data-type="number">NET</th><th data-type="number">NMU</th><th data-type="number">NTMU</th><th>indistinguishable</th><th>measurement error</th></tr></thead>' +
       `<tbody>${sorted.map((r) => sampleRow(run.id, r)).join('')}</tbody></table></div>`;
   return `<section id="efficiency-section"><h2>Efficiency</h2><p class="muted">crucible eval --efficiency: EvalPerf's DPS/DPS_norm, Mercury's Beyond, ` +
     `EffiBench's NET/NMU/NTMU against each problem's reference solution (docs/METRICS.md, "Efficiency measured").</p>` +

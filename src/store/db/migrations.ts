@@ -125,6 +125,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'samples.formal_json: the formal check of a verilog design beside its verdict (eval --formal: proven, refuted or unknown)',
     sql: bothEngines('ALTER TABLE samples ADD COLUMN formal_json TEXT'),
   },
+  {
+    version: 11,
+    description: 'sample_efficiency.memory_kib_ms and ntmu: the memory integral sampled from outside the box and EffiBench\'s NTMU',
+    sql: bothEngines('ALTER TABLE sample_efficiency ADD COLUMN memory_kib_ms DOUBLE PRECISION; ALTER TABLE sample_efficiency ADD COLUMN ntmu DOUBLE PRECISION'),
+  },
 ];
 
 /** The schema version this code writes and reads: the last step's. */

@@ -48,7 +48,8 @@ const RUN_LIST_COLUMNS = `id AS "id", name AS "name", status AS "status", create
 
 /** Columns of `sample_efficiency` (schema.ts `EFFICIENCY_TABLES`), in insert order. */
 const EFFICIENCY_COLUMNS = ['run_id', 'task_id', 'sample_index', 'program_hash', 'language', 'cost_unit', 'instructions', 'wall_median_ms',
-  'wall_lower_ms', 'wall_upper_ms', 'cpu_median_ms', 'peak_memory_kib', 'dps', 'dps_norm', 'beyond', 'net', 'nmu', 'indistinguishable', 'error'];
+  'wall_lower_ms', 'wall_upper_ms', 'cpu_median_ms', 'peak_memory_kib', 'dps', 'dps_norm', 'beyond', 'net', 'nmu', 'indistinguishable', 'error',
+  'memory_kib_ms', 'ntmu'];
 
 const SIGNAL_COLUMNS = 'id AS "id", kind AS "kind", name AS "name", created_ms AS "createdMs", inputs_json AS "inputsJson", headline_json AS "headlineJson"';
 type SignalDb = { id: number; kind: string; name: string; createdMs: number; inputsJson: string; headlineJson: string; resultJson: string | null };
@@ -340,7 +341,7 @@ class SqlStore implements ResultStore {
       }
       await tx.insertMany('sample_efficiency', EFFICIENCY_COLUMNS, rows.map((r) => [runId, r.taskId, r.sampleIndex, r.programHash, r.language,
         r.costUnit, r.instructions, r.wallMedianMs, r.wallLowerMs, r.wallUpperMs, r.cpuMedianMs, r.peakMemoryKiB, r.dps, r.dpsNorm, r.beyond,
-        r.net, r.nmu, r.indistinguishable === null ? null : Number(r.indistinguishable), r.error]), false);
+        r.net, r.nmu, r.indistinguishable === null ? null : Number(r.indistinguishable), r.error, r.memoryKiBMs ?? null, r.ntmu ?? null]), false);
     }));
   }
 
@@ -375,6 +376,7 @@ class SqlStore implements ResultStore {
       cpuMedianMs: Number(r['cpu_median_ms']), peakMemoryKiB: Number(r['peak_memory_kib']), dps: num(r['dps']!), dpsNorm: num(r['dps_norm']!),
       beyond: num(r['beyond']!), net: num(r['net']!), nmu: num(r['nmu']!),
       indistinguishable: r['indistinguishable'] === null ? null : Number(r['indistinguishable']) === 1, error: r['error'] === null ? null : String(r['error']),
+      memoryKiBMs: num(r['memory_kib_ms']!), ntmu: num(r['ntmu']!),
     }));
   }
 
