@@ -93,14 +93,18 @@ export class PostgresEngine implements SqlEngine {
   private readonly admin: pg.Pool;
   private readonly templates = new Map<string, Promise<string>>();
   private seq = 0;
+  private closed = false;
 
   constructor(private readonly server: PostgresServer) {
     this.admin = new pg.Pool({ ...server.connection(server.admin, 'postgres'), max: 4 });
     this.admin.on('error', () => { /* an idle admin connection lost: the next query reconnects */ });
   }
 
-  /** Close the engine's connections (the server is its owner's to stop). */
+  /** Close the engine's connections (the server is its owner's to stop); closing again does nothing. */
   async close(): Promise<void> {
+    // Idempotent: the judge closes its engines (LocalJudge.close) and the engine's owner may close it too.
+    if (this.closed) return;
+    this.closed = true;
     await this.admin.end();
   }
 
