@@ -116,7 +116,12 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       throw new Error(`${argv[0]} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}\n${log}`);
     }
   };
+  // A process that ends without stopping its server (an error in a caller's clean-up) still stops it on exit:
+  // pg_ctl daemonises the server, so nothing else would.
+  const onExit = (): void => stop();
+  process.once('exit', onExit);
   const stop = (): void => {
+    process.off('exit', onExit);
     if (existsSync(join(data, 'postmaster.pid'))) {
       spawnSync(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], { ...(user ?? {}), cwd: dir, timeout: 60_000 });
     }
