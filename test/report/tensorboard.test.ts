@@ -15,8 +15,7 @@ import { maskedCrc32c, readEventFile, tfRecord } from '../../src/report/tfevents
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
 import { analyseRun } from '../../src/store/analysis.js';
 import { openResultStore } from '../../src/store/open.js';
-import type { TrainingEvent } from '../../src/store/training-event.js';
-import { fixtureSamples, newRun } from '../store/conformance.js';
+import { seedExportStore } from '../support/export-store.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crucible-tensorboard-'));
@@ -24,23 +23,7 @@ const db = join(dir, 'store.db');
 const crucible = async (...args: string[]) => (await run(join(PROJECT_ROOT, 'bin', 'crucible'), [...args, '--store', db])).stdout;
 const eventsIn = (folder: string) => readEventFile(readFileSync(join(folder, readdirSync(folder).find((n) => n.startsWith('events.out.tfevents.'))!)));
 
-before(async () => {
-  const store = await openResultStore(db);
-  try {
-    const id = await store.createRun(newRun({ name: 'tb-eval', tags: ['t1'] }));
-    await store.addProblems(id, [{ taskId: 'add', kind: 'call', testCount: 3 }, { taskId: 'mul', kind: 'call', testCount: 2 }]);
-    await store.appendSamples(id, fixtureSamples());
-    await store.finishRun(id, 'finished', { bootstrap: { reps: 200, seed: 7 } });
-    const events: TrainingEvent[] = [];
-    for (let step = 0; step < 30; step++) {
-      for (let g = 0; g < 4; g++) events.push({ taskId: `t${g}`, reward: (step + g) % 3 === 0 ? 1 : 0, status: 'passed', passed: true, step, groupId: `t${g}@${step}`,
-        timeMs: 1_700_000_000_000 + step * 1000, latencyMs: 10 + g });
-    }
-    await store.recordTrainingEvents('tb-train', events);
-  } finally {
-    await store.close();
-  }
-});
+before(() => seedExportStore(db, 'tb-eval', 'tb-train'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('TensorBoard export', () => {

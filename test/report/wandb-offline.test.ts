@@ -14,9 +14,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { readWandbLog, WANDB_LOG, wandbChunkCrc, wandbLog, type WandbRecord } from '../../src/report/wandb-offline.js';
 import { PROJECT_ROOT } from '../../src/sandbox/paths.js';
-import { openResultStore } from '../../src/store/open.js';
-import type { TrainingEvent } from '../../src/store/training-event.js';
-import { fixtureSamples, newRun } from '../store/conformance.js';
+import { seedExportStore } from '../support/export-store.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crucible-wandb-'));
@@ -64,23 +62,7 @@ function logOf(runDir: string): { file: string; records: WandbRecord[] } {
 const items = (list: unknown): Record<string, unknown> =>
   Object.fromEntries((list as { key: string; valueJson: string }[]).map((i) => [i.key, JSON.parse(i.valueJson) as unknown]));
 
-before(async () => {
-  const store = await openResultStore(db);
-  try {
-    const id = await store.createRun(newRun({ name: 'wb-eval', tags: ['t1'] }));
-    await store.addProblems(id, [{ taskId: 'add', kind: 'call', testCount: 3 }, { taskId: 'mul', kind: 'call', testCount: 2 }]);
-    await store.appendSamples(id, fixtureSamples());
-    await store.finishRun(id, 'finished', { bootstrap: { reps: 200, seed: 7 } });
-    const events: TrainingEvent[] = [];
-    for (let step = 0; step < 30; step++) {
-      for (let g = 0; g < 4; g++) events.push({ taskId: `t${g}`, reward: (step + g) % 3 === 0 ? 1 : 0, status: 'passed', passed: true, step, groupId: `t${g}@${step}`,
-        timeMs: 1_700_000_000_000 + step * 1000, latencyMs: 10 + g });
-    }
-    await store.recordTrainingEvents('wb-train', events);
-  } finally {
-    await store.close();
-  }
-});
+before(() => seedExportStore(db, 'wb-eval', 'wb-train'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('W&B offline export', () => {
