@@ -11,7 +11,7 @@
  * The reference ran on MySQL through `mysql.connector`; here the values are SQLite's as Python's `sqlite3` returns
  * them, so a key is what `str` gives of those (a MySQL `Decimal('1.50')` has no SQLite counterpart).
  */
-import { compareCodePoints, pyBytesRepr, pyFloatRepr, type SqlRow, type SqlValue } from './values.js';
+import { compareCodePoints, pyStr, type SqlRow, type SqlValue } from './values.js';
 
 /** Python's `repr(str)`: single quotes unless the text holds `'` and no `"`; `\\`, the quote, `\t\n\r` and other control characters escaped. */
 function pyStrRepr(s: string): string {
@@ -30,20 +30,9 @@ function pyStrRepr(s: string): string {
   return out + quote;
 }
 
-/** Python's `repr` of a cell as `sqlite3` returns it. */
+/** Python's `repr` of a cell as `sqlite3` returns it: its `str` (`pyStr`), except that text is quoted. */
 function pyRepr(v: SqlValue): string {
-  if (v === null) return 'None';
-  switch (v.t) {
-    case 'int':
-      return v.v.toString();
-    case 'real':
-      return pyFloatRepr(v.v);
-    case 'text':
-      return pyStrRepr(v.v);
-    case 'blob':
-    case 'badtext':
-      return pyBytesRepr(v.hex);
-  }
+  return v !== null && v.t === 'text' ? pyStrRepr(v.v) : pyStr(v);
 }
 
 /** Python's `str(tuple(row))`. */
