@@ -4,7 +4,7 @@
  * step with its EMA for the problems with most rollouts. Self-contained: its routes (`training/:id/problems`, the
  * JSON `api/training/:id/problems`) register beside the training pages, which link here.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { PageRouteKit } from './route-kit.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { difficultyByProblem, DEFAULT_DIFFICULTY_ALPHA, type DifficultyStats } from '../../metrics/difficulty.js';
 import type { ResultStore, TrainingRunRow } from '../../store/result-store.js';
@@ -56,16 +56,8 @@ weighs ${alpha}, docs/METRICS.md "Difficulty and curricula"); <code>GET /v1/prob
     crumbs: [['Training', 'training'], [run.name, `training/${run.id}`], ['Difficulty', null]] }, body);
 }
 
-/** What the routes need from the dashboard: its store, mount point, and answer helpers. */
-export interface DifficultyRouteKit {
-  readonly app: FastifyInstance;
-  readonly store: ResultStore;
-  readonly prefix: string;
-  readonly base: string;
-  html(reply: FastifyReply, body: string, status?: number): FastifyReply;
-  problemPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply;
-  apiError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply;
-}
+/** What these pages need of the dashboard's routes. */
+export type DifficultyRouteKit = PageRouteKit;
 
 /** `training/:id/problems` (page) and `api/training/:id/problems` (JSON: the stats and the chart spec). */
 export function registerDifficultyPages(kit: DifficultyRouteKit): void {

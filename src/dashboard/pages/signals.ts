@@ -8,21 +8,13 @@
  * The formulas are in docs/METRICS.md ("Test-suite quality", "Elo"); this module only formats. A stored report is
  * read back through zod (fields it lacks show as '–'), never trusted as typed.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { PageRouteKit } from './route-kit.js';
 import { z } from 'zod';
-import type { ResultStore, SignalResultRow } from '../../store/result-store.js';
+import type { SignalResultRow } from '../../store/result-store.js';
 import { esc, facts, naturalCompare, page, pct, when } from '../html.js';
 
-/** What the signals pages need of the dashboard's routes. */
-export interface SignalsRouteKit {
-  readonly app: FastifyInstance;
-  readonly store: ResultStore;
-  readonly prefix: string;
-  readonly base: string;
-  html(reply: FastifyReply, body: string, status?: number): FastifyReply;
-  problemPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply;
-  apiError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply;
-}
+/** What these pages need of the dashboard's routes. */
+export type SignalsRouteKit = PageRouteKit;
 
 const rate = z.number().nullable().optional();
 const QualitySchema = z.object({
