@@ -1,7 +1,7 @@
 /**
  * The test runner behind `npm test`, `npm run test:unit`, `test:sandbox` and `test:acceptance`.
  *
- * `node dist/test/run.js [unit|sandbox|acceptance|all] [--jobs N] [--file-timeout-s S] [FILTER...]`
+ * `node dist/test/run.js [unit|sandbox|acceptance|all] [--jobs N] [--file-timeout-s S] [--record-durations] [FILTER...]`
  *
  * - Runs only `dist/test/**\/*.test.js` (helpers under `test/support/` are never executed as tests: one of them
  *   is a server that runs until it is signalled, and a directory argument to `node --test` would run it forever).
@@ -13,7 +13,9 @@
  *   machine has a core to spare (`SpareCpu`: at least `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so two
  *   files share the cores only when one leaves a core idle (a file that judges on one slot at a time, a browser, a
  *   CLI waiting on a child), never beside a file that keeps both cores busy or on a machine busy with other work.
- *   Files to pair start longest first, by the last run's durations (`test-output/test-durations.json`). Files
+ *   Files to pair start longest first, by their durations: this machine's last run (`test-output/test-durations.json`)
+ *   over the checked-in `test/durations.json` (a clean clone, CI, has only the latter; `--record-durations` rewrites
+ *   it from the run, so a file added since has none and starts after those that have one). Files
  *   that measure time or load the machine on purpose run alone, after the others: every file under `ALONE_DIRS`
  *   and every file whose source holds `ALONE_MARKER` (with the reason beside it).
  * - Shared fixtures: the runner makes one scratch directory per run and names it to every file in
@@ -66,9 +68,14 @@ const IDLE_WINDOW_MS = 2000;
 const IDLE_SAMPLE_MS = 250;
 /**
  * Last run's wall time per file (ms), for longest-first ordering: in test-output/ (kept by the clean build that
- * empties dist/, ignored by git). Without it files start in path order.
+ * empties dist/, ignored by git), read over `CHECKED_IN_DURATIONS`.
  */
 const DURATIONS_FILE = join(TEST_ROOT, '..', '..', 'test-output', 'test-durations.json');
+/**
+ * Wall time per file (ms) of a whole-suite run, checked in so that a clean clone (CI) also starts the longest files
+ * first; in the source tree (tsc does not copy JSON into dist/), rewritten by `--record-durations`.
+ */
+const CHECKED_IN_DURATIONS = join(TEST_ROOT, '..', '..', 'test', 'durations.json');
 /** Environment variable naming the run's shared fixture directory (test/support/shared-fixture.ts). */
 const SHARED_DIR_ENV = 'CRUCIBLE_TEST_SHARED_DIR';
 
@@ -124,9 +131,10 @@ function runsAlone(path: string): boolean {
   return ALONE_DIRS.some((dir) => rel.startsWith(dir)) || readFileSync(path, 'utf8').includes(ALONE_MARKER);
 }
 
-function readDurations(): Record<string, number> {
+/** Wall ms per file (path relative to dist/test) from `path`; {} when it is missing or not such a map. */
+function readDurationsFile(path: string): Record<string, number> {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(DURATIONS_FILE, 'utf8'));
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return {};
     return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
   } catch {
@@ -134,12 +142,19 @@ function readDurations(): Record<string, number> {
   }
 }
 
-function writeDurations(results: readonly FileResult[]): void {
-  const durations = readDurations();
+/** This machine's last durations over the checked-in ones. */
+function readDurations(): Record<string, number> {
+  return { ...readDurationsFile(CHECKED_IN_DURATIONS), ...readDurationsFile(DURATIONS_FILE) };
+}
+
+/** Merge `results` into the durations file at `path` (keys sorted, so a rewrite diffs line by line). */
+function writeDurations(path: string, results: readonly FileResult[]): void {
+  const durations = readDurationsFile(path);
   for (const result of results) durations[result.file] = Math.round(result.wallMs);
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   try {
-    mkdirSync(dirname(DURATIONS_FILE), { recursive: true });
-    writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1) + '\n');
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(sorted, null, 1) + '\n');
   } catch { /* ordering only */ }
 }
 
@@ -255,12 +270,22 @@ function sharedFixtureDir(): void {
 
 function usage(message: string): never {
   process.stderr.write(`test runner: ${message}\nusage: node dist/test/run.js [unit|sandbox|acceptance|all] ` +
-    '[--jobs N] [--file-timeout-s S] [FILTER...]\n');
+    '[--jobs N] [--file-timeout-s S] [--record-durations] [FILTER...]\n');
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): { suites: Suite[]; jobs: number; timeoutMs: number; filters: string[] } {
+interface Args {
+  readonly suites: Suite[];
+  readonly jobs: number;
+  readonly timeoutMs: number;
+  readonly filters: string[];
+  /** Also merge the run's durations into the checked-in `test/durations.json`. */
+  readonly recordDurations: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
   let suites: Suite[] = ['unit', 'sandbox', 'acceptance'];
+  let recordDurations = false;
   let jobs = availableParallelism();
   let timeoutS = Number(process.env['CRUCIBLE_TEST_FILE_TIMEOUT_S'] ?? 1200);
   const filters: string[] = [];
@@ -268,6 +293,7 @@ function parseArgs(argv: string[]): { suites: Suite[]; jobs: number; timeoutMs: 
     const arg = argv[i]!;
     if (arg === '--jobs') jobs = Number(argv[++i]);
     else if (arg === '--file-timeout-s') timeoutS = Number(argv[++i]);
+    else if (arg === '--record-durations') recordDurations = true;
     else if (arg === 'all') suites = ['unit', 'sandbox', 'acceptance'];
     else if (arg === 'unit' || arg === 'sandbox' || arg === 'acceptance') suites = [arg];
     else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
@@ -276,11 +302,11 @@ function parseArgs(argv: string[]): { suites: Suite[]; jobs: number; timeoutMs: 
   if (!Number.isInteger(jobs) || jobs < 1) usage('--jobs takes a positive integer');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) usage('--file-timeout-s takes a positive number of seconds');
   if (!Number.isFinite(SPARE_CORES) || SPARE_CORES < 0) usage('CRUCIBLE_TEST_SPARE_CORES takes a number of cores >= 0');
-  return { suites, jobs, timeoutMs: timeoutS * 1000, filters };
+  return { suites, jobs, timeoutMs: timeoutS * 1000, filters, recordDurations };
 }
 
 async function main(): Promise<void> {
-  const { suites, jobs, timeoutMs, filters } = parseArgs(process.argv.slice(2));
+  const { suites, jobs, timeoutMs, filters, recordDurations } = parseArgs(process.argv.slice(2));
   const all = listTestFiles(TEST_ROOT)
     .filter((file) => filters.length === 0 || filters.some((filter) => relative(TEST_ROOT, file).includes(filter)));
   const results: FileResult[] = [];
@@ -294,7 +320,8 @@ async function main(): Promise<void> {
   if (unit.length > 0) results.push(...await runPool(unit, 'unit', jobs, timeoutMs));
   const sharing = planned.filter((p) => p.suite !== 'unit');
   if (sharing.length > 0) results.push(...await runSharing(sharing, jobs, timeoutMs));
-  writeDurations(results);
+  writeDurations(DURATIONS_FILE, results);
+  if (recordDurations) writeDurations(CHECKED_IN_DURATIONS, results);
   process.stdout.write('\n## durations (wall seconds, slowest first)\n');
   for (const result of [...results].sort((a, b) => b.wallMs - a.wallMs)) {
     process.stdout.write(`${(result.wallMs / 1000).toFixed(1).padStart(8)}  ${result.ok ? 'ok  ' : 'FAIL'}  ` +
