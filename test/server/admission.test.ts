@@ -40,6 +40,26 @@ test('admission reserves all or nothing and bounds in-flight work', async () => 
   assert.ok(q.retryAfterSeconds() >= 1);
 });
 
+test('maxQueueWaitMs refuses a request whose estimated wait is too long, however much room is left', async () => {
+  // Mean item time starts at 200 ms: with 2 in flight, each item waiting ahead adds 100 ms.
+  const q = new AdmissionQueue({ maxInFlight: 2, capacity: 100, maxQueueWaitMs: 300 });
+  assert.equal(q.tryReserve(2), true, 'free places: no wait');
+  assert.equal(q.waitAheadMs(), 100);
+  assert.equal(q.tryReserve(1), true);
+  assert.equal(q.tryReserve(1), true);
+  assert.equal(q.waitAheadMs(), 300);
+  assert.equal(q.tryReserve(1), false, '400 ms ahead > 300 ms although 96 places are free');
+  assert.equal(q.stats.rejectedRequests, 1);
+  assert.equal(q.outstanding, 4);
+  // Instant items pull the mean down: the same depth then fits.
+  const runs = Array.from({ length: 4 }, () => q.run(async () => undefined));
+  await Promise.all(runs);
+  assert.equal(q.outstanding, 0);
+  assert.ok(q.tryReserve(60), 'an empty queue takes a whole batch: the bound is on the wait before it starts');
+  assert.ok(q.waitAheadMs() < 200 * 59 / 2, 'the mean item time has fallen');
+  assert.throws(() => new AdmissionQueue({ maxInFlight: 1, capacity: 0, maxQueueWaitMs: -1 }), RangeError);
+});
+
 test('a cancelled waiting item leaves the queue without starting and gives its place back', async () => {
   const q = new AdmissionQueue({ maxInFlight: 1, capacity: 2 });
   assert.equal(q.tryReserve(3), true);
