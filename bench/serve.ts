@@ -363,8 +363,9 @@ async function mixClient(url: string, next: () => number, endMs: number, stats: 
         stats.overloaded++;
         const s = Number(answer.retryAfter);
         stats.retryAfterS.push(s);
-        // After the window a refused call is not retried (counted as abandoned): the bench drains only what is in flight.
-        if (performance.now() + Math.max(1, s) * 1000 > endMs) { stats.abandoned++; break; }
+        // A retry that would fall past the window is not made (counted as abandoned), and the client stops: the
+        // bench drains only what is in flight, and an abandoned call is not replaced by a new one (no flood).
+        if (performance.now() + Math.max(1, s) * 1000 > endMs) { stats.abandoned++; return; }
         await new Promise((r) => setTimeout(r, Math.max(1, s) * 1000));
         continue;
       }
