@@ -40,6 +40,7 @@ interface ServeFlags {
   slots?: number;
   inFlightPerSlot?: number;
   queueCapacity?: number;
+  maxQueueWaitMs?: number;
   bodyLimitMib?: number;
   timeLimit?: number;
   memoryLimit?: number;
@@ -71,6 +72,7 @@ export function register(program: Command): void {
     .option('--slots <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--in-flight-per-slot <n>', 'items judged at once per slot (default 2)', parsePositiveInt)
     .option('--queue-capacity <n>', 'items admitted beyond those in flight before answering 429 (default 4096)', parseCount)
+    .option('--max-queue-wait-ms <ms>', 'refuse a request (429, 504 on /run_code, with Retry-After) when the estimated wait before it starts exceeds this (default: no bound but the queue capacity)', parseCount)
     .option('--body-limit-mib <MiB>', 'largest request body in MiB (default 16)', parsePositiveNumber)
     .option('--time-limit <seconds>', 'default CPU time limit per test or program in seconds (default: as crucible eval)', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'default memory limit in MiB (default 1024)', parseMemoryLimitMiB)
@@ -107,6 +109,7 @@ export function register(program: Command): void {
         slots: flags.slots,
         inFlightPerSlot: flags.inFlightPerSlot,
         queueCapacity: flags.queueCapacity,
+        maxQueueWaitMs: flags.maxQueueWaitMs,
         bodyLimitBytes: flags.bodyLimitMib === undefined ? undefined : Math.round(flags.bodyLimitMib * 1024 * 1024),
         timeLimitMs: flags.timeLimit === undefined ? undefined : secondsToMs(flags.timeLimit),
         memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),

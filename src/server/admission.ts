@@ -8,6 +8,11 @@
  * loop); the rest wait in FIFO order. `outstanding` (admitted, not finished) never exceeds
  * `maxInFlight + capacity`, which bounds the memory the service holds for work it has accepted.
  *
+ * An optional bound on the wait (`maxQueueWaitMs`) refuses a request, even with room in the queue, when the work
+ * already ahead of it would take longer than that to reach a turn (estimated from the mean service time of recent
+ * items): under a flood, callers get an honest `overloaded` + `Retry-After` at once instead of a long silent wait
+ * that their own client time-out would turn into a failure. (Little's law: the wait is the work ahead over the rate.)
+ *
  * On shutdown `failWaiting` rejects every item that has not started with `ShutdownError`; items already in
  * the sandbox finish.
  */
@@ -22,6 +27,11 @@ export interface AdmissionOptions {
   readonly maxInFlight: number;
   /** Items admitted beyond `maxInFlight` that wait their turn. */
   readonly capacity: number;
+  /**
+   * Refuse a request when the estimated wait before its first item starts exceeds this many ms (the items ahead
+   * of it beyond `maxInFlight`, times the mean item time, over `maxInFlight`). Absent: only `capacity` bounds it.
+   */
+  readonly maxQueueWaitMs?: number;
 }
 
 interface Waiter {
@@ -32,11 +42,14 @@ interface Waiter {
 export class AdmissionQueue {
   readonly maxInFlight: number;
   readonly capacity: number;
+  readonly maxQueueWaitMs: number | null;
   private outstandingItems = 0;
   private runningItems = 0;
   private readonly waiters: Waiter[] = [];
   /** Exponentially weighted mean of an item's service time, ms (for `Retry-After`). */
   private meanItemMs = 200;
+  /** When (performance.now() ms) the last refused caller was told to come back (`retryAfterSeconds`). */
+  private comebackAtMs = 0;
   /** Counters for metrics. */
   readonly stats = { admittedItems: 0, rejectedItems: 0, rejectedRequests: 0, completedItems: 0, cancelledItems: 0 };
 
@@ -44,6 +57,8 @@ export class AdmissionQueue {
     if (!(options.maxInFlight >= 1) || !(options.capacity >= 0)) throw new RangeError('admission: maxInFlight >= 1 and capacity >= 0');
     this.maxInFlight = Math.floor(options.maxInFlight);
     this.capacity = Math.floor(options.capacity);
+    if (options.maxQueueWaitMs !== undefined && !(options.maxQueueWaitMs >= 0)) throw new RangeError('admission: maxQueueWaitMs >= 0');
+    this.maxQueueWaitMs = options.maxQueueWaitMs ?? null;
   }
 
   /** Largest number of items the service holds at once (running + waiting). */
@@ -65,12 +80,13 @@ export class AdmissionQueue {
   }
 
   /**
-   * Reserve room for `n` items, all or nothing. Returns false when the queue cannot take them now; every
+   * Reserve room for `n` items, all or nothing. Returns false when the queue cannot take them now (no room, or
+   * the wait ahead exceeds `maxQueueWaitMs`); every
    * reserved item must then go through `run` exactly once (or `release` when it turned out not to need it).
    */
   tryReserve(n: number): boolean {
     if (n === 0) return true;
-    if (this.outstandingItems + n > this.limit) {
+    if (this.outstandingItems + n > this.limit || this.waitAheadMs() > (this.maxQueueWaitMs ?? Infinity)) {
       this.stats.rejectedItems += n;
       this.stats.rejectedRequests++;
       return false;
@@ -138,10 +154,29 @@ export class AdmissionQueue {
     });
   }
 
-  /** Seconds until room is likely: the work ahead of a newcomer divided by the parallelism, at least 1. */
-  retryAfterSeconds(): number {
-    const aheadMs = (this.outstandingItems * this.meanItemMs) / this.maxInFlight;
-    return Math.min(60, Math.max(1, Math.ceil(aheadMs / 1000)));
+  /**
+   * Estimated ms before a newcomer's first item starts: the items that would wait ahead of it (outstanding beyond
+   * `maxInFlight`, plus one: it waits for the next place) times the mean item time, over `maxInFlight`; 0 while a
+   * place is free.
+   */
+  waitAheadMs(): number {
+    const ahead = this.outstandingItems - this.maxInFlight + 1;
+    return ahead <= 0 ? 0 : (ahead * this.meanItemMs) / this.maxInFlight;
+  }
+
+  /**
+   * `Retry-After` for a refused request of `n` items, in whole seconds (1–60), from an appointment book: the first
+   * refusal is told to come back when the work held now is done (`outstanding` × mean item time / `maxInFlight`),
+   * and every further refusal books its own items' time after the previous appointment. Refused callers thus come
+   * back spread at about the rate the queue drains, instead of all together one second later (a thundering herd that
+   * spends the server's CPU on refusals). Books the appointment: call once per refusal.
+   */
+  retryAfterSeconds(n = 1): number {
+    const nowMs = performance.now();
+    const perItemMs = this.meanItemMs / this.maxInFlight;
+    const drainedAtMs = nowMs + this.outstandingItems * perItemMs;
+    this.comebackAtMs = Math.min(nowMs + 60_000, Math.max(this.comebackAtMs, drainedAtMs) + Math.max(1, n) * perItemMs);
+    return Math.min(60, Math.max(1, Math.ceil((this.comebackAtMs - nowMs) / 1000)));
   }
 
   /** Reject every item that has not started (shutdown past its deadline). */

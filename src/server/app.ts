@@ -176,7 +176,8 @@ async function openJudging(config: ServeConfig, options: StartOptions): Promise<
   // On a fleet every admitted item goes to Redis at once (no local line): the queue's priorities order them
   // (tenants, interactive before batch) and fleet admission bounds the backlog.
   const admission = queue === null
-    ? new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity })
+    ? new AdmissionQueue({ maxInFlight: judge.capacity.slots * config.inFlightPerSlot, capacity: config.queueCapacity,
+      ...config.maxQueueWaitMs === undefined ? {} : { maxQueueWaitMs: config.maxQueueWaitMs } })
     : new AdmissionQueue({ maxInFlight: judge.capacity.concurrency + config.queueCapacity, capacity: 0 });
   const service = new JudgeService(judge, submission, problems, admission,
     { maxTimeLimitMs: config.maxTimeLimitMs, maxMemoryLimitKiB: config.maxMemoryLimitKiB },

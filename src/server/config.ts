@@ -14,6 +14,8 @@ export const ServeConfigSchema = z.object({
   slots: z.number().int().positive().optional().describe('Sandbox slots (concurrent executions); default: cores.'),
   inFlightPerSlot: z.number().int().positive().default(2).describe('Items judged at once per slot.'),
   queueCapacity: z.number().int().nonnegative().default(4096).describe('Items admitted beyond those in flight.'),
+  maxQueueWaitMs: z.number().int().nonnegative().optional()
+    .describe('Refuse a request (429, 504 on /run_code, with Retry-After) when the estimated wait before its first item starts exceeds this, ms; none = only queueCapacity bounds the wait.'),
   timeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').optional().describe('Default CPU time per test (io) or program, ms; default `crucible eval`\'s (JUDGE_DEFAULTS).'),
   maxTimeLimitMs: limitSchema(LIMIT_RANGES.cpuMs, 'ms').default(LIMIT_RANGES.cpuMs.max).describe('Largest time limit a request may ask for, ms.'),
   memoryLimitKiB: limitSchema(LIMIT_RANGES.memoryKiB, 'KiB').default(JUDGE_DEFAULTS.memoryKiB).describe('Default memory limit, KiB.'),

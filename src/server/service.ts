@@ -272,8 +272,12 @@ export class JudgeService {
       throw new ServiceError('overloaded', fleet.reason, undefined, fleet.retryAfterSeconds);
     }
     if (!this.admission.tryReserve(n)) {
-      throw new ServiceError('overloaded', `the judging queue is full (${this.admission.outstanding} items held, limit ${this.admission.limit})`,
-        undefined, this.admission.retryAfterSeconds());
+      const held = this.admission.outstanding;
+      const why = held + n > this.admission.limit
+        ? `the judging queue is full (${held} items held, limit ${this.admission.limit})`
+        : `the judging queue's wait exceeds ${this.admission.maxQueueWaitMs} ms (${held} items held, about ${Math.round(this.admission.waitAheadMs())} ms of work ahead)`;
+      throw new ServiceError('overloaded', why,
+        undefined, this.admission.retryAfterSeconds(n));
     }
   }
 

@@ -40,6 +40,39 @@ test('admission reserves all or nothing and bounds in-flight work', async () => 
   assert.ok(q.retryAfterSeconds() >= 1);
 });
 
+test('maxQueueWaitMs refuses a request whose estimated wait is too long, however much room is left', async () => {
+  // Mean item time starts at 200 ms: with 2 in flight, each item waiting ahead adds 100 ms.
+  const q = new AdmissionQueue({ maxInFlight: 2, capacity: 100, maxQueueWaitMs: 300 });
+  assert.equal(q.tryReserve(2), true, 'free places: no wait');
+  assert.equal(q.waitAheadMs(), 100);
+  assert.equal(q.tryReserve(1), true);
+  assert.equal(q.tryReserve(1), true);
+  assert.equal(q.waitAheadMs(), 300);
+  assert.equal(q.tryReserve(1), true, '300 ms ahead is within the bound');
+  assert.equal(q.waitAheadMs(), 400);
+  assert.equal(q.tryReserve(1), false, '400 ms ahead > 300 ms although 95 places are free');
+  assert.equal(q.stats.rejectedRequests, 1);
+  assert.equal(q.outstanding, 5);
+  // Instant items pull the mean down: the same depth then fits.
+  const runs = Array.from({ length: 5 }, () => q.run(async () => undefined));
+  await Promise.all(runs);
+  assert.equal(q.outstanding, 0);
+  assert.ok(q.tryReserve(60), 'an empty queue takes a whole batch: the bound is on the wait before it starts');
+  assert.ok(q.waitAheadMs() < 200 * 59 / 2, 'the mean item time has fallen');
+  assert.throws(() => new AdmissionQueue({ maxInFlight: 1, capacity: 0, maxQueueWaitMs: -1 }), RangeError);
+});
+
+test('Retry-After spreads refused callers over the drain time instead of sending them all back together', () => {
+  // Mean item time 200 ms over 2 in flight: each refusal books 100 ms after the previous appointment.
+  const q = new AdmissionQueue({ maxInFlight: 2, capacity: 0 });
+  const answers = Array.from({ length: 40 }, () => q.retryAfterSeconds());
+  assert.equal(answers[0], 1);
+  for (let i = 1; i < answers.length; i++) assert.ok(answers[i]! >= answers[i - 1]!, 'appointments never move earlier');
+  assert.ok(answers.at(-1)! >= 4, `40 refusals span about 4 s, got ${answers.at(-1)}`);
+  const many = Array.from({ length: 2000 }, () => q.retryAfterSeconds(8));
+  assert.equal(many.at(-1), 60, 'capped at a minute');
+});
+
 test('a cancelled waiting item leaves the queue without starting and gives its place back', async () => {
   const q = new AdmissionQueue({ maxInFlight: 1, capacity: 2 });
   assert.equal(q.tryReserve(3), true);
