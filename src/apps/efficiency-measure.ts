@@ -6,7 +6,8 @@
  *   PYTHONHASHSEED=0, and the runs here set it for every language. Such a run gets `COUNT_PROCESSES` processes
  *   (the program alone: the sandbox's process count does not include box-init), so the program cannot fork a helper that would outlive its summary. Languages whose
  *   runtime is multi-threaded (`UNCOUNTED_LANGUAGES`: the JVM's helper threads interleave differently from run to
- *   run, so callgrind's count of a Java program varied by 0.03–0.6% between runs here) get no count; they are
+ *   run, so callgrind's count of a Java program varied by 0.03–0.6% between runs here, and still by ~0.001% when
+ *   only `main`'s own thread was counted: docs/METRICS.md, "Efficiency measured") get no count; they are
  *   compared by the noise-aware wall time below, which is documented as their measure (docs/METRICS.md).
  * - **Wall time**: `repeats` plain runs of every measured test; a repeat's time is the sum over tests. The median
  *   and its seeded bootstrap interval come from `metrics/efficiency.ts` (`medianInterval`).
