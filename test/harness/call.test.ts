@@ -107,7 +107,7 @@ describe('python harness, call mode', () => {
 
   it('calls sent ahead: answers stay in order, each input is charged its own CPU, a failure mid-stream stops or re-forks', async () => {
     // 200 inputs: far more than the calls Z sends ahead (CALLS_AHEAD), so answers stream while calls are queued in C.
-    const program = 'def f(x):\n    if x == 150:\n        n = 0\n        while n < 3_000_000: n += 1\n    if x == 170:\n        raise ValueError(x)\n    return [x] * 3\n';
+    const program = 'def f(x):\n    if x == 150:\n        n = 0\n        while n < 10_000_000: n += 1\n    if x == 170:\n        raise ValueError(x)\n    return [x] * 3\n';
     const inputs = Array.from({ length: 200 }, (_, i) => [{ i: String(i) }]);
     const all = await box.request(callJob(program, inputs, { failFast: false }));
     const results = all.results as CallResult[];
@@ -120,7 +120,7 @@ describe('python harness, call mode', () => {
     // The busy input's CPU is charged to it, not to the quick inputs answered around it.
     const slow = results[150]!.cpuMs!;
     const quick = Math.max(...results.filter((_, i) => i !== 150).map((r) => r.cpuMs ?? 0));
-    assert.ok(slow >= 30 && slow > 3 * quick, `busy input ${slow} ms, quickest neighbours at most ${quick} ms`);
+    assert.ok(slow >= 20 && slow > 3 * quick, `busy input ${slow} ms, quickest neighbours at most ${quick} ms`);
     const fast = await box.request(callJob(program, inputs));
     assert.equal(fast.status, 'runtime_error');
     assert.equal((fast.results as CallResult[]).length, 171);
