@@ -13,13 +13,14 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from crucible_harness import spawner, zygote  # noqa: E402  (after the path insertion, by design)
+from crucible_harness import confine, spawner, zygote  # noqa: E402  (after the path insertion, by design)
 
 
 def _main(argv):
     if "--spawner" in argv:
         sys.set_int_max_str_digits(0)
         zygote.preload()
+        confine.release_free_heap()
         join = argv[argv.index("--join") + 1] if "--join" in argv else ""
         spawner.main(tuple(int(fd) for fd in join.split(",") if fd))
         return 0

@@ -10,6 +10,9 @@ from . import pyvalue
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 _HEADER = struct.Struct(">I")
+# What FrameReader.feed asks of one read: a reports fits in one, and a buffer under glibc's mmap threshold (128 KiB)
+# is not mapped, faulted in and unmapped again on every read as a 1 MiB one was.
+READ_CHUNK_BYTES = 64 * 1024
 
 
 class ChannelClosed(Exception):
@@ -64,7 +67,7 @@ class FrameReader:
     def feed(self):
         """Read what is available. Returns False on EOF."""
         try:
-            chunk = os.read(self.fd, 1 << 20)
+            chunk = os.read(self.fd, READ_CHUNK_BYTES)
         except BlockingIOError:
             return True
         except OSError:
