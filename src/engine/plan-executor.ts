@@ -14,12 +14,12 @@
  * is killed, and the call rejects with the signal's reason.
  */
 import type { ProblemBase } from '../formats/types.js';
-import type { HarnessJob, HarnessResponse } from '../judge/harness/protocol.js';
+import { mergeHarnessStages, type HarnessJob, type HarnessResponse } from '../judge/harness/protocol.js';
 import { JudgeRequestError, type PackageRequest, type PackageResult, type Program } from '../judge/judge.js';
 import type { AnyMode } from '../kinds/index.js';
 import type {
   CmsIoiJobsOutcome, CmsIoiJobsPlan, CompileOnlyOutcome, CompilePlan, ExecutionTools, InteractiveOutcome, InteractivePlan,
-  InteractiveResult, Plan, PlannedProgram, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan, RunMeasurement,
+  HarnessPlan, InteractiveResult, Plan, PlannedProgram, PlanOutcome, ProgramRunsOutcome, ProgramRunsPlan, RunMeasurement,
   SqlEngineOutcome, SqlEnginePlan,
 } from '../judge/plan.js';
 import type { SqlEngine } from '../judge/sql-engine.js';
@@ -122,7 +122,7 @@ export class PlanExecutor {
     const judgeRun = options.judging === 'default' ? undefined : mode.judgeRun?.bind(mode);
     const language = (program: Program): Language => this.language(program, options.language);
     switch (plan.kind) {
-      case 'harness': return this.runHarness(plan.job, signal).then((response) => ({ kind: 'harness', response }));
+      case 'harness': return { kind: 'harness', response: await this.runHarnessStages(plan, signal) };
       case 'cms_ioi_jobs': return this.runCmsIoiJobs(plan, signal);
       case 'sql_engine': return this.runSqlEngine(plan, signal);
       case 'compile': return this.compileOnly(plan, language(plan.program), signal);
@@ -286,6 +286,20 @@ export class PlanExecutor {
       if (error instanceof ContestInfraError) return { error: `crucible failed: ${error.message}` };
       throw error;
     }
+  }
+
+  /**
+   * A harness plan's job, then each of its `then` jobs while `proceed` approves the merged responses so far (see
+   * `HarnessPlan`); the merged response. Never rejects for what the program does.
+   * @throws the signal's reason when `signal` aborts.
+   */
+  private async runHarnessStages(plan: HarnessPlan, signal?: AbortSignal): Promise<HarnessResponse> {
+    const responses = [await this.runHarness(plan.job, signal)];
+    for (const job of plan.then ?? []) {
+      if (plan.proceed !== undefined && !plan.proceed(mergeHarnessStages(responses))) break;
+      responses.push(await this.runHarness(job, signal));
+    }
+    return mergeHarnessStages(responses);
   }
 
   /**

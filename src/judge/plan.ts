@@ -153,10 +153,20 @@ export interface InteractivePlan<C = unknown> {
   readonly failFast: boolean;
 }
 
-/** One Python harness job. */
+/**
+ * One Python harness job, optionally followed by `then`: further jobs run in order, each only while `proceed`
+ * (the mode's trusted judgement of the answers so far, e.g. "every base input passed") says the verdict is still
+ * open; the candidate never sees what `proceed` compares with. The outcome is the stages' responses merged
+ * (`mergeHarnessStages`): results in order, CPU and wall time summed, status and reason from the last stage run.
+ * A mode uses stages to stop early when only the verdict is needed (EvalPlus: the plus inputs run only for a
+ * program that passed the base inputs, in a process of their own as EvalPlus runs them).
+ */
 export interface HarnessPlan {
   readonly kind: 'harness';
   readonly job: HarnessJob;
+  readonly then?: readonly HarnessJob[];
+  /** Whether to run the next stage, given the merged response of the stages run so far (default: always). */
+  readonly proceed?: (soFar: HarnessResponse) => boolean;
 }
 
 /**

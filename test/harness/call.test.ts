@@ -105,6 +105,38 @@ describe('python harness, call mode', () => {
     assert.deepEqual((stop.results as CallResult[]).map((x) => x.status), ['ok', 'time_limit_exceeded']);
   });
 
+  it('calls sent ahead: answers stay in order, each input is charged its own CPU, a failure mid-stream stops or re-forks', async () => {
+    // 200 inputs: far more than the calls Z sends ahead (CALLS_AHEAD), so answers stream while calls are queued in C.
+    const program = 'def f(x):\n    if x == 150:\n        n = 0\n        while n < 10_000_000: n += 1\n    if x == 170:\n        raise ValueError(x)\n    return [x] * 3\n';
+    const inputs = Array.from({ length: 200 }, (_, i) => [{ i: String(i) }]);
+    const all = await box.request(callJob(program, inputs, { failFast: false }));
+    const results = all.results as CallResult[];
+    assert.equal(results.length, 200);
+    results.forEach((r, i) => {
+      if (i === 170) return assert.equal(r.status, 'runtime_error');
+      assert.equal(r.status, 'ok', `input ${i}`);
+      assert.deepEqual(r.value, { l: [{ i: String(i) }, { i: String(i) }, { i: String(i) }] });
+    });
+    // The busy input's CPU is charged to it, not to the quick inputs answered around it.
+    const slow = results[150]!.cpuMs!;
+    const quick = Math.max(...results.filter((_, i) => i !== 150).map((r) => r.cpuMs ?? 0));
+    assert.ok(slow >= 20 && slow > 3 * quick, `busy input ${slow} ms, quickest neighbours at most ${quick} ms`);
+    const fast = await box.request(callJob(program, inputs));
+    assert.equal(fast.status, 'runtime_error');
+    assert.equal((fast.results as CallResult[]).length, 171);
+  });
+
+  it('a never-ending input among calls sent ahead is a time-out of that input; the rest run in a fresh candidate', async () => {
+    const program = 'def f(x):\n    while x == 40: pass\n    return x\n';
+    const inputs = Array.from({ length: 100 }, (_, i) => [{ i: String(i) }]);
+    const r = await box.request(callJob(program, inputs, { cpuMs: 300, failFast: false }));
+    const statuses = (r.results as CallResult[]).map((x) => x.status);
+    assert.equal(statuses.length, 100);
+    assert.equal(statuses[40], 'time_limit_exceeded');
+    assert.deepEqual(statuses.filter((s) => s !== 'ok'), ['time_limit_exceeded']);
+    assert.deepEqual((r.results as CallResult[])[99]!.value, { i: '99' });
+  });
+
   it('a crash, a memory bomb and a load failure', async () => {
     const crash = await box.request(callJob('import os\ndef f(x):\n    os._exit(3)\n', [[null]]));
     assert.equal(crash.status, 'runtime_error');

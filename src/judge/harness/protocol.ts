@@ -59,3 +59,24 @@ export const harnessResponseSchema = z.object({
 
 /** A validated harness response. */
 export type HarnessResponse = z.infer<typeof harnessResponseSchema>;
+
+/**
+ * The responses of a staged harness plan's stages (in order, at least one) as one response: `results` in order,
+ * `cpuMs` and `wallMs` summed, `memoryKiB` the peak, `assertions` and `calls` summed when any stage has them; the
+ * id, status, reason and output of the last stage run (the earlier ones ended well, or the plan would have stopped).
+ * @throws Error for an empty list.
+ */
+export function mergeHarnessStages(responses: readonly HarnessResponse[]): HarnessResponse {
+  const last = responses[responses.length - 1];
+  if (last === undefined) throw new Error('mergeHarnessStages: no stage ran');
+  if (responses.length === 1) return last;
+  const sum = (field: 'cpuMs' | 'wallMs'): number => responses.reduce((t, r) => t + r[field], 0);
+  const optionalSum = (field: 'assertions' | 'calls'): { [f in typeof field]?: number } =>
+    responses.some((r) => r[field] !== undefined) ? { [field]: responses.reduce((t, r) => t + (r[field] ?? 0), 0) } : {};
+  return {
+    ...last,
+    cpuMs: sum('cpuMs'), wallMs: sum('wallMs'), memoryKiB: Math.max(...responses.map((r) => r.memoryKiB)),
+    ...optionalSum('assertions'), ...optionalSum('calls'),
+    results: responses.flatMap((r) => r.results ?? []),
+  };
+}

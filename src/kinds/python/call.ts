@@ -7,17 +7,21 @@
  * limit (`REFERENCE_CPU_FACTOR`), cached on disk under the dataset hash. The per-input limit of a submission is
  * max(limit, 4 x the reference's slowest input) (EvalPlus, `gt_time_limit_factor`); here the slowest input sets
  * it for the whole job. `status` is the base verdict; `plusStatus` the base-and-plus one.
+ *
+ * With fail-fast (only the verdict is needed) the plan is staged (`stagedCallPlan`): the base inputs, then the plus
+ * inputs only for a program whose every base answer the trusted side judged correct. Without it, one job runs
+ * every input (full per-test results).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CallProblem } from '../../formats/types.js';
-import { EVALPLUS_TIME_FACTOR, REFERENCE_CPU_FACTOR, wallMsFor } from '../../limits.js';
+import { EVALPLUS_TIME_FACTOR, REFERENCE_CPU_FACTOR, wallMsFor, type JudgeLimits } from '../../limits.js';
 import {
   aggregateTests, failedTestDetail, pyValueSchema, shortReason, TEST_DETAIL_CHARS, type PyValue, type SampleStatus, type TestResult,
   type Verdict,
 } from '../../verdict/index.js';
 import { show } from './compare-pyvalue.js';
-import type { HarnessResponse } from '../../judge/harness/protocol.js';
+import type { HarnessJob, HarnessResponse } from '../../judge/harness/protocol.js';
 import type { HarnessPlan } from '../../judge/plan.js';
 import { judgeEvalPlusOutput } from './special-oracles.js';
 import { assemblePython, harnessDetail, harnessStatus, PYTHON_ONLY, pythonEntryPoint } from './python.js';
@@ -36,10 +40,30 @@ function inputsOf(problem: CallProblem): readonly (readonly PyValue[])[] {
   return [...problem.baseInputs, ...problem.plusInputs];
 }
 
+function callJob(problem: CallProblem, program: string, inputs: readonly (readonly PyValue[])[], cpuMs: number,
+  memoryKiB: number, outputBytes: number, failFast: boolean): HarnessJob {
+  return { mode: 'call', program, entryPoint: problem.entryPoint, inputs, cpuMs, wallMs: wallMsFor(cpuMs), memoryKiB, outputBytes, failFast };
+}
+
 function callPlan(problem: CallProblem, program: string, cpuMs: number, memoryKiB: number, outputBytes: number,
   failFast: boolean): HarnessPlan {
-  return { kind: 'harness', job: { mode: 'call', program, entryPoint: problem.entryPoint, inputs: inputsOf(problem),
-    cpuMs, wallMs: wallMsFor(cpuMs), memoryKiB, outputBytes, failFast } };
+  return { kind: 'harness', job: callJob(problem, program, inputsOf(problem), cpuMs, memoryKiB, outputBytes, failFast) };
+}
+
+/**
+ * The fail-fast plan: the base inputs in one job, then the plus inputs in a second job (a fresh candidate process,
+ * as EvalPlus runs base and plus) only when every base input passed, judged here on the trusted side; a program
+ * that fails base (most do) never runs the ~750 plus inputs, whose results could not change its verdicts.
+ */
+function stagedCallPlan(problem: CallProblem, program: string, cpuMs: number, limits: JudgeLimits,
+  expected: readonly ExpectedOutput[]): HarnessPlan {
+  const job = (inputs: readonly (readonly PyValue[])[]): HarnessJob =>
+    callJob(problem, program, inputs, cpuMs, limits.memoryKiB, limits.outputBytes, true);
+  return {
+    kind: 'harness', job: job(problem.baseInputs), then: [job(problem.plusInputs)],
+    proceed: (base) => base.status === 'ok' && base.results?.length === problem.baseInputs.length
+      && inputTests(problem, base, expected).every((t) => t.status === 'passed'),
+  };
 }
 
 /** The judging limit a harness status says was hit, if any (`GroundTruthError.limit`). */
@@ -142,6 +166,9 @@ const call: JudgingMode<CallProblem, 'harness', unknown, readonly ExpectedOutput
   plan: (problem, program, { limits, failFast, reference }) => {
     const slowestReferenceMs = reference.reduce((m, e) => Math.max(m, e.referenceCpuMs), 0);
     const perInputMs = Math.max(limits.cpuMs, EVALPLUS_TIME_FACTOR * slowestReferenceMs);
+    if (failFast && problem.baseInputs.length > 0 && problem.plusInputs.length > 0) {
+      return stagedCallPlan(problem, program.source, perInputMs, limits, reference);
+    }
     return callPlan(problem, program.source, perInputMs, limits.memoryKiB, limits.outputBytes, failFast);
   },
   verdict: (problem, outcome, { reference }): Verdict => {

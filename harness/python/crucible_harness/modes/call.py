@@ -1,7 +1,7 @@
 """call mode (EvalPlus): call `entryPoint` of `program` on each argument list of `inputs`; PyValue answers back.
 
 Z plays T's role itself: it loads the program into one C (forked through S) over the call channel, then sends
-one call per input and waits for one answer under per-call CPU and wall limits, with C and Z pinned to one
+the calls, up to CALLS_AHEAD ahead of their answers, and takes the answers in order under per-call CPU and wall limits, with C and Z pinned to one
 CPU for fast round trips. C's answers are checked for shape (pyvalue.decode) and passed through, never
 trusted: the host compares them with the expected outputs. A dead or misbehaving C is replaced before the
 next input; `failFast` (default true) stops at the first failed call. Theory of operation: ../zygote.py.
@@ -16,6 +16,9 @@ from ..job import TICK_S, Job
 from ..outcome import cut, limit_failure, oom_reason, signal_name
 
 NAME = "call"
+# Calls sent to C ahead of their answers (and at most this many bytes of them): see _Candidate.calls.
+CALLS_AHEAD = 64
+AHEAD_BYTES = 1 << 16
 
 
 def validate(req):
@@ -95,6 +98,75 @@ class _Candidate:
                     return "dead", None, used
 
 
+    def calls(self, inputs, start, cpu_ms, wall_ms):
+        """Call the entry point on inputs[start:], in order; yield (outcome, payload, cpu_used_ms) per input as
+        `exchange` does. Up to CALLS_AHEAD calls (at most AHEAD_BYTES of frames) are sent before their answers
+        come back, so C goes from one call to the next without waiting for Z. C answers in order, so input k's
+        CPU and wall are what C used between answer k-1 and answer k, checked against the limits on every tick;
+        answers that arrive in one read share one CPU reading (the first of them is charged it). Z wakes at least
+        every TICK_S, so what a later answer in such a read hides is at most about a tick of C's CPU.
+        After a non-reply outcome the generator is done (C must be replaced)."""
+        job = self.job
+        out = bytearray()
+        sent = answered = start
+        mark_cpu = job.poll_candidate_cpu()
+        deadline = time.monotonic() + wall_ms / 1000
+        while answered < len(inputs):
+            while sent < len(inputs) and sent - answered < CALLS_AHEAD and len(out) < AHEAD_BYTES:
+                out += frames.encode_frame({"call": inputs[sent], "kw": []})
+                sent += 1
+            now = time.monotonic()
+            used = job.poll_candidate_cpu() - mark_cpu
+            if used > cpu_ms:
+                yield "tle", None, used
+                return
+            if now >= deadline:
+                yield "wall", None, used
+                return
+            rfds = job.output_fds() + [self.fd]
+            ready, writable, _ = select.select(rfds, [self.fd] if out else [], [], min(TICK_S, deadline - now))
+            if job.pump_output(ready):
+                yield "ole", None, used
+                return
+            if writable:
+                try:
+                    del out[:os.write(self.fd, out)]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    yield "dead", None, used
+                    return
+            if self.fd not in ready:
+                continue
+            alive = self.reader.feed()
+            # Z and C share one CPU: C did not run since this read, so one reading serves every frame it brought.
+            cpu = job.poll_candidate_cpu()
+            while answered < len(inputs):
+                try:
+                    raw = self.reader.next_raw()
+                except frames.FrameTooLarge:
+                    yield "bad", "the answer exceeds the transfer limit", used
+                    return
+                if raw is None:
+                    break
+                used = cpu - mark_cpu
+                if used > cpu_ms:
+                    yield "tle", None, used
+                    return
+                try:
+                    payload = pyvalue.loads(raw.decode("utf-8"))
+                except (pyvalue.DecodeError, UnicodeDecodeError):
+                    yield "bad", "malformed JSON", used
+                    return
+                answered += 1
+                mark_cpu = cpu
+                deadline = time.monotonic() + wall_ms / 1000
+                yield "reply", payload, used
+            if not alive and answered < len(inputs):
+                yield "dead", None, job.poll_candidate_cpu() - mark_cpu
+                return
+
+
 def _failure(job, outcome, payload, req, cpu_ms):
     """Map a non-reply outcome (or an error reply) to (status, reason)."""
     limit = limit_failure(outcome, req, cpu_ms)
@@ -155,24 +227,29 @@ def _call(job, req):
                 status, reason = _failure(job, outcome, payload, req, cpu_ms)
                 load_failure = (status, f"loading the program failed: {reason}")
                 break
-        outcome, payload, used = cand.exchange({"call": inputs[i], "kw": []}, cpu_ms, wall_ms)
-        if outcome == "reply" and "v" in payload and len(payload) == 1:
-            try:
-                pyvalue.decode(payload["v"])
-                results.append({"status": "ok", "value": payload["v"], "cpuMs": int(used)})
-                i += 1
-                continue
-            except pyvalue.DecodeError as e:
-                outcome, payload = "bad", f"malformed value: {e}"
-        if outcome != "reply":
-            outcome = finish_dead_candidate(outcome)
-        status, reason = _failure(job, outcome, payload, req, cpu_ms)
-        results.append({"status": status, "reason": cut(reason), "cpuMs": int(used)})
-        i += 1
-        if fail_fast or status == "output_limit_exceeded":
+        stop = False
+        for outcome, payload, used in cand.calls(inputs, i, cpu_ms, wall_ms):
+            if outcome == "reply" and "v" in payload and len(payload) == 1:
+                try:
+                    pyvalue.decode(payload["v"])
+                    results.append({"status": "ok", "value": payload["v"], "cpuMs": int(used)})
+                    i += 1
+                    continue
+                except pyvalue.DecodeError as e:
+                    outcome, payload = "bad", f"malformed value: {e}"
+            if outcome != "reply":
+                outcome = finish_dead_candidate(outcome)
+            status, reason = _failure(job, outcome, payload, req, cpu_ms)
+            results.append({"status": status, "reason": cut(reason), "cpuMs": int(used)})
+            i += 1
+            if fail_fast or status == "output_limit_exceeded":
+                stop = True
+            elif cand is not None and outcome == "bad":
+                finish_dead_candidate(outcome)
+            if stop or cand is None:
+                break
+        if stop:
             break
-        if cand is not None and outcome == "bad":
-            finish_dead_candidate(outcome)
     if cand is not None:
         job.end_candidate()
         cand.close()
