@@ -86,7 +86,7 @@ export class AdmissionQueue {
    */
   tryReserve(n: number): boolean {
     if (n === 0) return true;
-    if (this.outstandingItems + n > this.limit || this.waitAheadMs() > (this.maxQueueWaitMs ?? Infinity)) {
+    if (this.refusal(n) !== undefined) {
       this.stats.rejectedItems += n;
       this.stats.rejectedRequests++;
       return false;
@@ -152,6 +152,19 @@ export class AdmissionQueue {
       this.waiters.push(waiter);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /**
+   * Why `n` items cannot be reserved now (the queue's room, then the wait bound), or undefined when they can: the
+   * one test `tryReserve` applies, worded for the caller's `overloaded` answer.
+   */
+  refusal(n: number): string | undefined {
+    const held = this.outstandingItems;
+    if (held + n > this.limit) return `the judging queue is full (${held} items held, limit ${this.limit})`;
+    if (this.maxQueueWaitMs !== null && this.waitAheadMs() > this.maxQueueWaitMs) {
+      return `the judging queue's wait exceeds ${this.maxQueueWaitMs} ms (${held} items held, about ${Math.round(this.waitAheadMs())} ms of work ahead)`;
+    }
+    return undefined;
   }
 
   /**

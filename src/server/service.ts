@@ -272,12 +272,8 @@ export class JudgeService {
       throw new ServiceError('overloaded', fleet.reason, undefined, fleet.retryAfterSeconds);
     }
     if (!this.admission.tryReserve(n)) {
-      const held = this.admission.outstanding;
-      const why = held + n > this.admission.limit
-        ? `the judging queue is full (${held} items held, limit ${this.admission.limit})`
-        : `the judging queue's wait exceeds ${this.admission.maxQueueWaitMs} ms (${held} items held, about ${Math.round(this.admission.waitAheadMs())} ms of work ahead)`;
-      throw new ServiceError('overloaded', why,
-        undefined, this.admission.retryAfterSeconds(n));
+      // A refusal leaves the queue as it was, so `refusal` words the same test `tryReserve` just failed.
+      throw new ServiceError('overloaded', this.admission.refusal(n) ?? 'the judging queue is full', undefined, this.admission.retryAfterSeconds(n));
     }
   }
 
