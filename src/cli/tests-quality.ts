@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { firstPerProblem, testsQuality, type ProblemQuality, type TestsQualityReport } from '../apps/tests-quality/index.js';
+import { DEFAULT_STOP_AFTER_TIMEOUTS, firstPerProblem, testsQuality, type ProblemQuality, type TestsQualityReport } from '../apps/tests-quality/index.js';
 import { createJudge } from '../engine/factory.js';
 import { datasetHash, detectProblemFormat, readProblems, readSampleFile } from '../formats/index.js';
 import type { Problem, Sample } from '../formats/types.js';
@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 interface Flags {
   problems: string; correct: string; incorrect: string; format: string; mutants: number; jobs?: number; json?: boolean; out?: string;
   timeLimit?: number; memoryLimit?: number; cacheDir?: string; unsafeNoSandbox?: boolean; show: number; perProblem?: number;
-  store?: string | true; name?: string;
+  store?: string | true; name?: string; stopAfterTimeouts: number;
 }
 
 function pct(x: number | null | undefined): string {
@@ -56,6 +56,9 @@ function text(report: TestsQualityReport, show: number): string {
       + (o.baseTnr === null ? '' : `; base inputs only: TNR ${pct(o.baseTnr)}`),
     `redundant tests ${o.redundantTests} of ${o.tests}; minimal subsets with the same detection: ${o.minimalSubsetTests} tests`,
     `mutation score ${pct(o.mutationScore)} (${o.killedMutants} killed of ${o.mutants - o.stillbornMutants} viable mutants, ${o.stillbornMutants} stillborn)`,
+    o.stopAfterTimeouts === null ? 'every test of every program run'
+      : `not run (programs stopped after ${o.stopAfterTimeouts} time-out${o.stopAfterTimeouts === 1 ? '' : 's'}): ${o.notRunCells} solution×test cells`
+        + ` of ${o.stoppedSolutions} solutions, ${o.mutantNotRunCells} mutant×test cells`,
   ];
   const worst = [...report.problems].sort((a, b) => (a.tnr ?? 2) - (b.tnr ?? 2) || (a.taskId < b.taskId ? -1 : 1)).slice(0, show);
   if (worst.length > 0) lines.push(`problems by TNR, lowest first (${worst.length} of ${report.problems.length}; --json for all):`, ...worst.map(problemLine));
@@ -71,6 +74,8 @@ export function register(program: Command): void {
     .requiredOption('--incorrect <file>', 'samples known to be incorrect')
     .option('--format <format>', 'problems format', 'auto')
     .option('--mutants <n>', 'mutants of the reference solution per problem (0: none)', (v) => (v === '0' ? 0 : parsePositiveInt(v)), 20)
+    .option('--stop-after-timeouts <k>', 'stop a program\'s remaining tests after its k-th time-out (not run, counted; 0: run every test)',
+      (v) => (v === '0' ? 0 : parsePositiveInt(v)), DEFAULT_STOP_AFTER_TIMEOUTS)
     .option('--jobs <n>', 'sandbox slots (default: number of cores)', parsePositiveInt)
     .option('--time-limit <seconds>', 'CPU time limit per test', parseTimeLimitSeconds)
     .option('--memory-limit <MiB>', 'memory limit', parseMemoryLimitMiB)
@@ -96,11 +101,12 @@ export function register(program: Command): void {
         languages: context.languages, modes: context.modes, limits, cacheDir: flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir) });
       try {
         const report = await testsQuality({ judge, problems, datasetHash: await datasetHash(flags.problems), correct, incorrect,
-          mutantsPerProblem: flags.mutants, submission: context,
+          mutantsPerProblem: flags.mutants, submission: context, stopAfterTimeouts: flags.stopAfterTimeouts === 0 ? null : flags.stopAfterTimeouts,
           onProgress: (done, total) => { if (process.stderr.isTTY && !flags.json) process.stderr.write(`\rjudged ${done}/${total}`); } });
         if (process.stderr.isTTY && !flags.json) process.stderr.write('\n');
         const inputs = { problemsFile: flags.problems, correctFile: flags.correct, incorrectFile: flags.incorrect, format,
-          ...(flags.perProblem === undefined ? {} : { perProblem: flags.perProblem }), mutantsPerProblem: flags.mutants };
+          ...(flags.perProblem === undefined ? {} : { perProblem: flags.perProblem }), mutantsPerProblem: flags.mutants,
+          stopAfterTimeouts: flags.stopAfterTimeouts === 0 ? null : flags.stopAfterTimeouts };
         const json = JSON.stringify({ ...inputs, ...report });
         if (flags.out !== undefined) await writeFile(flags.out, json + '\n');
         if (flags.store !== undefined) {

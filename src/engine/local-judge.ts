@@ -50,8 +50,20 @@ import { harnessInterpreter, PythonHarnessPool } from './harness-pool.js';
 export { harnessInterpreter };
 import { SharedWork } from './shared-work.js';
 
-/** Verdicts remembered for deduplication (a verdict is a few hundred bytes). */
+/** Verdicts remembered for deduplication (a fail-fast verdict is a few hundred bytes). */
 const MEMO_CAPACITY = 200_000;
+
+/**
+ * The memo's weight budget: verdicts plus the test results they hold (`memoWeight`). A verdict with every test kept
+ * can hold ~1,000 results (HumanEval+ without fail-fast), so a count alone does not bound memory: 200,000 of
+ * those reached Node's 4 GB heap. At roughly 100-200 bytes a result, 1,000,000 is ~100-200 MB.
+ */
+export const MEMO_WEIGHT = 1_000_000;
+
+/** A verdict's weight in the memo: 1 for itself, 1 per test result it holds. */
+export function memoWeight(verdict: Verdict): number {
+  return 1 + verdict.tests.length;
+}
 
 /**
  * Detailed verdicts remembered for callers that ask for detail (a program session resubmitting the same code):
@@ -100,6 +112,7 @@ interface Resolved extends ResolvedProblem {
   readonly language: Language | undefined;
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
+  readonly stopAfterTimeouts: number | null;
 }
 
 /** Problems by dataset hash, then task id. */
@@ -131,8 +144,10 @@ export class LocalJudge implements Judge {
   private readonly executor: Executor;
   private readonly harness: PythonHarnessPool;
   private readonly plans: PlanExecutor;
-  private readonly memo = new SharedWork<Verdict>(MEMO_CAPACITY, (v) => v.status !== 'internal_error');
-  private readonly detailMemo = new SharedWork<DetailedVerdict>(DETAIL_MEMO_CAPACITY, (v) => v.status !== 'internal_error');
+  private readonly memo = new SharedWork<Verdict>(MEMO_CAPACITY, (v) => v.status !== 'internal_error',
+    { weigh: memoWeight, maxWeight: MEMO_WEIGHT });
+  private readonly detailMemo = new SharedWork<DetailedVerdict>(DETAIL_MEMO_CAPACITY, (v) => v.status !== 'internal_error',
+    { weigh: memoWeight, maxWeight: MEMO_WEIGHT / 10 });
   private readonly references = new Map<string, Promise<unknown>>();
   /** Content hashes of inline problems (memo keys) and reference fingerprints, by problem object. */
   private readonly inlineHashes = new WeakMap<object, string>();
@@ -300,7 +315,16 @@ export class LocalJudge implements Judge {
     return {
       problem, mode, datasetHash, language, program: { language: id, source: request.program.source },
       limits: this.limits(request.limits), failFast: request.failFast === true,
+      stopAfterTimeouts: this.stopAfterTimeouts(request),
     };
+  }
+
+  /** @throws JudgeRequestError for a `stopAfterTimeouts` that is not a positive integer. */
+  private stopAfterTimeouts(request: JudgeRequest): number | null {
+    const k = request.stopAfterTimeouts;
+    if (k === undefined || request.failFast === true) return null;
+    if (!Number.isInteger(k) || k < 1) throw new JudgeRequestError(`stopAfterTimeouts ${k} is not a positive integer`, 'limits');
+    return k;
   }
 
   private limits(requested: Partial<JudgeLimits> | undefined): JudgeLimits {
@@ -328,7 +352,7 @@ export class LocalJudge implements Judge {
     const problem = r.datasetHash ?? `inline:${LocalJudge.remembered(this.inlineHashes, r.problem,
       () => createHash('sha256').update(JSON.stringify(r.problem)).digest('hex'))}`;
     const { cpuMs, memoryKiB, outputBytes } = r.limits;
-    return [problem, r.problem.taskId, programHash(r.program.language, r.program.source), r.failFast, cpuMs, memoryKiB, outputBytes].join('\0');
+    return [problem, r.problem.taskId, programHash(r.program.language, r.program.source), r.failFast, r.stopAfterTimeouts ?? '', cpuMs, memoryKiB, outputBytes].join('\0');
   }
 
   /** `attempt` again while its result is Crucible's failure, at most `INTERNAL_ERROR_RETRIES` more times. */
@@ -345,7 +369,7 @@ export class LocalJudge implements Judge {
       const reference = await this.reference(r);
       signal.throwIfAborted();
       const calibration = this.options.calibration === undefined ? CALIBRATED_TIME_DEFAULTS : this.options.calibration;
-      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, reference, calibration };
+      const context: ModeContext<unknown> = { limits: r.limits, failFast: r.failFast, stopAfterTimeouts: r.stopAfterTimeouts, reference, calibration };
       const plan = r.mode.plan(r.problem, r.program, context);
       const outcome = await this.plans.execute(r.mode, r.problem, plan, { signal, ...(r.language === undefined ? {} : { language: r.language }) });
       const verdict: Verdict = r.mode.verdict(r.problem, outcome, context);

@@ -44,6 +44,10 @@ export interface Program {
  * One submission to judge. `limits` override the judge's defaults (`JudgeLimits`: CPU ms per program or per
  * test, memory KiB, output bytes); a problem's own limits (e.g. an io problem's `timeLimitMs`) still win.
  * `failFast` stops at the first failing test (binary rewards): the verdict stays exact, fewer tests are reported.
+ * `stopAfterTimeouts` k (only without `failFast`; honoured by `call` problems, the EvalPlus inputs, where a program
+ * that never ends would otherwise cost one time limit per input): after the k-th test that hit the time limit the
+ * rest are not run; the verdict says how many in `notRun`, and is the same failure it would have been (a time-out
+ * is a failure), only with fewer per-test results. Other kinds run every test as without it.
  * `analysis` asks for the program's static analysis too (`true`: every analyser that reads its language; a list:
  * those analysers, `src/analysis/analyzers.ts`): the judge that judges the sample (this machine's, or a queue
  * worker's) runs each analyser in its sandbox and returns the report as the verdict's `analysis`. It is not part of
@@ -54,6 +58,7 @@ export interface JudgeRequest {
   readonly problem: ProblemSpec;
   readonly program: Program;
   readonly failFast?: boolean;
+  readonly stopAfterTimeouts?: number;
   readonly limits?: Partial<JudgeLimits>;
   readonly analysis?: AnalysisOption;
 }

@@ -38,6 +38,8 @@ export interface ModeContext<R = unknown> {
   /** Limits of this request: the judge's defaults overridden by the request's. */
   readonly limits: JudgeLimits;
   readonly failFast: boolean;
+  /** `JudgeRequest.stopAfterTimeouts` (null: run every test); only meaningful without `failFast`. */
+  readonly stopAfterTimeouts: number | null;
   readonly reference: R;
   /**
    * How a mode whose reference measures the reference solution's CPU time turns it into the program's CPU limit

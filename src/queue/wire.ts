@@ -168,7 +168,8 @@ const harnessLimits = { cpuMs: positiveInt, wallMs: positiveInt, memoryKiB: posi
 const harnessJobSchema = z.discriminatedUnion('mode', [
   z.object({ mode: z.literal('unit_test'), program: text, prelude: text, test: text, entryPoint: text, ...harnessLimits }),
   z.object({ mode: z.literal('script'), program: text, asserts: z.array(text), ...harnessLimits }),
-  z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(), ...harnessLimits }),
+  z.object({ mode: z.literal('call'), program: text, entryPoint: text, inputs: z.array(z.unknown()), failFast: z.boolean().optional(),
+    stopAfterTimeouts: z.number().int().positive().optional(), ...harnessLimits }),
   z.object({ mode: z.literal('assertions'), program: text, prelude: text, entryPoint: text, assertions: z.array(text), ...harnessLimits }),
 ]);
 
@@ -186,7 +187,7 @@ const judgePayloadSchema = z.object({
   v: z.literal(WIRE_VERSION), kind: z.literal('judge'), detail: z.boolean(),
   request: z.object({
     problem: problemSpecSchema, program: z.object({ language: text.min(1), source: text }),
-    failFast: z.boolean().optional(), limits: limitsSchema.optional(), analysis: analysisOptionSchema.optional(),
+    failFast: z.boolean().optional(), stopAfterTimeouts: z.number().int().positive().optional(), limits: limitsSchema.optional(), analysis: analysisOptionSchema.optional(),
   }),
 });
 
@@ -250,6 +251,7 @@ export function judgePayload(request: JudgeRequest, detail: boolean): JobPayload
       problem: wireProblemSpec(request.problem),
       program: { language: request.program.language, source: request.program.source },
       ...(request.failFast === undefined ? {} : { failFast: request.failFast }),
+      ...(request.stopAfterTimeouts === undefined ? {} : { stopAfterTimeouts: request.stopAfterTimeouts }),
       ...(request.limits === undefined ? {} : { limits: { ...request.limits } }),
       ...(request.analysis === undefined ? {} : { analysis: request.analysis === true ? true : [...request.analysis] }),
     },
@@ -278,6 +280,7 @@ export const verdictSchema = z.object({
   status: sampleStatusSchema, passed: z.boolean(), plusStatus: sampleStatusSchema.optional(), plusPassed: z.boolean().optional(),
   tests: z.array(testResultSchema), testCount: z.number().int().nonnegative(), cpuMs: nonNegative, wallMs: nonNegative,
   reason: text.optional(), score: z.number().min(0).max(1).optional(), formal: formalCheckSchema.optional(),
+  notRun: z.number().int().positive().optional(),
   detail: z.object({ failures: z.array(failedTestDetailSchema).optional(), stderr: text.optional(), memoryKiB: nonNegative.optional() }).optional(),
   analysis: analysisReportSchema.optional(),
 });

@@ -36,7 +36,9 @@ export interface TestResult {
  * A judged submission. `passed` only when every test ran and passed. `tests` may hold fewer than `testCount`
  * results after a fail-fast stop. EvalPlus problems add `plusStatus`/`plusPassed` (`plusPassed` only when base
  * passed too). `score` in [0, 1] is partial credit for modes that define one (IOI subtasks, graded checkers);
- * absent means all-or-nothing. `cpuMs`/`wallMs` sum the program's executions, ms.
+ * absent means all-or-nothing. `cpuMs`/`wallMs` sum the program's executions, ms. `notRun`: tests left unrun because
+ * the run stopped after the time-outs the request allowed (`JudgeRequest.stopAfterTimeouts`): those tests are absent
+ * from `tests`, neither passed nor failed; absent when every test ran or the stop was fail-fast's.
  */
 export interface Verdict {
   readonly status: SampleStatus;
@@ -53,6 +55,7 @@ export interface Verdict {
   readonly analysis?: AnalysisReport;
   /** The formal check of a design against its reference (`verilog` with `formal`): beside `status`, never replacing it. */
   readonly formal?: FormalCheck;
+  readonly notRun?: number;
 }
 
 const nonNegative = z.number().finite().nonnegative();

@@ -12,7 +12,7 @@ import { defaultSubmissionContext } from '../../src/kinds/index.js';
 import { createJudge } from '../../src/engine/factory.js';
 import { firstPerProblem, testsQuality } from '../../src/apps/tests-quality/index.js';
 import { mutantsOf, mutationPlaces } from '../../src/apps/tests-quality/mutants.js';
-import { HUMANEVAL } from '../support/data.js';
+import { HUMANEVAL, HUMANEVAL_PLUS } from '../support/data.js';
 
 const MAX_CPP = `#include <cstdio>
 int main() {
@@ -81,6 +81,25 @@ describe('tests-quality on real programs', () => {
     // Only distance < threshold -> <= survives HumanEval's check (no test has a pair exactly `threshold` apart).
     assert.equal(m.killed, 4, JSON.stringify(m));
     assert.deepEqual(m.survivors.map((s) => `${s.from}->${s.to}`), ['<-><=']);
+  });
+
+  test('HumanEval+/0: a program that never ends is stopped after its first time-out; its other inputs are not run, and counted', async () => {
+    const [problem] = await readProblems(HUMANEVAL_PLUS);
+    const canonical = (problem as { canonicalSolution: string }).canonicalSolution;
+    const id = problem!.taskId;
+    const report = await testsQuality({ judge, problems: [problem!], datasetHash: 'tq-hep0', mutantsPerProblem: 0, submission: context,
+      correct: [{ taskId: id, index: 0, completion: canonical }],
+      incorrect: [{ taskId: id, index: 0, completion: '    while True:\n        pass\n' }, { taskId: id, index: 1, completion: '    return False\n' }] });
+    const [q] = report.problems;
+    assert.ok(q!.testCount > 100, String(q!.testCount));
+    assert.deepEqual([q!.tpr, q!.tnr, q!.undetected], [1, 1, []]);
+    // The looping program failed input 0 (its time-out) and ran nothing else: caught by test 0 alone.
+    assert.equal(q!.notRunCells, q!.testCount - 1);
+    assert.ok(q!.tests[0]!.catches.includes(0));
+    assert.ok(q!.tests.slice(1).every((t) => !t.catches.includes(0)));
+    // `return False` ran every input: caught wherever True is expected.
+    assert.ok(q!.tests.filter((t) => t.catches.includes(1)).length > 1);
+    assert.deepEqual([report.overall.stopAfterTimeouts, report.overall.notRunCells, report.overall.stoppedSolutions], [1, q!.testCount - 1, 1]);
   });
 });
 

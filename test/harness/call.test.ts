@@ -105,6 +105,27 @@ describe('python harness, call mode', () => {
     assert.deepEqual((stop.results as CallResult[]).map((x) => x.status), ['ok', 'time_limit_exceeded']);
   });
 
+  it('stopAfterTimeouts k: after the k-th time-out the rest are not run, and the response says so', async () => {
+    const program = 'def f(x):\n    while x: pass\n    return 7\n';
+    const inputs = [[false], [true], [false], [true], [true], [false]];
+    const one = await box.request(callJob(program, inputs, { cpuMs: 200, failFast: false, stopAfterTimeouts: 1 }));
+    assert.equal(one.status, 'time_limit_exceeded');
+    assert.deepEqual((one.results as CallResult[]).map((x) => x.status), ['ok', 'time_limit_exceeded']);
+    assert.equal(one['stoppedAfterTimeouts'], 1);
+    const two = await box.request(callJob(program, inputs, { cpuMs: 200, failFast: false, stopAfterTimeouts: 2 }));
+    assert.deepEqual((two.results as CallResult[]).map((x) => x.status), ['ok', 'time_limit_exceeded', 'ok', 'time_limit_exceeded']);
+    assert.equal(two['stoppedAfterTimeouts'], 2);
+    // A time-out on the last input leaves nothing unrun: no stop is reported.
+    const last = await box.request(callJob(program, [[false], [true]], { cpuMs: 200, failFast: false, stopAfterTimeouts: 1 }));
+    assert.deepEqual((last.results as CallResult[]).map((x) => x.status), ['ok', 'time_limit_exceeded']);
+    assert.equal(last['stoppedAfterTimeouts'], undefined);
+    // Other failures do not count: an exception on every input still runs them all.
+    const raising = await box.request(callJob('def f(x):\n    raise ValueError(x)\n', inputs, { failFast: false, stopAfterTimeouts: 1 }));
+    assert.equal((raising.results as CallResult[]).length, inputs.length);
+    const bad = await box.request(callJob(program, inputs, { failFast: false, stopAfterTimeouts: 0 }));
+    assert.equal(bad.status, 'internal_error');
+  });
+
   it('calls sent ahead: answers stay in order, each input is charged its own CPU, a failure mid-stream stops or re-forks', async () => {
     // 200 inputs: far more than the calls Z sends ahead (CALLS_AHEAD), so answers stream while calls are queued in C.
     const program = 'def f(x):\n    if x == 150:\n        n = 0\n        while n < 10_000_000: n += 1\n    if x == 170:\n        raise ValueError(x)\n    return [x] * 3\n';

@@ -21,6 +21,19 @@ test('TPR, TNR, catches and false alarms', () => {
   assert.throws(() => suiteQuality({ testCount: 2, correct: [v('1')], incorrect: [] }), RangeError);
 });
 
+test('not-run tests (null) neither catch nor alarm; their solution is not accepted; the cells are counted', () => {
+  // Incorrect solution 0 timed out on test 1 and was stopped: tests 2 and 3 did not run.
+  const q = suiteQuality({
+    testCount: 4,
+    correct: [v('1111'), [true, false, null, null]],
+    incorrect: [[true, false, null, null], v('1110')],
+  });
+  assert.deepEqual([q.tpr, q.tnr, q.undetected, q.notRunCells], [0.5, 1, [], 4]);
+  assert.deepEqual(q.tests.map((t) => [t.catches, t.falseAlarms]), [[[], []], [[0], [1]], [[], []], [[1], []]]);
+  assert.deepEqual(q.minimalSubset, [1, 3]);
+  assert.equal(suiteQuality({ testCount: 2, correct: [v('11')], incorrect: [] }).notRunCells, 0);
+});
+
 test('the exact cover beats greedy where greedy is known to fail; past the node budget greedy is used and said so', () => {
   // Universe 0..5. Greedy takes the big set {0,1,2,3} first and then needs two more; {0,2,4} + {1,3,5} cover it with two.
   const catches = [[0, 1, 2, 3], [0, 2, 4], [1, 3, 5], [4], [5]];

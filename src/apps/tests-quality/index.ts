@@ -5,6 +5,12 @@
  * a minimal subset with the same detection, and the mutation score (`mutants.ts`). Everything runs through the
  * `Judge` in the sandbox, mutants included: they are candidates like any other.
  *
+ * A program that never ends would be timed out input by input (~1,000 EvalPlus inputs × the per-input limit), so
+ * programs are judged with `stopAfterTimeouts` (default 1, `TestsQualityOptions.stopAfterTimeouts`): after that many
+ * time-outs the rest of its tests are not run. Not-run cells are neither passed nor failed (`src/metrics/test-suite.ts`):
+ * the program is still rejected (it failed the test that timed out), catching tests and the minimal subset use only
+ * the tests that ran, and the report counts the not-run cells (`notRunCells`, `mutation.notRunCells`).
+ *
  * Not counted (reported as `excluded`): solutions Crucible could not judge (`internal_error`), problems whose
  * reference failed (`reference_failed`), and stillborn mutants (`compile_error`, or a Python mutant that does not
  * parse: a SyntaxError/IndentationError reason with no test passed).
@@ -31,6 +37,8 @@ export interface TestsQualityOptions {
   readonly incorrect: readonly Sample[];
   /** Mutants per problem (0: none). Default 20. */
   readonly mutantsPerProblem?: number;
+  /** Time-outs after which a program's remaining tests are not run (`JudgeRequest.stopAfterTimeouts`); null: run all. Default 1. */
+  readonly stopAfterTimeouts?: number | null;
   readonly submission?: SubmissionContext;
   readonly concurrency?: number;
   readonly onProgress?: (done: number, total: number) => void;
@@ -48,6 +56,8 @@ export interface MutationResult {
   readonly survivors: readonly Omit<Mutant, 'source'>[];
   /** Per test, the ids of the mutants it kills. */
   readonly killsByTest: readonly (readonly number[])[];
+  /** Viable mutant × test cells not run (the mutant was stopped after its time-outs). */
+  readonly notRunCells: number;
 }
 
 /** The quality of one problem's suite: `SuiteQuality` (indices refer to `correctSamples` / `incorrectSamples`). */
@@ -84,6 +94,13 @@ export interface TestsQualityReport {
     readonly stillbornMutants: number;
     readonly killedMutants: number;
     readonly mutationScore: number | null;
+    /** The time-out rule the programs were judged with (null: every test run). */
+    readonly stopAfterTimeouts: number | null;
+    /** Labelled solution × test cells not run, and solutions with any. */
+    readonly notRunCells: number;
+    readonly stoppedSolutions: number;
+    /** Viable mutant × test cells not run. */
+    readonly mutantNotRunCells: number;
   };
 }
 
@@ -97,21 +114,37 @@ export function firstPerProblem(samples: readonly Sample[], n: number): Sample[]
   });
 }
 
-/** What is kept of a verdict: its status and reason, and per test 1 (passed) or 0 (failed or not run). */
+/** A test's cell in `Outcome.cells`. */
+const FAILED = 0;
+const PASSED = 1;
+const NOT_RUN = 2;
+
+/**
+ * What is kept of a verdict (one byte per test, not the verdict's test results): its status and reason, and per
+ * test PASSED, FAILED, or NOT_RUN. A test absent from the verdict is NOT_RUN when the judge stopped the program after
+ * its time-outs (`Verdict.notRun`), else FAILED (a program that did not load, or stopped by its own failure, fails
+ * every test it did not reach).
+ */
 interface Outcome {
   readonly status: Verdict['status'];
   readonly reason: string | undefined;
-  readonly passed: Uint8Array;
+  readonly cells: Uint8Array;
 }
 
 function outcomeOf(verdict: Verdict, testCount: number): Outcome {
-  const passed = new Uint8Array(testCount);
-  for (const t of verdict.tests) if (t.index < testCount && t.status === 'passed') passed[t.index] = 1;
-  return { status: verdict.status, reason: verdict.reason, passed };
+  const cells = new Uint8Array(testCount).fill((verdict.notRun ?? 0) > 0 ? NOT_RUN : FAILED);
+  for (const t of verdict.tests) if (t.index < testCount) cells[t.index] = t.status === 'passed' ? PASSED : FAILED;
+  return { status: verdict.status, reason: verdict.reason, cells };
 }
 
-function passVector(outcome: Outcome): boolean[] {
-  return Array.from(outcome.passed, (x) => x === 1);
+function passVector(outcome: Outcome): PassVector {
+  return Array.from(outcome.cells, (x) => (x === NOT_RUN ? null : x === PASSED));
+}
+
+function notRunCells(outcome: Outcome): number {
+  let n = 0;
+  for (const x of outcome.cells) if (x === NOT_RUN) n++;
+  return n;
 }
 
 interface Job { readonly problem: Problem; readonly sample: Sample; readonly role: 'correct' | 'incorrect' | 'mutant'; readonly mutant?: Mutant }
@@ -134,16 +167,20 @@ function mutantJobs(problem: Problem, max: number): { jobs: Job[]; language?: st
 
 function stillborn(outcome: Outcome): boolean {
   if (outcome.status === 'compile_error') return true;
-  return outcome.passed.every((x) => x === 0) && /\b(SyntaxError|IndentationError|TabError)\b/.test(outcome.reason ?? '');
+  return outcome.cells.every((x) => x !== PASSED) && /\b(SyntaxError|IndentationError|TabError)\b/.test(outcome.reason ?? '');
 }
 
-/** Judge one job with every test run; Crucible's failures become `internal_error`. */
+/** `TestsQualityOptions.stopAfterTimeouts` by default. */
+export const DEFAULT_STOP_AFTER_TIMEOUTS = 1;
+
+/** Judge one job with every test run (but the time-out rule); Crucible's failures become `internal_error`. */
 async function judgeJob(options: TestsQualityOptions, context: SubmissionContext, job: Job): Promise<Verdict> {
   const prepared = prepareSample(job.problem, job.sample, context);
   if (prepared.kind === 'decided') return prepared.verdict;
   try {
+    const stop = options.stopAfterTimeouts === undefined ? DEFAULT_STOP_AFTER_TIMEOUTS : options.stopAfterTimeouts;
     return await options.judge.judge({ problem: { datasetHash: options.datasetHash, taskId: job.problem.taskId },
-      program: prepared.program, failFast: false }, options.signal === undefined ? {} : { signal: options.signal });
+      program: prepared.program, failFast: false, ...(stop === null ? {} : { stopAfterTimeouts: stop }) }, options.signal === undefined ? {} : { signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted === true) throw error;
     return verdictWithoutTests('internal_error', prepared.testCount, `crucible failed: ${messageOf(error)}`);
@@ -181,7 +218,9 @@ export async function testsQuality(options: TestsQualityOptions): Promise<TestsQ
   });
   const problems = options.problems.filter((p) => mutation.has(p.taskId))
     .map((p) => problemQuality(p, context, jobs.filter((j) => j.problem === p), verdicts, mutation.get(p.taskId)!));
-  return { problems, overall: overallOf(problems) };
+  const stop = options.stopAfterTimeouts === undefined ? DEFAULT_STOP_AFTER_TIMEOUTS : options.stopAfterTimeouts;
+  const stoppedSolutions = jobs.filter((j) => j.role !== 'mutant' && mutation.has(j.problem.taskId) && notRunCells(verdicts.get(j)!) > 0).length;
+  return { problems, overall: overallOf(problems, stop, stoppedSolutions) };
 }
 
 function problemQuality(problem: Problem, context: SubmissionContext, jobs: readonly Job[], verdicts: ReadonlyMap<Job, Outcome>,
@@ -215,9 +254,12 @@ function mutationOf(language: string, mutants: readonly Job[], verdicts: Readonl
   const killsByTest: number[][] = Array.from({ length: testCount }, () => []);
   const survivors: Omit<Mutant, 'source'>[] = [];
   let killed = 0;
+  let notRun = 0;
   for (const j of viable) {
-    const v = passVector(verdicts.get(j)!);
-    const kills = v.flatMap((passed, t) => (passed ? [] : [t]));
+    const outcome = verdicts.get(j)!;
+    notRun += notRunCells(outcome);
+    const kills: number[] = [];
+    outcome.cells.forEach((x, t) => { if (x === FAILED) kills.push(t); });
     for (const t of kills) killsByTest[t]!.push(j.mutant!.id);
     if (kills.length > 0) killed++;
     else {
@@ -226,7 +268,7 @@ function mutationOf(language: string, mutants: readonly Job[], verdicts: Readonl
     }
   }
   return { language, generated: mutants.length, stillborn: mutants.length - viable.length, killed,
-    score: viable.length === 0 ? null : killed / viable.length, survivors, killsByTest };
+    score: viable.length === 0 ? null : killed / viable.length, survivors, killsByTest, notRunCells: notRun };
 }
 
 function mean(xs: readonly (number | null | undefined)[]): number | null {
@@ -234,7 +276,7 @@ function mean(xs: readonly (number | null | undefined)[]): number | null {
   return v.length === 0 ? null : v.reduce((a, x) => a + x, 0) / v.length;
 }
 
-function overallOf(problems: readonly ProblemQuality[]): TestsQualityReport['overall'] {
+function overallOf(problems: readonly ProblemQuality[], stopAfterTimeouts: number | null, stoppedSolutions: number): TestsQualityReport['overall'] {
   const sum = (f: (p: ProblemQuality) => number): number => problems.reduce((a, p) => a + f(p), 0);
   const correct = sum((p) => p.correct);
   const incorrect = sum((p) => p.incorrect);
@@ -257,5 +299,9 @@ function overallOf(problems: readonly ProblemQuality[]): TestsQualityReport['ove
     stillbornMutants: sum((p) => p.mutation?.stillborn ?? 0),
     killedMutants: killed,
     mutationScore: viable === 0 ? null : killed / viable,
+    stopAfterTimeouts,
+    notRunCells: sum((p) => p.notRunCells),
+    stoppedSolutions,
+    mutantNotRunCells: sum((p) => p.mutation?.notRunCells ?? 0),
   };
 }

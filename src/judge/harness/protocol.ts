@@ -12,7 +12,8 @@ import { z } from 'zod';
  * One job for the harness: `unit_test` (HumanEval: `prelude` + `test` judge `program` by `check(entryPoint)`),
  * `script` (MBPP: `program` — the program, then the setup — judged by the assert lines `asserts`, each evaluated
  * by the tester, the program's process evaluating only the calls into it: `crucible_harness/split_asserts.py`),
- * `call` (EvalPlus: call `entryPoint` on each argument list of `inputs`, PyValue answers back), `assertions`
+ * `call` (EvalPlus: call `entryPoint` on each argument list of `inputs`, PyValue answers back; with `failFast` false,
+ * `stopAfterTimeouts` k stops after the k-th input that hit the time limit, the rest not run), `assertions`
  * (CodeT: each assertion judged on its own under its own limits).
  */
 export type HarnessJob =
@@ -23,7 +24,7 @@ export type HarnessJob =
       readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number }
   | { readonly mode: 'call'; readonly program: string; readonly entryPoint: string; readonly inputs: readonly unknown[];
       readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number; readonly outputBytes: number;
-      readonly failFast?: boolean }
+      readonly failFast?: boolean; readonly stopAfterTimeouts?: number }
   | { readonly mode: 'assertions'; readonly program: string; readonly prelude: string; readonly entryPoint: string;
       readonly assertions: readonly string[]; readonly cpuMs: number; readonly wallMs: number; readonly memoryKiB: number;
       readonly outputBytes: number };
@@ -46,6 +47,8 @@ export const harnessResponseSchema = z.object({
   reason: z.string().optional(),
   stdout: z.string().optional(),
   stderr: z.string().optional(),
+  /** call mode: set (to the job's `stopAfterTimeouts`) when the job stopped after that many time-outs; later inputs did not run. */
+  stoppedAfterTimeouts: z.number().int().positive().optional(),
   /** Set (true) only when the caller cancelled the job: the status is then `internal_error`. */
   cancelled: z.literal(true).optional(),
   results: z.array(z.object({

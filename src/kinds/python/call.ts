@@ -10,14 +10,16 @@
  *
  * With fail-fast (only the verdict is needed) the plan is staged (`stagedCallPlan`): the base inputs, then the plus
  * inputs only for a program whose every base answer the trusted side judged correct. Without it, one job runs
- * every input (full per-test results).
+ * every input (full per-test results), unless the request sets `stopAfterTimeouts` k: the job then stops after the
+ * k-th input that hit the time limit (a program that never ends costs k per-input limits instead of ~1,000), and the
+ * verdict counts the inputs left unrun in `notRun`.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CallProblem } from '../../formats/types.js';
 import { EVALPLUS_TIME_FACTOR, REFERENCE_CPU_FACTOR, wallMsFor, type JudgeLimits } from '../../limits.js';
 import {
-  aggregateTests, failedTestDetail, pyValueSchema, shortReason, TEST_DETAIL_CHARS, type PyValue, type SampleStatus, type TestResult,
+  aggregateTests, failedTestDetail, pyValueSchema, REASON_CHARS, shortReason, TEST_DETAIL_CHARS, type PyValue, type SampleStatus, type TestResult,
   type Verdict,
 } from '../../verdict/index.js';
 import { show } from './compare-pyvalue.js';
@@ -41,13 +43,14 @@ function inputsOf(problem: CallProblem): readonly (readonly PyValue[])[] {
 }
 
 function callJob(problem: CallProblem, program: string, inputs: readonly (readonly PyValue[])[], cpuMs: number,
-  memoryKiB: number, outputBytes: number, failFast: boolean): HarnessJob {
-  return { mode: 'call', program, entryPoint: problem.entryPoint, inputs, cpuMs, wallMs: wallMsFor(cpuMs), memoryKiB, outputBytes, failFast };
+  memoryKiB: number, outputBytes: number, failFast: boolean, stopAfterTimeouts: number | null = null): HarnessJob {
+  return { mode: 'call', program, entryPoint: problem.entryPoint, inputs, cpuMs, wallMs: wallMsFor(cpuMs), memoryKiB, outputBytes, failFast,
+    ...(failFast || stopAfterTimeouts === null ? {} : { stopAfterTimeouts }) };
 }
 
 function callPlan(problem: CallProblem, program: string, cpuMs: number, memoryKiB: number, outputBytes: number,
-  failFast: boolean): HarnessPlan {
-  return { kind: 'harness', job: callJob(problem, program, inputsOf(problem), cpuMs, memoryKiB, outputBytes, failFast) };
+  failFast: boolean, stopAfterTimeouts: number | null = null): HarnessPlan {
+  return { kind: 'harness', job: callJob(problem, program, inputsOf(problem), cpuMs, memoryKiB, outputBytes, failFast, stopAfterTimeouts) };
 }
 
 /**
@@ -163,13 +166,13 @@ const call: JudgingMode<CallProblem, 'harness', unknown, readonly ExpectedOutput
     parse: (problem, outcome) => parseReference(problem, outcome.response),
     schema: expectedSchema,
   }),
-  plan: (problem, program, { limits, failFast, reference }) => {
+  plan: (problem, program, { limits, failFast, stopAfterTimeouts, reference }) => {
     const slowestReferenceMs = reference.reduce((m, e) => Math.max(m, e.referenceCpuMs), 0);
     const perInputMs = Math.max(limits.cpuMs, EVALPLUS_TIME_FACTOR * slowestReferenceMs);
     if (failFast && problem.baseInputs.length > 0 && problem.plusInputs.length > 0) {
       return stagedCallPlan(problem, program.source, perInputMs, limits, reference);
     }
-    return callPlan(problem, program.source, perInputMs, limits.memoryKiB, limits.outputBytes, failFast);
+    return callPlan(problem, program.source, perInputMs, limits.memoryKiB, limits.outputBytes, failFast, stopAfterTimeouts);
   },
   verdict: (problem, outcome, { reference }): Verdict => {
     const response = outcome.response;
@@ -177,7 +180,12 @@ const call: JudgingMode<CallProblem, 'harness', unknown, readonly ExpectedOutput
       return { status: 'internal_error', passed: false, tests: [], cpuMs: response.cpuMs, wallMs: response.wallMs,
         testCount: problem.baseInputs.length + problem.plusInputs.length, ...reasonField(response.reason) };
     }
-    return baseAndPlus(problem, response, inputTests(problem, response, reference));
+    const verdict = baseAndPlus(problem, response, inputTests(problem, response, reference));
+    const notRun = verdict.testCount - verdict.tests.length;
+    if (response.stoppedAfterTimeouts === undefined || notRun <= 0) return verdict;
+    const k = response.stoppedAfterTimeouts;
+    const note = ` (stopped after ${k} time-out${k === 1 ? '' : 's'}: ${notRun} of ${verdict.testCount} inputs not run)`;
+    return { ...verdict, notRun, reason: (verdict.reason ?? 'time limit exceeded').slice(0, REASON_CHARS - note.length) + note };
   },
   detail: (_problem, outcome, verdict) => {
     return harnessDetail(verdict, outcome.response, (t) => actualOf(outcome.response, t));

@@ -4,7 +4,10 @@ Z plays T's role itself: it loads the program into one C (forked through S) over
 the calls, up to CALLS_AHEAD ahead of their answers, and takes the answers in order under per-call CPU and wall limits, with C and Z pinned to one
 CPU for fast round trips. C's answers are checked for shape (pyvalue.decode) and passed through, never
 trusted: the host compares them with the expected outputs. A dead or misbehaving C is replaced before the
-next input; `failFast` (default true) stops at the first failed call. Theory of operation: ../zygote.py.
+next input; `failFast` (default true) stops at the first failed call. Without it, `stopAfterTimeouts` (k, optional)
+stops after the k-th call that hit the time limit: the calls after it are not run (the response says so with
+`stoppedAfterTimeouts: k`), so a program that never ends costs k per-call limits, not one per input. Theory of
+operation: ../zygote.py.
 """
 import os
 import select
@@ -31,6 +34,9 @@ def validate(req):
     for args in req["inputs"]:
         for a in args:
             pyvalue.decode(a, allow_opaque=False)
+    k = req.get("stopAfterTimeouts")
+    if k is not None and (type(k) is not int or k < 1):
+        raise ValueError("field 'stopAfterTimeouts' must be a positive int")
 
 
 class _Candidate:
@@ -203,6 +209,9 @@ def run(z, req):
 def _call(job, req):
     inputs, cpu_ms, wall_ms = req["inputs"], req["cpuMs"], req["wallMs"]
     fail_fast = req.get("failFast", True) is not False
+    stop_after_timeouts = req.get("stopAfterTimeouts")
+    timeouts = 0
+    stopped_after_timeouts = False
     results = []
     cand = None
     load_failure = None
@@ -242,8 +251,12 @@ def _call(job, req):
             status, reason = _failure(job, outcome, payload, req, cpu_ms)
             results.append({"status": status, "reason": cut(reason), "cpuMs": int(used)})
             i += 1
+            if status == "time_limit_exceeded":
+                timeouts += 1
             if fail_fast or status == "output_limit_exceeded":
                 stop = True
+            elif stop_after_timeouts is not None and timeouts >= stop_after_timeouts and i < len(inputs):
+                stop = stopped_after_timeouts = True
             elif cand is not None and outcome == "bad":
                 finish_dead_candidate(outcome)
             if stop or cand is None:
@@ -266,4 +279,6 @@ def _call(job, req):
         status, reason = "memory_limit_exceeded", oom_reason(req)
     out = job.base_response(status, reason)
     out["results"] = results
+    if stopped_after_timeouts:
+        out["stoppedAfterTimeouts"] = stop_after_timeouts
     return out
