@@ -45,7 +45,7 @@ function problemLine(p: ProblemQuality): string {
   const mutation = m === undefined ? `mutants: ${p.mutationSkipped ?? '–'}` : `mutation ${pct(m.score)} (${m.killed}/${m.generated - m.stillborn}, ${m.stillborn} stillborn)`;
   return `  ${p.taskId}: ${p.testCount} tests, TPR ${pct(p.tpr)} (${p.correct}), TNR ${pct(p.tnr)} (${p.incorrect})`
     + `${p.base === undefined ? '' : `, base-only TNR ${pct(p.base.tnr)}`}, ${p.redundant.length} redundant, minimal subset ${p.minimalSubset.length}`
-    + `${p.minimalSubsetExact ? '' : ' (greedy)'}, ${mutation}${p.excluded.internalErrors > 0 ? `, ${p.excluded.internalErrors} internal errors left out` : ''}`;
+    + `${p.minimalSubsetExact ? '' : ' (greedy)'}, ${mutation}${p.notRunCells > 0 ? `, ${p.notRunCells} cells not run` : ''}${p.excluded.internalErrors > 0 ? `, ${p.excluded.internalErrors} internal errors left out` : ''}`;
 }
 
 function text(report: TestsQualityReport, show: number): string {

@@ -14,8 +14,9 @@ import { HUMANEVAL } from '../support/data.js';
 const { dir, crucible, file } = cliWorkspace('tests-quality');
 
 interface Report {
-  perProblem?: number; mutantsPerProblem: number;
-  overall: { problems: number; correct: number; incorrect: number; tpr: number | null; tnr: number | null; mutants: number };
+  perProblem?: number; mutantsPerProblem: number; stopAfterTimeouts: number | null;
+  overall: { problems: number; correct: number; incorrect: number; tpr: number | null; tnr: number | null; mutants: number;
+    stopAfterTimeouts: number | null; notRunCells: number };
   problems: { taskId: string; correctSamples: number[]; incorrectSamples: number[]; mutation?: { generated: number; language: string } }[];
 }
 
@@ -36,6 +37,8 @@ describe('crucible tests-quality', () => {
     assert.equal(run.code, 0, run.stderr);
     const report = JSON.parse(run.stdout) as Report;
     assert.deepEqual([report.perProblem, report.mutantsPerProblem], [1, 3]);
+    // The time-out rule's default, recorded with the inputs and in the overall figures; nothing was stopped here.
+    assert.deepEqual([report.stopAfterTimeouts, report.overall.stopAfterTimeouts, report.overall.notRunCells], [1, 1, 0]);
     assert.deepEqual([report.overall.problems, report.overall.correct, report.overall.incorrect, report.overall.tpr, report.overall.tnr],
       [1, 1, 1, 1, 1]);
     const [q] = report.problems;
@@ -43,10 +46,11 @@ describe('crucible tests-quality', () => {
     assert.deepEqual([q!.mutation?.language, q!.mutation?.generated], ['python', 3]);
     assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), report);
 
-    const all = await crucible(['tests-quality', '--problems', HUMANEVAL, '--correct', correct, '--incorrect', incorrect, '--mutants', '1', '--json']);
+    const all = await crucible(['tests-quality', '--problems', HUMANEVAL, '--correct', correct, '--incorrect', incorrect, '--mutants', '1', '--stop-after-timeouts', '0', '--json']);
     assert.equal(all.code, 0, all.stderr);
     const whole = JSON.parse(all.stdout) as Report;
     assert.equal(whole.perProblem, undefined);
+    assert.deepEqual([whole.stopAfterTimeouts, whole.overall.stopAfterTimeouts], [null, null]);
     assert.deepEqual([whole.problems[0]!.correctSamples, whole.problems[0]!.incorrectSamples, whole.overall.tpr, whole.overall.tnr], [[0, 1], [0, 1], 1, 1]);
   });
 
