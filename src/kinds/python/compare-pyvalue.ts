@@ -246,27 +246,60 @@ export function equalPyValues(actual: PyValue, expected: PyValue, options: Compa
   return applyEvalPlusTolerance(actual, expected, pyEquals(actual, expected), options.atol ?? 0);
 }
 
-/** A short Python-like rendering of a PyValue for reasons (cut to `max` characters). */
+/**
+ * A short Python-like rendering of a PyValue for reasons (cut to `max` characters: the first `max` − 1 and `…`).
+ * Rendered only as far as the cut needs (an EvalPlus answer can be a list of a million numbers: rendering it whole
+ * cost seconds and, kept as a slice in a verdict's reason, pinned the whole rendering in memory), and returned as a
+ * fresh string that holds nothing else alive.
+ */
 export function show(v: PyValue, max = 120): string {
-  const s = render(v, 0);
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+  const out: Rendering = { parts: [], length: 0, cap: max };
+  render(v, 0, out);
+  const s = out.parts.join('');
+  return fresh(s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 }
 
-function render(v: PyValue, depth: number): string {
-  if (depth > 20) return '…';
-  if (v === null) return 'None';
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'string') return JSON.stringify(v);
-  const r = (xs: readonly PyValue[]) => xs.map((x) => render(x, depth + 1)).join(', ');
-  if ('i' in v) return v.i;
-  if ('f' in v) return typeof v.f === 'number' ? (Number.isInteger(v.f) ? v.f.toFixed(1) : String(v.f)) : v.f;
-  if ('c' in v) return `complex(${v.c[0]}, ${v.c[1]})`;
-  if ('l' in v) return `[${r(v.l)}]`;
-  if ('t' in v) return v.t.length === 1 ? `(${r(v.t)},)` : `(${r(v.t)})`;
-  if ('s' in v) return `{${r(v.s)}}`;
-  if ('fs' in v) return `frozenset({${r(v.fs)}})`;
-  if ('d' in v) return `{${v.d.map(([k, x]) => `${render(k, depth + 1)}: ${render(x, depth + 1)}`).join(', ')}}`;
-  if ('b' in v) return `bytes(base64:${v.b})`;
-  if ('o' in v) return `<${v.o}: ${v.r}>`;
-  return '?';
+/** A copy of `s` that is not a slice or concatenation of a larger string (V8 keeps a slice's parent alive). */
+function fresh(s: string): string {
+  return s.split('').join('');
+}
+
+/** Pieces of a rendering so far; rendering stops once `length` passes `cap` (what is there is then a prefix). */
+interface Rendering { readonly parts: string[]; length: number; readonly cap: number }
+
+function emit(out: Rendering, piece: string): boolean {
+  out.parts.push(piece);
+  out.length += piece.length;
+  return out.length <= out.cap;
+}
+
+/** `items` rendered with `each`, separated by ', '; false once the cap is passed. */
+function renderAll<T>(items: readonly T[], out: Rendering, each: (x: T) => boolean): boolean {
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && !emit(out, ', ')) return false;
+    if (!each(items[i]!)) return false;
+  }
+  return true;
+}
+
+/** Append the rendering of `v` to `out`; false once the cap is passed (the caller stops too). */
+function render(v: PyValue, depth: number, out: Rendering): boolean {
+  if (depth > 20) return emit(out, '…');
+  if (v === null) return emit(out, 'None');
+  if (typeof v === 'boolean') return emit(out, v ? 'True' : 'False');
+  if (typeof v === 'string') return emit(out, JSON.stringify(v));
+  const inner = (x: PyValue): boolean => render(x, depth + 1, out);
+  const wrapped = (open: string, xs: readonly PyValue[], close: string): boolean =>
+    emit(out, open) && renderAll(xs, out, inner) && emit(out, close);
+  if ('i' in v) return emit(out, v.i);
+  if ('f' in v) return emit(out, typeof v.f === 'number' ? (Number.isInteger(v.f) ? v.f.toFixed(1) : String(v.f)) : v.f);
+  if ('c' in v) return emit(out, `complex(${v.c[0]}, ${v.c[1]})`);
+  if ('l' in v) return wrapped('[', v.l, ']');
+  if ('t' in v) return wrapped('(', v.t, v.t.length === 1 ? ',)' : ')');
+  if ('s' in v) return wrapped('{', v.s, '}');
+  if ('fs' in v) return wrapped('frozenset({', v.fs, '})');
+  if ('d' in v) return emit(out, '{') && renderAll(v.d, out, ([k, x]) => inner(k) && emit(out, ': ') && inner(x)) && emit(out, '}');
+  if ('b' in v) return emit(out, `bytes(base64:${v.b})`);
+  if ('o' in v) return emit(out, `<${v.o}: ${v.r}>`);
+  return emit(out, '?');
 }

@@ -1,7 +1,7 @@
 /** Hand-checkable cases for Python `==` on PyValues and the EvalPlus float rule. */
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allClose, equalPyValues, isFloats, pyEquals } from '../../../src/kinds/python/compare-pyvalue.js';
+import { allClose, equalPyValues, isFloats, pyEquals, show } from '../../../src/kinds/python/compare-pyvalue.js';
 import { checkPyValue, pyValueSchema, type PyValue } from '../../../src/verdict/index.js';
 
 const i = (n: number | string): PyValue => ({ i: String(n) });
@@ -120,4 +120,51 @@ describe('PyValue validation of untrusted JSON', () => {
     assert.ok(pyValueSchema.safeParse({ t: [{ i: '1' }] }).success);
     assert.ok(!pyValueSchema.safeParse({ t: 1 }).success);
   });
+});
+
+test('show renders only as far as its cut: the same text as the whole rendering cut, never past it on a million-element answer', () => {
+  // The whole rendering, written out plainly, to compare with.
+  const whole = (v: PyValue, depth = 0): string => {
+    if (depth > 20) return '…';
+    if (v === null) return 'None';
+    if (typeof v === 'boolean') return v ? 'True' : 'False';
+    if (typeof v === 'string') return JSON.stringify(v);
+    const r = (xs: readonly PyValue[]): string => xs.map((x) => whole(x, depth + 1)).join(', ');
+    if ('i' in v) return v.i;
+    if ('f' in v) return typeof v.f === 'number' ? (Number.isInteger(v.f) ? v.f.toFixed(1) : String(v.f)) : v.f;
+    if ('l' in v) return `[${r(v.l)}]`;
+    if ('t' in v) return v.t.length === 1 ? `(${r(v.t)},)` : `(${r(v.t)})`;
+    if ('s' in v) return `{${r(v.s)}}`;
+    if ('d' in v) return `{${v.d.map(([k, x]) => `${whole(k, depth + 1)}: ${whole(x, depth + 1)}`).join(', ')}}`;
+    throw new Error('not generated here');
+  };
+  let seed = 7;
+  const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const gen = (depth: number): PyValue => {
+    const k = rand(depth > 3 ? 5 : 10);
+    const items = (): PyValue[] => Array.from({ length: rand(6) }, () => gen(depth + 1));
+    switch (k) {
+      case 0: return null;
+      case 1: return rand(2) === 0;
+      case 2: return 'ab"c'.slice(0, rand(5));
+      case 3: return { i: String(rand(1e6) - 5e5) };
+      case 4: return { f: rand(100) / 8 };
+      case 5: return { l: items() };
+      case 6: return { t: items() };
+      case 7: return { s: items() };
+      case 8: return { d: items().map((x) => [{ i: String(rand(9)) }, x] as [PyValue, PyValue]) };
+      default: return { t: [gen(depth + 1)] };
+    }
+  };
+  for (let trial = 0; trial < 500; trial++) {
+    const v = gen(0);
+    const text = whole(v);
+    for (const max of [1, 2, 5, 20, 120, 301]) {
+      assert.equal(show(v, max), text.length <= max ? text : `${text.slice(0, max - 1)}…`, `${text} at ${max}`);
+    }
+  }
+  // A million-element answer whose element 1,000 must never be looked at: the cut comes after ~40 elements.
+  const items: PyValue[] = Array.from({ length: 1_000_000 }, (_, k) => ({ i: String(k) }));
+  Object.defineProperty(items, 1000, { get: () => { throw new Error('show rendered past its cut'); } });
+  assert.equal(show({ l: items }), `[${Array.from({ length: 40 }, (_, k) => k).join(', ')}`.slice(0, 119) + '…');
 });
