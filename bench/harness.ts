@@ -7,6 +7,8 @@
  * With `--assertions`: CodeT's generated tests instead (the `assertions` mode CodeT reranking runs 639,583 times
  * per test suite): each job is one of those 10 canonical solutions on its problem's distinct generated tests
  * (../shared/data/codet/, 5 per generated sample as CodeT keeps them), and the figures are per generated test.
+ * Prints the box CPU split as well: kernel share, and the candidate sub-group (spawner + candidates) with its kernel
+ * share (cgroup v1 cpuacct.usage_sys; the split is the kernel's tick-based estimate).
  * Usage: npm run bench:harness [-- --jobs 400] [-- --assertions]
  */
 import { pythonInterpreter } from '../test/support/sandbox.js';
@@ -41,9 +43,17 @@ const sandbox = Sandbox.create({ slots: 1, boxSlots: 1 });
 const pool = new PythonHarnessPool(sandbox, pythonInterpreter(), 1);
 const boxCpuFile = `/sys/fs/cgroup/cpuacct/crucible/${sandbox.instanceIds[1]}-0/cpuacct.usage`;
 const boxCpuNs = (): number => Number(readFileSync(boxCpuFile, 'utf8'));
+// The candidate sub-group (the spawner and every candidate) and the box's user/system split, in ns.
+const candidateCpuFile = boxCpuFile.replace(/cpuacct\.usage$/, 'candidate/cpuacct.usage');
+const candidateCpuNs = (): number => { try { return Number(readFileSync(candidateCpuFile, 'utf8')); } catch { return NaN; } };
+const boxSysNs = (): number => Number(readFileSync(boxCpuFile.replace(/usage$/, 'usage_sys'), 'utf8'));
+const candidateSysNs = (): number => { try { return Number(readFileSync(candidateCpuFile.replace(/usage$/, 'usage_sys'), 'utf8')); } catch { return NaN; } };
 for (let i = 0; i < 20; i++) await pool.run(job(problems[i % problems.length]!));
 const cpuBefore = process.cpuUsage();
 const boxBefore = boxCpuNs();
+const candidateBefore = candidateCpuNs();
+const boxSysBefore = boxSysNs();
+const candidateSysBefore = candidateSysNs();
 const started = process.hrtime.bigint();
 let passed = 0;
 let units = 0;   // jobs, or generated tests with --assertions
@@ -56,9 +66,14 @@ for (let i = 0; i < jobs; i++) {
 const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 const node = process.cpuUsage(cpuBefore);
 const box = boxCpuNs() - boxBefore;
+const candidate = candidateCpuNs() - candidateBefore;
+const boxSys = boxSysNs() - boxSysBefore;
+const candidateSys = candidateSysNs() - candidateSysBefore;
 pool.close();
 sandbox.close();
 const unit = assertionsMode ? 'test' : 'job';
+const per = (ns: number): string => (ns / 1e6 / units).toFixed(3);
 console.log(`${jobs} ${assertionsMode ? `assertions jobs (${units} generated tests)` : 'unit_test jobs'} through one warm harness box ` +
   `(${passed} passed): wall ${(wallMs / units).toFixed(3)} ms/${unit}, Node CPU ${((node.user + node.system) / 1000 / units).toFixed(3)} ms/${unit}, ` +
-  `harness box CPU ${(box / 1e6 / units).toFixed(3)} ms/${unit}; tester reuses ${pool.stats.testerReuses}`);
+  `harness box CPU ${per(box)} ms/${unit} (kernel ${per(boxSys)}; candidate sub-group ${per(candidate)}, of which kernel ${per(candidateSys)}); ` +
+  `tester reuses ${pool.stats.testerReuses}`);
