@@ -11,7 +11,11 @@
  * Crucible: `judge.judge` of an `io` problem with every test run (failFast off, as the baseline runs every test).
  * Recompile-per-test: for `--baseline-samples` of the same samples (default 4; 200 × 50 compilations would take
  * hours), each test compiles the program in a fresh compile box (a per-test file beside the source defeats the
- * compile cache) and runs it once; the figure is extrapolated per sample. Verdicts of both are checked equal.
+ * compile cache) and runs it once; the figure is extrapolated per sample. Verdicts of both are checked equal test
+ * by test. Printed too: where a sample's time goes (sandbox-measured wall of a compilation and of a run on each
+ * side) and the ratio that split predicts, tests × (compile + run) / (compile + tests × run), which is how a figure
+ * measured on a loaded machine (runs slowed more than compilations) is read for an idle one. `--baseline-samples`
+ * below `--jobs` leaves slots idle on the baseline's side and flatters Crucible: keep it a multiple of `--jobs`.
  * Usage: npm run bench:compiled [-- --languages cpp,java,rust,go --samples 200 --baseline-samples 4 --jobs 2]
  */
 import { availableParallelism, loadavg } from 'node:os';
