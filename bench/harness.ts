@@ -4,6 +4,8 @@
  * (default 400) of the canonical solutions of the first 10 HumanEval problems, N/10 in a row per problem (so the
  * warm tester is reused as in an eval), through one harness box. CPU figures move little with the machine's
  * load, wall time does. Root and cgroup v1 only.
+ * Prints the box CPU split as well: kernel share, and the candidate sub-group (spawner + candidates) with its kernel
+ * share (cgroup v1 cpuacct.usage_sys; the split is the kernel's tick-based estimate).
  * Usage: npm run bench:harness [-- --jobs 400]
  */
 import { pythonInterpreter } from '../test/support/sandbox.js';
@@ -28,9 +30,17 @@ const sandbox = Sandbox.create({ slots: 1, boxSlots: 1 });
 const pool = new PythonHarnessPool(sandbox, pythonInterpreter(), 1);
 const boxCpuFile = `/sys/fs/cgroup/cpuacct/crucible/${sandbox.instanceIds[1]}-0/cpuacct.usage`;
 const boxCpuNs = (): number => Number(readFileSync(boxCpuFile, 'utf8'));
+// The candidate sub-group (the spawner and every candidate) and the box's user/system split, in ns.
+const candidateCpuFile = boxCpuFile.replace(/cpuacct\.usage$/, 'candidate/cpuacct.usage');
+const candidateCpuNs = (): number => { try { return Number(readFileSync(candidateCpuFile, 'utf8')); } catch { return NaN; } };
+const boxSysNs = (): number => Number(readFileSync(boxCpuFile.replace(/usage$/, 'usage_sys'), 'utf8'));
+const candidateSysNs = (): number => { try { return Number(readFileSync(candidateCpuFile.replace(/usage$/, 'usage_sys'), 'utf8')); } catch { return NaN; } };
 for (let i = 0; i < 20; i++) await pool.run(job(problems[i % problems.length]!));
 const cpuBefore = process.cpuUsage();
 const boxBefore = boxCpuNs();
+const candidateBefore = candidateCpuNs();
+const boxSysBefore = boxSysNs();
+const candidateSysBefore = candidateSysNs();
 const started = process.hrtime.bigint();
 let passed = 0;
 for (let i = 0; i < jobs; i++) {
@@ -40,8 +50,14 @@ for (let i = 0; i < jobs; i++) {
 const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
 const node = process.cpuUsage(cpuBefore);
 const box = boxCpuNs() - boxBefore;
+const candidate = candidateCpuNs() - candidateBefore;
+const boxSys = boxSysNs() - boxSysBefore;
+const candidateSys = candidateSysNs() - candidateSysBefore;
 pool.close();
 sandbox.close();
 console.log(`${jobs} unit_test jobs through one warm harness box (${passed} passed): ` +
   `wall ${(wallMs / jobs).toFixed(2)} ms/job, Node CPU ${((node.user + node.system) / 1000 / jobs).toFixed(2)} ms/job, ` +
-  `harness box CPU ${(box / 1e6 / jobs).toFixed(2)} ms/job; tester reuses ${pool.stats.testerReuses}`);
+  `harness box CPU ${(box / 1e6 / jobs).toFixed(2)} ms/job ` +
+  `(kernel ${(boxSys / 1e6 / jobs).toFixed(2)}; candidate sub-group ${(candidate / 1e6 / jobs).toFixed(2)}, of which kernel ` +
+  `${(candidateSys / 1e6 / jobs).toFixed(2)}); ` +
+  `tester reuses ${pool.stats.testerReuses}`);
