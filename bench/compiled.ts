@@ -11,7 +11,11 @@
  * Crucible: `judge.judge` of an `io` problem with every test run (failFast off, as the baseline runs every test).
  * Recompile-per-test: for `--baseline-samples` of the same samples (default 4; 200 × 50 compilations would take
  * hours), each test compiles the program in a fresh compile box (a per-test file beside the source defeats the
- * compile cache) and runs it once; the figure is extrapolated per sample. Verdicts of both are checked equal.
+ * compile cache) and runs it once; the figure is extrapolated per sample. Verdicts of both are checked equal test
+ * by test. Printed too: where a sample's time goes (sandbox-measured wall of a compilation and of a run on each
+ * side) and the ratio that split predicts, tests × (compile + run) / (compile + tests × run), which is how a figure
+ * measured on a loaded machine (runs slowed more than compilations) is read for an idle one. `--baseline-samples`
+ * below `--jobs` leaves slots idle on the baseline's side and flatters Crucible: keep it a multiple of `--jobs`.
  * Usage: npm run bench:compiled [-- --languages cpp,java,rust,go --samples 200 --baseline-samples 4 --jobs 2]
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -22,6 +26,8 @@ import { createJudge } from '../src/engine/factory.js';
 import { Executor } from '../src/engine/executor.js';
 import { DEFAULT_COMPILE_LIMITS, JUDGE_DEFAULTS, runLimits } from '../src/limits.js';
 import { Sandbox } from '../src/sandbox/index.js';
+import type { ExecutionResult } from '../src/sandbox/types.js';
+import { runStatus, type Verdict } from '../src/verdict/index.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -99,18 +105,59 @@ async function pool<T>(count: number, width: number, task: (i: number) => Promis
   return out;
 }
 
-/** Recompile-per-test: every test compiles afresh (a per-test nonce file beside the source) and runs once. */
-async function recompilePerTest(executor: Executor, language: Language, source: string, problem: IoProblem, sample: number): Promise<boolean> {
+/** What one recompile-per-test sample cost and how each of its tests ended (`passed`, `wrong_answer` or the run's status). */
+interface BaselineSample {
+  readonly statuses: readonly string[];
+  /** Sandbox-measured wall time of each compilation, ms. */
+  readonly compileWallMs: readonly number[];
+  /** Sandbox-measured wall time of each run, ms. */
+  readonly runWallMs: readonly number[];
+}
+
+/** A test's status as the `io` mode judges it (src/kinds/io/io.ts `judgeRun`, with the tokens comparator). */
+function testStatus(result: ExecutionResult, expected: string): string {
+  if (result.status !== 'ok') return runStatus(result);
+  return tokens(result.stdout) === tokens(expected) ? 'passed' : 'wrong_answer';
+}
+
+/**
+ * Recompile-per-test: every test compiles afresh (a per-test nonce file beside the source) and runs once; a
+ * failed compilation ends the sample (its remaining tests are `compile_error`).
+ */
+async function recompilePerTest(executor: Executor, language: Language, source: string, problem: IoProblem, sample: number): Promise<BaselineSample> {
   const limits = runLimits({ cpuMs: JUDGE_DEFAULTS.cpuMs, memoryKiB: JUDGE_DEFAULTS.memoryKiB });
-  let passed = true;
+  const statuses: string[] = [];
+  const compileWallMs: number[] = [];
+  const runWallMs: number[] = [];
   for (const [t, test] of problem.tests.entries()) {
     const built = await executor.compile(language, source, DEFAULT_COMPILE_LIMITS, { files: { 'nonce.txt': `${sample}/${t}` } });
-    if (!built.ok) return false;
+    if (built.result !== null) compileWallMs.push(built.result.wallMs);
+    if (!built.ok) {
+      statuses.push(...problem.tests.slice(t).map(() => 'compile_error'));
+      break;
+    }
     // The artifact is discarded by the executor's cache once newer ones push it out (it keeps 4 per slot).
     const result = await executor.runCompiled(language, source, built, test.input, limits);
-    if (result.status !== 'ok' || tokens(result.stdout) !== tokens(test.output)) passed = false;
+    runWallMs.push(result.wallMs);
+    statuses.push(testStatus(result, test.output));
   }
-  return passed;
+  return { statuses, compileWallMs, runWallMs };
+}
+
+const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
+/**
+ * Where a sample's time goes, from sandbox-measured wall times (ms): a compilation (the baseline's), a run under
+ * Crucible (its verdicts' runs) and under the baseline; and the ratio those predict for `tests` tests,
+ * tests × (compile + baseline run) / (compile + tests × Crucible run), both sides using the same slots.
+ */
+function split(baseline: readonly BaselineSample[], verdicts: readonly Verdict[], tests: number):
+  { compileMs: number; crucibleRunMs: number; baselineRunMs: number; predicted: number } {
+  const compileMs = mean(baseline.flatMap((b) => b.compileWallMs));
+  const baselineRunMs = mean(baseline.flatMap((b) => b.runWallMs));
+  const crucibleRunMs = mean(verdicts.flatMap((v) => v.tests.flatMap((t) => t.wallMs === undefined ? [] : [t.wallMs])));
+  return { compileMs, crucibleRunMs, baselineRunMs,
+    predicted: tests * (compileMs + baselineRunMs) / (compileMs + tests * crucibleRunMs) };
 }
 
 const languages = LanguageRegistry.load();
@@ -130,7 +177,15 @@ try {
     const baseStarted = Date.now();
     const baseline = await pool(baselineSamples, jobs, (i) => recompilePerTest(executor, language, sampleSource(id, i), problem, i));
     const baselineS = (Date.now() - baseStarted) / 1000;
-    const agree = baseline.every((passed, i) => passed === verdicts[i]!.passed);
+    // Test by test: the baseline's statuses against Crucible's (every test ran: fail-fast is off).
+    let differing = 0;
+    for (const [i, b] of baseline.entries()) {
+      const crucible = verdicts[i]!.tests.map((t) => t.status);
+      const tests = b.statuses.flatMap((s, t) => s === crucible[t] ? [] : [`test ${t}: ${s} (baseline) vs ${crucible[t] ?? 'none'} (crucible)`]);
+      if (tests.length === 0 && b.statuses.length === crucible.length) continue;
+      differing++;
+      console.log(`  sample ${i} differs: ${tests.slice(0, 3).join('; ')} (${b.statuses.length} and ${crucible.length} tests)`);
+    }
     const perCrucible = crucibleS / sampleCount;
     const perBaseline = baselineS / baselineSamples;
     const counts: Record<string, number> = {};
@@ -138,7 +193,11 @@ try {
     console.log(`${id}: ${sampleCount} samples x ${TESTS} tests, jobs ${jobs}, load ${load0} -> ${loadavg()[0]!.toFixed(1)}`);
     console.log(`  crucible (compile once, run ${TESTS}): ${crucibleS.toFixed(1)} s = ${(1000 * perCrucible).toFixed(0)} ms/sample; verdicts ${JSON.stringify(counts)}`);
     console.log(`  recompile-per-test (${baselineSamples} samples, ${baselineSamples * TESTS} compilations): ${baselineS.toFixed(1)} s = ${(1000 * perBaseline).toFixed(0)} ms/sample`);
-    console.log(`  ratio ${(perBaseline / perCrucible).toFixed(1)}x; verdicts of the baseline's samples ${agree ? 'agree' : 'DIFFER'}`);
+    console.log(`  ratio ${(perBaseline / perCrucible).toFixed(1)}x; test verdicts of the baseline's ${baselineSamples} samples: ${differing === 0 ? 'all agree' : `${differing} samples DIFFER`}`);
+    const cost = split(baseline, verdicts, TESTS);
+    console.log(`  split (sandbox wall, slot-ms): compile ${cost.compileMs.toFixed(0)} ms; run ${cost.crucibleRunMs.toFixed(1)} ms (crucible), ` +
+      `${cost.baselineRunMs.toFixed(1)} ms (baseline); per sample: crucible ${(cost.compileMs + TESTS * cost.crucibleRunMs).toFixed(0)} ms = compile + ${TESTS} runs ` +
+      `${(TESTS * cost.crucibleRunMs).toFixed(0)} ms; predicted ratio ${cost.predicted.toFixed(1)}x`);
   }
 } finally {
   await judge.close();

@@ -13,6 +13,11 @@
  * OOM counters to enforce the job's limits, and for unit_test jobs (rewards and pass@k) the pool checks the
  * kernel's CPU figure again from outside before it lets a `passed` through.
  *
+ * Several judges may share one sandbox (an embedding program, two servers given the same `Sandbox`): each pool
+ * registers with the sandbox (`Sandbox.onBoxSlotWanted`), gives an idle zygote's box slot back when another pool
+ * waits for one, and ends a zygote rather than idle it while another pool waits, so no pool waits forever on
+ * another's idle harnesses (test/engine/shared-sandbox.test.ts).
+ *
  * Failure policy: a zygote must answer a ping before it gets a job; one that cannot is Crucible's failure
  * (`internal_error`). A zygote that dies, answers garbage or overruns a job's wall bound is killed whole and
  * replaced, and the job is retried once in a fresh one-shot box (`--once`). The harness is pid 1 of that
@@ -148,10 +153,10 @@ class Zygote {
     });
   }
 
-  static async start(sandbox: Sandbox, python: PythonInterpreter, first: HarnessJob): Promise<Zygote> {
+  static async start(sandbox: Sandbox, python: PythonInterpreter, first: HarnessJob, holder: object): Promise<Zygote> {
     // The harness must be pid 1 of its box: no other process of the box may hold the host's pipes.
     const box = await sandbox.open({ argv: [...python.argv, HARNESS], env: python.env, limits: BOX_LIMITS,
-      asPid1: true, subgroups: subgroupLimits(first) });
+      asPid1: true, subgroups: subgroupLimits(first) }, holder);
     const zygote = new Zygote(box);
     await zygote.ping();
     return zygote;
@@ -260,8 +265,23 @@ export class PythonHarnessPool {
   /** Counters for metrics and benchmarks. */
   readonly stats = { jobs: 0, zygoteRestarts: 0, oneShotRetries: 0, testerReuses: 0, transientRetries: 0, cancelled: 0 };
 
+  private readonly unregister: () => void;
+
   constructor(private readonly sandbox: Sandbox, private readonly python: PythonInterpreter,
-    private readonly size = sandbox.boxSlotCount) {}
+    private readonly size = sandbox.boxSlotCount) {
+    // Another judge on this sandbox waiting for a box slot gets one of our idle zygotes' (never a busy one).
+    this.unregister = sandbox.onBoxSlotWanted(this, () => this.giveBackIdle());
+  }
+
+  /** Kill one idle zygote so its box slot returns to the sandbox; false when none is idle. */
+  private giveBackIdle(): boolean {
+    const zygote = this.idle.shift();
+    if (zygote === undefined) return false;
+    zygote.kill('box slot wanted by another judge on this sandbox');
+    this.live--;
+    this.waiting.shift()?.('retry');
+    return true;
+  }
 
   /**
    * An idle zygote, a new one, or the next one released; null when `signal` aborts first.
@@ -274,7 +294,7 @@ export class PythonHarnessPool {
       if (this.live + this.starting < this.size) {
         this.starting++;
         try {
-          const zygote = await Zygote.start(this.sandbox, this.python, job);
+          const zygote = await Zygote.start(this.sandbox, this.python, job, this);
           this.live++;
           return zygote;
         } finally {
@@ -309,7 +329,11 @@ export class PythonHarnessPool {
     }
     const waiter = this.waiting.shift();
     if (waiter) waiter(zygote);
-    else this.idle.push(zygote);
+    else if (this.sandbox.boxSlotWantedByOthers(this)) {
+      // Another judge on this sandbox waits for a box slot: it gets this one rather than the zygote idling on it.
+      zygote.kill('box slot wanted by another judge on this sandbox');
+      this.live--;
+    } else this.idle.push(zygote);
   }
 
   /**
@@ -387,6 +411,7 @@ export class PythonHarnessPool {
   /** Kill every zygote. */
   close(): void {
     this.closed = true;
+    this.unregister();
     for (const zygote of this.idle.splice(0)) zygote.kill('pool closed');
     // Waiters try again and meet the closed sandbox: an internal_error answer, never a hang.
     for (const waiter of this.waiting.splice(0)) waiter('retry');

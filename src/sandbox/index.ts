@@ -111,6 +111,8 @@ const SELF_TEST_LIMITS: Limits = {
 const MAX_SUBGROUPS = 8;
 
 /** A run without sub-cgroups (see `Sandbox.subgroupsFor`). */
+/** The holder of boxes opened without one (`Sandbox.open`'s default). */
+const NO_HOLDER: object = Object.freeze({});
 const NO_SUBGROUPS = { groups: new Map<string, Subgroup>(), passed: [], env: {} } as const;
 
 /**
@@ -202,6 +204,46 @@ export class Sandbox {
   /** Number of slots (maximum concurrent executions). */
   get slotCount(): number {
     return this.pool.slots.length;
+  }
+
+  /**
+   * Register `holder` (a judge's warm harness pool) as keeping long-lived boxes that may sit idle: when `open` by
+   * another holder (or by nobody) finds every box slot taken, it asks the others in turn to give one idle box back
+   * (`reclaim` closes one and returns true, or returns false when none is idle), and a holder asks
+   * `boxSlotWantedByOthers` before it keeps a box idle. So several judges sharing one sandbox never wait forever on
+   * each other's idle harnesses. Returns the function that unregisters the holder.
+   */
+  onBoxSlotWanted(holder: object, reclaim: () => boolean): () => void {
+    this.boxReclaimers.set(holder, reclaim);
+    return () => { this.boxReclaimers.delete(holder); };
+  }
+
+  private readonly boxReclaimers = new Map<object, () => boolean>();
+  /** Callers of `open` waiting for a box slot now, by holder (`open`'s `holder`; a shared key for none). */
+  private readonly boxWaiters = new Map<object, number>();
+
+  /** True when a caller other than `holder` waits for a box slot now: `holder` should give a box back, not idle it. */
+  boxSlotWantedByOthers(holder: object): boolean {
+    for (const [waiter, count] of this.boxWaiters) if (waiter !== holder && count > 0) return true;
+    return false;
+  }
+
+  /** Ask holders other than `requester` for one idle box; its slot comes back to `boxPool` when the box has ended. */
+  private reclaimIdleBox(requester: object): void {
+    for (const [holder, reclaim] of this.boxReclaimers) if (holder !== requester && reclaim()) return;
+  }
+
+  /** Wait for a box slot on behalf of `holder`, first asking other holders for an idle box when none is free. */
+  private async acquireBoxSlot(holder: object, signal: AbortSignal | undefined): Promise<Slot | null> {
+    if (this.boxPool.busy === this.boxPool.slots.length) this.reclaimIdleBox(holder);
+    this.boxWaiters.set(holder, (this.boxWaiters.get(holder) ?? 0) + 1);
+    try {
+      return await this.boxPool.acquire(signal);
+    } finally {
+      const left = (this.boxWaiters.get(holder) ?? 1) - 1;
+      if (left === 0) this.boxWaiters.delete(holder);
+      else this.boxWaiters.set(holder, left);
+    }
   }
 
   /** Number of slots for long-lived boxes (maximum concurrent warm harnesses). */
@@ -494,12 +536,13 @@ export class Sandbox {
    * Open a long-lived box: the caller talks to the program over stdin/stdout. The launcher bounds wall time,
    * memory and processes for the box's whole life; CPU per job is the harness's business, with the box's
    * sub-groups (`request.subgroups`, controlled through `OpenBox.subgroups`) for exact accounting of untrusted
-   * parts of its tree. Aborting `request.signal` kills the box.
+   * parts of its tree. Aborting `request.signal` kills the box. `holder` names who keeps the box (see
+   * `onBoxSlotWanted`); none by default.
    * @throws RangeError for an invalid request; Error when the sandbox is closed or the box cannot be started.
    */
-  async open(request: SandboxRequest): Promise<OpenBox> {
+  async open(request: SandboxRequest, holder: object = NO_HOLDER): Promise<OpenBox> {
     validate(request);
-    const slot = await this.boxPool.acquire(request.signal);
+    const slot = await this.acquireBoxSlot(holder, request.signal);
     if (slot === null) throw new Error(request.signal?.aborted ? CANCELLED_REASON : 'sandbox is closed');
     let workDir: string | null = null;
     try {

@@ -4,7 +4,9 @@
  * `test_setup_code`, then the asserts, in one process: the `python_script` mode through the Python harness), and
  * must pass except the known failures below, each asserted exactly and explained in docs/FORMATS.md ("MBPP");
  * a deliberately broken solution of every task (the reference with its first function returning `None` at once)
- * fails on every task whose asserts can tell (all but the known exceptions listed). The 500 reference solutions of
+ * fails on every task whose asserts can tell (all but the known exceptions listed). Both are judged once per test
+ * run, by `crucible eval` end to end (test/support/mbpp-run.ts: the dashboard's store records the same run), and
+ * asserted here verdict by verdict (issue #24 item 7). The 500 reference solutions of
  * the test split written as bigcode-evaluation-harness generations (one list per task, task ids 11-510, no task ids
  * in the file) all pass through `crucible eval` on the 974-task file: the lists follow the harness's split.
  */
@@ -13,40 +15,59 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { readProblems } from '../../src/formats/index.js';
 import type { PythonScriptProblem } from '../../src/formats/types.js';
-import { LanguageRegistry } from '../../src/languages/registry.js';
-import { createJudge } from '../../src/engine/factory.js';
-import { judgeCompletions } from '../support/humaneval-x.js';
-import { MBPP_PATH as MBPP, mbppEarlyReturn as earlyReturn, mbppReference as reference } from '../support/mbpp.js';
+import type { SampleRecord } from '../../src/store/records.js';
+import { MBPP_PATH as MBPP, mbppReference as reference } from '../support/mbpp.js';
+import { judgedMbpp } from '../support/mbpp-run.js';
 
-const languages = LanguageRegistry.load();
-const judge = createJudge({ languages, cacheDir: null });
-after(() => judge.close());
+/** The suite's one `crucible eval` of the 974 references (sample 0) and early returns (sample 1), by task id. */
+async function judged(): Promise<Map<string, SampleRecord[]>> {
+  const { out } = await judgedMbpp();
+  const byTask = new Map<string, SampleRecord[]>();
+  for (const line of readFileSync(join(out, 'verdicts.jsonl'), 'utf8').trim().split('\n')) {
+    const record = JSON.parse(line) as SampleRecord;
+    const pair = byTask.get(record.taskId) ?? [];
+    pair[record.sampleIndex] = record;
+    byTask.set(record.taskId, pair);
+  }
+  return byTask;
+}
 
 describe('MBPP (original, as published): reference solutions and early-return solutions', () => {
   let problems: PythonScriptProblem[] = [];
+  let verdicts = new Map<string, SampleRecord[]>();
+  /** Each problem's verdict of sample `index` (0: the reference, 1: the early return); every problem has one. */
+  const of = (index: number): SampleRecord[] => problems.map((p) => {
+    const record = verdicts.get(p.taskId)?.[index];
+    assert.ok(record !== undefined, `${p.taskId}: no verdict of sample ${index}`);
+    return record;
+  });
+
+  before(async () => {
+    verdicts = await judged();
+  });
 
   it('reads all 974 tasks with --format auto', async () => {
     problems = (await readProblems(MBPP)) as PythonScriptProblem[];
     assert.equal(problems.length, 974);
     assert.ok(problems.every((p) => p.kind === 'python_script'));
+    assert.equal(verdicts.size, 974, 'the run judged every task');
   });
 
-  it('reference solutions pass', async () => {
-    const verdicts = await judgeCompletions(judge, languages, MBPP, problems, reference);
-    const failing = verdicts.flatMap((v, i) => v.passed ? [] : [`${problems[i]!.taskId}: ${v.status}: ${v.reason}`]);
+  it('reference solutions pass', () => {
+    const failing = of(0).flatMap((v, i) => v.passed ? [] : [`${problems[i]!.taskId}: ${v.status}: ${v.reason}`]);
     console.log(`MBPP reference solutions: ${974 - failing.length}/974 passed\n${failing.join('\n')}`);
     assert.deepEqual(failing, []);
   });
 
-  it('early-return solutions fail', async () => {
-    const verdicts = await judgeCompletions(judge, languages, MBPP, problems, earlyReturn);
-    const passing = verdicts.flatMap((v, i) => v.passed ? [problems[i]!.taskId] : []);
+  it('early-return solutions fail', () => {
+    const early = of(1);
+    const passing = early.flatMap((v, i) => v.passed ? [problems[i]!.taskId] : []);
     const statuses = new Map<string, number>();
-    for (const v of verdicts) statuses.set(v.status, (statuses.get(v.status) ?? 0) + 1);
+    for (const v of early) statuses.set(v.status, (statuses.get(v.status) ?? 0) + 1);
     console.log(`MBPP early-return: ${974 - passing.length}/974 failed (${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')})`);
     assert.deepEqual(passing, []);
     // Judged as a program's failure (a failed assert or the exception a None causes), never as Crucible's.

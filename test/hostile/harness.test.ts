@@ -41,6 +41,18 @@ describe('Python harness: what a candidate causes counts, and nothing of it reac
     assert.equal(r.status, 'passed', JSON.stringify(r));
   });
 
+  it('a candidate holds no capability and has no_new_privs (the spawner checks its own once; each candidate inherits them)', async () => {
+    // Two candidates in a row of one box: the second is forked from the same spawner after a job's sweep.
+    const program = 'def f():\n    keep = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs")\n' +
+      '    return " ".join(l.split()[0] + l.split()[1] for l in open("/proc/self/status") if l.split(":")[0] in keep)\n';
+    for (let i = 0; i < 2; i++) {
+      const r = await pool.run({ ...unitTest(program), mode: 'call', inputs: [[]] } as HarnessJob);
+      assert.equal(r.status, 'ok', JSON.stringify(r));
+      assert.equal(r.results?.[0]?.value, 'CapInh:0000000000000000 CapPrm:0000000000000000 CapEff:0000000000000000 ' +
+        'CapBnd:0000000000000000 CapAmb:0000000000000000 NoNewPrivs:1');
+    }
+  });
+
   it('children_memory.py: 2 children x 700 MB under a 1 GiB limit is memory_limit_exceeded', async () => {
     const r = await pool.run(unitTest(source('children_memory.py'), { cpuMs: 20_000, wallMs: 60_000 }));
     assert.equal(r.status, 'memory_limit_exceeded', JSON.stringify(r));

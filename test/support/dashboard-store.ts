@@ -3,7 +3,8 @@
  * - `default` and `python-only`: the built-in benchmark, all samples and the Python ones (`crucible eval`);
  * - `codegen16b`: CodeT's 16,400 CodeGen-16B HumanEval completions (`crucible eval --model … --tag …`);
  * - `humaneval-plus`: 20 problems × 10 of those completions on HumanEval+ (base and plus tests);
- * - `mbpp`: MBPP as published (974 tasks), each task's reference and the reference broken by an early return;
+ * - `mbpp`: MBPP as published (974 tasks), each task's reference and the reference broken by an early return (the
+ *   test run's one judgement of them, test/support/mbpp-run.ts, resumed into the store);
  * - `lcb`: LiveCodeBench-shaped problems (our own, written here: three platforms, three difficulties, release
  *   dates over ten months), answered by `crucible generate` from a loopback OpenAI-compatible server (chat, the
  *   LiveCodeBench prompt), then judged by `crucible eval` on the generated samples (model and sampling settings from
@@ -24,7 +25,7 @@ import { openResultStore } from '../../src/store/open.js';
 import type { ResultStore } from '../../src/store/result-store.js';
 import type { TrainingEvent } from '../../src/store/training-event.js';
 import { CODET_PROBLEMS, CODET_SOLUTIONS, HUMANEVAL_PLUS } from './data.js';
-import { MBPP_PATH, mbppEarlyReturn, mbppReference } from './mbpp.js';
+import { judgedMbpp, mbppEvalArgs } from './mbpp-run.js';
 import { startMockOpenAI } from './mock-openai.js';
 import { CLI, crucible, DEFAULT_PROBLEMS, DEFAULT_SAMPLES, evalRun, judgedCodegen16b } from './codegen16b-store.js';
 
@@ -120,16 +121,19 @@ async function lcbRun(dir: string, db: string): Promise<void> {
   }
 }
 
-/** `mbpp`: every MBPP task's reference and its early-return break, as `{task_id, solution}` samples. */
+/**
+ * `mbpp`: every MBPP task's reference and its early-return break, as `{task_id, solution}` samples, recorded live by
+ * `crucible eval` from the test run's one judgement of them (test/support/mbpp-run.ts, which the MBPP acceptance
+ * asserts verdict by verdict): its run directory and samples file are copied here and the same eval resumes it, so
+ * the store gets the run, its problems and every verdict without judging a program again (the resumed samples
+ * without their program text, as a resumed eval records them).
+ */
 async function mbppRun(dir: string, db: string): Promise<void> {
-  const problems = await readProblems(MBPP_PATH, 'mbpp');
-  const lines = problems.flatMap((p) => [
-    JSON.stringify({ task_id: p.taskId, sample_index: 0, solution: mbppReference(p) }),
-    JSON.stringify({ task_id: p.taskId, sample_index: 1, solution: mbppEarlyReturn(p) }),
-  ]);
+  const judged = await judgedMbpp();
+  cpSync(judged.out, join(dir, 'mbpp'), { recursive: true });
   const samples = join(dir, 'mbpp-samples.jsonl');
-  writeFileSync(samples, lines.join('\n') + '\n');
-  await evalRun(dir, db, 'mbpp', ['--problems', MBPP_PATH, '--format', 'mbpp', '--samples', samples, '--k', '1,2', '--model', 'reference-and-broken', '--tag', 'mbpp']);
+  cpSync(judged.samples, samples);
+  await evalRun(dir, db, 'mbpp', mbppEvalArgs(samples));
 }
 
 /** `humaneval-plus`: the first 10 CodeGen-16B completions of 20 problems, on HumanEval+ (base and plus tests; a `--tasks` subset). */

@@ -1,6 +1,7 @@
 """The candidate process C: untrusted from the moment it runs `program`.
 
-Forked from the spawner (whose memory never held a test, an expected output or another job's program), it
+Forked from the spawner (whose memory never held a test, an expected output or another job's program, and whose
+empty capability sets it inherits: spawner.py checks them once at start-up), it
 waits until the spawner has put it in the candidate sub-cgroup (when the box has one), confines itself, receives the program over its private call channel (fd 3), executes it in a fresh `{}`
 globals dict, exactly as openai/human-eval does (so `__name__` resolves to "builtins" and `__main__` blocks
 do not run), then serves calls until the channel closes. Nothing it sends is trusted by anyone.
@@ -58,7 +59,6 @@ def run(fds, params):
     try:
         os.setsid()
         confine.arrange_fds({1: fds[1], 2: fds[2], CHANNEL_FD: fds[0]})
-        confine.ensure_no_capabilities()
         confine.set_limits(params["memoryKiB"], params["cpuSec"])
         confine.pin_to_cpu(params.get("cpu"))
         os.chdir(params["dir"])

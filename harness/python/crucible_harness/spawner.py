@@ -28,6 +28,10 @@ CONTROL_FD = 3
 def main(join_fds=()):
     confine.set_nondumpable()
     confine.drop_capabilities()
+    # Checked here once, not in every C: a forked process's credentials are a copy of its parent's (capability
+    # sets, bounding set, no_new_privs), and S never regains any (it execs nothing, and no_new_privs with an
+    # empty bounding set leaves nothing an exec could grant).
+    confine.ensure_no_capabilities()
     confine.ignore_signals()
     ctl = socket.socket(fileno=CONTROL_FD)
     join_error = None

@@ -86,12 +86,16 @@ class _CountAsserts(ast.NodeTransformer):
     assertion can report the values it compared (pytest rewrites asserts to the same end)."""
 
     def visit_Assert(self, node):
-        hit = ast.Expr(value=ast.Call(func=ast.Name(id=ASSERT_HOOK, ctx=ast.Load()), args=[], keywords=[]))
+        # Every node made here gets its location now (that of the node it stands for or sits in, as
+        # ast.fix_missing_locations would give it), so compiling needs no walk of the whole tree for them.
+        hook = ast.copy_location(ast.Name(id=ASSERT_HOOK, ctx=ast.Load()), node)
+        hit = ast.Expr(value=ast.copy_location(ast.Call(func=hook, args=[], keywords=[]), node))
         test = node.test
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARE_OPS:
             symbol = _COMPARE_OPS[type(test.ops[0])][0]
-            call = ast.Call(func=ast.Name(id=COMPARE_HOOK, ctx=ast.Load()),
-                            args=[test.left, test.comparators[0], ast.Constant(symbol), ast.Constant(node.lineno)], keywords=[])
+            here = [ast.copy_location(made, test) for made in (ast.Name(id=COMPARE_HOOK, ctx=ast.Load()),
+                                                                ast.Constant(symbol), ast.Constant(node.lineno))]
+            call = ast.Call(func=here[0], args=[test.left, test.comparators[0], here[1], here[2]], keywords=[])
             node = ast.copy_location(ast.Assert(test=ast.copy_location(call, test), msg=node.msg), node)
         return [ast.copy_location(hit, node), node]
 
@@ -139,15 +143,18 @@ def _test_line(exc):
     return line
 
 
-def _free_names(sources, entry):
+def _free_names(sources, entry, parsed=None):
     """Names the test code loads that builtins do not define (sorted, at most MAX_PROGRAM_NAMES): the names the
-    program may have to provide, as in one namespace. Unparsable sources give none (they fail elsewhere)."""
+    program may have to provide, as in one namespace. Unparsable sources give none (they fail elsewhere).
+    `parsed` (a dict), when given, receives each parsed source's tree, for _compile_test to use once."""
     names = set()
     for source in sources:
         try:
             tree = ast.parse(source, "<test>")
         except BaseException:
             continue
+        if parsed is not None:
+            parsed[source] = tree
         for node in ast.walk(tree):
             if type(node) is ast.Name and type(node.ctx) is ast.Load:
                 names.add(node.id)
@@ -167,9 +174,12 @@ def _stdlib_module(name):
         return None
 
 
-def _compile_test(source):
-    tree = _CountAsserts().visit(ast.parse(source, "<test>"))
-    ast.fix_missing_locations(tree)
+def _compile_test(source, tree=None):
+    """Test code compiled with its asserts counted (_CountAsserts). `tree`: `ast.parse(source, "<test>")` when
+    the caller has it already (it is transformed in place). Raises what parsing or compiling raises."""
+    if tree is None:
+        tree = ast.parse(source, "<test>")
+    tree = _CountAsserts().visit(tree)
     return compile(tree, "<test>", "exec", dont_inherit=True, optimize=0)
 
 
@@ -188,13 +198,15 @@ class Judgement:
         self.last_compare = None
         # Generated-test mode only: what each candidate call answered, for output-agreement signatures.
         self.outcomes = None
+        # Test sources _free_names parsed, by source, until _run_one compiles them (each is run once per T).
+        self.parsed = {}
 
     def _compiled(self, kind, source):
         key = (kind, source)
         code = self.codes.get(key)
         if code is None:
             if kind == "test":
-                code = _compile_test(source)
+                code = _compile_test(source, self.parsed.pop(source, None))
             else:
                 code = compile(source, "<prelude>", "exec", dont_inherit=True)
             self.codes[key] = code
@@ -293,7 +305,7 @@ class Judgement:
         key = ("names", tuple(self._test_sources()))
         names = self.codes.get(key)
         if names is None:
-            names = self.codes[key] = _free_names(key[1], req["entryPoint"])
+            names = self.codes[key] = _free_names(key[1], req["entryPoint"], self.parsed)
         self.asked = set(names)
         self.program_names = {}
         frames.write_frame(CHANNEL_FD, {"load": req["program"], "entry": req["entryPoint"], "names": names})
@@ -680,7 +692,7 @@ class GeneratedTests(Judgement):
         if self.fatal is not None:
             return self._describe(self.fatal)
         try:
-            test = _compile_test(source)
+            test = _compile_test(source, self.parsed.pop(source, None))
         except BaseException as e:
             return {"kind": "test_invalid", "type": type(e).__name__, "message": str(e)[:MESSAGE_CHARS]}
         g = dict(base)

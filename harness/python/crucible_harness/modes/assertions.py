@@ -59,6 +59,12 @@ class _TesterPair:
         # a candidate's) before it may run one; it waits on `go` for that.
         self.tgroup = job.z.groups.get("tester")
         self.oom_hit = False
+        # Both trees' OOM-kill counters (monotone) when the last test ended: the next test's starting count, so
+        # they are read once per test, not before and after (None: no test of this pair ran yet).
+        self.oom_seen = None
+        # C's and T's CPU ms when the last test's report was checked: the next test's starting figures (None:
+        # no test of this pair ran yet), so the CPU is read once per test, not at its start and at its report.
+        self.cpu_seen = None
         try:
             try:
                 if self.tgroup is not None:
@@ -92,22 +98,33 @@ class _TesterPair:
 
     def run(self, i, cpu_ms, wall_ms):
         """Run assertion i. Returns (outcome, report): outcome "report" | "tle" | "wall" | "ole" | "dead".
-        Sets `oom_hit` when a memory limit killed a process of C's or T's tree meanwhile."""
-        oom0 = self.ooms()
+        Sets `oom_hit` when a memory limit killed a process of C's or T's tree since the previous test of this
+        pair ended (or, for its first test, since this one started): nothing of either tree goes uncounted."""
+        oom0 = self.ooms() if self.oom_seen is None else self.oom_seen
         try:
             return self._run(i, cpu_ms, wall_ms)
         finally:
-            self.oom_hit = self.ooms() > oom0
+            self.oom_seen = self.ooms()
+            self.oom_hit = self.oom_seen > oom0
+
+    def _over(self, c_start, t_start, cpu_ms):
+        """Whether C's or T's tree used more than `cpu_ms` since the given figures; remembers the figures read."""
+        c, t = self.job.poll_candidate_cpu(), self.tester_cpu()
+        self.cpu_seen = (c, t)
+        return c - c_start > cpu_ms or t - t_start > cpu_ms
 
     def _run(self, i, cpu_ms, wall_ms):
         job = self.job
-        c_start = job.poll_candidate_cpu()
-        t_start = self.tester_cpu()
+        # The test's CPU counts from the previous test's report check (read just before, with nothing but this
+        # zygote running between): the first test of a pair reads its own.
+        c_start, t_start = self.cpu_seen if self.cpu_seen is not None else (job.poll_candidate_cpu(), self.tester_cpu())
+        self.cpu_seen = None   # a test that ends without a report check leaves no figures to start from
         deadline = time.monotonic() + wall_ms / 1000
         try:
             os.write(self.ctl_w, b"%d\n" % i)
         except OSError:
             return "dead", None
+        waited = False   # no CPU check before the first wait: nothing ran yet, and every outcome checks after it
         while True:
             if b"\n" in self.buffer:
                 line, _, rest = bytes(self.buffer).partition(b"\n")
@@ -117,12 +134,13 @@ class _TesterPair:
                 except ValueError:
                     return "dead", None
                 # The trees' CPU up to the report counts too (a tick may not have seen its last milliseconds).
-                if job.poll_candidate_cpu() - c_start > cpu_ms or self.tester_cpu() - t_start > cpu_ms:
+                if self._over(c_start, t_start, cpu_ms):
                     return "tle", None
                 return ("report", rep) if type(rep) is dict and rep.get("i") == i else ("dead", None)
             now = time.monotonic()
-            if job.poll_candidate_cpu() - c_start > cpu_ms or self.tester_cpu() - t_start > cpu_ms:
+            if waited and self._over(c_start, t_start, cpu_ms):
                 return "tle", None
+            waited = True
             if now >= deadline:
                 return "wall", None
             ready, _, _ = select.select(job.output_fds() + [self.rep_r], [], [], min(TICK_S, deadline - now))
