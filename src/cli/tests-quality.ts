@@ -100,13 +100,14 @@ export function register(program: Command): void {
       const judge = createJudge({ slots: flags.jobs ?? availableParallelism(), unsafeNoSandbox: flags.unsafeNoSandbox === true,
         languages: context.languages, modes: context.modes, limits, cacheDir: flags.cacheDir === undefined ? defaultCacheDir() : resolve(flags.cacheDir) });
       try {
+        const stopAfterTimeouts = flags.stopAfterTimeouts === 0 ? null : flags.stopAfterTimeouts;
         const report = await testsQuality({ judge, problems, datasetHash: await datasetHash(flags.problems), correct, incorrect,
-          mutantsPerProblem: flags.mutants, submission: context, stopAfterTimeouts: flags.stopAfterTimeouts === 0 ? null : flags.stopAfterTimeouts,
+          mutantsPerProblem: flags.mutants, submission: context, stopAfterTimeouts,
           onProgress: (done, total) => { if (process.stderr.isTTY && !flags.json) process.stderr.write(`\rjudged ${done}/${total}`); } });
         if (process.stderr.isTTY && !flags.json) process.stderr.write('\n');
         const inputs = { problemsFile: flags.problems, correctFile: flags.correct, incorrectFile: flags.incorrect, format,
           ...(flags.perProblem === undefined ? {} : { perProblem: flags.perProblem }), mutantsPerProblem: flags.mutants,
-          stopAfterTimeouts: flags.stopAfterTimeouts === 0 ? null : flags.stopAfterTimeouts };
+          stopAfterTimeouts };
         const json = JSON.stringify({ ...inputs, ...report });
         if (flags.out !== undefined) await writeFile(flags.out, json + '\n');
         if (flags.store !== undefined) {

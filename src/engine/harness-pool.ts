@@ -277,10 +277,15 @@ export class PythonHarnessPool {
   private giveBackIdle(): boolean {
     const zygote = this.idle.shift();
     if (zygote === undefined) return false;
-    zygote.kill('box slot wanted by another judge on this sandbox');
-    this.live--;
+    this.giveBack(zygote);
     this.waiting.shift()?.('retry');
     return true;
+  }
+
+  /** End a live zygote for another judge on this sandbox: its box slot returns to the sandbox when the box ends. */
+  private giveBack(zygote: Zygote): void {
+    zygote.kill('box slot wanted by another judge on this sandbox');
+    this.live--;
   }
 
   /**
@@ -329,11 +334,9 @@ export class PythonHarnessPool {
     }
     const waiter = this.waiting.shift();
     if (waiter) waiter(zygote);
-    else if (this.sandbox.boxSlotWantedByOthers(this)) {
-      // Another judge on this sandbox waits for a box slot: it gets this one rather than the zygote idling on it.
-      zygote.kill('box slot wanted by another judge on this sandbox');
-      this.live--;
-    } else this.idle.push(zygote);
+    // Another judge on this sandbox waiting for a box slot gets this one rather than the zygote idling on it.
+    else if (this.sandbox.boxSlotWantedByOthers(this)) this.giveBack(zygote);
+    else this.idle.push(zygote);
   }
 
   /**

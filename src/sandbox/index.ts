@@ -110,9 +110,9 @@ const SELF_TEST_LIMITS: Limits = {
 };
 const MAX_SUBGROUPS = 8;
 
-/** A run without sub-cgroups (see `Sandbox.subgroupsFor`). */
 /** The holder of boxes opened without one (`Sandbox.open`'s default). */
 const NO_HOLDER: object = Object.freeze({});
+/** A run without sub-cgroups (see `Sandbox.subgroupsFor`). */
 const NO_SUBGROUPS = { groups: new Map<string, Subgroup>(), passed: [], env: {} } as const;
 
 /**

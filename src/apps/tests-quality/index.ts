@@ -173,12 +173,17 @@ function stillborn(outcome: Outcome): boolean {
 /** `TestsQualityOptions.stopAfterTimeouts` by default. */
 export const DEFAULT_STOP_AFTER_TIMEOUTS = 1;
 
+/** The time-out rule the options ask for (null: every test run). */
+function stopRule(options: TestsQualityOptions): number | null {
+  return options.stopAfterTimeouts === undefined ? DEFAULT_STOP_AFTER_TIMEOUTS : options.stopAfterTimeouts;
+}
+
 /** Judge one job with every test run (but the time-out rule); Crucible's failures become `internal_error`. */
 async function judgeJob(options: TestsQualityOptions, context: SubmissionContext, job: Job): Promise<Verdict> {
   const prepared = prepareSample(job.problem, job.sample, context);
   if (prepared.kind === 'decided') return prepared.verdict;
   try {
-    const stop = options.stopAfterTimeouts === undefined ? DEFAULT_STOP_AFTER_TIMEOUTS : options.stopAfterTimeouts;
+    const stop = stopRule(options);
     return await options.judge.judge({ problem: { datasetHash: options.datasetHash, taskId: job.problem.taskId },
       program: prepared.program, failFast: false, ...(stop === null ? {} : { stopAfterTimeouts: stop }) }, options.signal === undefined ? {} : { signal: options.signal });
   } catch (error) {
@@ -218,9 +223,8 @@ export async function testsQuality(options: TestsQualityOptions): Promise<TestsQ
   });
   const problems = options.problems.filter((p) => mutation.has(p.taskId))
     .map((p) => problemQuality(p, context, jobs.filter((j) => j.problem === p), verdicts, mutation.get(p.taskId)!));
-  const stop = options.stopAfterTimeouts === undefined ? DEFAULT_STOP_AFTER_TIMEOUTS : options.stopAfterTimeouts;
   const stoppedSolutions = jobs.filter((j) => j.role !== 'mutant' && mutation.has(j.problem.taskId) && notRunCells(verdicts.get(j)!) > 0).length;
-  return { problems, overall: overallOf(problems, stop, stoppedSolutions) };
+  return { problems, overall: overallOf(problems, stopRule(options), stoppedSolutions) };
 }
 
 function problemQuality(problem: Problem, context: SubmissionContext, jobs: readonly Job[], verdicts: ReadonlyMap<Job, Outcome>,
