@@ -43,19 +43,23 @@ class Subgroup:
         self.memory, self.pids_dir, self.cpuacct = int(spec["memory"]), int(spec["pids"]), int(spec["cpuacct"])
         for fd in self.procs + [self.memory, self.pids_dir, self.cpuacct]:
             os.set_inheritable(fd, False)
+        # Counter files kept open and re-read from offset 0 (a cgroup file regenerates its text on a read at
+        # offset 0): Z reads the CPU and OOM counters after every generated test, and an open and a close per
+        # read were two of its three system calls there. Close-on-exec, and every process Z forks closes them
+        # (arrange_fds), like the directory descriptors they come from.
+        self._open = {}
 
     def join(self, pid):
         """Move `pid` (a child that waits for our go-ahead before it runs anything untrusted) into the group.
         Raises OSError on failure."""
         join_from_parent(self.procs, pid)
 
-    @staticmethod
-    def _read(dir_fd, name):
-        fd = os.open(name, os.O_RDONLY | os.O_CLOEXEC, dir_fd=dir_fd)
-        try:
-            return os.read(fd, 1 << 16)
-        finally:
-            os.close(fd)
+    def _read(self, dir_fd, name):
+        fd = self._open.get(name)
+        if fd is None:
+            fd = os.open(name, os.O_RDONLY | os.O_CLOEXEC, dir_fd=dir_fd)
+            self._open[name] = fd
+        return os.pread(fd, 1 << 16, 0)
 
     def cpu_ns(self):
         return int(self._read(self.cpuacct, "cpuacct.usage"))
@@ -264,12 +268,23 @@ def read_stat(pid):
     return rest[0].decode(), int(rest[1]), ticks * 1000 // CLK_TCK, int(rest[21]) * PAGE_KIB
 
 
-def schedstat_ns(pid):
-    """CPU time (ns) a single-threaded process has run so far (/proc/<pid>/schedstat), or None."""
+def open_schedstat(pid):
+    """A close-on-exec descriptor of /proc/<pid>/schedstat for `schedstat_ns_at`, or None (no pid, or it is gone)."""
     if not pid:
         return None
     try:
-        return int(read_small(f"/proc/{pid}/schedstat").split()[0])
+        return os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def schedstat_ns_at(fd):
+    """CPU time (ns) the process of an `open_schedstat` descriptor has run so far, or None (no descriptor, or the
+    process is gone: the descriptor stays bound to it, never to a later process with its pid)."""
+    if fd is None:
+        return None
+    try:
+        return int(os.pread(fd, 256, 0).split()[0])
     except (OSError, ValueError, IndexError):
         return None
 

@@ -68,7 +68,11 @@ class Job:
         self.group_cpu0 = self.group.cpu_ns() if self.group else 0
         self.group_oom0 = self.group.oom_kills() if self.group else 0
         self.spawner_pid = zygote.spawner.proc_pid
-        self.spawner_cpu0 = confine.schedstat_ns(self.spawner_pid) if self.group else None
+        # S's /proc/<pid>/schedstat, kept open for the job and re-read at offset 0 (S's CPU is read after every
+        # generated test): bound to that process, so once it is gone a read fails rather than reading whoever
+        # got its pid.
+        self.spawner_stat = confine.open_schedstat(self.spawner_pid) if self.group else None
+        self.spawner_cpu0 = confine.schedstat_ns_at(self.spawner_stat)
         self.group_cpu_seen = 0.0
         self.out_r, self.out_w = os.pipe()
         self.err_r, self.err_w = os.pipe()
@@ -109,7 +113,7 @@ class Job:
             # Subtract what S spent (forking C, reporting): the judge's work, not the candidate's. If S was
             # replaced meanwhile (a candidate killed it) its share cannot be known and counts as C's.
             spawner = self.z.spawner.proc_pid
-            now = confine.schedstat_ns(spawner) if spawner == self.spawner_pid else None
+            now = confine.schedstat_ns_at(self.spawner_stat) if spawner == self.spawner_pid else None
             if now is not None and self.spawner_cpu0 is not None:
                 used -= now - self.spawner_cpu0
             self.group_cpu_seen = max(self.group_cpu_seen, used / 1e6)
@@ -164,6 +168,8 @@ class Job:
             else:
                 self.z.sweep()
         finally:
+            if self.spawner_stat is not None:
+                os.close(self.spawner_stat)
             for fd in (self.out_w, self.err_w):
                 os.close(fd)
             self.stdout.feed()
