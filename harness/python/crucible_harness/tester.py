@@ -143,6 +143,25 @@ def _test_line(exc):
     return line
 
 
+def _add_loaded_names(tree, names):
+    """Add to `names` the id of every ast.Name loaded anywhere in `tree`: the set the loop over ast.walk(tree)
+    gives, by a walk without its generators (it runs over every node of every generated test of a solution)."""
+    stack = [tree]
+    AST, Name, Load = ast.AST, ast.Name, ast.Load
+    while stack:
+        node = stack.pop()
+        if type(node) is Name:
+            if type(node.ctx) is Load:
+                names.add(node.id)
+            continue   # a name's only child is its context
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, AST):
+                stack.append(value)
+            elif type(value) is list:
+                stack.extend(v for v in value if isinstance(v, AST))
+
+
 def _free_names(sources, entry, parsed=None):
     """Names the test code loads that builtins do not define (sorted, at most MAX_PROGRAM_NAMES): the names the
     program may have to provide, as in one namespace. Unparsable sources give none (they fail elsewhere).
@@ -155,9 +174,7 @@ def _free_names(sources, entry, parsed=None):
             continue
         if parsed is not None:
             parsed[source] = tree
-        for node in ast.walk(tree):
-            if type(node) is ast.Name and type(node.ctx) is ast.Load:
-                names.add(node.id)
+        _add_loaded_names(tree, names)
     names -= set(_PRISTINE_BUILTINS)
     names -= {entry, "candidate", ASSERT_HOOK}
     return sorted(names)[:MAX_PROGRAM_NAMES]
@@ -174,13 +191,44 @@ def _stdlib_module(name):
         return None
 
 
+# Fields of a node that hold statements, or nodes whose fields do (an except clause, a match case).
+_STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _count_asserts(tree):
+    """`tree` with _CountAsserts.visit_Assert applied to every `assert` statement, in place: what
+    `_CountAsserts().visit(tree)` makes, walking only statement lists. An `assert` is a statement, so it sits only
+    in those lists (of the module, a compound statement, a function or class, an except clause or a match case),
+    never inside an expression; ast.NodeTransformer would also walk every expression node, in Python, for
+    nothing (most of a generated test's nodes: an assertion compiles once per solution, ~640,000 times a CodeT
+    rerank). Each `assert` is replaced on its own, so the order of the walk does not change the result."""
+    rewrite = _CountAsserts().visit_Assert
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field in _STATEMENT_FIELDS:
+            statements = getattr(node, field, None)
+            if type(statements) is not list:
+                continue
+            out = []
+            for child in statements:
+                if type(child) is ast.Assert:
+                    out.extend(rewrite(child))
+                else:
+                    out.append(child)
+                    if isinstance(child, ast.AST):
+                        stack.append(child)
+            statements[:] = out
+    return tree
+
+
 def _compile_test(source, tree=None):
-    """Test code compiled with its asserts counted (_CountAsserts). `tree`: `ast.parse(source, "<test>")` when
-    the caller has it already (it is transformed in place). Raises what parsing or compiling raises."""
+    """Test code compiled with its asserts counted (_CountAsserts, applied by _count_asserts). `tree`:
+    `ast.parse(source, "<test>")` when the caller has it already (it is transformed in place). Raises what
+    parsing or compiling raises."""
     if tree is None:
         tree = ast.parse(source, "<test>")
-    tree = _CountAsserts().visit(tree)
-    return compile(tree, "<test>", "exec", dont_inherit=True, optimize=0)
+    return compile(_count_asserts(tree), "<test>", "exec", dont_inherit=True, optimize=0)
 
 
 class Judgement:
