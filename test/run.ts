@@ -16,8 +16,10 @@
  *   Files to pair start longest first, by their durations: this machine's last run (`test-output/test-durations.json`)
  *   over the checked-in `test/durations.json` (a clean clone, CI, has only the latter; `--record-durations` rewrites
  *   it from the run, so a file added since has none and starts after those that have one). Files
- *   that measure time or load the machine on purpose run alone, after the others: every file under `ALONE_DIRS`
- *   and every file whose source holds `ALONE_MARKER` (with the reason beside it).
+ *   that measure time or load the machine on purpose run alone, after the others: every file whose source holds
+ *   `ALONE_MARKER`, with the reason beside it (a wall-clock bound that load could break, a timed cancellation, a
+ *   process count). Hostile, queue and session files without such a reason share the machine like any other: their
+ *   checks are on verdicts, their own Redis servers and their own slots' uids, which another file cannot touch.
  * - Shared fixtures: the runner makes one scratch directory per run and names it to every file in
  *   `CRUCIBLE_TEST_SHARED_DIR` (test/support/shared-fixture.ts builds an expensive fixture there once, for every
  *   file that needs it); the directory is deleted when the run ends.
@@ -54,8 +56,6 @@ const SANDBOX_MARKERS = [
   'SessionManager', 'HarnessBox',
 ];
 
-/** Folders (under dist/test) whose files all run alone: they time the sandbox's reactions or restart its services. */
-const ALONE_DIRS = ['hostile/', 'queue/', 'sessions/'];
 /** A file whose source holds this (in a comment, with the reason) runs alone. */
 const ALONE_MARKER = 'crucible-test: alone';
 /**
@@ -127,8 +127,7 @@ function suiteOf(path: string): Suite {
 }
 
 function runsAlone(path: string): boolean {
-  const rel = relative(TEST_ROOT, path);
-  return ALONE_DIRS.some((dir) => rel.startsWith(dir)) || readFileSync(path, 'utf8').includes(ALONE_MARKER);
+  return readFileSync(path, 'utf8').includes(ALONE_MARKER);
 }
 
 /** Wall ms per file (path relative to dist/test) from `path`; {} when it is missing or not such a map. */

@@ -127,8 +127,10 @@ function languagesUsed(problems: readonly Problem[], samples: readonly Sample[],
 
 /** Toolchain version of every language used, by id (null when the version command failed). */
 async function toolchainsOf(used: ReadonlySet<string>, context: SubmissionContext): Promise<Record<string, string | null>> {
-  const statuses = await context.languages.toolchains();
-  return Object.fromEntries([...used].sort().map((id) => [id, statuses.find((s) => s.id === id)?.version ?? null]));
+  // Only the languages used are asked: every version command of the registry costs seconds on a loaded host.
+  const ids = [...used].sort();
+  const statuses = await Promise.all(ids.map((id) => context.languages.toolchain(id)));
+  return Object.fromEntries(ids.map((id, i) => [id, statuses[i]!.version ?? null]));
 }
 
 /** What one eval reads: problems, samples, their hashes and formats, what the run covers, and where it goes. */

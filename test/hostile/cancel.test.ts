@@ -3,6 +3,7 @@
  * are killed at once, its slot is freed, and the result says "cancelled" (internal_error with `cancelled: true`),
  * never a verdict on the program. Both one-shot paths, a run still waiting for a slot, and harness jobs.
  */
+// crucible-test: alone — cancellation is timed against runs still under way (aborts after 700 ms and 1.5 s, answered within 10-15 s) (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
  * The hostile-program suite: each program attacks the sandbox one way (named by the attack). Every one must
  * end with the right status, leave the host unaffected, and leave no process behind.
  */
+// crucible-test: alone — its attacks are checked against wall-clock bounds (1 MiB of output within 2 s, a grandchild not waited for within 5 s) (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

@@ -6,6 +6,7 @@
  * the field (never a 500, never a timer overflow); a DNS-rebinding request (a foreign `Host`) is refused on a
  * tokenless server and by the dashboard, while IP addresses, localhost and allowed names are served.
  */
+// crucible-test: alone — wedged and sleeping sessions are timed against /v1/judge calls answered meanwhile (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -6,6 +6,7 @@
  * its own size; an idle session pins no more host memory than its limit, which admission reserves (item 7). The
  * programs are in test/hostile/programs/sessions/.
  */
+// crucible-test: alone — REPLs are killed at set delays before, during and after the agent's sweep, and the agent's CPU between steps is measured (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
  * the next run; a run sees only its own processes and work directory, holds no capability, and a box that
  * dies turns the run in progress into internal_error and is replaced for the next run.
  */
+// crucible-test: alone — it gives a run's box at most 2 s (10 ms polls) to come up, then kills the box mid-run (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { runLimits } from '../../src/limits.js';

@@ -4,6 +4,7 @@
  * server on the queue answers 429 with `Retry-After` once the queue's backlog exceeds the fleet's capacity
  * times its factor (and admits again once the backlog is worked off).
  */
+// crucible-test: alone — job order and 429 admission are timed against 0.4 s programs on a one-slot worker (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';

@@ -4,6 +4,7 @@
  * every attempt (its dataset is gone from Redis) is an `internal_error` verdict naming why; a cancelled call
  * rejects with its signal's reason and its job leaves the queue; a real program gets its real verdict.
  */
+// crucible-test: alone — a dataset's expiry in Redis is timed (answered within 6 s of the last front end leaving) (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';

@@ -4,6 +4,7 @@
  * straight into BullMQ — with `request_error` naming the field, before it runs anything (no 2^31 ms timer, no
  * 45 s sleeper, no 300 MiB of output kept). A real `redis-server` and a real worker.
  */
+// crucible-test: alone — a refused 45 s sleeper must be answered before it could run (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Queue, QueueEvents } from 'bullmq';

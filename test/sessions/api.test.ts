@@ -3,6 +3,7 @@
  * every environment, program submits judged through the server's judge with feedback and rewards, 400s naming
  * the field, 404 for unknown ids, 409 past maxSteps, and the metrics.
  */
+// crucible-test: alone — steps are timed against their wall-clock limits (a 300 ms CPU / 3 s wall bash session, 20 ms waits) (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';

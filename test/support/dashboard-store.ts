@@ -182,18 +182,24 @@ async function trainingRun(store: ResultStore, name: string, codegen: number, sp
 
 /** Build the store in `dir` (made when absent): a copy of the judged CodeGen-16B fixture, then the other runs. */
 async function build(dir: string, db: string): Promise<void> {
+  const t = Date.now();
+  const lap = (what: string) => process.stderr.write(`dashboard store: ${what} at ${Date.now() - t} ms\n`);
   const judged = await judgedCodegen16b();
+  lap('codegen16b fixture');
   // The store file is `db` (its -wal/-shm beside it, if any), the run directories keep their names.
   cpSync(judged.dir, dir, { recursive: true, filter: (source) => basename(source) !== '.built' });
   if (!existsSync(db)) throw new Error(`the judged CodeGen-16B fixture has no store file ${basename(db)}`);
-  await humanEvalPlusRun(dir, db);
-  await mbppRun(dir, db);
-  await lcbRun(dir, db);
+  lap('copy');
+  // Three independent evals into one SQLite store (WAL, busy timeout: several writers are supported), side by side.
+  await Promise.all([humanEvalPlusRun(dir, db).then(() => lap('humaneval-plus')), mbppRun(dir, db).then(() => lap('mbpp')),
+    lcbRun(dir, db).then(() => lap('lcb'))]);
   const store = await openResultStore(db);
   try {
     const codegen = (await store.listRuns({ text: 'codegen16b' }))[0]!.id;
     await trainingRun(store, 'grpo-main', codegen, 1.0, 12);
+    lap('grpo-main');
     await trainingRun(store, 'grpo-ablation', codegen, 0.6, 0);
+    lap('grpo-ablation');
   } finally {
     await store.close();
   }

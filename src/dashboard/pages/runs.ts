@@ -73,7 +73,8 @@ function row(r: RunListRow, view: Required<RunsView>, withPlus: boolean): string
   const shown = shownStatus(r, view.nowMs, view.stalledMs);
   const tags = r.tags.map((t) => `<a class="tag" href="?tag=${encodeURIComponent(t)}">${esc(t)}</a>`).join(' ');
   const sampling = samplingText(r.generation);
-  return `<tr data-run="${r.id}" data-status="${esc(r.status)}" data-updated="${r.updatedMs}">` +
+  // A row drawn stalled is marked so: the page's stalled watch leaves its "no progress for N s" note as it is.
+  return `<tr data-run="${r.id}" data-status="${esc(r.status)}" data-updated="${r.updatedMs}"${shown === 'stalled' ? ' data-shown="stalled"' : ''}>` +
     `<td class="pick"><input type="checkbox" name="run" value="${r.id}" form="compare-form" aria-label="compare run ${r.id}"></td>` +
     `<td data-v="${r.id}"><a href="runs/${r.id}">${r.id}</a></td>` +
     `<td data-v="${esc(r.name)}" class="name"><a href="runs/${r.id}">${esc(r.name)}</a>${tags === '' ? '' : `<div class="tags">${tags}</div>`}</td>` +

@@ -108,6 +108,15 @@ describe('PyValue validation of untrusted JSON', () => {
     assert.notEqual(checkPyValue({ d: [[1]] }), null);
     assert.notEqual(checkPyValue({ b: 'not base64!' }), null);
   });
+  // The check walks a valid value without building paths; a refused one is walked again for its message.
+  it('names the path of the first fault, in walk order, whatever follows it', () => {
+    assert.equal(checkPyValue({ l: [{ i: '1' }, { t: [null, { f: 'NaN' }] }, { i: 'x' }] }), 'bad float at $.l[1].t[1]');
+    assert.equal(checkPyValue({ d: [[{ i: '1' }, { s: [true] }], [{ b: 'AAAA' }, { x: 1 }]] }), 'unknown tag "x" at $.d[1][1]');
+    assert.equal(checkPyValue({ d: [[null, null], [1]] }), 'bad dict entry at $.d[1]');
+    assert.equal(checkPyValue({ l: [null, 2] }), 'unexpected number at $.l[1]');
+    assert.equal(checkPyValue({ l: [null, null, null] }, { maxDepth: 5, maxNodes: 3, maxIntDigits: 10 }), 'more than 3 values');
+    assert.equal(checkPyValue({ l: [{ l: [null] }] }, { maxDepth: 1, maxNodes: 10, maxIntDigits: 10 }), 'nested deeper than 1 at $.l[0].l[0]');
+  });
   it('caps depth and size', () => {
     let deep: PyValue = null;
     for (let k = 0; k < 200; k++) deep = { l: [deep] };
