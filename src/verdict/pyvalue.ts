@@ -59,76 +59,28 @@ function validFloatPayload(p: unknown): boolean {
 
 /**
  * Checks that untrusted JSON is a well-formed PyValue within `limits`; returns an error message or null.
- * A first pass checks without building any path text (a path string per node was most of the trusted side's CPU and
- * garbage on big outputs: EvalPlus' plus inputs); only a value it refuses is walked again, in the same order, by
- * `pyValueError`, whose message names the path of the same first fault.
+ * A first walk checks without building any path text (a path string per node was most of the trusted side's CPU and
+ * garbage on big outputs: EvalPlus' plus inputs); only a value it refuses is walked again, with paths, for a message
+ * that names where its first fault is.
  */
 export function checkPyValue(value: unknown, limits: PyValueLimits = DEFAULT_PYVALUE_LIMITS): string | null {
-  return pyValueValid(value, limits) ? null : pyValueError(value, limits);
+  return pyValueFault(value, limits, false) === null ? null : pyValueFault(value, limits, true);
 }
 
-/** Whether `value` is a well-formed PyValue within `limits`: `pyValueError`'s walk, without paths or messages. */
-function pyValueValid(value: unknown, limits: PyValueLimits): boolean {
+/**
+ * The first fault of `value` (depth first, in order), or null when it has none. With `withPaths` the message names
+ * the fault's path (`$.l[2].d[0][1]`); without, the path is left empty and no path text is built on the way.
+ */
+function pyValueFault(value: unknown, limits: PyValueLimits, withPaths: boolean): string | null {
   let nodes = 0;
+  // Three parallel stacks (no tuple per node); `paths` is used only `withPaths`.
   const values: unknown[] = [value];
   const depths: number[] = [0];
+  const paths: string[] = ['$'];
   while (values.length > 0) {
     const v = values.pop();
     const depth = depths.pop()!;
-    if (++nodes > limits.maxNodes || depth > limits.maxDepth) return false;
-    if (v === null || typeof v === 'boolean' || typeof v === 'string') continue;
-    if (typeof v !== 'object' || Array.isArray(v)) return false;
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o);
-    if (keys.length === 2 && keys.includes('o') && keys.includes('r')) {
-      if (typeof o.o !== 'string' || typeof o.r !== 'string') return false;
-      continue;
-    }
-    if (keys.length !== 1) return false;
-    const tag = keys[0]!;
-    const p = o[tag];
-    switch (tag) {
-      case 'i':
-        if (typeof p !== 'string' || !INT_RE.test(p) || p.replace('-', '').length > (p.includes('x') ? 2_000_002 : limits.maxIntDigits)) return false;
-        break;
-      case 'f':
-        if (!validFloatPayload(p)) return false;
-        break;
-      case 'c':
-        if (!Array.isArray(p) || p.length !== 2 || !p.every(validFloatPayload)) return false;
-        break;
-      case 'b':
-        if (typeof p !== 'string' || p.length % 4 !== 0 || !B64_RE.test(p)) return false;
-        break;
-      case 'l': case 't': case 's': case 'fs':
-        if (!Array.isArray(p)) return false;
-        for (let i = p.length - 1; i >= 0; i--) {
-          values.push(p[i]);
-          depths.push(depth + 1);
-        }
-        break;
-      case 'd':
-        if (!Array.isArray(p)) return false;
-        for (let i = p.length - 1; i >= 0; i--) {
-          const e: unknown = p[i];
-          if (!Array.isArray(e) || e.length !== 2) return false;
-          values.push(e[1], e[0]);
-          depths.push(depth + 1, depth + 1);
-        }
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
-/** The message of the first fault of `value` (in `pyValueValid`'s order), with its path; null when it has none. */
-function pyValueError(value: unknown, limits: PyValueLimits): string | null {
-  let nodes = 0;
-  const stack: [unknown, number, string][] = [[value, 0, '$']];
-  while (stack.length > 0) {
-    const [v, depth, path] = stack.pop()!;
+    const path = withPaths ? paths.pop()! : '';
     if (++nodes > limits.maxNodes) return `more than ${limits.maxNodes} values`;
     if (depth > limits.maxDepth) return `nested deeper than ${limits.maxDepth} at ${path}`;
     if (v === null || typeof v === 'boolean' || typeof v === 'string') continue;
@@ -157,14 +109,20 @@ function pyValueError(value: unknown, limits: PyValueLimits): string | null {
         break;
       case 'l': case 't': case 's': case 'fs':
         if (!Array.isArray(p)) return `bad ${tag} payload at ${path}`;
-        for (let i = p.length - 1; i >= 0; i--) stack.push([p[i], depth + 1, `${path}.${tag}[${i}]`]);
+        for (let i = p.length - 1; i >= 0; i--) {
+          values.push(p[i]);
+          depths.push(depth + 1);
+          if (withPaths) paths.push(`${path}.${tag}[${i}]`);
+        }
         break;
       case 'd':
         if (!Array.isArray(p)) return `bad dict payload at ${path}`;
         for (let i = p.length - 1; i >= 0; i--) {
           const e: unknown = p[i];
           if (!Array.isArray(e) || e.length !== 2) return `bad dict entry at ${path}.d[${i}]`;
-          stack.push([e[1], depth + 1, `${path}.d[${i}][1]`], [e[0], depth + 1, `${path}.d[${i}][0]`]);
+          values.push(e[1], e[0]);
+          depths.push(depth + 1, depth + 1);
+          if (withPaths) paths.push(`${path}.d[${i}][1]`, `${path}.d[${i}][0]`);
         }
         break;
       default:
