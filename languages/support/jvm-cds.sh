@@ -14,3 +14,18 @@ crucible_jvm_cds() {
   chmod 0644 "$out.tmp"
   mv "$out.tmp" "$out"
 }
+
+# The compilers' own start-up (kotlinc, scalac, javac: seconds of class loading and JIT per compile) gets the same
+# treatment: a dynamic archive (JDK 17 -XX:ArchiveClassesAtExit) of what one compile of a small trusted program
+# loads, which the compile scripts name with -Xshare:auto (a missing or stale archive is ignored, and -Xlog:disable
+# keeps the JVM's note about it out of the compiler's output). The compile flags (C1 only, serial GC) must be those
+# the language's compile uses, as an archive is refused by a JVM started with different GC settings.
+# Usage: crucible_jvm_compiler_cds OUT COMPILER ARGS...  (kotlinc and scalac: options through JAVA_OPTS)
+crucible_jvm_compiler_cds() {
+  local out=$1
+  shift
+  JAVA_OPTS="-Xmx256M -Xms32M -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ArchiveClassesAtExit=$out.tmp" "$@" > compile.log 2>&1 \
+    || { tail -n 20 compile.log >&2; return 1; }
+  chmod 0644 "$out.tmp"
+  mv "$out.tmp" "$out"
+}
