@@ -9,10 +9,12 @@
  *   source names none of the sandbox, the judge, the CLI, a server or an external process: see `SANDBOX_MARKERS`);
  *   `sandbox` is the rest. `all` runs unit, then sandbox and acceptance together.
  * - Unit files run `--jobs` at a time (default: the number of cores). Sandbox and acceptance files share one pool and
- *   run two at a time (at most `--jobs`; `--jobs 1` runs them one by one), the second one started only while the
- *   machine has a core to spare (`SpareCpu`: at least `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so two
- *   files share the cores only when one leaves a core idle (a file that judges on one slot at a time, a browser, a
- *   CLI waiting on a child), never beside a file that keeps both cores busy or on a machine busy with other work.
+ *   run up to `--jobs` + 1 at a time (`--jobs 1` runs them one by one), each one after the first started only while
+ *   the machine has a core to spare (`SpareCpu`: at least `SPARE_CORES` idle over the last `IDLE_WINDOW_MS`), so
+ *   files share the cores only when the running ones leave a core idle (a file that judges on one slot at a time, a
+ *   browser, a CLI waiting on a child), never beside files that keep every core busy or on a machine busy with other
+ *   work. The one file more than the cores fills the idle moments of short files (node start-up, a server coming
+ *   up): on the suite's ~80 files under 10 s it cut their wall time by ~12% (docs/PERFORMANCE.md, "Session 8").
  *   Files to pair start longest first, by their durations: this machine's last run (`test-output/test-durations.json`)
  *   over the checked-in `test/durations.json` (a clean clone, CI, has only the latter; `--record-durations` rewrites
  *   it from the run, so a file added since has none and starts after those that have one). Files
@@ -59,12 +61,13 @@ const SANDBOX_MARKERS = [
 /** A file whose source holds this (in a comment, with the reason) runs alone. */
 const ALONE_MARKER = 'crucible-test: alone';
 /**
- * Idle cores the machine must have had over `IDLE_WINDOW_MS` before a second file starts beside a running one
+ * Idle cores the machine must have had over `IDLE_WINDOW_MS` before another file starts beside running ones
  * (`CRUCIBLE_TEST_SPARE_CORES` overrides it: 0 pairs files whatever the load, a number above the cores never).
  * Half a core: two files that each keep one core busy most of the time finish sooner side by side than in turn.
  */
 const SPARE_CORES = Number(process.env['CRUCIBLE_TEST_SPARE_CORES'] ?? 0.5);
-const IDLE_WINDOW_MS = 2000;
+/** The window: long enough to see a starting file's load (node's start-up is ~0.3 s), short beside 1-3 s files. */
+const IDLE_WINDOW_MS = 1000;
 const IDLE_SAMPLE_MS = 250;
 /**
  * Last run's wall time per file (ms), for longest-first ordering: in test-output/ (kept by the clean build that
@@ -239,7 +242,7 @@ async function runPaired(files: readonly Planned[], jobs: number, timeoutMs: num
 }
 
 /**
- * The sandbox and acceptance suites together: the files that may share the machine paired (longest first, whatever
+ * The sandbox and acceptance suites together: the files that may share the machine side by side (longest first, whatever
  * their suite, so a light file fills the core a heavy one leaves idle), then the rest one at a time.
  */
 async function runSharing(files: readonly Planned[], jobs: number, timeoutMs: number): Promise<FileResult[]> {
@@ -247,11 +250,12 @@ async function runSharing(files: readonly Planned[], jobs: number, timeoutMs: nu
   const lastMs = (planned: Planned): number => durations[relative(TEST_ROOT, planned.file)] ?? 0;
   const paired = files.filter((planned) => !runsAlone(planned.file)).sort((a, b) => lastMs(b) - lastMs(a));
   const alone = files.filter((planned) => runsAlone(planned.file));
-  process.stdout.write(`\n## sandbox and acceptance: ${paired.length} files two at a time when a core is spare, longest first; ` +
+  const width = jobs === 1 ? 1 : jobs + 1;
+  process.stdout.write(`\n## sandbox and acceptance: ${paired.length} files up to ${width} at a time while a core is spare, longest first; ` +
     `then ${alone.length} files alone\n`);
   const spare = new SpareCpu();
   try {
-    const results = await runPaired(paired, Math.min(2, jobs), timeoutMs, spare);
+    const results = await runPaired(paired, width, timeoutMs, spare);
     for (const { file, suite } of alone) results.push(await runFile(file, suite, timeoutMs));
     return results;
   } finally {
