@@ -10,11 +10,10 @@
  * the test holds answers each client's requests with its overload status: the client's own retry policy must
  * retry it and then score the program right, or, when the server stays full, end as the client ends (an API
  * error, an exception, no reward), never as a made-up score. The programs run in the sandbox; the Codeforces and
- * IOI problems are test/fixtures/contest (written for these tests).
+ * IOI problems are test/fixtures/contest (written for these tests). The time-out case, timed against the clients' own
+ * request time-outs, is clients-timeouts.test.ts, which runs alone.
  */
-// crucible-test: alone — a time-out is answered within a client's own wall-clock request time-out (test/run.ts runs it with no other file).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -27,54 +26,10 @@ import {
   sdkRunCode, verlCheckCorrectness, verlComputeScore, type CodeforcesProblem, type DriverContext, type IoiSubtask,
   type PistonClient, type PistonJob, type SdkRequest,
 } from './drivers.js';
+import { servedForFile } from './serve.js';
 
-let server: ChildProcess;
-let url = '';
-
-/** Start `crucible serve --port 0` and read its URL from the line it prints when listening. */
-/** (No result store: the test must not write into the user's.) */
-function startServe(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(join(PROJECT_ROOT, 'bin', 'crucible'), ['serve', '--port', '0', '--slots', '2', '--log-level', 'warn', '--no-store'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    // The CLI says where it listens on stderr ("crucible serve: listening on URL"); logs go to stdout.
-    let seen = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error(`crucible serve did not say where it listens within 120 s:\n${seen}`));
-    }, 120_000);
-    const read = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(seen);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!.replace(/\/$/, '') });
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`crucible serve exited (${code}) before listening:\n${seen}`));
-    });
-  });
-}
-
-before(async () => {
-  ({ child: server, url } = await startServe());
-});
-
-after(async () => {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-});
-
-/** A replay context on the spawned server; its `problems` must stay empty. */
-function context(): DriverContext {
-  return { baseUrl: url, problems: [] };
-}
+/** Replay contexts on the spawned server (test/conformance/serve.ts). */
+const context = servedForFile();
 
 const SUM = 'a, b = map(int, input().split())\nprint(a + b)';
 const SUM_CPP = '#include <cstdio>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);}';
@@ -255,19 +210,6 @@ describe('trainers\' clients, replayed from their contracts, against crucible se
     assert.deepEqual(await ioi('correct.cpp', guessSubtasks, 'ioi-guess', 'guess'), { total: 100, subtasks: [[1, 100, 'AC']] });
     assert.deepEqual(await ioi('partial.cpp', guessSubtasks, 'ioi-guess', 'guess'), { total: 30, subtasks: [[0.3, 30, 'PA']] });
     assert.deepEqual(await ioi('wrong.cpp', guessSubtasks, 'ioi-guess', 'guess'), { total: 0, subtasks: [[0, 0, 'WA']] });
-    assert.deepEqual(ctx.problems, []);
-  });
-
-  test('time-outs: a time-limited run is answered within each client\'s own request time-out', async () => {
-    const ctx = context();
-    // verl waits compile_timeout + run_timeout + 10 s; past that its case would be an API error (-1), not a time-out.
-    const started = performance.now();
-    const [verlCase] = await verlCheckCorrectness(ctx, { inputs: [''], outputs: [''] }, 'import time\ntime.sleep(30)', { timeout: 1 });
-    assert.deepEqual(verlCase, { result: -3, status: 'timeout' });
-    assert.ok(performance.now() - started < 12_000);
-    // open-r1's session gives up after 30 s without an answer byte; Codeforces jobs ask for (time limit + 10) s.
-    const piston = await pistonExecute(pistonClient(ctx), { files: [{ name: 'main.py', content: 'import time\ntime.sleep(60)' }], run_timeout: 2000 }, 'python', 0);
-    assert.equal((piston?.['run'] as Record<string, unknown>)['status'], 'TO');
     assert.deepEqual(ctx.problems, []);
   });
 });
