@@ -120,21 +120,22 @@ const PASSED = 1;
 const NOT_RUN = 2;
 
 /**
- * What is kept of a verdict (one byte per test, not the verdict's test results): its status and reason, and per
- * test PASSED, FAILED, or NOT_RUN. A test absent from the verdict is NOT_RUN when the judge stopped the program after
- * its time-outs (`Verdict.notRun`), else FAILED (a program that did not load, or stopped by its own failure, fails
- * every test it did not reach).
+ * What is kept of a verdict (one byte per test, not the verdict's test results): its status, per test PASSED,
+ * FAILED, or NOT_RUN, and whether it is a stillborn program (`stillborn`, decided here so the verdict's reason, a
+ * string that may pin a much larger one it was cut from, is not kept for each of ~20,000 jobs). A test absent from
+ * the verdict is NOT_RUN when the judge stopped the program after its time-outs (`Verdict.notRun`), else FAILED (a
+ * program that did not load, or stopped by its own failure, fails every test it did not reach).
  */
 interface Outcome {
   readonly status: Verdict['status'];
-  readonly reason: string | undefined;
+  readonly stillborn: boolean;
   readonly cells: Uint8Array;
 }
 
 function outcomeOf(verdict: Verdict, testCount: number): Outcome {
   const cells = new Uint8Array(testCount).fill((verdict.notRun ?? 0) > 0 ? NOT_RUN : FAILED);
   for (const t of verdict.tests) if (t.index < testCount) cells[t.index] = t.status === 'passed' ? PASSED : FAILED;
-  return { status: verdict.status, reason: verdict.reason, cells };
+  return { status: verdict.status, stillborn: stillborn(verdict.status, verdict.reason, cells), cells };
 }
 
 function passVector(outcome: Outcome): PassVector {
@@ -165,9 +166,10 @@ function mutantJobs(problem: Problem, max: number): { jobs: Job[]; language?: st
   return { jobs, language };
 }
 
-function stillborn(outcome: Outcome): boolean {
-  if (outcome.status === 'compile_error') return true;
-  return outcome.cells.every((x) => x !== PASSED) && /\b(SyntaxError|IndentationError|TabError)\b/.test(outcome.reason ?? '');
+/** A mutant that cannot be judged: it does not compile, or (Python) does not parse, so no test passed. */
+function stillborn(status: Verdict['status'], reason: string | undefined, cells: Uint8Array): boolean {
+  if (status === 'compile_error') return true;
+  return cells.every((x) => x !== PASSED) && /\b(SyntaxError|IndentationError|TabError)\b/.test(reason ?? '');
 }
 
 /** `TestsQualityOptions.stopAfterTimeouts` by default. */
@@ -254,7 +256,7 @@ function problemQuality(problem: Problem, context: SubmissionContext, jobs: read
 }
 
 function mutationOf(language: string, mutants: readonly Job[], verdicts: ReadonlyMap<Job, Outcome>, testCount: number): MutationResult {
-  const viable = mutants.filter((j) => !stillborn(verdicts.get(j)!));
+  const viable = mutants.filter((j) => !verdicts.get(j)!.stillborn);
   const killsByTest: number[][] = Array.from({ length: testCount }, () => []);
   const survivors: Omit<Mutant, 'source'>[] = [];
   let killed = 0;
