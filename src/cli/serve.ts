@@ -61,6 +61,39 @@ interface ServeFlags {
   registry?: string;
 }
 
+/** The server's configuration as the flags give it (validated by `ServeConfigSchema` afterwards). */
+function configOf(flags: ServeFlags): ServeConfigInput {
+  return {
+    host: flags.host,
+    port: flags.port,
+    problems: flags.problems ?? [],
+    token: flags.token ?? (process.env.CRUCIBLE_SERVE_TOKEN || undefined),
+    slots: flags.slots,
+    inFlightPerSlot: flags.inFlightPerSlot,
+    queueCapacity: flags.queueCapacity,
+    maxQueueWaitMs: flags.maxQueueWaitMs,
+    bodyLimitBytes: flags.bodyLimitMib === undefined ? undefined : Math.round(flags.bodyLimitMib * 1024 * 1024),
+    timeLimitMs: flags.timeLimit === undefined ? undefined : secondsToMs(flags.timeLimit),
+    memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),
+    shutdownDeadlineMs: flags.shutdownDeadline === undefined ? undefined : secondsToMs(flags.shutdownDeadline),
+    logLevel: flags.logLevel as ServeConfigInput['logLevel'],
+    cacheDir: flags.cacheDir,
+    unsafeNoSandbox: flags.unsafeNoSandbox === true,
+    // The default store as `crucible eval` resolves it, so the dashboard shows evals and training together.
+    store: flags.store === false ? undefined : resolveStoreLocation(flags.store).target,
+    trainingRun: flags.trainingRun,
+    maxSessions: flags.maxSessions,
+    sessionTtlSeconds: flags.sessionTtl,
+    sessionMemoryKiB: flags.sessionMemory === undefined ? undefined : mibToKiB(flags.sessionMemory),
+    maxMcpSessions: flags.maxMcpSessions,
+    allowedHosts: flags.allowedHosts,
+    queue: flags.queue,
+    fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
+    repoSources: flags.repoSource ?? [],
+    registry: flags.registry,
+  };
+}
+
 /** Add `serve` to the program. */
 export function register(program: Command): void {
   program.command('serve')
@@ -101,35 +134,7 @@ export function register(program: Command): void {
         process.exitCode = reaped;
         return;
       }
-      const input: ServeConfigInput = {
-        host: flags.host,
-        port: flags.port,
-        problems: flags.problems ?? [],
-        token: flags.token ?? (process.env.CRUCIBLE_SERVE_TOKEN || undefined),
-        slots: flags.slots,
-        inFlightPerSlot: flags.inFlightPerSlot,
-        queueCapacity: flags.queueCapacity,
-        maxQueueWaitMs: flags.maxQueueWaitMs,
-        bodyLimitBytes: flags.bodyLimitMib === undefined ? undefined : Math.round(flags.bodyLimitMib * 1024 * 1024),
-        timeLimitMs: flags.timeLimit === undefined ? undefined : secondsToMs(flags.timeLimit),
-        memoryLimitKiB: flags.memoryLimit === undefined ? undefined : mibToKiB(flags.memoryLimit),
-        shutdownDeadlineMs: flags.shutdownDeadline === undefined ? undefined : secondsToMs(flags.shutdownDeadline),
-        logLevel: flags.logLevel as ServeConfigInput['logLevel'],
-        cacheDir: flags.cacheDir,
-        unsafeNoSandbox: flags.unsafeNoSandbox === true,
-        // The default store as `crucible eval` resolves it, so the dashboard shows evals and training together.
-        store: flags.store === false ? undefined : resolveStoreLocation(flags.store).target,
-        trainingRun: flags.trainingRun,
-        maxSessions: flags.maxSessions,
-        sessionTtlSeconds: flags.sessionTtl,
-        sessionMemoryKiB: flags.sessionMemory === undefined ? undefined : mibToKiB(flags.sessionMemory),
-        maxMcpSessions: flags.maxMcpSessions,
-        allowedHosts: flags.allowedHosts,
-        queue: flags.queue,
-        fleetBacklogPerSlot: flags.fleetBacklogPerSlot,
-        repoSources: flags.repoSource ?? [],
-        registry: flags.registry,
-      };
+      const input = configOf(flags);
       if (flags.queue !== undefined) queueLocation(flags.queue); // a bad URL fails before anything starts
       const parsed = ServeConfigSchema.safeParse(input);
       if (!parsed.success) {

@@ -536,23 +536,7 @@ export class SessionBox {
     const cancel = (): void => kill('cancel');
     if (signal?.aborted === true) kill('cancel');
     signal?.addEventListener('abort', cancel, { once: true });
-    const cores = availableParallelism();
-    let cpuTimer: NodeJS.Timeout | null = null;
-    const watchCpu = (): void => {
-      if (this.group === null) return;
-      let usedMs: number;
-      try {
-        usedMs = (this.group.cpuNs() - cpuBefore) / 1e6;
-      } catch {
-        return;
-      }
-      if (usedMs > limits.cpuMs) {
-        kill('cpu');
-        return;
-      }
-      cpuTimer = setTimeout(watchCpu, Math.max(2, (limits.cpuMs - usedMs) / cores));
-    };
-    cpuTimer = setTimeout(watchCpu, Math.max(2, limits.cpuMs / cores));
+    const stopCpuWatch = this.watchCpu(limits.cpuMs, cpuBefore, () => kill('cpu'));
     const reply = this.nextMessage(null);
     const text = Buffer.from(code, 'utf8');
     this.launched.stdin.write(`step ${limits.outputBytes} ${text.length}\n`);
@@ -560,7 +544,7 @@ export class SessionBox {
     const message = await reply;
     answered = true;
     clearTimeout(wallTimer);
-    if (cpuTimer !== null) clearTimeout(cpuTimer);
+    stopCpuWatch();
     if (graceTimer !== null) clearTimeout(graceTimer);
     signal?.removeEventListener('abort', cancel);
     // No kill of this step may reach into the next one (nor the fresh REPL the agent starts after answering).
@@ -579,6 +563,35 @@ export class SessionBox {
       return failed(`the session agent broke its protocol: ${(error as Error).message}`);
     }
     return this.stepResult(agent, message, limits, { killed, wallMs, cpuBefore, oomBefore });
+  }
+
+  /**
+   * Poll the session group's CPU time (ns, from `cpuBefore`) and call `over` once a step has used more than `cpuMs`
+   * (ms). A poll comes when the rest of the budget could be used up on every core at once, at least 2 ms apart, so a
+   * step overruns its CPU limit by at most one poll interval. Returns the function that stops the polling.
+   */
+  private watchCpu(cpuMs: number, cpuBefore: number, over: () => void): () => void {
+    const cores = availableParallelism();
+    let timer: NodeJS.Timeout | null = null;
+    const poll = (): void => {
+      timer = null;
+      if (this.group === null) return;
+      let usedMs: number;
+      try {
+        usedMs = (this.group.cpuNs() - cpuBefore) / 1e6;
+      } catch {
+        return;
+      }
+      if (usedMs > cpuMs) {
+        over();
+        return;
+      }
+      timer = setTimeout(poll, Math.max(2, (cpuMs - usedMs) / cores));
+    };
+    timer = setTimeout(poll, Math.max(2, cpuMs / cores));
+    return () => {
+      if (timer !== null) clearTimeout(timer);
+    };
   }
 
   /** The answer of a step whose agent stayed silent after its kill: the box was killed with everything in it. */
