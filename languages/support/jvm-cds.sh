@@ -20,7 +20,8 @@ crucible_jvm_cds() {
 # loads, which the compile scripts name with -Xshare:auto (a missing or stale archive is ignored, and -Xlog:disable
 # keeps the JVM's note about it out of the compiler's output). The compile flags (C1 only, serial GC) must be those
 # the language's compile uses, as an archive is refused by a JVM started with different GC settings.
-# Usage: crucible_jvm_compiler_cds OUT COMPILER ARGS...  (kotlinc and scalac: options through JAVA_OPTS)
+# Usage: crucible_jvm_compiler_cds OUT COMPILER ARGS...  kotlinc and scalac take the options through JAVA_OPTS, set
+# here; javac ignores JAVA_OPTS, so its ARGS carry them as -J flags, -J-XX:ArchiveClassesAtExit="$OUT.tmp" included.
 crucible_jvm_compiler_cds() {
   local out=$1
   shift
