@@ -4,11 +4,15 @@
  * - **Instructions**: one run per measured test under callgrind (`src/engine/callgrind.ts`), the counts summed.
  *   Deterministic for single-threaded programs with hash seeds fixed: the language's environment already fixes
  *   PYTHONHASHSEED=0, and the runs here set it for every language. Such a run gets `COUNT_PROCESSES` processes
- *   (the program alone: the sandbox's process count does not include box-init), so the program cannot fork a helper that would outlive its summary. Languages whose
- *   runtime is multi-threaded (`UNCOUNTED_LANGUAGES`: the JVM's helper threads interleave differently from run to
- *   run, so callgrind's count of a Java program varied by 0.03–0.6% between runs here, and still by ~0.001% when
- *   only `main`'s own thread was counted: docs/METRICS.md, "Efficiency measured") get no count; they are
- *   compared by the noise-aware wall time below, which is documented as their measure (docs/METRICS.md).
+ *   (the program alone: the sandbox's process count does not include box-init), so the program cannot fork a helper
+ *   that would outlive its summary.
+ * - **Bytecodes**, for Java (`countUnitOf`): callgrind's count of a JVM varies between runs (its helper threads
+ *   and the layout they leave: by 0.03–0.6%, and still by ~0.001% when only `main`'s thread was collected:
+ *   docs/METRICS.md, "Efficiency measured"), so a Java program's count is the number of bytecodes its main thread
+ *   executes, from a JVMTI agent under `-Xint` (`src/engine/jvm-bytecodes.ts`), with `JVM_COUNT_TASKS` tasks (the
+ *   JVM's own threads and no more: no new thread or process). A count is comparable only with a count of the same
+ *   unit (`countUnit`). The other JVM and .NET languages (`UNCOUNTED_LANGUAGES`) get no count; they are compared
+ *   by the noise-aware wall time below, which is documented as their measure (docs/METRICS.md).
  * - **Wall time**: `repeats` plain runs of every measured test; a repeat's time is the sum over tests. The median
  *   and its seeded bootstrap interval come from `metrics/efficiency.ts` (`medianInterval`).
  * - **Peak memory**: the sandbox's cgroup peak (`ExecutionResult.memoryKiB`, cgroup `memory.max_usage_in_bytes`),
@@ -21,6 +25,8 @@
  * The box sees only the test's input, never the expected output.
  */
 import { callgrindArgv, parseCallgrindLog } from '../engine/callgrind.js';
+import { countUnitOf, type CountUnit } from '../engine/count-unit.js';
+import { bytecodeArgv, JVM_COUNT_TASKS, parseBytecodeLog } from '../engine/jvm-bytecodes.js';
 import type { Executor } from '../engine/executor.js';
 import type { IoProblem } from '../formats/types.js';
 import { compareOutput } from '../kinds/io/comparators.js';
@@ -28,9 +34,6 @@ import type { LanguageRegistry } from '../languages/registry.js';
 import type { BootstrapOptions } from '../metrics/bootstrap.js';
 import { median, medianInterval } from '../metrics/efficiency.js';
 import type { Limits } from '../sandbox/types.js';
-
-/** Languages measured by wall time only (their runtime is multi-threaded; see the module comment). */
-export const UNCOUNTED_LANGUAGES: ReadonlySet<string> = new Set(['java', 'kotlin', 'scala', 'groovy', 'clojure', 'csharp', 'kotlin-script']);
 
 /** Processes + threads of a counted run: box-init and the program (callgrind is the program's own process). */
 export const COUNT_PROCESSES = 1;
@@ -57,8 +60,13 @@ export interface MeasureSettings {
 /** One program's measurement (see the module comment), or why it failed (`error`). */
 export interface ProgramMeasurement {
   readonly language: string;
-  /** Instructions summed over the measured tests; null when not counted (`instructionsNote` says why). */
+  /**
+   * The count summed over the measured tests, in `countUnit` (callgrind's instructions, or a JVM's bytecodes); null
+   * when not counted (`instructionsNote` says why).
+   */
   readonly instructions: number | null;
+  /** Unit of `instructions`; null when not counted. Counts of different units are never compared. */
+  readonly countUnit: CountUnit | null;
   readonly instructionsNote?: string;
   /** Wall time of each repeat (ms, summed over tests), its median and 95% (by default) bootstrap interval. */
   readonly wallMs: readonly number[];
@@ -86,15 +94,27 @@ export function measuredTests(problem: IoProblem, count: number): number[] {
 
 /**
  * Limits of a counted run from a plain run's (after language multipliers): one process (no fork), CPU and wall
- * time × `CALLGRIND_TIME_FACTOR`, 256 MiB more memory for valgrind's own.
+ * time × `CALLGRIND_TIME_FACTOR`, 256 MiB more memory for valgrind's own. `unit` 'bytecodes' (a JVM under the
+ * bytecode counter): `JVM_COUNT_TASKS` tasks instead of one, and the memory limit unchanged (no valgrind).
  */
-export function countLimits(limits: Limits): Limits {
-  return { ...limits, processes: COUNT_PROCESSES, cpuMs: limits.cpuMs * CALLGRIND_TIME_FACTOR,
-    wallMs: limits.wallMs * CALLGRIND_TIME_FACTOR, memoryKiB: limits.memoryKiB + 256 * 1024 };
+export function countLimits(limits: Limits, unit: CountUnit = 'instructions'): Limits {
+  const slower = { ...limits, cpuMs: limits.cpuMs * CALLGRIND_TIME_FACTOR, wallMs: limits.wallMs * CALLGRIND_TIME_FACTOR };
+  return unit === 'bytecodes' ? { ...slower, processes: JVM_COUNT_TASKS }
+    : { ...slower, processes: COUNT_PROCESSES, memoryKiB: limits.memoryKiB + 256 * 1024 };
+}
+
+/** One counted run's count (`instructions` or `bytecodes` by `unit`), or why it could not be trusted. */
+function readCount(unit: CountUnit, stderr: string, truncated: boolean): { ok: true; count: number } | { ok: false; reason: string } {
+  if (unit === 'bytecodes') {
+    const parsed = parseBytecodeLog(stderr, truncated);
+    return parsed.ok ? { ok: true, count: parsed.bytecodes } : parsed;
+  }
+  const parsed = parseCallgrindLog(stderr, truncated);
+  return parsed.ok ? { ok: true, count: parsed.instructions } : parsed;
 }
 
 function failed(language: string, error: string): ProgramMeasurement {
-  return { language, instructions: null, wallMs: [], wallMedianMs: 0, wallLowerMs: 0, wallUpperMs: 0, cpuMedianMs: 0, peakMemoryKiB: 0,
+  return { language, instructions: null, countUnit: null, wallMs: [], wallMedianMs: 0, wallLowerMs: 0, wallUpperMs: 0, cpuMedianMs: 0, peakMemoryKiB: 0,
     memoryKiBMs: null, memorySamples: 0, error };
 }
 
@@ -116,19 +136,23 @@ export async function measureProgram(executor: Executor, languages: LanguageRegi
   };
   let instructions: number | null = null;
   let instructionsNote: string | undefined;
+  const unit = countUnitOf(lang.id);
+  const countedArgv = unit === 'bytecodes' ? bytecodeArgv(base.argv) : callgrindArgv(base.argv);
   if (!settings.instructions) instructionsNote = 'not asked for';
-  else if (UNCOUNTED_LANGUAGES.has(lang.id)) instructionsNote = `${lang.id}: multi-threaded runtime, counts are not deterministic; compare wall time`;
+  else if (unit === null) instructionsNote = `${lang.id}: multi-threaded runtime, counts are not deterministic; compare wall time`;
+  else if (countedArgv === null) instructionsNote = `${lang.id}: its run command is not a /usr/bin/java launch the bytecode counter can wrap`;
   else {
     let total = 0;
-    const limits = countLimits(base.limits);
+    const limits = countLimits(base.limits, unit);
+    const counter = unit === 'bytecodes' ? 'the bytecode counter' : 'callgrind';
     for (const index of tests) {
-      const { result } = await executor.sandbox.run({ ...base, env, limits, argv: callgrindArgv(base.argv), stdin: problem.tests[index]!.input });
-      if (result.status !== 'ok' || result.exitCode !== 0) return failed(lang.id, `test ${index} under callgrind: ${result.reason ?? result.status}`);
+      const { result } = await executor.sandbox.run({ ...base, env, limits, argv: countedArgv, stdin: problem.tests[index]!.input });
+      if (result.status !== 'ok' || result.exitCode !== 0) return failed(lang.id, `test ${index} under ${counter}: ${result.reason ?? result.status}`);
       const wrong = check(result.stdout, index);
-      if (wrong !== null) return failed(lang.id, `${wrong} under callgrind`);
-      const count = parseCallgrindLog(result.stderr, result.stderrTruncated);
-      if (!count.ok) return failed(lang.id, `test ${index}: no trusted instruction count: ${count.reason}`);
-      total += count.instructions;
+      if (wrong !== null) return failed(lang.id, `${wrong} under ${counter}`);
+      const count = readCount(unit, result.stderr, result.stderrTruncated);
+      if (!count.ok) return failed(lang.id, `test ${index}: no trusted ${unit === 'bytecodes' ? 'bytecode' : 'instruction'} count: ${count.reason}`);
+      total += count.count;
     }
     instructions = total;
   }
@@ -163,7 +187,7 @@ export async function measureProgram(executor: Executor, languages: LanguageRegi
   }
   const interval = medianInterval(walls, settings.bootstrap);
   return {
-    language: lang.id, instructions, ...(instructionsNote === undefined ? {} : { instructionsNote }),
+    language: lang.id, instructions, countUnit: instructions === null ? null : unit, ...(instructionsNote === undefined ? {} : { instructionsNote }),
     wallMs: walls, wallMedianMs: interval.point, wallLowerMs: interval.lower, wallUpperMs: interval.upper,
     cpuMedianMs: median(cpus), peakMemoryKiB: median(peaks),
     memoryKiBMs: integrals.length === walls.length ? median(integrals) : null, memorySamples: integrals.length === walls.length ? fewestSamples : 0,

@@ -30,8 +30,11 @@ export interface SampleEfficiency {
   readonly sampleIndex: number;
   readonly programHash: string;
   readonly measurement: ProgramMeasurement;
-  /** What `cost` is: instruction counts, or median wall time (ms) when either side was not counted. */
-  readonly costUnit: 'instructions' | 'wallMs' | null;
+  /**
+   * What `cost` is: callgrind's instruction counts, a JVM's bytecode counts (both sides counted in the same unit),
+   * or median wall time (ms) when either side was not counted or the units differ.
+   */
+  readonly costUnit: 'instructions' | 'bytecodes' | 'wallMs' | null;
   readonly cost: number | null;
   readonly dps: number | null;
   readonly dpsNorm: number | null;
@@ -101,7 +104,7 @@ function scoreSample(m: ProgramMeasurement, reference: ProgramMeasurement | null
   Omit<SampleEfficiency, 'sampleIndex' | 'programHash' | 'measurement'> {
   const none = { costUnit: null, cost: null, dps: null, dpsNorm: null, beyond: null, net: null, nmu: null, ntmu: null, wallRatio: null, indistinguishable: null };
   if (m.error !== undefined || reference === null || reference.error !== undefined) return none;
-  const counted = m.instructions !== null && reference.instructions !== null;
+  const counted = m.instructions !== null && reference.instructions !== null && m.countUnit !== null && m.countUnit === reference.countUnit;
   const cost = counted ? m.instructions! : m.wallMedianMs;
   const referenceCost = counted ? reference.instructions! : reference.wallMedianMs;
   const dps = counted ? dpsOf(cost, [{ cost: referenceCost, score: clusterScores([1])[0]! }]) : null;
@@ -110,7 +113,7 @@ function scoreSample(m: ProgramMeasurement, reference: ProgramMeasurement | null
   const effi = reference.wallMedianMs > 0 && reference.peakMemoryKiB > 0 ? effiScores([{ timeMs: m.wallMedianMs, canonicalTimeMs: reference.wallMedianMs,
     peakKiB: m.peakMemoryKiB, canonicalPeakKiB: reference.peakMemoryKiB,
     memoryKiBMs: integrals ? m.memoryKiBMs! : 1, canonicalMemoryKiBMs: integrals ? reference.memoryKiBMs! : 1 }]) : null;
-  return { costUnit: counted ? 'instructions' : 'wallMs', cost, dps: dps?.dps ?? null, dpsNorm: dps?.dpsNorm ?? null,
+  return { costUnit: counted ? m.countUnit! : 'wallMs', cost, dps: dps?.dps ?? null, dpsNorm: dps?.dpsNorm ?? null,
     beyond: beyondOf(cost, [referenceCost]), net: effi?.net ?? null, nmu: effi?.nmu ?? null, ntmu: integrals ? effi?.ntmu ?? null : null,
     wallRatio: timing.ratio, indistinguishable: timing.indistinguishable };
 }

@@ -37,7 +37,7 @@ export function addEfficiencyOptions(command: Command): Command {
     .option('--efficiency', 'measure passing samples of io problems against the reference: callgrind instruction counts, wall time (median of k repeats with a bootstrap CI), cgroup peak memory; DPS, Beyond, NET/NMU (docs/METRICS.md)')
     .option('--efficiency-repeats <k>', 'with --efficiency: plain runs per measured test for wall time', positive, 5)
     .option('--efficiency-tests <n>', 'with --efficiency: tests measured per problem (those with the longest inputs)', positive, 1)
-    .option('--no-instructions', 'with --efficiency: no callgrind counts (wall time and memory only)');
+    .option('--no-instructions', 'with --efficiency: no counts (callgrind instructions, Java bytecodes): wall time and memory only');
 }
 
 /** Measure the run's passing samples when `--efficiency` asks; undefined otherwise. */

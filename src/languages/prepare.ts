@@ -20,11 +20,15 @@ export interface PrepareOutcome {
   readonly wallMs: number;
 }
 
-/** True when `step.creates` exists and is at least as new as every existing file of `step.from`. */
-export function isUpToDate(step: PrepareStep): boolean {
+/**
+ * True when `step.creates` exists and is at least as new as every existing file of `step.from` (`$SUPPORT/<file>`
+ * resolved in `supportDir`).
+ */
+export function isUpToDate(step: PrepareStep, supportDir: string): boolean {
   if (!existsSync(step.creates)) return false;
   const made = statSync(step.creates).mtimeMs;
-  return step.from.every((path) => !existsSync(path) || statSync(path).mtimeMs <= made);
+  const resolve = (path: string): string => path.startsWith('$SUPPORT/') ? join(supportDir, path.slice('$SUPPORT/'.length)) : path;
+  return step.from.map(resolve).every((path) => !existsSync(path) || statSync(path).mtimeMs <= made);
 }
 
 /**
@@ -44,7 +48,7 @@ export function prepareLanguages(languages: readonly Language[], available: (lan
         outcomes.push(outcome);
         if (action !== 'up_to_date') log(`${language.id}: ${step.creates}: ${action}${detail ? ` (${detail})` : ''} in ${outcome.wallMs} ms`);
       };
-      if (isUpToDate(step)) { done('up_to_date', null); continue; }
+      if (isUpToDate(step, supportDir)) { done('up_to_date', null); continue; }
       if (!available(language)) { done('skipped', 'toolchain not installed'); continue; }
       mkdirSync(dirname(step.creates), { recursive: true, mode: 0o755 });
       const work = mkdtempSync(join(tmpdir(), `crucible-prepare-${language.id}-`));

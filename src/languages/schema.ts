@@ -35,12 +35,12 @@ export const languageLimitsSchema = z.object({
  * A warm-start file made once on the host by `crucible languages --prepare` (which `scripts/setup` runs):
  * e.g. a class-data sharing archive of a JVM language's runtime jars. `script` is trusted bash run on the host in an
  * empty temporary directory with `$OUT` set to `creates` and `$SUPPORT` to languages/support; it is re-run when `creates` is missing or older than any
- * of `from` (the toolchain files it is derived from). Every run reads `creates` read-only; the language is
+ * of `from` (the toolchain files it is derived from; `$SUPPORT/<file>` names a file of languages/support). Every run reads `creates` read-only; the language is
  * unavailable until it exists.
  */
 export const prepareSchema = z.object({
   creates: absolutePath.refine((p) => p.startsWith('/usr/'), { message: 'must be under /usr (the boxes see /usr only)' }),
-  from: z.array(absolutePath).default([]),
+  from: z.array(z.union([absolutePath, z.string().regex(/^\$SUPPORT\/[\w.-]+$/, 'an absolute path, or $SUPPORT/<file> for a file of languages/support')])).default([]),
   script: z.string().min(1),
 }).strict();
 

@@ -35,13 +35,17 @@ interface EfficiencyParts {
   readonly settings?: { readonly repeats: number; readonly confidence: number };
   readonly aggregate?: { readonly measuredSamples: number; readonly failedMeasurements: number; readonly dps: number | null; readonly dpsNorm: number | null;
     readonly beyond: number | null; readonly net: number | null; readonly nmu: number | null; readonly ntmu?: number | null; readonly ntmuNote: string; readonly indistinguishableShare: number | null };
-  readonly problems?: readonly { readonly taskId: string; readonly reference: { readonly instructions: number | null; readonly wallMedianMs: number } | null;
+  readonly problems?: readonly { readonly taskId: string; readonly reference: { readonly instructions: number | null; readonly countUnit?: string | null; readonly wallMedianMs: number } | null;
     readonly samples: readonly { readonly sampleIndex: number; readonly dps: number | null; readonly beyond: number | null; readonly net: number | null; readonly ntmu?: number | null;
-      readonly indistinguishable: boolean | null; readonly measurement: { readonly language: string; readonly instructions: number | null;
+      readonly indistinguishable: boolean | null; readonly measurement: { readonly language: string; readonly instructions: number | null; readonly countUnit?: string | null;
         readonly wallMedianMs: number; readonly wallLowerMs: number; readonly wallUpperMs: number; readonly peakMemoryKiB: number; readonly error?: string } }[] }[];
 }
 
 const num = (v: number | null | undefined, digits = 2): string => v === null || v === undefined ? '–' : v.toFixed(digits);
+
+/** A count with its unit when it is not callgrind's instructions (a Java program's bytecodes), or '–'. */
+const countText = (m: { readonly instructions: number | null; readonly countUnit?: string | null } | null): string =>
+  m === null || m.instructions === null ? '–' : m.countUnit === 'bytecodes' ? `${m.instructions} bytecodes` : String(m.instructions);
 
 /** The efficiency tables of `crucible eval --efficiency` (docs/METRICS.md, "Efficiency measured"). */
 function efficiencySections(e: EfficiencyParts): ReportSection[] {
@@ -55,11 +59,10 @@ function efficiencySections(e: EfficiencyParts): ReportSection[] {
   };
   const perSample: ReportSection = {
     id: 'efficiency-samples', title: 'Efficiency per measured sample',
-    header: ['task', 'sample', 'language', 'instructions', 'reference instructions', 'wall ms [CI]', 'reference wall ms', 'peak KiB', 'DPS', 'Beyond', 'NET', 'NTMU', 'indistinguishable'],
+    header: ['task', 'sample', 'language', 'instructions (or bytecodes)', 'reference instructions', 'wall ms [CI]', 'reference wall ms', 'peak KiB', 'DPS', 'Beyond', 'NET', 'NTMU', 'indistinguishable'],
     rows: e.problems.flatMap((p) => p.samples.map((s) => {
       const m = s.measurement;
-      return [p.taskId, String(s.sampleIndex), m.language, m.error ?? (m.instructions === null ? '–' : String(m.instructions)),
-        p.reference?.instructions === null || p.reference === null ? '–' : String(p.reference.instructions),
+      return [p.taskId, String(s.sampleIndex), m.language, m.error ?? countText(m), countText(p.reference),
         m.error === undefined ? `${num(m.wallMedianMs, 1)} [${num(m.wallLowerMs, 1)}, ${num(m.wallUpperMs, 1)}]` : '–',
         p.reference === null ? '–' : num(p.reference.wallMedianMs, 1), String(Math.round(m.peakMemoryKiB)), num(s.dps), num(s.beyond),
         num(s.net, 3), num(s.ntmu, 3), s.indistinguishable === null ? '–' : s.indistinguishable ? 'yes' : 'no'];

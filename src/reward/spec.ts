@@ -26,7 +26,7 @@
  *
  * - `efficiency` (any kind, optional): `{weight, cap}` adds `weight · min(cap, referenceCost / cost)` to the reward
  *   of a PASSING sample, from `input.efficiency` (the sample's and the reference's cost in one unit: callgrind
- *   instructions or median wall ms, as `crucible eval --efficiency` measures them). The ratio of reference to sample
+ *   instructions, Java bytecodes or median wall ms, as `crucible eval --efficiency` measures them). The ratio of reference to sample
  *   cost is the speed-up term of ACECode (Yang et al. 2025, arXiv 2412.17264: reward from runtime relative to the
  *   reference) and Effi-Code (Huang et al. 2024, arXiv 2410.10209); capped (default 2) so one degenerate
  *   measurement cannot dominate the pass term. A failing sample gets no efficiency term. A passing sample without a

@@ -4,16 +4,19 @@
  * (`src/apps/efficiency-measure.ts`, in the sandbox, every run's output checked against the test's expected output
  * on the trusted side), and so is the problem's reference, once per problem and server (cached, failures not
  * cached). The cost is the same unit on both sides:
- * - **instructions** (callgrind, summed over the measured test) when neither language is in `UNCOUNTED_LANGUAGES`;
- *   then one plain run besides the counted one (its wall time is not used);
- * - else the **median wall time** of `WALL_REPEATS` plain runs (JVM languages, as `eval --efficiency` compares them).
+ * - **instructions** (callgrind, summed over the measured test), or **bytecodes** (Java, the JVMTI counter), when
+ *   both languages are counted in the same unit (`countUnitOf`); then one plain run besides the counted one (its
+ *   wall time is not used);
+ * - else the **median wall time** of `WALL_REPEATS` plain runs (the other JVM languages, .NET, or a Java rollout
+ *   of a problem whose reference is in C: as `eval --efficiency` compares them).
  * The spec's arithmetic (`weight · min(cap, referenceCost / cost)`) stays in `src/reward/spec.ts`.
  * Latency: a counted run costs ~55× the program's plain run (valgrind), bounded by the problem's limits ×
  * `CALLGRIND_TIME_FACTOR`; the first passing rollout of a problem also pays for the reference's measurement.
  * What cannot be measured (no reference, not an `io` problem, inline tests, no local sandbox, a measurement that
  * failed or printed a wrong answer) is an `error`, which `rewardOf` turns into no reward: never a made-up term.
  */
-import { measureProgram, UNCOUNTED_LANGUAGES, type MeasureSettings, type ProgramMeasurement } from '../apps/efficiency-measure.js';
+import { measureProgram, type MeasureSettings, type ProgramMeasurement } from '../apps/efficiency-measure.js';
+import { countUnitOf, type CountUnit } from '../engine/count-unit.js';
 import { Executor } from '../engine/executor.js';
 import type { IoProblem } from '../formats/types.js';
 import { runLimits } from '../limits.js';
@@ -26,9 +29,9 @@ export const WALL_REPEATS = 5;
 /** Tests measured per problem: the one with the longest input (`measuredTests`, as `eval --efficiency-tests` 1). */
 export const MEASURED_TESTS = 1;
 
-/** A passing rollout's measured cost and its reference's (`unit`: callgrind instructions or median wall ms), or why not. */
+/** A passing rollout's measured cost and its reference's (`unit`: callgrind instructions, JVM bytecodes or median wall ms), or why not. */
 export type RolloutEfficiency =
-  | { readonly ok: true; readonly unit: 'instructions' | 'wallMs'; readonly cost: number; readonly referenceCost: number }
+  | { readonly ok: true; readonly unit: CountUnit | 'wallMs'; readonly cost: number; readonly referenceCost: number }
   | { readonly ok: false; readonly error: string };
 
 /** Per server context: the executor on its sandbox and the references' measurements by problem id and unit. */
@@ -92,9 +95,11 @@ export async function rolloutEfficiency(ctx: ServerContext, prepared: Prepared):
   } catch (error) {
     return { ok: false, error: `language: ${(error as Error).message}` };
   }
-  const counted = !UNCOUNTED_LANGUAGES.has(candidateId) && !UNCOUNTED_LANGUAGES.has(referenceId);
+  const unit = countUnitOf(candidateId);
+  const counted = unit !== null && unit === countUnitOf(referenceId);
+  const costUnit: CountUnit | 'wallMs' = counted ? unit : 'wallMs';
   const settings = settingsOf(ctx, problem, counted);
-  const key = `${prepared.problemId}\0${counted ? 'instructions' : 'wallMs'}`;
+  const key = `${prepared.problemId}\0${costUnit}`;
   let pending = meter.references.get(key);
   if (pending === undefined) {
     meter.references.set(key, pending = measureProgram(meter.executor, ctx.languages, problem, reference.language, reference.code, settings));
@@ -111,7 +116,7 @@ export async function rolloutEfficiency(ctx: ServerContext, prepared: Prepared):
     if (cost === null || referenceCost === null || !(cost > 0) || !(referenceCost > 0)) {
       return { ok: false, error: `no positive cost (sample ${cost}, reference ${referenceCost})` };
     }
-    return { ok: true, unit: counted ? 'instructions' : 'wallMs', cost, referenceCost };
+    return { ok: true, unit: costUnit, cost, referenceCost };
   } catch (error) {
     return { ok: false, error: `measurement failed: ${(error as Error).message}` };
   }

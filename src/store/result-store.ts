@@ -193,8 +193,9 @@ export interface SampleInput {
  * `scored` samples that have a score; both 0 for kinds that do not grade), and status counts.
  */
 /**
- * One measured passing sample of a run (`crucible eval --efficiency`, table `sample_efficiency`): instructions
- * (callgrind, null when not counted), wall time median and bootstrap interval (ms), median CPU ms, peak memory KiB,
+ * One measured passing sample of a run (`crucible eval --efficiency`, table `sample_efficiency`): its count
+ * (`instructions`: callgrind's instructions, or a Java program's bytecodes when `costUnit` is 'bytecodes'; null when
+ * not counted), wall time median and bootstrap interval (ms), median CPU ms, peak memory KiB,
  * and the scores of docs/METRICS.md "Efficiency" (null when the measurement failed: `error`).
  */
 export interface EfficiencyRow {
@@ -202,7 +203,7 @@ export interface EfficiencyRow {
   readonly sampleIndex: number;
   readonly programHash: string;
   readonly language: string;
-  readonly costUnit: 'instructions' | 'wallMs' | null;
+  readonly costUnit: 'instructions' | 'bytecodes' | 'wallMs' | null;
   readonly instructions: number | null;
   readonly wallMedianMs: number;
   readonly wallLowerMs: number;

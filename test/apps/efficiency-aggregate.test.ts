@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { aggregateEfficiency, type ProblemEfficiency, type SampleEfficiency } from '../../src/apps/efficiency.js';
 import type { ProgramMeasurement } from '../../src/apps/efficiency-measure.js';
 
-const m = (instructions: number | null, error?: string): ProgramMeasurement => ({ language: 'c', instructions, wallMs: [1, 2, 3], wallMedianMs: 2,
+const m = (instructions: number | null, error?: string): ProgramMeasurement => ({ language: 'c', instructions, countUnit: instructions === null ? null : 'instructions', wallMs: [1, 2, 3], wallMedianMs: 2,
   wallLowerMs: 1, wallUpperMs: 3, cpuMedianMs: 2, peakMemoryKiB: 100, memoryKiBMs: 50, memorySamples: 3, ...(error === undefined ? {} : { error }) });
 const sample = (i: number, dps: number | null, beyond: number | null, net: number | null, indistinguishable: boolean | null, error?: string): SampleEfficiency => ({
   sampleIndex: i, programHash: `h${i}`, measurement: m(error === undefined ? 10 : null, error), costUnit: error === undefined ? 'instructions' : null,

@@ -2,7 +2,9 @@
  * `crucible eval --efficiency` with the real CLI and sandbox (issue #28, item 7): passing samples of an io problem
  * are measured against its reference solution; a C sample that does the reference's work in fewer instructions
  * gets DPS 100 and Beyond 100, a Python sample slower than a C reference gets 0; failing samples are not measured
- * but count in Beyond's denominator; the measurement is in the JSON summary and in the text.
+ * but count in Beyond's denominator; the measurement is in the JSON summary and in the text. Java programs are
+ * counted in bytecodes (the JVMTI counter) and compared by count with a Java reference only: against it a Python
+ * sample is compared by wall time.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -16,6 +18,8 @@ const { dir, crucible, file } = cliWorkspace('efficiency');
 const C_LOOP = '#include <stdio.h>\nint main(void){long n,s=0;if(scanf("%ld",&n)!=1)return 1;for(long i=0;i<n;i++)s+=i*i;printf("%ld\\n",s);return 0;}\n';
 const C_FORMULA = '#include <stdio.h>\nint main(void){long n;if(scanf("%ld",&n)!=1)return 1;printf("%ld\\n",(n-1)*n*(2*n-1)/6);return 0;}\n';
 const PYTHON = 'n = int(input())\nprint(sum(i * i for i in range(n)))\n';
+const JAVA_LOOP = 'public class Main{public static void main(String[] a){long n=new java.util.Scanner(System.in).nextLong(),s=0;for(long i=0;i<n;i++)s+=i*i;System.out.println(s);}}\n';
+const JAVA_FORMULA = 'public class Main{public static void main(String[] a){long n=new java.util.Scanner(System.in).nextLong();System.out.println((n-1)*n*(2*n-1)/6);}}\n';
 
 interface Summary {
   efficiency: {
@@ -96,6 +100,40 @@ describe('crucible eval --efficiency', () => {
         assert.match(samplePage, /data-testid="efficiency-net">\d+\.\d{3}</);
         const unmeasured = await (await fetch(`${dashboard.url.replace(/\/$/, "")}/runs/${stored!.id}/sample?task=squares&index=2`)).text();
         assert.doesNotMatch(unmeasured, /efficiency-wall/, 'a failing sample has no measurement');
+      } finally {
+        await dashboard.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts Java in bytecodes against a Java reference, and compares a Python sample with it by wall time', async () => {
+    const problems = file('java-problems.jsonl', [{ taskId: 'squares-java', comparator: { kind: 'tokens' },
+      tests: [{ input: '20000\n', output: '2666466670000\n' }], referenceSolution: { language: 'java', code: JAVA_LOOP } }]);
+    const samples = file('java-samples.jsonl', [
+      { task_id: 'squares-java', language: 'java', solution: JAVA_FORMULA },
+      { task_id: 'squares-java', language: 'python', solution: PYTHON },
+    ]);
+    const storePath = join(dir, 'java-store.db');
+    const run = await crucible(['eval', '--no-progress', '--store', storePath, '--problems', problems, '--samples', samples, '--k', '1',
+      '--efficiency', '--efficiency-repeats', '1', '--reps', '50', '--out', join(dir, 'java-run'), '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const [problem] = (JSON.parse(run.stdout) as Summary).efficiency.problems;
+    assert.ok(problem!.reference.instructions > 20000 * 5, `the reference's loop runs 20000 times: ${problem!.reference.instructions} bytecodes`);
+    const [java, python] = problem!.samples;
+    assert.deepEqual([java!.costUnit, java!.dps, java!.beyond], ['bytecodes', 100, 1]);
+    assert.ok(java!.cost < problem!.reference.instructions);
+    assert.equal(python!.costUnit, 'wallMs', 'instructions and bytecodes are never compared');
+    const store = await openResultStore(storePath);
+    try {
+      const [stored] = await store.listRuns();
+      const rows = await store.efficiencyOf(stored!.id);
+      assert.deepEqual(rows.map((r) => [r.language, r.costUnit]), [['java', 'bytecodes'], ['python', 'wallMs']]);
+      const dashboard = await startDashboard({ store });
+      try {
+        const samplePage = await (await fetch(`${dashboard.url.replace(/\/$/, '')}/runs/${stored!.id}/sample?task=squares-java&index=0`)).text();
+        assert.match(samplePage, new RegExp(`bytecodes \\(JVMTI counter\\)[^]*?data-testid="efficiency-instructions">[^<]*${String(java!.cost).slice(-3)}<`));
       } finally {
         await dashboard.close();
       }

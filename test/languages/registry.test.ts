@@ -75,20 +75,20 @@ describe('warm-start files (prepare)', () => {
   const target = join(work, 'archive.jsa');
   const language = (script: string): Language => ({
     ...parseLanguageFile('x.yaml', MINIMAL),
-    prepare: [{ creates: target, from: [source], script }],
+    prepare: [{ creates: target, from: ['$SUPPORT/runtime.jar'], script }], // resolved in `work`, the support directory below
   });
 
-  it('make a missing file with $OUT and $SUPPORT set, then leave it alone until a `from` file is newer', () => {
+  it('make a missing file with $OUT and $SUPPORT set, then leave it alone until a `from` file ($SUPPORT/...) is newer', () => {
     writeFileSync(source, 'v1');
     const lang = language('test -d "$SUPPORT" && echo made > "$OUT"');
     const first = prepareLanguages([lang], () => true, work);
     assert.deepEqual(first.map((o) => o.action), ['created']);
     assert.equal(readFileSync(target, 'utf8'), 'made\n');
-    assert.equal(isUpToDate(lang.prepare[0]!), true);
+    assert.equal(isUpToDate(lang.prepare[0]!, work), true);
     assert.deepEqual(prepareLanguages([lang], () => true, work).map((o) => o.action), ['up_to_date']);
     const later = new Date(Date.now() + 60_000);
     utimesSync(source, later, later);
-    assert.equal(isUpToDate(lang.prepare[0]!), false);
+    assert.equal(isUpToDate(lang.prepare[0]!, work), false);
     assert.deepEqual(prepareLanguages([lang], () => true, work).map((o) => o.action), ['created']);
   });
 
@@ -98,7 +98,7 @@ describe('warm-start files (prepare)', () => {
     const outcomes = prepareLanguages([failing], () => true, work);
     assert.equal(outcomes[0]!.action, 'failed');
     assert.match(outcomes[0]!.detail!, /exit 3: no compiler here/);
-    assert.equal(isUpToDate(failing.prepare[0]!), false, 'no partial archive is left behind');
+    assert.equal(isUpToDate(failing.prepare[0]!, work), false, 'no partial archive is left behind');
   });
 
   it('skip a language whose toolchain is not installed', () => {

@@ -4,6 +4,7 @@
  * (`ResultStore.efficiencyOf`) and the run's summary (`efficiency.aggregate`, `src/apps/efficiency.ts`). The
  * formulas and their sources are in docs/METRICS.md, "Efficiency measured"; this module only formats.
  */
+import { countUnitOf } from '../../engine/count-unit.js';
 import type { EfficiencyRow, RunRow } from '../../store/result-store.js';
 import { esc, kib, naturalCompare, pct } from '../html.js';
 
@@ -75,8 +76,8 @@ export function efficiencySection(run: Pick<RunRow, 'id' | 'summary'>, rows: rea
   const sorted = [...rows].sort((a, b) => naturalCompare(a.taskId, b.taskId) || a.sampleIndex - b.sampleIndex);
   const table = sorted.length === 0 ? '<p class="empty">No passing sample was measured.</p>'
     : '<div class="table-wrap"><table class="sortable" id="efficiency"><caption>Measured passing samples against their problem\'s reference ' +
-      '(cost: instructions when both were counted, else median wall time); click a header to sort</caption><thead><tr>' +
-      '<th data-type="task">task</th><th data-type="number">sample</th><th data-type="text">language</th><th data-type="number">instructions</th>' +
+      '(cost: instructions, or bytecodes for Java, when both were counted in the same unit, else median wall time); click a header to sort</caption><thead><tr>' +
+      '<th data-type="task">task</th><th data-type="number">sample</th><th data-type="text">language</th><th data-type="number">instructions (Java: bytecodes)</th>' +
       '<th data-type="number">wall ms [CI]</th><th data-type="number">peak memory</th><th data-type="number">DPS</th><th data-type="number">Beyond</th>' +
       '<th data-type="number">NET</th><th data-type="number">NMU</th><th data-type="number">NTMU</th><th>indistinguishable</th><th>measurement error</th></tr></thead>' +
       `<tbody>${sorted.map((r) => sampleRow(run.id, r)).join('')}</tbody></table></div>`;
@@ -91,7 +92,7 @@ export function sampleEfficiencyFacts(row: EfficiencyRow | undefined): [string, 
   if (row.error !== null) return [['efficiency', `<span data-testid="efficiency-error">not measured: ${esc(row.error)}</span>`]];
   const span = (id: string, text: string): string => `<span data-testid="${id}">${text}</span>`;
   return [
-    ['instructions (callgrind)', span('efficiency-instructions', count(row.instructions))],
+    [countUnitOf(row.language) === 'bytecodes' ? 'bytecodes (JVMTI counter)' : 'instructions (callgrind)', span('efficiency-instructions', count(row.instructions))],
     ['measured wall time', `${span('efficiency-wall', row.wallMedianMs.toFixed(1))} ms median <span class="ci">[${row.wallLowerMs.toFixed(1)}, ` +
       `${row.wallUpperMs.toFixed(1)}]</span>, CPU ${row.cpuMedianMs.toFixed(1)} ms, peak ${kib(row.peakMemoryKiB)}`],
     ['efficiency vs reference', `DPS ${span('efficiency-dps', fixed(row.dps, 2))}, DPS_norm ${fixed(row.dpsNorm, 2)}, Beyond ${span('efficiency-beyond', fixed(row.beyond, 3))}, ` +

@@ -371,7 +371,7 @@ class SqlStore implements ResultStore {
     const num = (v: SqlValue): number | null => v === null ? null : Number(v);
     return rows.map((r) => ({
       taskId: String(r['task_id']), sampleIndex: Number(r['sample_index']), programHash: String(r['program_hash']), language: String(r['language']),
-      costUnit: r['cost_unit'] === 'instructions' || r['cost_unit'] === 'wallMs' ? r['cost_unit'] : null, instructions: num(r['instructions']!),
+      costUnit: r['cost_unit'] === 'instructions' || r['cost_unit'] === 'bytecodes' || r['cost_unit'] === 'wallMs' ? r['cost_unit'] : null, instructions: num(r['instructions']!),
       wallMedianMs: Number(r['wall_median_ms']), wallLowerMs: Number(r['wall_lower_ms']), wallUpperMs: Number(r['wall_upper_ms']),
       cpuMedianMs: Number(r['cpu_median_ms']), peakMemoryKiB: Number(r['peak_memory_kib']), dps: num(r['dps']!), dpsNorm: num(r['dps_norm']!),
       beyond: num(r['beyond']!), net: num(r['net']!), nmu: num(r['nmu']!),
