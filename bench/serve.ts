@@ -56,7 +56,7 @@ const MIX_ITERATIONS = arg('--mix-iterations', 1_300_000);
 /** The server's queue-wait bound for the mix (`maxQueueWaitMs`); 0 = the server's default. */
 const MIX_WAIT_MS = arg('--mix-wait-ms', 500);
 const HALF_SECONDS = arg('--half-seconds', 20);
-const IN_FLIGHT_PER_SLOT = 2;
+const IN_FLIGHT_PER_SLOT = arg('--in-flight-per-slot', 2);
 const DATA = join(SHARED_DATA, 'codet');
 const PROBLEMS_FILE = `${DATA}/HumanEval_for_code_generation.jsonl.gz`;
 const SOLUTIONS_FILE = `${DATA}/HumanEval_codegen16B_temp0.8_topp0.95_num100_max300_code_solution.jsonl.gz`;
@@ -224,11 +224,13 @@ if (PHASES.has('batch')) {
     const util = utilisation(t0, cpuTicks());
     const cpu = process.cpuUsage(cpu0);
     const passed = verdicts.filter((v) => v.verdict.status === 'passed').length;
+    const { harnessJobs, testerReuses } = judge.stats();
     await judge.close();
-    return { wallS, util, nodeCpuS: (cpu.user + cpu.system) / 1e6, passed };
+    return { wallS, util, nodeCpuS: (cpu.user + cpu.system) / 1e6, passed, harnessJobs, testerReuses };
   })();
   console.log(`direct:  ${direct.wallS.toFixed(2)} s, ${(items.length / direct.wallS).toFixed(0)} verdicts/s, `
-    + `CPU ${(direct.util * 100).toFixed(0)}%, Node CPU ${(1000 * direct.nodeCpuS / items.length).toFixed(3)} ms/verdict, passed ${direct.passed}`);
+    + `CPU ${(direct.util * 100).toFixed(0)}%, Node CPU ${(1000 * direct.nodeCpuS / items.length).toFixed(3)} ms/verdict, passed ${direct.passed}, `
+    + `harness jobs ${direct.harnessJobs}, judged by a reused warm tester ${direct.testerReuses}`);
 
   // 2. Served.
   const served = await (async () => {
