@@ -4,8 +4,12 @@
  * a Java program's bytecodes (`jvm-bytecodes.ts`), or nothing. Two counts are compared only when their units match.
  */
 
-/** Languages measured by wall time only: multi-threaded runtimes whose callgrind counts vary between runs. */
-export const UNCOUNTED_LANGUAGES: ReadonlySet<string> = new Set(['kotlin', 'scala', 'groovy', 'clojure', 'csharp', 'kotlin-script']);
+/**
+ * Languages measured by wall time only: multi-threaded runtimes whose callgrind counts vary between runs (the JVM
+ * languages other than Java, whose runs the bytecode counter does not wrap, and the .NET ones on Mono).
+ */
+export const UNCOUNTED_LANGUAGES: ReadonlySet<string> = new Set(['kotlin', 'kotlin-script', 'scala', 'groovy', 'clojure', 'junit',
+  'csharp', 'dafny']);
 
 /** What a count counts: callgrind's machine instructions, or a JVM's bytecodes. */
 export type CountUnit = 'instructions' | 'bytecodes';
