@@ -225,12 +225,22 @@ if (PHASES.has('batch')) {
     const cpu = process.cpuUsage(cpu0);
     const passed = verdicts.filter((v) => v.verdict.status === 'passed').length;
     const { harnessJobs, testerReuses } = judge.stats();
+    // The next GRPO step: fresh responses (the next samples of each problem) to the same judge, whose problems'
+    // references (ground truth, calibrated limits) are known by now, as in every step of a training run but the first.
+    const next = buildBatch(problems, samples, PROMPTS, GROUP, 2 * GROUP).flat()
+      .map((it) => service.prepare({ response: it.response, problem: it.problem }));
+    const nextStarted = performance.now();
+    service.reserve(next);
+    await Promise.all(next.map((p) => service.judgeReserved(p)));
+    const nextWallS = (performance.now() - nextStarted) / 1000;
     await judge.close();
-    return { wallS, util, nodeCpuS: (cpu.user + cpu.system) / 1e6, passed, harnessJobs, testerReuses };
+    return { wallS, util, nodeCpuS: (cpu.user + cpu.system) / 1e6, passed, harnessJobs, testerReuses, nextWallS, nextItems: next.length };
   })();
   console.log(`direct:  ${direct.wallS.toFixed(2)} s, ${(items.length / direct.wallS).toFixed(0)} verdicts/s, `
     + `CPU ${(direct.util * 100).toFixed(0)}%, Node CPU ${(1000 * direct.nodeCpuS / items.length).toFixed(3)} ms/verdict, passed ${direct.passed}, `
     + `harness jobs ${direct.harnessJobs}, judged by a reused warm tester ${direct.testerReuses}`);
+  console.log(`direct, next step (other responses, references known): ${direct.nextWallS.toFixed(2)} s, `
+    + `${(direct.nextItems / direct.nextWallS).toFixed(0)} verdicts/s`);
 
   // 2. Served.
   const served = await (async () => {
@@ -243,21 +253,30 @@ if (PHASES.has('batch')) {
     const wallS = (performance.now() - started) / 1000;
     const util = utilisation(t0, cpuTicks());
     const serverCpuS = processCpuSeconds(pid) - cpuBefore;
+    // The next GRPO step on the same server (as the direct run's): other responses, the references known.
+    const nextBatch = buildBatch(problems, samples, PROMPTS, GROUP, 2 * GROUP);
+    const nextStarted = performance.now();
+    const nextAnswers = await pool(nextBatch.map((group) => () => postRewards(child.url, group)), CLIENT_CONCURRENCY);
+    const nextWallS = (performance.now() - nextStarted) / 1000;
+    const nextResults = nextAnswers.flatMap((a) => (a.status === 200 ? a.body.items : [])).length;
+    const nextMs = nextAnswers.map((a) => a.ms).sort((a, b) => a - b);
     const rssMiB = peakRssMiB(pid);
     await stopChild(child);
-    const bad = answers.filter((a) => a.status !== 200);
+    const bad = answers.filter((a) => a.status !== 200).concat(nextAnswers.filter((a) => a.status !== 200));
     const results = answers.flatMap((a) => (a.status === 200 ? a.body.items : []));
     const passed = results.filter((r: { status: string }) => r.status === 'passed').length;
     const internal = results.filter((r: { status: string }) => r.status === 'internal_error').length;
     const allEqualGroups = answers.flatMap((a) => (a.status === 200 ? a.body.groups : [])).filter((g: { allEqual: boolean }) => g.allEqual).length;
     const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
     return { wallS, util, serverCpuS, rssMiB, bad: bad.length, results: results.length, passed, internal, allEqualGroups,
-      p50: percentile(ms, 0.5), p99: percentile(ms, 0.99) };
+      p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), nextWallS, nextResults, nextP50: percentile(nextMs, 0.5), nextP99: percentile(nextMs, 0.99) };
   })();
   console.log(`served:  ${served.wallS.toFixed(2)} s, ${(served.results / served.wallS).toFixed(0)} verdicts/s, `
     + `request latency p50 ${served.p50.toFixed(0)} ms p99 ${served.p99.toFixed(0)} ms (${PROMPTS} requests of ${GROUP}, ${CLIENT_CONCURRENCY} in flight), `
     + `CPU ${(served.util * 100).toFixed(0)}%, server peak RSS ${served.rssMiB.toFixed(0)} MiB, passed ${served.passed}, `
     + `internal_error ${served.internal}, non-200 ${served.bad}, all-equal groups ${served.allEqualGroups}/${PROMPTS}`);
+  console.log(`served, next step (other responses, references known): ${served.nextWallS.toFixed(2)} s, `
+    + `${(served.nextResults / served.nextWallS).toFixed(0)} verdicts/s, request latency p50 ${served.nextP50.toFixed(0)} ms p99 ${served.nextP99.toFixed(0)} ms`);
   const overheadCpuMs = (1000 * (served.serverCpuS - direct.nodeCpuS)) / items.length;
   const overheadWallMs = (1000 * (served.wallS - direct.wallS)) / items.length;
   console.log(`overhead per verdict: server CPU ${overheadCpuMs.toFixed(3)} ms (server process ${(1000 * served.serverCpuS / items.length).toFixed(3)} ms `
