@@ -104,7 +104,8 @@ function scoreSample(m: ProgramMeasurement, reference: ProgramMeasurement | null
   Omit<SampleEfficiency, 'sampleIndex' | 'programHash' | 'measurement'> {
   const none = { costUnit: null, cost: null, dps: null, dpsNorm: null, beyond: null, net: null, nmu: null, ntmu: null, wallRatio: null, indistinguishable: null };
   if (m.error !== undefined || reference === null || reference.error !== undefined) return none;
-  const counted = m.instructions !== null && reference.instructions !== null && m.countUnit !== null && m.countUnit === reference.countUnit;
+  // A count's unit is set exactly when it was counted (`ProgramMeasurement.countUnit`).
+  const counted = m.countUnit !== null && m.countUnit === reference.countUnit;
   const cost = counted ? m.instructions! : m.wallMedianMs;
   const referenceCost = counted ? reference.instructions! : reference.wallMedianMs;
   const dps = counted ? dpsOf(cost, [{ cost: referenceCost, score: clusterScores([1])[0]! }]) : null;

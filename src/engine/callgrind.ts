@@ -24,6 +24,8 @@
  * that writes into valgrind's own memory (callgrind shares the address space and does not protect its counters).
  */
 
+import { openCounterLog, type CounterBanner } from './counter-log.js';
+
 /** valgrind's launcher (Debian `valgrind`, in scripts/setup's packages). */
 export const VALGRIND = '/usr/bin/valgrind';
 
@@ -45,21 +47,20 @@ export type CallgrindCount =
   | { readonly ok: true; readonly instructions: number; readonly pid: number }
   | { readonly ok: false; readonly reason: string };
 
-const BANNER = /^==(\d+)== Callgrind, a call-graph generating cache profiler$/;
+const BANNER: CounterBanner = {
+  noun: 'callgrind', counter: 'callgrind', line: /^==(\d+)== Callgrind, a call-graph generating cache profiler$/,
+  text: 'Callgrind, a call-graph generating cache profiler',
+};
 
 /**
- * The instruction count in a callgrind run's stderr, under the rules of the module comment. `stderrTruncated`:
- * the sandbox cut the stream (then the summary cannot be trusted to be the last thing written).
+ * The instruction count in a callgrind run's stderr, under the rules of the module comment (`openCounterLog`, then
+ * the closing summary for the banner's pid last). `stderrTruncated`: the sandbox cut the stream (then the summary
+ * cannot be trusted to be the last thing written).
  */
 export function parseCallgrindLog(stderr: string, stderrTruncated = false): CallgrindCount {
-  if (stderrTruncated) return { ok: false, reason: 'stderr was truncated; the closing summary is missing' };
-  const lines = stderr.split('\n');
-  const first = BANNER.exec(lines[0] ?? '');
-  if (!first) return { ok: false, reason: 'stderr does not begin with callgrind\'s banner' };
-  const pid = first[1]!;
-  const banners = lines.filter((line) => line.includes('Callgrind, a call-graph generating cache profiler')).length;
-  if (banners !== 1) return { ok: false, reason: `${banners} callgrind banners (the program exec'd, or wrote one)` };
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const frame = openCounterLog(stderr, stderrTruncated, BANNER);
+  if (!frame.ok) return frame;
+  const { pid, lines } = frame;
   const tail = lines.slice(-5);
   const prefix = `==${pid}== `;
   const expected = [/^Events {4}: Ir$/, /^Collected : (\d+)$/, /^$/, /^I {3}refs: +([\d,]+)$/];

@@ -15,6 +15,8 @@
  * program installed never runs).
  */
 
+import { openCounterLog, type CounterBanner } from './counter-log.js';
+
 /** The agent, made at set-up by java.yaml's `prepare` step from languages/support/jvm-bytecode-count.c. */
 export const BYTECODE_AGENT = '/usr/local/lib/crucible/jvmti/bytecode-count.so';
 
@@ -47,25 +49,22 @@ export type BytecodeCount =
   | { readonly ok: true; readonly bytecodes: number; readonly pid: number }
   | { readonly ok: false; readonly reason: string };
 
-const BANNER_TEXT = 'Crucible bytecode count (JVMTI SingleStep)';
-const BANNER = /^==(\d+)== Crucible bytecode count \(JVMTI SingleStep\)$/;
+const BANNER: CounterBanner = {
+  noun: 'bytecode-counter', counter: 'the bytecode counter', line: /^==(\d+)== Crucible bytecode count \(JVMTI SingleStep\)$/,
+  text: 'Crucible bytecode count (JVMTI SingleStep)',
+};
 
 /**
  * The bytecode count in a counted run's stderr. Accepted only when the stream BEGINS with the agent's banner for
  * pid P (written before any Java code, so P is the JVM's own pid), holds the banner exactly once (a program that
- * writes one itself makes its count refused), and ENDS with the agent's two summary lines for P (written at
- * VMDeath, after the program's last bytecode). `stderrTruncated`: the sandbox cut the stream, so its end is not
- * the JVM's.
+ * writes one itself makes its count refused) (`openCounterLog`), and ENDS with the agent's two summary lines for P
+ * (written at VMDeath, after the program's last bytecode). `stderrTruncated`: the sandbox cut the stream, so its
+ * end is not the JVM's.
  */
 export function parseBytecodeLog(stderr: string, stderrTruncated = false): BytecodeCount {
-  if (stderrTruncated) return { ok: false, reason: 'stderr was truncated; the closing summary is missing' };
-  const lines = stderr.split('\n');
-  const first = BANNER.exec(lines[0] ?? '');
-  if (!first) return { ok: false, reason: 'stderr does not begin with the bytecode counter\'s banner' };
-  const pid = first[1]!;
-  const banners = lines.filter((line) => line.includes(BANNER_TEXT)).length;
-  if (banners !== 1) return { ok: false, reason: `${banners} bytecode-counter banners (the program wrote one)` };
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const frame = openCounterLog(stderr, stderrTruncated, BANNER);
+  if (!frame.ok) return frame;
+  const { pid, lines } = frame;
   const [count, held] = lines.slice(-2);
   const countMatch = lines.length >= 3 ? new RegExp(`^==${pid}== bytecodes: (\\d+)$`).exec(count ?? '') : null;
   const heldMatch = new RegExp(`^==${pid}== threads held: \\d+$`).exec(held ?? '');
